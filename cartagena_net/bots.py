@@ -1,0 +1,305 @@
+"""Bots: choose one action from a seat's own view and its legal action strings.
+
+Pure Python (no Twisted, no msgpack). A bot sees only what its seat may see: the
+dict returned by ``cartagena_net.engine.view(state, seat)`` and the legal action
+strings for that seat. ``random`` picks uniformly; ``greedy`` scores every legal
+action by simulating it on the public board and evaluating the result.
+"""
+from __future__ import annotations
+
+import random as _random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+BOT_KINDS: tuple[str, ...] = ("random", "greedy")
+
+# Weights of the greedy evaluation (units: spaces of progress).
+REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)  # rearmost pirate first
+CARD_VALUE = 4.0  # a card is worth about this much progress
+LOW_HAND_BONUS = 3.0  # extra value of each of the first LOW_HAND cards
+LOW_HAND = 3
+DUPLICATE_DECAY = 0.8  # each further card of the same symbol is worth less
+FILIBUSTER_LIMIT = 7  # cards beyond this are at risk when dark cards exist
+OPPONENT_ROAD_WEIGHT = 0.45  # how much an opponent's best next advance costs us
+OPPONENT_PROGRESS_WEIGHT = 1.0  # how much moving an opponent forward costs us
+WIN_VALUE = 1e6
+
+
+class Bot:
+    """A bot: ``choose(view, legal)`` returns one of ``legal``."""
+
+    kind = "bot"
+
+    def __init__(self, rng: _random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else _random.Random()
+
+    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions."""
+
+    kind = "random"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        return self.rng.choice(list(legal))
+
+
+def make_bot(kind: str, rng: _random.Random | None = None) -> Bot:
+    """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise."""
+    if kind == "random":
+        return RandomBot(rng)
+    if kind == "greedy":
+        return GreedyBot(rng)
+    raise ValueError(f"unknown bot kind {kind!r}; choose one of {', '.join(BOT_KINDS)}")
+
+
+# -- board simulation on the public view ----------------------------------
+
+
+def base_symbol(card: str) -> str:
+    """The symbol of a card, without the dark-card marker ``*``."""
+    return card.removesuffix("*")
+
+
+@dataclass
+class Board:
+    """Pirate positions of every seat on the passage; 0 = start, ``boat`` = boat."""
+
+    symbols: list[str]  # symbol of spaces 1..N
+    boat: int
+    pirates: dict[int, list[int]]
+
+    def copy(self) -> Board:
+        return Board(self.symbols, self.boat, {s: list(p) for s, p in self.pirates.items()})
+
+    def occupancy(self) -> list[int]:
+        occ = [0] * (self.boat + 1)
+        for positions in self.pirates.values():
+            for p in positions:
+                if 0 < p < self.boat:
+                    occ[p] += 1
+        return occ
+
+    def next_free(self, occ: list[int], kinds: Iterable[str]) -> dict[str, list[int]]:
+        """For each symbol: ``nxt[q]`` = first free space >= q with it, else the boat."""
+        table: dict[str, list[int]] = {}
+        for sym in kinds:
+            nxt = [self.boat] * (self.boat + 1)
+            for q in range(self.boat - 1, 0, -1):
+                nxt[q] = q if occ[q] == 0 and self.symbols[q - 1] == sym else nxt[q + 1]
+            nxt[0] = nxt[1] if self.boat > 1 else self.boat
+            table[sym] = nxt
+        return table
+
+    def advance_to(self, pos: int, sym: str) -> int:
+        occ = self.occupancy()
+        for q in range(pos + 1, self.boat):
+            if occ[q] == 0 and self.symbols[q - 1] == sym:
+                return q
+        return self.boat
+
+    def retreat_to(self, pos: int) -> tuple[int, int]:
+        """(landing space, cards drawn) of a retreat; (pos, 0) if impossible."""
+        occ = self.occupancy()
+        for q in range(min(pos, self.boat) - 1, 0, -1):
+            if occ[q] in (1, 2):
+                return q, occ[q]
+        return pos, 0
+
+    def forward_to(self, pos: int) -> tuple[int, int]:
+        """(landing space, cards drawn) of a Morgan move forward."""
+        occ = self.occupancy()
+        for q in range(pos + 1, self.boat):
+            if occ[q] in (1, 2):
+                return q, occ[q]
+        return self.boat, 2
+
+    def move(self, seat: int, src: int, dst: int) -> None:
+        positions = self.pirates[seat]
+        positions[positions.index(src)] = dst
+
+
+def board_from_view(view: dict[str, Any]) -> Board:
+    symbols = list(view["board"])
+    boat = int(view.get("boat", len(symbols) + 1))
+    pirates = {int(s["seat"]): [int(p) for p in s["pirates"]] for s in view["seats"]}
+    return Board(symbols, boat, pirates)
+
+
+# -- greedy ---------------------------------------------------------------
+
+
+def expected_best(gains: list[float], draws: int) -> float:
+    """Expected best gain of ``draws`` cards drawn uniformly (with replacement)."""
+    if not gains or draws <= 0:
+        return 0.0
+    ordered = sorted(gains, reverse=True)
+    n = len(ordered)
+    total = 0.0
+    for j, g in enumerate(ordered):
+        total += g * (((n - j) / n) ** draws - ((n - j - 1) / n) ** draws)
+    return total
+
+
+class GreedyBot(Bot):
+    """Scores each legal action by a one-step simulation and a static evaluation.
+
+    The evaluation rewards progress (the rearmost pirates most), cards in hand
+    (especially the first few, and of varied symbols) and penalises the best next
+    advance left open to each opponent (roads opened) and opponents' progress.
+    """
+
+    kind = "greedy"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        legal = list(legal)
+        try:
+            scored = self._score_all(view, legal)
+        except (KeyError, ValueError, TypeError, IndexError):
+            scored = []
+        if not scored:
+            return self.rng.choice(legal)
+        best = max(score for score, _ in scored)
+        top = [a for score, a in scored if score >= best - 1e-9]
+        return top[0] if len(top) == 1 else self.rng.choice(top)
+
+    # -- scoring ----------------------------------------------------------
+
+    def _score_all(self, view: dict[str, Any], legal: list[str]) -> list[tuple[float, str]]:
+        me = view["viewer"]
+        if not isinstance(me, int):
+            return []
+        board = board_from_view(view)
+        seat_info = {int(s["seat"]): s for s in view["seats"]}
+        hand = list(seat_info[me].get("hand") or [])
+        ctx = _Context(view, me, seat_info, board.symbols)
+        scored = []
+        for action in legal:
+            score = self._score(action, board, hand, ctx)
+            scored.append((score, action))
+        return scored
+
+    def _score(self, action: str, board: Board, hand: list[str], ctx: _Context) -> float:
+        words = action.split()
+        kind = words[0] if words else ""
+        me = ctx.me
+        if kind == "discard":
+            kept = list(hand)
+            for card in words[1:]:
+                if card in kept:
+                    kept.remove(card)
+                elif base_symbol(card) in map(base_symbol, kept):
+                    kept.remove(next(c for c in kept if base_symbol(c) == base_symbol(card)))
+            return ctx.evaluate(board, kept)
+        if kind == "end":
+            return ctx.evaluate(board, hand)
+        if kind == "draw":
+            return ctx.evaluate(board, hand, extra_cards=1)
+        after = board.copy()
+        if kind == "advance" and len(words) >= 3:
+            pos, card = int(words[1]), words[2]
+            after.move(me, pos, board.advance_to(pos, base_symbol(card)))
+            kept = list(hand)
+            if card in kept:
+                kept.remove(card)
+            elif kept:
+                kept.pop()
+            bonus = ctx.dark_bonus if card.endswith("*") else 0.0
+            return ctx.evaluate(after, kept) + bonus
+        if kind == "retreat" and len(words) >= 2:
+            pos = int(words[1])
+            dst, drawn = board.retreat_to(pos)
+            after.move(me, pos, dst)
+            return ctx.evaluate(after, hand, extra_cards=drawn)
+        if kind == "morgan" and len(words) >= 3:
+            seat, pos = int(words[1]), int(words[2])
+            dst, drawn = board.forward_to(pos)
+            after.move(seat, pos, dst)
+            return ctx.evaluate(after, hand, extra_cards=drawn)
+        return ctx.evaluate(board, hand) - 1.0
+
+
+class _Context:
+    """What the evaluation needs besides the board: who we are, what is known."""
+
+    def __init__(
+        self, view: dict[str, Any], me: int, seats: dict[int, dict[str, Any]], board: list[str]
+    ) -> None:
+        self.me = me
+        symbols = view.get("symbols") or sorted(set(board))
+        self.symbols = [base_symbol(s) for s in symbols]
+        self.opponents = [s for s in seats if s != me]
+        self.opponent_hands: dict[int, list[str] | None] = {}
+        self.opponent_sizes: dict[int, int] = {}
+        for s in self.opponents:
+            hand = seats[s].get("hand")
+            self.opponent_hands[s] = [base_symbol(c) for c in hand] if hand is not None else None
+            self.opponent_sizes[s] = int(seats[s].get("hand_size") or 0)
+        cards = list(seats[me].get("hand") or []) + list(view.get("discard") or [])
+        self.dark_cards = any(str(c).endswith("*") for c in cards)
+        self.dark_bonus = 0.0
+        if self.dark_cards:
+            over = sum(max(0, n - FILIBUSTER_LIMIT) for n in self.opponent_sizes.values())
+            self.dark_bonus = 0.5 * over * CARD_VALUE
+
+    def evaluate(self, board: Board, hand: list[str], extra_cards: int = 0) -> float:
+        mine = board.pirates[self.me]
+        if all(p >= board.boat for p in mine):
+            return WIN_VALUE
+        occ = board.occupancy()
+        nxt = board.next_free(occ, self.symbols)
+        ordered = sorted(mine)
+        progress = sum(
+            p * REAR_WEIGHTS[min(i, len(REAR_WEIGHTS) - 1)] for i, p in enumerate(ordered)
+        )
+        # Best advance each symbol gives us now (what a card of it is worth).
+        mine_open = sorted({p for p in mine if p < board.boat})
+        best_gain = {}
+        for sym in self.symbols:
+            table = nxt[sym]
+            best_gain[sym] = max(
+                (table[p + 1] - p if p + 1 <= board.boat else 0 for p in mine_open), default=0
+            )
+        value = progress + self._hand_value(hand, extra_cards, best_gain)
+        for seat in self.opponents:
+            theirs = board.pirates[seat]
+            value -= OPPONENT_PROGRESS_WEIGHT * sum(theirs)
+            value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board.boat, nxt)
+        return value
+
+    def _hand_value(self, hand: list[str], extra: int, best_gain: dict[str, int]) -> float:
+        counts = Counter(base_symbol(c) for c in hand)
+        cards: list[float] = []
+        for sym, n in counts.items():
+            gain = min(float(best_gain.get(sym, 0)), 3.0 * CARD_VALUE)
+            base = 0.5 * CARD_VALUE + 0.5 * gain
+            cards.extend(base * DUPLICATE_DECAY**k for k in range(n))
+        cards.extend([CARD_VALUE * 0.9] * extra)
+        cards.sort(reverse=True)
+        total = 0.0
+        for i, v in enumerate(cards):
+            if self.dark_cards and i >= FILIBUSTER_LIMIT:
+                v *= 0.5
+            total += v + (LOW_HAND_BONUS if i < LOW_HAND else 0.0)
+        return total
+
+    def _threat(self, seat: int, theirs: list[int], boat: int, nxt: dict[str, list[int]]) -> float:
+        """The best single advance this opponent can expect to make next."""
+        positions = {p for p in theirs if p < boat}
+        if not positions:
+            return 0.0
+        gains = {
+            sym: max(nxt[sym][p + 1] - p for p in positions) for sym in self.symbols
+        }
+        known = self.opponent_hands.get(seat)
+        if known is not None:
+            return max((gains.get(s, 0) for s in known), default=0.0)
+        return expected_best(list(gains.values()), max(1, self.opponent_sizes.get(seat, 1)))
