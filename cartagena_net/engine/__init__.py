@@ -1,0 +1,27 @@
+"""The rules engine: pure Python, no I/O. See docs/architecture.md for the API."""
+from .actions import Action, parse_action
+from .chance import RandomChance, ReplayChance
+from .errors import ActionError, IllegalActionError, InvalidActionError
+from .game import Game
+from .presets import OPTIONS, PRESETS, coerce_option, make_game
+from .state import Outcome, State
+from .view import SPECTATOR, view
+
+__all__ = [
+    "OPTIONS",
+    "PRESETS",
+    "SPECTATOR",
+    "Action",
+    "ActionError",
+    "Game",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Outcome",
+    "RandomChance",
+    "ReplayChance",
+    "State",
+    "coerce_option",
+    "make_game",
+    "parse_action",
+    "view",
+]

@@ -1,0 +1,43 @@
+"""The passage: symbols on spaces 1..N, with lookups precomputed once per layout."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .game import SEGMENT, Game
+
+
+class Board:
+    """Immutable board. Position 0 is the start, 1..N the spaces, N+1 the boat."""
+
+    __slots__ = ("ahead", "boat", "length", "spaces")
+
+    def __init__(self, spaces: tuple[int, ...], nsymbols: int) -> None:
+        self.spaces = spaces  # spaces[i] = symbol index of space i+1
+        self.length = len(spaces)
+        self.boat = self.length + 1
+        # ahead[p][s]: positions > p holding symbol s, nearest first
+        self.ahead = tuple(
+            tuple(
+                tuple(q for q in range(p + 1, self.boat) if spaces[q - 1] == s)
+                for s in range(nsymbols)
+            )
+            for p in range(self.boat)
+        )
+
+    def symbol_at(self, pos: int) -> int:
+        return self.spaces[pos - 1]
+
+    @classmethod
+    def lay_out(cls, game: Game, shuffle: Callable[[list[int]], None]) -> Board:
+        """The explicit board of the game, or one random order of symbols per segment."""
+        n = len(game.symbols)
+        if game.board:
+            letters = {s[0].upper(): i for i, s in enumerate(game.symbols)}
+            return cls(tuple(letters[c] for c in game.board), n)
+        spaces: list[int] = []
+        for _ in range(game.segments):
+            segment = list(range(n))
+            shuffle(segment)
+            spaces += segment
+        assert len(spaces) == game.segments * SEGMENT
+        return cls(tuple(spaces), n)

@@ -1,0 +1,149 @@
+"""The Game: a ruleset and its parameters, fixed for a whole game. States come from it."""
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .actions import DRAW, END, Action
+
+PALETTE = ("red", "blue", "yellow", "green", "purple", "grey")
+SEGMENT = 6  # spaces per board segment; each segment holds each symbol once
+
+
+@dataclass(frozen=True)
+class Game:
+    """Rules and parameters. Create with :func:`cartagena_net.engine.make_game`."""
+
+    preset: str
+    players: int
+    pirates: int
+    segments: int
+    symbols: tuple[str, ...]
+    per_symbol: int
+    dark_per_symbol: int
+    deal: int
+    start_bonus: int
+    actions: int
+    min_actions: int
+    hands_public: bool
+    row_size: int
+    empty_hand_draw: str
+    morgan: str
+    filibusters: bool
+    hand_limit: int
+    side: str
+    board: str | None = None
+    colors: tuple[str, ...] = field(default=PALETTE)
+
+    # -- derived, computed once -------------------------------------------------
+    @cached_property
+    def kinds(self) -> int:
+        """Number of card kinds: one per symbol, doubled when dark cards exist."""
+        return len(self.symbols) * (2 if self.dark_per_symbol else 1)
+
+    @cached_property
+    def card_names(self) -> tuple[str, ...]:
+        dark = tuple(s + "*" for s in self.symbols) if self.dark_per_symbol else ()
+        return self.symbols + dark
+
+    @cached_property
+    def card_index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.card_names)}
+
+    @cached_property
+    def letters(self) -> dict[str, int]:
+        """One-letter code of each symbol (its first letter, unique in every preset)."""
+        return {s[0]: i for i, s in enumerate(self.symbols)}
+
+    @cached_property
+    def deck(self) -> tuple[int, ...]:
+        n = len(self.symbols)
+        light = self.per_symbol - self.dark_per_symbol
+        cards = [s for s in range(n) for _ in range(light)]
+        cards += [s + n for s in range(n) for _ in range(self.dark_per_symbol)]
+        return tuple(cards)
+
+    @property
+    def start_name(self) -> str:
+        return _PLACES[self.side][0]
+
+    @property
+    def goal_name(self) -> str:
+        return _PLACES[self.side][1]
+
+    def options(self) -> dict[str, Any]:
+        """The parameters as plain data (public; part of every view)."""
+        d = asdict(self)
+        d["symbols"] = list(self.symbols)
+        d["colors"] = list(self.colors[: self.players])
+        return d
+
+    def spec(self) -> dict[str, Any]:
+        """``make_game(**spec)`` rebuilds this game exactly (plain data, for journals)."""
+        from .presets import OPTIONS
+
+        spec: dict[str, Any] = {"preset": self.preset}
+        for name in OPTIONS:
+            value = getattr(self, name)
+            if value is not None:
+                spec[name] = list(value) if isinstance(value, tuple) else value
+        return spec
+
+    # -- interned actions ---------------------------------------------------------
+    def action_tables(self, length: int) -> ActionTables:
+        cache = self.__dict__.setdefault("_tables", {})
+        if length not in cache:
+            cache[length] = ActionTables(self, length)
+        return cache[length]
+
+    # -- states ---------------------------------------------------------------------
+    def new_state(
+        self,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        chance: Any = None,
+        events: bool = True,
+    ):
+        """A new game: board laid out, deck shuffled and dealt by the chance source.
+
+        Give ``seed`` (reproducible), ``rng`` (e.g. ``random.SystemRandom()``) or a
+        ``chance`` object (e.g. :class:`ReplayChance`). ``events=False`` skips the event
+        log (faster, for bots' search).
+        """
+        from .chance import RandomChance
+        from .state import State
+
+        if chance is None:
+            if rng is None:
+                rng = random.Random(seed) if seed is not None else random.SystemRandom()
+            chance = RandomChance(rng)
+        return State.new(self, chance, events=events)
+
+
+_PLACES = {
+    "passage": ("start", "sloop"),
+    "tunnel": ("jail", "sloop"),
+    "island": ("flooded sloop", "cove"),
+    "jungle": ("meeting place", "rowboat"),
+}
+
+
+class ActionTables:
+    """Every action a board of ``length`` spaces can need, built once and shared."""
+
+    def __init__(self, game: Game, length: int) -> None:
+        boat = length + 1
+        names = game.card_names
+        self.advance = [
+            [Action("advance", pos=p, card=names[k]) for k in range(len(names))]
+            for p in range(boat)
+        ]
+        self.retreat = [Action("retreat", pos=p) for p in range(boat + 1)]
+        self.morgan = [
+            [Action("morgan", seat=s, pos=p) for p in range(boat)] for s in range(game.players)
+        ]
+        self.discard = [Action("discard", cards=(n,)) for n in names]
+        self.end = END
+        self.draw = DRAW
