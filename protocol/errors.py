@@ -1,0 +1,68 @@
+"""Protocol exceptions and the catalogue of error codes."""
+
+from __future__ import annotations
+
+
+class ProtocolError(Exception):
+    """Base class: a protocol violation with a machine-readable ``code``.
+
+    ``fatal`` tells whether the connection can continue after it; ``ref`` is the
+    type of the offending message when known.
+    """
+
+    def __init__(
+        self, code: str, message: str, *, fatal: bool = True, ref: str | None = None
+    ) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.fatal = fatal
+        self.ref = ref
+
+
+class LocalProtocolError(ProtocolError):
+    """Misuse on our side: something we were about to send is not valid."""
+
+
+class RemoteProtocolError(ProtocolError):
+    """The peer sent something invalid. ``fatal``: the stream cannot continue."""
+
+
+#: Every error code of protocol version 1: code -> (fatal, meaning).
+#: Codes marked "host" are sent by hosts in ``error`` messages; the others are
+#: also raised by this package. A receiver treats an unknown code by its
+#: ``fatal`` flag.
+ERROR_CODES: dict[str, tuple[bool, str]] = {
+    # framing and decoding (raised by protocol/)
+    "frame-too-large": (True, "frame header announces more than 65536 bytes"),
+    "bad-msgpack": (True, "frame body is not exactly one valid msgpack value"),
+    "not-a-map": (True, "frame body is not a map with string keys"),
+    "unknown-type": (False, "message type is not known; the frame was skipped"),
+    "bad-field": (False, "a field is missing or has a wrong type, range or length"),
+    "not-allowed": (
+        False,
+        "message not allowed in this state or direction (fatal in the handshake)",
+    ),
+    "wrong-table": (False, "message names a table other than the connection's"),
+    "no-common-version": (True, "no protocol version in common"),
+    "bad-value": (False, "local only: a value cannot be encoded"),
+    "closed": (False, "local only: the connection is closed"),
+    # host decisions
+    "bad-password": (False, "wrong or missing password (fatal in the handshake)"),
+    "bad-token": (False, "resume token unknown or expired"),
+    "server-full": (True, "host accepts no more connections"),
+    "shutting-down": (True, "host is shutting down"),
+    "no-such-table": (False, "table id unknown"),
+    "table-full": (False, "no free seat, or the seat asked for is taken"),
+    "bad-seat": (False, "seat number out of range or not a bot/free seat"),
+    "bad-rules": (False, "unknown rules preset or invalid options"),
+    "not-owner": (False, "only the table's owner may do this"),
+    "not-started": (False, "the table's game is not running"),
+    "already-started": (False, "the table's game is already running"),
+    "not-your-turn": (False, "the sender is not the seat to act"),
+    "stale": (False, "action answers an older state (seq mismatch)"),
+    "bad-action": (False, "action text does not parse"),
+    "illegal-action": (False, "action is not legal now"),
+    "rate-limited": (False, "too many messages; slow down"),
+    "internal": (True, "host-side bug; the host closes the connection"),
+}

@@ -1,0 +1,299 @@
+"""Field kinds and the validated frozen-record base used by messages and discovery.
+
+Each record declares ``FIELDS``: wire name -> Kind, in wire order. A Kind
+cleans one value (checks type and range, strips control characters and caps
+strings, turns sequences into tuples) or raises FieldError. Construction
+cleans too, so a record always holds normalized values and round trips
+through ``to_wire``/``from_wire`` exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import LocalProtocolError, RemoteProtocolError
+
+if TYPE_CHECKING:
+    from typing import Self
+
+U8 = 2**8 - 1
+U16 = 2**16 - 1
+U32 = 2**32 - 1
+I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+#: Cap on strings nested inside free-form data (``state.view``, ``events``).
+DATA_STR_CAP = 1000
+#: Deepest nesting allowed inside free-form data.
+DATA_DEPTH = 32
+
+# C0 and C1 controls and DEL (Unicode category Cc), lone surrogates, and the
+# bidirectional embedding/override/isolate controls (terminal spoofing).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def clean_text(text: str, cap: int) -> str:
+    """Remove control characters, then keep at most ``cap`` characters."""
+    return _CONTROL.sub("", text)[:cap]
+
+
+class FieldError(Exception):
+    """A value did not pass its Kind; ``args[0]`` says where and why."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Kind:
+    """How one field is checked, normalized and put on the wire."""
+
+    def clean(self, value: Any, where: str) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def wire(self, value: Any) -> Any:
+        return value
+
+
+class Int(Kind):
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+
+    def clean(self, value: Any, where: str) -> int:
+        if not _is_int(value):
+            raise FieldError(f"{where}: expected int, got {type(value).__name__}")
+        if not self.lo <= value <= self.hi:
+            raise FieldError(f"{where}: {value} not in {self.lo}..{self.hi}")
+        return value
+
+
+class Bool(Kind):
+    def clean(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise FieldError(f"{where}: expected bool, got {type(value).__name__}")
+        return value
+
+
+class Str(Kind):
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+
+    def clean(self, value: Any, where: str) -> str:
+        if not isinstance(value, str):
+            raise FieldError(f"{where}: expected str, got {type(value).__name__}")
+        return clean_text(value, self.cap)
+
+
+class Enum(Kind):
+    def __init__(self, *values: str) -> None:
+        self.values = values
+
+    def clean(self, value: Any, where: str) -> str:
+        if value not in self.values or not isinstance(value, str):
+            shown = value if isinstance(value, (str, int, type(None))) else type(value)
+            raise FieldError(f"{where}: {shown!r} is not one of {list(self.values)}")
+        return value
+
+
+class Bin(Kind):
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def clean(self, value: Any, where: str) -> bytes:
+        if not isinstance(value, (bytes, bytearray)) or len(value) != self.size:
+            raise FieldError(f"{where}: expected {self.size} bytes")
+        return bytes(value)
+
+
+class Opt(Kind):
+    """The inner kind, or nil (None)."""
+
+    def __init__(self, inner: Kind) -> None:
+        self.inner = inner
+
+    def clean(self, value: Any, where: str) -> Any:
+        return None if value is None else self.inner.clean(value, where)
+
+    def wire(self, value: Any) -> Any:
+        return None if value is None else self.inner.wire(value)
+
+
+class Seq(Kind):
+    """An array of at most ``max`` items of one kind; held as a tuple."""
+
+    def __init__(self, inner: Kind, max: int, min: int = 0) -> None:
+        self.inner, self.max, self.min = inner, max, min
+
+    def clean(self, value: Any, where: str) -> tuple[Any, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise FieldError(f"{where}: expected array, got {type(value).__name__}")
+        if not self.min <= len(value) <= self.max:
+            raise FieldError(
+                f"{where}: {len(value)} items, allowed {self.min}..{self.max}"
+            )
+        return tuple(self.inner.clean(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+    def wire(self, value: tuple[Any, ...]) -> list[Any]:
+        return [self.inner.wire(v) for v in value]
+
+
+class Options(Kind):
+    """A map of at most 32 game options: str<=32 -> int (i32) | str<=64 | bool."""
+
+    MAX = 32
+
+    def clean(self, value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise FieldError(f"{where}: expected map, got {type(value).__name__}")
+        if len(value) > self.MAX:
+            raise FieldError(f"{where}: more than {self.MAX} entries")
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise FieldError(f"{where}: key {key!r} is not a str")
+            key = clean_text(key, 32)
+            if isinstance(item, bool):
+                out[key] = item
+            elif _is_int(item):
+                if not I32_MIN <= item <= I32_MAX:
+                    raise FieldError(f"{where}.{key}: {item} outside 32-bit range")
+                out[key] = item
+            elif isinstance(item, str):
+                out[key] = clean_text(item, 64)
+            else:
+                raise FieldError(f"{where}.{key}: expected int, str or bool")
+        return out
+
+    def wire(self, value: dict[str, Any]) -> dict[str, Any]:
+        return dict(value)
+
+
+def clean_data(value: Any, where: str, depth: int = 0) -> Any:
+    """Check free-form plain data; strings cleaned, tuples become lists."""
+    if value is None or isinstance(value, (bool, float)):
+        return value
+    if _is_int(value):
+        if not -(2**63) <= value <= 2**64 - 1:
+            raise FieldError(f"{where}: integer outside msgpack's range")
+        return value
+    if isinstance(value, str):
+        return clean_text(value, DATA_STR_CAP)
+    if depth >= DATA_DEPTH:
+        raise FieldError(f"{where}: nested deeper than {DATA_DEPTH}")
+    if isinstance(value, (list, tuple)):
+        return [clean_data(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise FieldError(f"{where}: map key {key!r} is not a str")
+            key = clean_text(key, 64)
+            out[key] = clean_data(item, f"{where}.{key}", depth + 1)
+        return out
+    raise FieldError(f"{where}: {type(value).__name__} is not allowed here")
+
+
+class Data(Kind):
+    """A free-form map with str keys (nil, bool, int, float, str, array, map)."""
+
+    def clean(self, value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise FieldError(f"{where}: expected map, got {type(value).__name__}")
+        return clean_data(value, where)
+
+
+class Nested(Kind):
+    """A nested record; a plain dict with the record's fields is accepted too."""
+
+    def __init__(self, record: type[Record]) -> None:
+        self.record = record
+
+    def clean(self, value: Any, where: str) -> Record:
+        if isinstance(value, self.record):
+            return value
+        if isinstance(value, Mapping):
+            return self.record._build(value, where)
+        raise FieldError(f"{where}: expected map, got {type(value).__name__}")
+
+    def wire(self, value: Record) -> dict[str, Any]:
+        return value.to_wire()
+
+
+class Record:
+    """Base of the frozen dataclasses: validation and wire conversion.
+
+    A field that is absent or nil on the wire takes its dataclass default;
+    without a default it is required.
+    """
+
+    FIELDS: ClassVar[dict[str, Kind]] = {}
+    _LABEL: ClassVar[str] = ""
+
+    @classmethod
+    def _label(cls) -> str:
+        return getattr(cls, "TYPE", None) or cls._LABEL or cls.__name__
+
+    @classmethod
+    def _defaults(cls) -> dict[str, Any]:
+        cached = cls.__dict__.get("_defaults_cache")
+        if cached is None:
+            cached = {}
+            for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+                if f.default is not dataclasses.MISSING:
+                    cached[f.name] = lambda v=f.default: v
+                elif f.default_factory is not dataclasses.MISSING:
+                    cached[f.name] = f.default_factory
+            cls._defaults_cache = cached  # type: ignore[attr-defined]
+        return cached
+
+    @classmethod
+    def _build(cls, source: Mapping[str, Any], where: str = "") -> Self:
+        """Clean values from a mapping (None/absent -> default) into a record."""
+        defaults = cls._defaults()
+        prefix = f"{where}." if where else f"{cls._label()}."
+        obj = object.__new__(cls)
+        for name, kind in cls.FIELDS.items():
+            value = source.get(name)
+            if value is None and name in defaults:
+                value = defaults[name]()
+            if value is None and not isinstance(kind, Opt):
+                raise FieldError(f"{prefix}{name}: required")
+            object.__setattr__(obj, name, kind.clean(value, prefix + name))
+        return obj
+
+    def __post_init__(self) -> None:
+        label = self._label()
+        for name, kind in self.FIELDS.items():
+            try:
+                value = kind.clean(getattr(self, name), f"{label}.{name}")
+            except FieldError as exc:
+                raise LocalProtocolError(
+                    "bad-field", str(exc), fatal=False, ref=getattr(self, "TYPE", None)
+                ) from None
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def from_wire(cls, d: Mapping[str, Any]) -> Self:
+        """Validate a decoded map; RemoteProtocolError ``bad-field`` if invalid."""
+        ref = getattr(cls, "TYPE", None)
+        if not isinstance(d, Mapping):
+            raise RemoteProtocolError(
+                "bad-field", f"{cls._label()}: expected a map", fatal=False, ref=ref
+            )
+        try:
+            return cls._build(d)
+        except FieldError as exc:
+            raise RemoteProtocolError(
+                "bad-field", str(exc), fatal=False, ref=ref
+            ) from None
+
+    def to_wire(self) -> dict[str, Any]:
+        """Plain data for msgpack: dicts, lists, scalars."""
+        return {name: kind.wire(getattr(self, name)) for name, kind in self.FIELDS.items()}
+
+
+__all__ = [
+    "Bin", "Bool", "Data", "Enum", "FieldError", "Int", "Kind", "Nested", "Opt",
+    "Options", "Record", "Seq", "Str", "clean_data", "clean_text",
+]

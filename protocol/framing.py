@@ -1,0 +1,205 @@
+"""Length-prefixed msgpack frames: a sans-IO decoder and an encoder.
+
+A frame is a 4-byte big-endian unsigned length followed by that many bytes
+holding exactly one msgpack map with string keys.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, NoReturn
+
+import msgpack
+
+from .errors import LocalProtocolError, RemoteProtocolError
+
+#: Largest frame body accepted or produced, in bytes.
+MAX_FRAME = 65536
+HEADER_SIZE = 4
+
+INT_MIN = -(2**63)
+INT_MAX = 2**64 - 1
+#: Deepest nesting of maps/arrays encode_frame accepts.
+MAX_DEPTH = 32
+
+
+def _refuse_ext(code: int, data: bytes) -> NoReturn:
+    raise ValueError(f"msgpack ext type {code} is not used by this protocol")
+
+
+def unpack_body(body: bytes) -> dict[str, Any]:
+    """Decode one frame body; RemoteProtocolError (fatal) unless a str-keyed map."""
+    limit = len(body)
+    try:
+        obj = msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            ext_hook=_refuse_ext,
+            max_str_len=limit,
+            max_bin_len=limit,
+            max_array_len=limit,
+            max_map_len=limit // 2,
+            max_ext_len=0,
+        )
+    except (ValueError, TypeError, OverflowError, msgpack.UnpackException) as exc:
+        raise RemoteProtocolError(
+            "bad-msgpack", f"frame is not valid msgpack ({exc})", fatal=True
+        ) from None
+    if not isinstance(obj, dict):
+        raise RemoteProtocolError(
+            "not-a-map", f"frame holds a {type(obj).__name__}, not a map", fatal=True
+        )
+    for key in obj:
+        if not isinstance(key, str):
+            raise RemoteProtocolError(
+                "not-a-map", "frame map has a non-string key", fatal=True
+            )
+    return obj
+
+
+class FrameDecoder:
+    """Split a byte stream into decoded frames; feed bytes in any chunking.
+
+    ``receive_data`` checks each header as soon as its 4 bytes are in and
+    raises RemoteProtocolError ``frame-too-large`` at once, before any of that
+    frame's body is kept. ``next_frame`` returns the next decoded map or None.
+    After a fatal error every later call raises the same error. Memory held
+    beyond complete, not yet taken frames never exceeds header + max_frame.
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        if not 1 <= max_frame <= 2**32 - 1:
+            raise ValueError("max_frame must be in 1 .. 2**32-1")
+        self.max_frame = max_frame
+        self._head = bytearray()
+        self._body = bytearray()
+        self._need: int | None = None  # body size of the frame being read
+        self._frames: deque[bytes] = deque()
+        self._error: RemoteProtocolError | None = None
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held for the frame being read (always <= 4 + max_frame)."""
+        return len(self._head) + len(self._body)
+
+    @property
+    def pending(self) -> int:
+        """Complete frames received and not yet taken."""
+        return len(self._frames)
+
+    def _fail(self, error: RemoteProtocolError) -> NoReturn:
+        self._error = error
+        self._head = bytearray()
+        self._body = bytearray()
+        self._frames.clear()
+        raise error
+
+    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
+        """Add bytes from the stream; raises on a header over the limit."""
+        if self._error is not None:
+            raise self._error
+        view = memoryview(data).cast("B")
+        i, n = 0, len(view)
+        while i < n:
+            if self._need is None:
+                take = min(HEADER_SIZE - len(self._head), n - i)
+                self._head += view[i : i + take]
+                i += take
+                if len(self._head) < HEADER_SIZE:
+                    break
+                size = int.from_bytes(self._head, "big")
+                self._head.clear()
+                if size > self.max_frame:
+                    self._fail(RemoteProtocolError(
+                        "frame-too-large",
+                        f"frame of {size} bytes exceeds {self.max_frame}",
+                        fatal=True,
+                    ))
+                if size == 0:
+                    self._fail(RemoteProtocolError(
+                        "bad-msgpack", "empty frame", fatal=True
+                    ))
+                self._need = size
+            need = self._need
+            if not self._body and n - i >= need:
+                self._frames.append(bytes(view[i : i + need]))
+                i += need
+                self._need = None
+                continue
+            take = min(need - len(self._body), n - i)
+            self._body += view[i : i + take]
+            i += take
+            if len(self._body) == need:
+                self._frames.append(bytes(self._body))
+                self._body = bytearray()
+                self._need = None
+
+    def next_frame(self) -> dict[str, Any] | None:
+        """Return the next complete frame as a str-keyed dict, or None."""
+        if self._error is not None:
+            raise self._error
+        if not self._frames:
+            return None
+        body = self._frames.popleft()
+        try:
+            return unpack_body(body)
+        except RemoteProtocolError as exc:
+            self._fail(exc)
+
+
+def _check_value(obj: Any) -> None:
+    """Raise LocalProtocolError unless obj is plain, encodable data."""
+    stack: list[tuple[Any, int]] = [(obj, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if value is None or isinstance(value, (bool, float, bytes, bytearray)):
+            continue
+        if isinstance(value, int):
+            if not INT_MIN <= value <= INT_MAX:
+                raise LocalProtocolError(
+                    "bad-value", f"integer {value} is outside msgpack's range"
+                )
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise LocalProtocolError(
+                    "bad-value", "string is not encodable as UTF-8"
+                ) from None
+        elif isinstance(value, (list, tuple)):
+            if depth >= MAX_DEPTH:
+                raise LocalProtocolError("bad-value", "data nested too deeply")
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, dict):
+            if depth >= MAX_DEPTH:
+                raise LocalProtocolError("bad-value", "data nested too deeply")
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise LocalProtocolError(
+                        "bad-value", f"map key {key!r} is not a string"
+                    )
+                stack.append((item, depth + 1))
+        else:
+            raise LocalProtocolError(
+                "bad-value", f"cannot encode a {type(value).__name__}"
+            )
+
+
+def encode_frame(d: dict[str, Any], max_frame: int = MAX_FRAME) -> bytes:
+    """Encode a str-keyed map as one frame (header + body).
+
+    Raises LocalProtocolError ``bad-value`` for data msgpack cannot carry
+    (ints outside -2**63 .. 2**64-1, non-str keys, other types) and
+    ``frame-too-large`` if the body exceeds ``max_frame``.
+    """
+    if not isinstance(d, dict):
+        raise LocalProtocolError("bad-value", "a frame must hold a map")
+    _check_value(d)
+    body = msgpack.packb(d, use_bin_type=True)
+    if len(body) > max_frame:
+        raise LocalProtocolError(
+            "frame-too-large", f"frame of {len(body)} bytes exceeds {max_frame}"
+        )
+    return len(body).to_bytes(HEADER_SIZE, "big") + body
