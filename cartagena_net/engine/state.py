@@ -117,6 +117,16 @@ class State:
             "actions": [str(a) for a in self.history],
         }
 
+    def _key(self) -> tuple:
+        return (self.game, self.board.spaces, self.pirates, self.hands, self.stock,
+                self.discard, self.row, self.turn, self.taken, self.pending, self.outcome)
+
+    def __eq__(self, other: object) -> bool:
+        """Same game, same position, same cards in the same places (stock order too)."""
+        return isinstance(other, State) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
     # -- queries --------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
