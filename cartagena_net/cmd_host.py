@@ -1,0 +1,162 @@
+"""`cartagena host`: host tables on the LAN (and play at one unless --headless)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    low = value.lower()
+    parsed: Any = value
+    if low in ("true", "yes", "on"):
+        parsed = True
+    elif low in ("false", "no", "off"):
+        parsed = False
+    else:
+        try:
+            parsed = int(value)
+        except ValueError:
+            pass
+    return key.replace("-", "_"), parsed
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", help="host name shown to others (default: this machine's)")
+    parser.add_argument("--port", type=int, default=41672, help="TCP port (0: any free port)")
+    parser.add_argument("--bind", default="", help="address to listen on (default: all)")
+    parser.add_argument("--rules", default="jamaica", help="rules preset of the first table")
+    parser.add_argument("--players", type=int, default=None, help="seats at the first table")
+    parser.add_argument("--option", action="append", type=_option, default=[],
+                        metavar="KEY=VALUE", help="a rules option (repeatable)")
+    parser.add_argument("--table-name", default=None, help="name of the first table")
+    parser.add_argument("--bots", type=int, default=0, help="bots seated at the first table")
+    parser.add_argument("--bot-kind", default="greedy", help="bot kind: random or greedy")
+    parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
+    parser.add_argument("--headless", action="store_true", help="no local client: only host")
+    parser.add_argument("--state-dir", default=None, help="journal directory (crash safety)")
+    parser.add_argument("--resume", action="store_true", help="restore tables from --state-dir")
+    parser.add_argument("--discovery", choices=("on", "off"), default="on",
+                        help="answer LAN discovery on UDP 41672")
+    parser.add_argument("--password", default=None, help="password needed to sit or watch")
+    parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
+    parser.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
+                        help="a bot plays an absent player's seat after this long")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text")
+    parser.add_argument("--max-connections", type=int, default=1024)
+    parser.add_argument("--max-per-address", type=int, default=64)
+
+
+def _start_logging(fmt: str) -> None:
+    from twisted.logger import (
+        FilteringLogObserver,
+        LogLevel,
+        LogLevelFilterPredicate,
+        globalLogBeginner,
+        jsonFileLogObserver,
+        textFileLogObserver,
+    )
+
+    observer = jsonFileLogObserver(sys.stderr) if fmt == "json" else textFileLogObserver(sys.stderr)
+    predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
+    globalLogBeginner.beginLoggingTo(
+        [FilteringLogObserver(observer, [predicate])], redirectStandardIO=False
+    )
+
+
+def build_config(args: argparse.Namespace) -> Any:
+    from cartagena_net.host import HostConfig
+
+    config = HostConfig(
+        port=args.port,
+        bind=args.bind,
+        state_dir=args.state_dir,
+        resume=args.resume,
+        password=args.password,
+        spectators=not args.no_spectators,
+        takeover=args.takeover,
+        bot_delay=args.bot_delay,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+    )
+    if args.name:
+        config.name = args.name[:64]
+    return config
+
+
+def run(args: argparse.Namespace) -> int:
+    from cartagena_net.loop import install_reactor
+
+    reactor = install_reactor()
+    from cartagena_net.host import HostService
+    from cartagena_net.host.errors import HostError
+
+    if args.resume and not args.state_dir:
+        print("cartagena host: --resume needs --state-dir", file=sys.stderr)
+        return 2
+    if args.headless:
+        _start_logging(args.log_format)
+    config = build_config(args)
+    service = HostService(config, reactor)
+    from twisted.internet.error import CannotListenError
+
+    try:
+        service.startService()
+    except (CannotListenError, OSError) as exc:
+        print(f"cartagena host: cannot start: {exc}", file=sys.stderr)
+        return 1
+    if not service.lobby.tables:
+        options = dict(args.option)
+        if args.players is not None:
+            options["players"] = args.players
+        try:
+            service.create_table(
+                args.table_name or f"{config.name}'s table", args.rules, options,
+                bots=args.bots, bot_kind=args.bot_kind,
+            )
+        except HostError as exc:
+            print(f"cartagena host: {exc.message}", file=sys.stderr)
+            service.stopService()
+            return 2
+    print(f"cartagena host: listening on port {service.port}", flush=True)
+
+    services: list[Any] = [service]
+    if args.discovery == "on":
+        from cartagena_net.discovery import DiscoveryResponder
+
+        responder = DiscoveryResponder(reactor, service.summary, service.port)
+        responder.startService()
+        services.insert(0, responder)
+
+    def stop_all() -> Any:
+        from twisted.internet import defer
+
+        return defer.gatherResults([defer.maybeDeferred(s.stopService) for s in services])
+
+    reactor.addSystemEventTrigger("before", "shutdown", stop_all)
+    status = {"code": 0}
+    if not args.headless:
+        from client.app import run_client
+
+        def client_done(result: Any) -> None:
+            if reactor.running:
+                reactor.stop()
+
+        def client_failed(failure: Any) -> None:
+            print(f"cartagena host: client stopped: {failure.getErrorMessage()}", file=sys.stderr)
+            status["code"] = 1
+            client_done(None)
+
+        name = config.name
+        local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
+        reactor.callWhenRunning(
+            lambda: run_client(reactor, host=local, port=service.port, name=name,
+                               spectate=False).addCallbacks(client_done, client_failed)
+        )
+    reactor.run()
+    return status["code"]

@@ -1,0 +1,41 @@
+"""Settings of one host process."""
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def default_host_name() -> str:
+    """The machine's short host name, used when no ``--name`` is given."""
+    return (socket.gethostname().split(".")[0] or "cartagena")[:64]
+
+
+@dataclass
+class HostConfig:
+    """Everything a :class:`~cartagena_net.host.service.HostService` needs to know.
+
+    ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
+    ``state_dir`` None keeps no journal. Times are in seconds.
+    """
+
+    name: str = field(default_factory=default_host_name)
+    port: int = 41672
+    bind: str = ""
+    state_dir: str | None = None
+    resume: bool = False
+    password: str | None = None
+    spectators: bool = True
+    takeover: float | None = None
+    bot_delay: float = 0.7
+    handshake_timeout: float = 5.0
+    ping_interval: float = 15.0
+    idle_timeout: float = 45.0
+    max_frame: int | None = None
+    max_connections: int = 1024
+    max_per_address: int = 64
+    max_tables: int = 128
+    rate: float = 30.0
+    burst: float = 60.0
+    lobby_delay: float = 0.05
+    extra: dict[str, Any] = field(default_factory=dict)

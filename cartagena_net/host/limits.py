@@ -1,0 +1,55 @@
+"""Per-connection rate limiting and connection caps."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+
+class TokenBucket:
+    """Allow ``rate`` events per second on average, bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self.rate = float(rate)
+        self.burst = float(burst)
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def take(self, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens; False (and nothing spent) when too few are left."""
+        now = self._clock()
+        elapsed = max(0.0, now - self._last)
+        self._last = now
+        self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
+        if self._tokens < cost:
+            return False
+        self._tokens -= cost
+        return True
+
+
+class ConnectionCaps:
+    """Count open connections, in total and per remote address."""
+
+    def __init__(self, max_total: int, max_per_address: int) -> None:
+        self.max_total = max_total
+        self.max_per_address = max_per_address
+        self._by_address: Counter[str] = Counter()
+        self.total = 0
+
+    def admit(self, address: str) -> str | None:
+        """Register a connection; return None, or why it is refused."""
+        if self.total >= self.max_total:
+            return f"the host is full ({self.max_total} connections)"
+        if self._by_address[address] >= self.max_per_address:
+            return f"too many connections from {address} (at most {self.max_per_address})"
+        self._by_address[address] += 1
+        self.total += 1
+        return None
+
+    def release(self, address: str) -> None:
+        """Forget a connection that :meth:`admit` accepted."""
+        if self._by_address[address] > 0:
+            self._by_address[address] -= 1
+            self.total -= 1
+            if not self._by_address[address]:
+                del self._by_address[address]

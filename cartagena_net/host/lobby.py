@@ -1,0 +1,187 @@
+"""The lobby: the host's tables, the handshake, and every request a client may make."""
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.logger import Logger
+
+import cartagena_net
+from cartagena_net.host.errors import HostError
+from cartagena_net.host.table import Table
+from cartagena_net.host.tokens import same_secret
+from protocol import RemoteProtocolError, choose_version, messages
+
+log = Logger(namespace="cartagena.host.lobby")
+
+
+class Lobby:
+    """Tables by id and the connections past the handshake."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.tables: dict[int, Table] = {}
+        self.next_id = 1
+        self.connections: set[Any] = set()
+        self._push_call: Any = None
+
+    # -- tables ----------------------------------------------------------------
+
+    def add_table(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.next_id = max(self.next_id, table.id + 1)
+        self.changed()
+
+    def table(self, table_id: Any) -> Table:
+        table = self.tables.get(table_id) if isinstance(table_id, int) else None
+        if table is None:
+            raise HostError("no-such-table", f"there is no table {table_id}")
+        return table
+
+    def entries(self) -> list[dict[str, Any]]:
+        return [t.lobby_entry() for t in self.tables.values()]
+
+    # -- lobby pushes ----------------------------------------------------------
+
+    def changed(self) -> None:
+        """Something in the lobby changed: push it soon (coalesced)."""
+        if self._push_call is None and self.host.running:
+            self._push_call = self.host.reactor.callLater(self.host.config.lobby_delay, self.push)
+
+    def push(self) -> None:
+        self._push_call = None
+        if not self.connections:
+            return
+        data = self.host.encode(messages.Lobby(tables=self.entries()))
+        for conn in list(self.connections):
+            conn.write_shared(data)
+
+    def cancel(self) -> None:
+        if self._push_call is not None and self._push_call.active():
+            self._push_call.cancel()
+        self._push_call = None
+
+    # -- handshake -------------------------------------------------------------
+
+    def hello(self, conn: Any, msg: Any) -> None:
+        try:
+            version = choose_version(msg.versions)
+        except RemoteProtocolError as exc:
+            raise HostError(exc.code, exc.message, fatal=True) from None
+        resumed = None
+        seat = None
+        table = None
+        if msg.token:
+            table, seat = self.find_token(msg.token)
+            if seat is None:
+                raise HostError("bad-token", "unknown or expired seat token", fatal=True)
+            resumed = {"table": table.id, "seat": seat.index}
+        elif not same_secret(msg.password, self.host.config.password):
+            raise HostError("bad-password", "this host needs its password", fatal=True)
+        conn.welcomed = True
+        conn.send_message(
+            messages.Welcome(
+                host_id=self.host.host_id,
+                host_name=self.host.config.name[:64],
+                server_version=cartagena_net.__version__,
+                version=version,
+                session=conn.session,
+                resumed=resumed,
+            )
+        )
+        self.connections.add(conn)
+        conn.send_message(messages.Lobby(tables=self.entries()))
+        if table is not None and seat is not None:
+            conn.table = table
+            table.attach(conn, seat)
+        log.info("{addr} joined the lobby as a {role}", addr=conn.address, role=conn.role)
+
+    def find_token(self, token: str) -> tuple[Any, Any]:
+        for table in self.tables.values():
+            seat = table.find_token(token)
+            if seat is not None:
+                return table, seat
+        return None, None
+
+    def disconnected(self, conn: Any) -> None:
+        self.connections.discard(conn)
+        if conn.table is not None:
+            table, conn.table = conn.table, None
+            table.detach(conn)
+
+    # -- requests --------------------------------------------------------------
+
+    def handle(self, conn: Any, msg: Any) -> None:
+        handler = getattr(self, "on_" + type(msg).__name__, None)
+        if handler is None:
+            raise HostError("not-allowed", f"a client may not send {type(msg).__name__}")
+        handler(conn, msg)
+
+    def _player(self, conn: Any) -> None:
+        if conn.role != "player":
+            raise HostError("not-allowed", "spectators watch: they cannot do that")
+
+    def _at(self, conn: Any, table_id: Any) -> Table:
+        table = self.table(table_id)
+        if conn.table is not table:
+            raise HostError("wrong-table", f"you are not at table {table_id}")
+        return table
+
+    def on_CreateTable(self, conn: Any, msg: Any) -> None:
+        self._player(conn)
+        if conn.table is not None:
+            raise HostError("not-allowed", f"leave table {conn.table.id} first")
+        table_id = self.host.create_table(
+            msg.name or f"table {self.next_id}",
+            msg.rules,
+            dict(msg.options or {}),
+            password=msg.password or None,
+        )
+        table = self.tables[table_id]
+        self._sit(conn, table, None, None)
+
+    def on_JoinTable(self, conn: Any, msg: Any) -> None:
+        if conn.table is not None:
+            raise HostError("not-allowed", f"leave table {conn.table.id} first")
+        table = self.table(msg.table)
+        table.check_password(msg.password)
+        if msg.spectate or conn.role == "spectator":
+            table.check_spectators()
+            conn.table = table
+            conn.send_message(messages.Joined(table=table.id, seat=None, token=None))
+            table.spectate(conn)
+            return
+        if msg.name:
+            conn.name = msg.name.strip()[:32] or conn.name
+        self._sit(conn, table, msg.seat, msg.color)
+
+    def _sit(self, conn: Any, table: Table, seat: int | None, color: str | None) -> None:
+        chosen = table.sit(conn, seat, conn.name, color)
+        conn.table = table
+        conn.send_message(messages.Joined(table=table.id, seat=chosen.index, token=chosen.token))
+
+    def on_Leave(self, conn: Any, msg: Any) -> None:
+        table = self._at(conn, msg.table)
+        conn.table = None
+        table.leave(conn)
+
+    def on_AddBot(self, conn: Any, msg: Any) -> None:
+        self._at(conn, msg.table).add_bot(conn, msg.seat, msg.kind)
+
+    def on_RemoveBot(self, conn: Any, msg: Any) -> None:
+        self._at(conn, msg.table).remove_bot(conn, msg.seat)
+
+    def on_Start(self, conn: Any, msg: Any) -> None:
+        self._at(conn, msg.table).start(conn)
+
+    def on_Action(self, conn: Any, msg: Any) -> None:
+        self._at(conn, msg.table).act(conn, msg.seq, msg.action)
+
+    def on_Chat(self, conn: Any, msg: Any) -> None:
+        out = messages.Chat(table=msg.table, text=msg.text, sender=conn.name)
+        if msg.table is None:
+            targets = [c for c in self.connections if c.table is None]
+        else:
+            targets = self._at(conn, msg.table).members()
+        data = self.host.encode(out)
+        for c in targets:
+            c.write_shared(data)

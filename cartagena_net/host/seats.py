@@ -1,0 +1,56 @@
+"""One seat at a table: who sits there (player or bot) and how to reach them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Seat:
+    """A seat. A human seat has a ``token``; a bot seat has ``bot_kind``."""
+
+    index: int
+    color: str
+    name: str | None = None
+    token: str | None = None
+    bot_kind: str | None = None
+    bot: Any = None
+    conn: Any = None
+    takeover_bot: Any = None
+    takeover_call: Any = field(default=None, repr=False)
+
+    @property
+    def occupied(self) -> bool:
+        return self.token is not None or self.bot_kind is not None
+
+    @property
+    def human(self) -> bool:
+        return self.token is not None and self.bot_kind is None
+
+    @property
+    def connected(self) -> bool:
+        return self.bot_kind is not None or self.conn is not None
+
+    @property
+    def controller(self) -> Any:
+        """The bot that plays this seat now (its own or a takeover bot), or None."""
+        return self.bot if self.bot_kind is not None else self.takeover_bot
+
+    def clear(self) -> None:
+        """Free the seat."""
+        self.name = self.token = self.bot_kind = None
+        self.bot = self.conn = self.takeover_bot = None
+
+    def public(self) -> dict[str, Any]:
+        """The seat as listed in ``lobby`` (no token)."""
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "color": self.color,
+            "bot": self.bot_kind,
+            "connected": self.connected if self.occupied else False,
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The seat as journaled (with its token)."""
+        return {"name": self.name, "token": self.token, "bot": self.bot_kind}

@@ -1,0 +1,177 @@
+"""The host as a Twisted service: listens on TCP, owns the lobby, its tables and journals."""
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from twisted.application.service import Service
+from twisted.internet import defer
+from twisted.internet import protocol as tprotocol
+from twisted.logger import Logger
+
+from cartagena_net.host.config import HostConfig
+from cartagena_net.host.connection import HostConnection
+from cartagena_net.host.errors import HostError
+from cartagena_net.host.journal import (
+    Journal,
+    ensure_state_dir,
+    journal_path,
+    list_journals,
+)
+from cartagena_net.host.limits import ConnectionCaps
+from cartagena_net.host.lobby import Lobby
+from cartagena_net.host.table import Table
+from protocol import Connection, Role, encode_frame
+
+log = Logger(namespace="cartagena.host")
+
+
+class _Factory(tprotocol.Factory):
+    noisy = False
+
+    def __init__(self, host: HostService) -> None:
+        self.host = host
+
+    def buildProtocol(self, addr: Any) -> HostConnection:
+        conn = HostConnection(self.host, getattr(addr, "host", str(addr)))
+        conn.factory = self
+        return conn
+
+
+class HostService(Service):
+    """The authority of every table on this host. The reactor is passed in."""
+
+    def __init__(self, config: HostConfig, reactor: Any) -> None:
+        self.config = config
+        self.reactor = reactor
+        self.lobby = Lobby(self)
+        self.caps = ConnectionCaps(config.max_connections, config.max_per_address)
+        self.connections: set[HostConnection] = set()
+        self.host_id = uuid.uuid4().hex
+        self._listening: Any = None
+        self.state_dir: Path | None = None
+        if config.state_dir is not None:
+            self.state_dir = ensure_state_dir(config.state_dir)
+            self.host_id = self._load_host_id()
+
+    # -- service ---------------------------------------------------------------
+
+    def startService(self) -> None:
+        super().startService()
+        if self.state_dir is not None and self.config.resume:
+            from cartagena_net.host.restore import restore_tables
+
+            for table in restore_tables(self, self.state_dir):
+                self.lobby.add_table(table)
+                log.info("restored table {id} ({status})", id=table.id, status=table.status)
+                table.resumed()
+        elif self.state_dir is not None:
+            for _, path in list_journals(self.state_dir):
+                path.unlink()
+        self._listening = self.reactor.listenTCP(
+            self.config.port, _Factory(self), interface=self.config.bind
+        )
+        log.info("host {name!r} listening on TCP port {port}", name=self.config.name,
+                 port=self.port)
+
+    def stopService(self) -> defer.Deferred:
+        super().stopService()
+        self.lobby.cancel()
+        for conn in list(self.connections):
+            if conn.transport is not None:
+                conn.closed = True
+                conn.transport.abortConnection()
+        for table in self.lobby.tables.values():
+            table.close()
+        listening, self._listening = self._listening, None
+        if listening is None:
+            return defer.succeed(None)
+        return defer.maybeDeferred(listening.stopListening)
+
+    @property
+    def port(self) -> int:
+        """The TCP port actually bound (useful with port 0)."""
+        if self._listening is None:
+            raise RuntimeError("the host is not listening")
+        return self._listening.getHost().port
+
+    # -- tables ----------------------------------------------------------------
+
+    def create_table(
+        self,
+        name: str,
+        rules: str,
+        options: dict[str, Any],
+        bots: int = 0,
+        bot_kind: str = "greedy",
+        password: str | None = None,
+    ) -> int:
+        """Create a table (bots take the last seats); return its id. HostError if refused."""
+        if len(self.lobby.tables) >= self.config.max_tables:
+            raise HostError("too-many-tables", f"this host has {self.config.max_tables} tables")
+        table_id = self.lobby.next_id
+        table = Table(
+            self, table_id, name[:64], rules, options,
+            password=password, spectators=self.config.spectators,
+        )
+        if table.journal is not None:
+            table.journal.append(table.meta_record())
+        if bots < 0 or bots > len(table.seats):
+            table.close()
+            raise HostError("bad-field", f"a table of {len(table.seats)} seats takes 0..{len(table.seats)} bots")
+        for i in range(bots):
+            table.add_bot(None, len(table.seats) - 1 - i, bot_kind)
+        self.lobby.add_table(table)
+        return table_id
+
+    def summary(self) -> dict[str, Any]:
+        """What discovery announces: host name and tables (never passwords or tokens)."""
+        return {
+            "host_id": self.host_id,
+            "name": self.config.name,
+            "tables": [t.summary() for t in self.lobby.tables.values()],
+        }
+
+    # -- hooks used by the lobby, tables and connections -------------------------
+
+    def lobby_changed(self) -> None:
+        self.lobby.changed()
+
+    def make_wire(self) -> Connection:
+        if self.config.max_frame is not None:
+            return Connection(Role.HOST, max_frame=self.config.max_frame)
+        return Connection(Role.HOST)
+
+    def encode(self, msg: Any) -> bytes:
+        """One message as a frame, encoded once for any number of connections."""
+        return encode_frame(msg.to_wire())
+
+    def open_journal(self, table_id: int, fresh: bool = True) -> Journal | None:
+        if self.state_dir is None:
+            return None
+        return Journal(journal_path(self.state_dir, table_id), fresh=fresh)
+
+    def admit(self, conn: HostConnection) -> str | None:
+        refusal = self.caps.admit(conn.address)
+        if refusal is None:
+            self.connections.add(conn)
+        return refusal
+
+    def release(self, conn: HostConnection) -> None:
+        self.caps.release(conn.address)
+        self.connections.discard(conn)
+        self.lobby.disconnected(conn)
+
+    def _load_host_id(self) -> str:
+        assert self.state_dir is not None
+        path = self.state_dir / "host-id"
+        try:
+            text = path.read_text().strip()
+            if text:
+                return text[:64]
+        except FileNotFoundError:
+            pass
+        path.write_text(self.host_id)
+        path.chmod(0o600)
+        return self.host_id

@@ -1,0 +1,448 @@
+"""A table: seats, spectators, the authoritative game state, bots and the journal."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from twisted.logger import Logger
+
+from cartagena_net.engine import (
+    SPECTATOR,
+    IllegalActionError,
+    InvalidActionError,
+    make_game,
+    view,
+)
+from cartagena_net.host import gamerec
+from cartagena_net.host.errors import HostError
+from cartagena_net.host.seats import Seat
+from cartagena_net.host.tokens import new_token, same_secret
+from protocol import messages
+
+log = Logger(namespace="cartagena.host.table")
+
+RECENT_EVENTS = 20
+
+
+def load_bot(kind: str, rng: random.Random) -> Any:
+    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown)."""
+    from cartagena_net.bots import BOT_KINDS, make_bot
+
+    if kind not in BOT_KINDS:
+        raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")
+    return make_bot(kind, rng)
+
+
+class Table:
+    """One table of a host. ``host`` is the :class:`HostService` that owns it."""
+
+    def __init__(
+        self,
+        host: Any,
+        table_id: int,
+        name: str,
+        rules: str,
+        options: dict[str, Any],
+        password: str | None = None,
+        spectators: bool = True,
+        fresh: bool = True,
+    ) -> None:
+        self.host = host
+        self.id = table_id
+        self.name = name
+        self.rules = rules
+        self.options = dict(options)
+        try:
+            self.game = make_game(rules, **self.options)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise HostError("bad-rules", f"cannot make a {rules!r} game: {exc}") from None
+        self.password = password
+        self.allow_spectators = spectators
+        colors = gamerec.seat_colors(self.game)
+        self.seats = [Seat(i, c) for i, c in enumerate(colors)]
+        self.owner: int | None = None
+        self.spectators: set[Any] = set()
+        self.state: Any = None
+        self.status = "waiting"
+        self.seq = 0
+        self.sent_events = 0
+        self.chance_seen = 0
+        self._bot_call: Any = None
+        self._rng = random.Random(random.SystemRandom().getrandbits(64))
+        self.journal: Any = host.open_journal(table_id, fresh)
+
+    # -- lobby information -------------------------------------------------
+
+    def lobby_entry(self) -> dict[str, Any]:
+        """The table as listed in ``lobby`` (never the password)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "options": dict(self.options),
+            "status": self.status,
+            "spectators": len(self.spectators),
+            "password": self.password is not None,
+            "owner": self.owner,
+            "seats": [s.public() for s in self.seats],
+        }
+
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if not s.occupied) if self.status == "waiting" else 0
+
+    def summary(self) -> dict[str, Any]:
+        """The table as announced by discovery."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "status": self.status,
+            "free": self.free_seats(),
+            "seats": len(self.seats),
+            "password": self.password is not None,
+        }
+
+    def members(self) -> list[Any]:
+        """Every live connection at this table (seated players and spectators)."""
+        out = [s.conn for s in self.seats if s.conn is not None]
+        out.extend(self.spectators)
+        return out
+
+    # -- joining and leaving -------------------------------------------------
+
+    def check_password(self, password: str | None) -> None:
+        if not same_secret(password, self.password):
+            raise HostError("bad-password", f"table {self.id} needs its password")
+
+    def sit(self, conn: Any, seat: int | None, name: str, color: str | None) -> Seat:
+        """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""
+        if self.status != "waiting":
+            raise HostError("already-started", f"table {self.id} has already started")
+        chosen = self._choose_seat(seat, color)
+        chosen.name = name
+        chosen.token = new_token()
+        chosen.conn = conn
+        if self.owner is None or not self.seats[self.owner].human:
+            self.owner = chosen.index
+        self._journal_seats()
+        self.host.lobby_changed()
+        return chosen
+
+    def _choose_seat(self, seat: int | None, color: str | None) -> Seat:
+        if color is not None:
+            matches = [s for s in self.seats if s.color == color]
+            if not matches:
+                names = ", ".join(s.color for s in self.seats)
+                raise HostError("bad-seat", f"no {color!r} seat at this table (colours: {names})")
+            if seat is not None and seat != matches[0].index:
+                raise HostError("bad-seat", f"seat {seat} is not {color}")
+            seat = matches[0].index
+        if seat is None:
+            for s in self.seats:
+                if not s.occupied:
+                    return s
+            raise HostError("table-full", f"table {self.id} has no free seat")
+        if not 0 <= seat < len(self.seats):
+            raise HostError("bad-seat", f"seat {seat} does not exist (0..{len(self.seats) - 1})")
+        if self.seats[seat].occupied:
+            raise HostError("table-full", f"seat {seat} ({self.seats[seat].color}) is taken")
+        return self.seats[seat]
+
+    def check_spectators(self) -> None:
+        if not self.allow_spectators:
+            raise HostError("no-spectators", f"table {self.id} is closed to spectators")
+
+    def spectate(self, conn: Any) -> None:
+        self.check_spectators()
+        self.spectators.add(conn)
+        self.host.lobby_changed()
+        if self.state is not None:
+            conn.send_message(self._full_state(SPECTATOR))
+
+    def leave(self, conn: Any) -> None:
+        """``conn`` leaves: a spectator goes; a seat is freed before the start, kept after."""
+        if conn in self.spectators:
+            self.spectators.discard(conn)
+            self.host.lobby_changed()
+            return
+        seat = self._seat_of(conn)
+        if seat is None:
+            return
+        if self.status == "waiting":
+            self.leave_seat(seat)
+        else:
+            self.detach(conn)
+
+    def detach(self, conn: Any) -> None:
+        """The connection behind a seat went away: the seat is kept for its token."""
+        if conn in self.spectators:
+            self.spectators.discard(conn)
+            self.host.lobby_changed()
+            return
+        seat = self._seat_of(conn)
+        if seat is None:
+            return
+        seat.conn = None
+        log.info("table {table}: {color} disconnected", table=self.id, color=seat.color)
+        if self.status == "waiting":
+            # Nobody plays yet: a player who drops before the start gives up the seat.
+            self.leave_seat(seat)
+            return
+        self._arm_takeover(seat)
+        self.host.lobby_changed()
+
+    def leave_seat(self, seat: Seat) -> None:
+        seat.clear()
+        if self.owner == seat.index:
+            humans = [s.index for s in self.seats if s.human]
+            self.owner = humans[0] if humans else None
+        self._journal_seats()
+        self.host.lobby_changed()
+
+    def attach(self, conn: Any, seat: Seat) -> None:
+        """A player came back with its token: restore the seat, send a fresh full view."""
+        old = seat.conn
+        seat.conn = conn
+        if old is not None and old is not conn:
+            old.displaced()
+        if seat.takeover_call is not None and seat.takeover_call.active():
+            seat.takeover_call.cancel()
+        seat.takeover_call = None
+        seat.takeover_bot = None
+        log.info("table {table}: {color} reconnected", table=self.id, color=seat.color)
+        self.host.lobby_changed()
+        if self.state is not None:
+            conn.send_message(self._full_state(seat.index))
+
+    def _arm_takeover(self, seat: Seat) -> None:
+        delay = self.host.config.takeover
+        if delay is None or self.status != "playing" or not seat.human or seat.conn is not None:
+            return
+        if seat.takeover_call is not None and seat.takeover_call.active():
+            return
+
+        def take_over() -> None:
+            seat.takeover_call = None
+            if seat.conn is None and self.status == "playing":
+                seat.takeover_bot = load_bot("greedy", self._rng)
+                log.info("table {table}: a bot plays {color} until it returns",
+                         table=self.id, color=seat.color)
+                self._schedule_bot()
+
+        seat.takeover_call = self.host.reactor.callLater(delay, take_over)
+
+    def find_token(self, token: str) -> Seat | None:
+        found = None
+        for s in self.seats:
+            if s.token is not None and same_secret(token, s.token):
+                found = s
+        return found
+
+    def _seat_of(self, conn: Any) -> Seat | None:
+        for s in self.seats:
+            if s.conn is conn:
+                return s
+        return None
+
+    # -- owner commands ------------------------------------------------------
+
+    def _require_owner(self, conn: Any) -> None:
+        seat = self._seat_of(conn)
+        if seat is None or seat.index != self.owner:
+            raise HostError("not-owner", "only the table's owner (the first to sit) may do that")
+
+    def add_bot(self, conn: Any | None, seat: int | None, kind: str) -> Seat:
+        if conn is not None:
+            self._require_owner(conn)
+        if self.status != "waiting":
+            raise HostError("already-started", "bots are added before the start")
+        chosen = self._choose_seat(seat, None)
+        bot = load_bot(kind, self._rng)
+        chosen.bot_kind = kind
+        chosen.bot = bot
+        chosen.name = f"{kind} bot"
+        self._journal_seats()
+        self.host.lobby_changed()
+        return chosen
+
+    def remove_bot(self, conn: Any, seat: int) -> None:
+        self._require_owner(conn)
+        if self.status != "waiting":
+            raise HostError("already-started", "bots are removed before the start")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].bot_kind is None:
+            raise HostError("bad-seat", f"seat {seat} has no bot")
+        self.seats[seat].clear()
+        self._journal_seats()
+        self.host.lobby_changed()
+
+    def start(self, conn: Any | None) -> None:
+        """Start (or, when finished, play again with the same seats)."""
+        if conn is not None:
+            self._require_owner(conn)
+        if self.status == "playing":
+            raise HostError("already-started", f"table {self.id} is already playing")
+        empty = [s.color for s in self.seats if not s.occupied]
+        if empty:
+            raise HostError(
+                "seats-empty",
+                f"{len(empty)} seat(s) empty ({', '.join(empty)}): wait for players or add bots",
+            )
+        state = gamerec.new_state(self.game)
+        outcomes = gamerec.chance_outcomes(state)
+        self.seq += 1
+        if self.journal is not None:
+            self.journal.append({"t": "game", "seq": self.seq, "chance": outcomes})
+        self.state = state
+        self.chance_seen = len(outcomes)
+        self.status = "playing"
+        self.sent_events = 0
+        log.info("table {table}: a new game starts", table=self.id)
+        for s in self.seats:
+            self._arm_takeover(s)
+        self.host.lobby_changed()
+        self._broadcast(full=True)
+
+    # -- playing -------------------------------------------------------------
+
+    def act(self, conn: Any, seq: int, text: str) -> None:
+        """A player's action: checked by the engine; nothing changes if it is refused."""
+        if conn in self.spectators:
+            raise HostError("not-allowed", "spectators watch: they cannot act")
+        seat = self._seat_of(conn)
+        if seat is None:
+            raise HostError("not-allowed", f"you have no seat at table {self.id}")
+        if self.status != "playing" or self.state is None:
+            raise HostError("not-started", f"table {self.id} is not playing")
+        if seq != self.seq:
+            raise HostError("stale", f"stale action: seq {seq} but the game is at {self.seq}")
+        if self.state.actor != seat.index:
+            raise HostError("not-your-turn", f"it is not {seat.color}'s turn to act")
+        self.apply(seat.index, text)
+
+    def apply(self, seat: int, text: str) -> None:
+        """Apply an action for ``seat``, journal it, then broadcast."""
+        try:
+            self.state.apply(text)
+        except IllegalActionError as exc:
+            raise HostError("illegal-action", str(exc) or "that action breaks a rule") from None
+        except InvalidActionError as exc:
+            raise HostError("bad-action", str(exc) or f"cannot read {text!r}") from None
+        self.seq += 1
+        if self.journal is not None:
+            record: dict[str, Any] = {"t": "act", "seq": self.seq, "seat": seat, "action": text}
+            outcomes = gamerec.chance_outcomes(self.state)
+            if len(outcomes) > self.chance_seen:
+                record["chance"] = outcomes[self.chance_seen :]
+                self.chance_seen = len(outcomes)
+            self.journal.append(record)
+        if self.state.is_over:
+            self.status = "finished"
+            self.host.lobby_changed()
+        self._broadcast()
+
+    def _legal(self, seat: int) -> list[str]:
+        if self.state is None or self.state.is_over or self.state.actor != seat:
+            return []
+        return [str(a) for a in self.state.legal_actions()]
+
+    def _state_msg(self, viewer: Any, since: int) -> Any:
+        v = view(self.state, viewer, since=since)
+        events = v.pop("events", []) or []
+        legal = self._legal(viewer) if viewer is not SPECTATOR else []
+        return messages.State(
+            table=self.id,
+            seq=self.seq,
+            view=v,
+            legal=legal,
+            events=events,
+            lines=[str(e.get("text", "")) for e in events],
+        )
+
+    def _full_state(self, viewer: Any) -> Any:
+        return self._state_msg(viewer, max(0, len(self.state.events) - RECENT_EVENTS))
+
+    def _broadcast(self, full: bool = False) -> None:
+        since = 0 if full else self.sent_events
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send_message(self._state_msg(s.index, since))
+        spec = self._state_msg(SPECTATOR, since)
+        for line in spec.lines:
+            log.info("table {table}: {line}", table=self.id, line=line)
+        if self.spectators:
+            data = self.host.encode(spec)
+            for conn in list(self.spectators):
+                conn.write_shared(data)
+        self.sent_events = len(self.state.events)
+        self._schedule_bot()
+
+    # -- bots ----------------------------------------------------------------
+
+    def _bot_to_move(self) -> Seat | None:
+        if self.status != "playing" or self.state is None or self.state.is_over:
+            return None
+        actor = self.state.actor
+        if actor is None:
+            return None
+        seat = self.seats[actor]
+        return seat if seat.controller is not None else None
+
+    def _schedule_bot(self) -> None:
+        if self._bot_call is not None or self._bot_to_move() is None:
+            return
+        self._bot_call = self.host.reactor.callLater(self.host.config.bot_delay, self._bot_move)
+
+    def _bot_move(self) -> None:
+        self._bot_call = None
+        seat = self._bot_to_move()
+        if seat is None:
+            return
+        legal = [str(a) for a in self.state.legal_actions()]
+        try:
+            choice = seat.controller.choose(view(self.state, seat.index), legal)
+        except Exception:  # noqa: BLE001 - a bot bug must not stop the table
+            log.failure("table {table}: bot failed; playing a random action", table=self.id)
+            choice = None
+        if choice not in legal:
+            choice = self._rng.choice(legal)
+        try:
+            self.apply(seat.index, choice)
+        except HostError as exc:
+            log.error("table {table}: bot action refused: {msg}", table=self.id, msg=exc.message)
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def resumed(self) -> None:
+        """Restored from the journal: arm takeovers and let bots move."""
+        for s in self.seats:
+            self._arm_takeover(s)
+        self._schedule_bot()
+
+    def close(self) -> None:
+        """Cancel timers and close the journal (the host is stopping)."""
+        if self._bot_call is not None and self._bot_call.active():
+            self._bot_call.cancel()
+        self._bot_call = None
+        for s in self.seats:
+            if s.takeover_call is not None and s.takeover_call.active():
+                s.takeover_call.cancel()
+            s.takeover_call = None
+        if self.journal is not None:
+            self.journal.close()
+
+    def meta_record(self) -> dict[str, Any]:
+        return {
+            "t": "table",
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "options": self.options,
+            "password": self.password,
+            "spectators": self.allow_spectators,
+        }
+
+    def _journal_seats(self) -> None:
+        if self.journal is not None:
+            self.journal.append(
+                {"t": "seats", "owner": self.owner, "seats": [s.record() for s in self.seats]}
+            )

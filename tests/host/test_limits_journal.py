@@ -1,0 +1,72 @@
+"""Unit tests: token bucket, connection caps, tokens, journals (files and modes)."""
+from __future__ import annotations
+
+import os
+import stat
+
+from twisted.internet.task import Clock
+
+from cartagena_net.host.journal import (
+    Journal,
+    ensure_state_dir,
+    list_journals,
+    read_journal,
+)
+from cartagena_net.host.limits import ConnectionCaps, TokenBucket
+from cartagena_net.host.tokens import new_token, same_secret
+
+
+def test_token_bucket_allows_burst_then_refills():
+    clock = Clock()
+    bucket = TokenBucket(rate=10, burst=5, clock=clock.seconds)
+    assert all(bucket.take() for _ in range(5))
+    assert not bucket.take()
+    clock.advance(0.25)  # 2.5 tokens back
+    assert bucket.take() and bucket.take()
+    assert not bucket.take()
+    clock.advance(100)
+    assert sum(bucket.take() for _ in range(20)) == 5
+
+
+def test_connection_caps_per_address_and_total():
+    caps = ConnectionCaps(max_total=3, max_per_address=2)
+    assert caps.admit("10.0.0.1") is None
+    assert caps.admit("10.0.0.1") is None
+    assert "10.0.0.1" in caps.admit("10.0.0.1")
+    assert caps.admit("10.0.0.2") is None
+    assert "full" in caps.admit("10.0.0.3")
+    caps.release("10.0.0.1")
+    assert caps.admit("10.0.0.3") is None
+    assert caps.total == 3
+
+
+def test_tokens_are_long_random_and_compared_exactly():
+    a, b = new_token(), new_token()
+    assert a != b and len(a) >= 32
+    assert same_secret(a, a) and not same_secret(b, a) and not same_secret(None, a)
+    assert not same_secret(a[:-1], a)
+    assert same_secret("anything", None)
+
+
+def test_journal_modes_fsync_and_torn_tail(tmp_path):
+    state = ensure_state_dir(tmp_path / "state")
+    assert stat.S_IMODE(os.stat(state).st_mode) == 0o700
+    path = state / "table-3.journal"
+    j = Journal(path)
+    j.append({"t": "table", "id": 3}, {"t": "act", "seq": 1, "action": "end"})
+    j.close()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    with open(path, "ab") as f:
+        f.write(b'{"t":"act","seq":2,"act')  # a crash in the middle of a write
+    records, good = read_journal(path)
+    assert [r["t"] for r in records] == ["table", "act"]
+    assert good < os.path.getsize(path)
+    assert list_journals(state) == [(3, path)]
+    j = Journal(path, fresh=False)
+    j.append({"t": "act", "seq": 2})
+    j.close()
+    records, _ = read_journal(path)
+    assert len(records) == 2  # a torn line stays torn: restore truncates it first
+    j = Journal(path)  # fresh: a new table starts empty
+    j.close()
+    assert os.path.getsize(path) == 0
