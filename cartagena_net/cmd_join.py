@@ -1,0 +1,70 @@
+"""`cartagena join [HOST[:PORT]]`: take a seat at a host on the LAN (or pick one found)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+HELP = "join a host: HOST[:PORT], or choose among the hosts found on the LAN"
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """Arguments shared by `join` and `spectate`."""
+    parser.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
+                        help="the host (default port 41672); none: browse the LAN")
+    parser.add_argument("--table", type=int, default=None, help="go straight to this table")
+    parser.add_argument("--password", default=None, help="the host's or table's password")
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+    parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
+                        help="also probe this address for hosts (repeatable)")
+    parser.add_argument("--no-broadcast", action="store_true",
+                        help="find hosts only by probing the --to addresses")
+    parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_common(parser)
+    parser.add_argument("--name", default=None, help="your name at the table")
+
+
+def start(args: argparse.Namespace, spectate: bool) -> int:
+    """Run the client for `join` or `spectate`."""
+    from client.app import split_address
+
+    host: str | None = None
+    port: int | None = None
+    if args.address:
+        try:
+            host, port = split_address(args.address)
+        except ValueError as exc:
+            print(f"cartagena: {exc}", file=sys.stderr)
+            return 2
+    from cartagena_net.loop import install_reactor
+
+    reactor = install_reactor()
+    from cartagena_net.cmd_play import default_name
+    from client.app import run_client
+
+    name = (getattr(args, "name", None) or default_name())[:32]
+    status = {"code": 0}
+
+    def done(result: Any) -> None:
+        if hasattr(result, "getErrorMessage"):
+            print(f"cartagena: {result.getErrorMessage()}", file=sys.stderr)
+            status["code"] = 1
+        reactor.stop()
+
+    def begin() -> None:
+        d = run_client(reactor, host, port, name, spectate=spectate, ascii_only=args.ascii,
+                       table=args.table, password=args.password, browse=host is None,
+                       discovery_targets=args.to, broadcast=not args.no_broadcast,
+                       udp_port=args.udp_port)
+        d.addBoth(done)
+
+    reactor.callWhenRunning(begin)
+    reactor.run()
+    return status["code"]
+
+
+def run(args: argparse.Namespace) -> int:
+    return start(args, spectate=False)

@@ -1,0 +1,116 @@
+"""`cartagena play`: you against bots, on an embedded host in this process (no broadcast)."""
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import Any
+
+HELP = "play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN"
+
+
+def option_pair(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` from the command line (the engine converts the value)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip().replace("-", "_"), value.strip()
+
+
+def default_name() -> str:
+    try:
+        return (getpass.getuser() or "player")[:32]
+    except (KeyError, OSError):
+        return "player"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="jamaica", help="rules preset (see `cartagena rules`)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats at the table (default: bots + 1, or the preset's)")
+    parser.add_argument("--option", action="append", type=option_pair, default=[],
+                        metavar="KEY=VALUE", help="a rules option, e.g. segments=2 (repeatable)")
+    parser.add_argument("--bots", type=int, default=None,
+                        help="bots at the table (default: every other seat)")
+    parser.add_argument("--bot-kind", default="greedy", help="bot kind: greedy or random")
+    parser.add_argument("--bot-delay", type=float, default=0.7,
+                        help="seconds a bot waits before acting")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+
+
+def table_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
+    """The table's options and its bot count, from the arguments."""
+    options: dict[str, Any] = dict(args.option)
+    players = args.players
+    if players is None and args.bots is not None:
+        players = args.bots + 1
+    if players is not None:
+        options["players"] = players
+    from cartagena_net.engine import make_game
+
+    game = make_game(args.rules, **options)  # ValueError with the reason if bad
+    seats = _seat_count(game)
+    bots = seats - 1 if args.bots is None else args.bots
+    if not 0 <= bots <= seats - 1:
+        raise ValueError(f"a table of {seats} seats takes 0..{seats - 1} bots (one seat is yours)")
+    return options, bots
+
+
+def _seat_count(game: Any) -> int:
+    from cartagena_net.engine import view
+
+    return len(view(game.new_state(seed=0), 0)["seats"])
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        options, bots = table_options(args)
+    except ValueError as exc:
+        print(f"cartagena play: {exc}", file=sys.stderr)
+        return 2
+    if args.bot_delay < 0:
+        print("cartagena play: --bot-delay must be 0 or more", file=sys.stderr)
+        return 2
+    from cartagena_net.loop import install_reactor
+
+    reactor = install_reactor()
+    from cartagena_net.host import HostConfig, HostService
+    from cartagena_net.host.errors import HostError
+    from client.app import run_client
+
+    name = (args.name or default_name())[:32]
+    config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
+                        bot_delay=args.bot_delay)
+    service = HostService(config, reactor)
+    try:
+        service.startService()
+        table = service.create_table(f"{name}'s table", args.rules, options, bots=bots,
+                                     bot_kind=args.bot_kind)
+    except HostError as exc:
+        service.stopService()
+        print(f"cartagena play: {exc.message}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cartagena play: cannot start the host: {exc}", file=sys.stderr)
+        return 1
+    status = {"code": 0}
+
+    def done(result: Any) -> None:
+        status["code"] = int(result or 0) if not hasattr(result, "getErrorMessage") else 1
+        if hasattr(result, "getErrorMessage"):
+            print(f"cartagena play: {result.getErrorMessage()}", file=sys.stderr)
+        d = service.stopService()
+        if d is not None and hasattr(d, "addBoth"):
+            d.addBoth(lambda _: reactor.stop())
+        else:
+            reactor.stop()
+
+    def begin() -> None:
+        d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
+                       table=table, auto_start=True)
+        d.addBoth(done)
+
+    reactor.callWhenRunning(begin)
+    reactor.run()
+    return status["code"]

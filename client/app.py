@@ -1,0 +1,377 @@
+"""The terminal client: a full-screen prompt_toolkit app sharing the Twisted asyncio loop.
+
+Entry point for commands: :func:`run_client` (returns a Deferred that fires with 0 when
+the user leaves). Screens are drawn by :mod:`client.render` from a
+:class:`client.model.ClientModel`; this module holds the I/O: keys, the connection,
+reconnects, discovery and the token store.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.styles import Style
+
+from client.model import ClientModel
+from client.render import render_screen, to_formatted
+from client.tokens import TokenStore
+
+RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
+DEFAULT_PORT = 41672
+
+KEY_NAMES = {
+    "c-m": "enter",
+    "c-j": "enter",
+    "c-i": "tab",
+    "c-h": "backspace",
+    "s-tab": "s-tab",
+}
+
+
+def key_name(key: Any) -> str:
+    """The model's name of a prompt_toolkit key."""
+    raw = key.value if isinstance(key, Keys) else str(key)
+    if raw == " ":
+        return " "
+    return KEY_NAMES.get(raw, raw)
+
+
+def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host``, ``host:port`` or ``[v6]:port`` → (host, port); ValueError if bad."""
+    text = text.strip()
+    if not text:
+        raise ValueError("empty address")
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    elif text.count(":") == 1:
+        host, _, port = text.partition(":")
+    else:
+        host, port = text, ""
+    if not host:
+        raise ValueError(f"no host in {text!r}")
+    if not port:
+        return host, default_port
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"bad port in {text!r}")
+    return host, int(port)
+
+
+class ClientApp:
+    """One client: the app, its model and its connection to one host at a time."""
+
+    def __init__(
+        self,
+        reactor: Any,
+        model: ClientModel,
+        tokens: TokenStore | None = None,
+        password: str | None = None,
+        app_input: Any = None,
+        app_output: Any = None,
+        browse: bool = False,
+        discovery_targets: Iterable[str] = (),
+        broadcast: bool = True,
+        udp_port: int = DEFAULT_PORT,
+    ) -> None:
+        self.reactor = reactor
+        self.model = model
+        self.tokens = tokens if tokens is not None else TokenStore()
+        self.password = password
+        self.session: Any = None
+        self.address: tuple[str, int] | None = None
+        self.closing = False
+        self.attempt = 0
+        self._retry_call: Any = None
+        self._browser: Any = None
+        self._browse = browse
+        self._targets = tuple(discovery_targets)
+        self._broadcast = broadcast
+        self._udp_port = udp_port
+        self.app: Application = Application(
+            layout=Layout(Window(FormattedTextControl(self._text, show_cursor=False))),
+            key_bindings=self._bindings(),
+            full_screen=True,
+            style=Style([]),
+            input=app_input,
+            output=app_output,
+            mouse_support=False,
+        )
+
+    # ------------------------------------------------------------------ drawing
+
+    def _text(self) -> Any:
+        size = self.app.output.get_size()
+        return to_formatted(render_screen(self.model, size.columns, size.rows))
+
+    def refresh(self) -> None:
+        """Send what the model queued, then redraw (or leave)."""
+        for msg in self.model.take_outbox():
+            self._send(msg)
+        if self.model.exit_requested and not self.closing:
+            self.quit()
+            return
+        self.app.invalidate()
+
+    # ------------------------------------------------------------------ keys
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+
+        @kb.add(Keys.Any)
+        @kb.add("c-c")
+        @kb.add("escape", eager=True)
+        @kb.add("enter")
+        @kb.add("c-j")
+        @kb.add("tab")
+        @kb.add("s-tab")
+        @kb.add("backspace")
+        @kb.add("left")
+        @kb.add("right")
+        @kb.add("up")
+        @kb.add("down")
+        def _(event: Any) -> None:
+            self.on_key(key_name(event.key_sequence[-1].key))
+
+        return kb
+
+    def on_key(self, name: str) -> None:
+        try:
+            self.model.on_key(name)
+        except Exception as exc:  # noqa: BLE001 - a client bug must not end the game
+            self.model.set_status(f"internal error: {exc!r}", error=True)
+        self.refresh()
+
+    # ------------------------------------------------------------------ network
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "_connect":
+            self.connect_to(str(msg["address"]))
+            return
+        from protocol import LocalProtocolError, messages
+
+        fields = {k: v for k, v in msg.items() if k != "type"}
+        try:
+            obj = messages.MESSAGE_TYPES[str(kind)](**fields)
+        except (LocalProtocolError, TypeError, ValueError) as exc:
+            self.model.set_status(f"cannot send {kind}: {getattr(exc, 'message', exc)}",
+                                  error=True)
+            return
+        if self.session is None or getattr(self.session, "closed", False):
+            self.model.set_status("not connected: try again in a moment", error=True)
+            return
+        try:
+            self.session.send(obj)
+        except Exception as exc:  # noqa: BLE001 - shown, never a traceback
+            self.model.set_status(f"cannot send {kind}: {exc}", error=True)
+
+    def connect_to(self, text: str) -> None:
+        """Connect to a typed or discovered address (leaving any current host)."""
+        try:
+            host, port = split_address(text)
+        except ValueError as exc:
+            self.model.set_status(str(exc), error=True)
+            return
+        self.stop_browser()
+        if self.session is not None:
+            old, self.session = self.session, None
+            old.on_close = None
+            old.close("switching host")
+        self.address = (host, port)
+        self.model.host_label = f"{host}:{port}"
+        self.model.screen = "connecting"
+        self.model.table = self.model.seat = None
+        self.model.view = None
+        self.attempt = 0
+        self._connect()
+
+    def _address_text(self) -> str:
+        assert self.address is not None
+        return f"{self.address[0]}:{self.address[1]}"
+
+    def _connect(self) -> None:
+        from client.net import connect
+
+        self._retry_call = None
+        if self.closing or self.address is None:
+            return
+        host, port = self.address
+        m = self.model
+        token = m.token or self.tokens.lookup(m.host_id, self._address_text())
+        if m.spectate:
+            token = None
+        role = "spectator" if m.spectate else "player"
+        d = connect(self.reactor, host, port, m.name, role=role, token=token,
+                    password=self.password, timeout=10.0)
+        d.addCallbacks(self._connected, self._connect_failed, errbackArgs=(token,))
+
+    def _connected(self, result: Any) -> None:
+        session, welcome = result
+        if self.closing:
+            session.close("bye")
+            return
+        self.session = session
+        self.attempt = 0
+        session.on_close = self._closed
+        self.model.on_message(welcome.to_wire())
+        if not welcome.resumed:
+            self.model.token = None
+        session.on_message = self._message
+        self.refresh()
+
+    def _connect_failed(self, failure: Any, token: str | None) -> None:
+        if self.closing:
+            return
+        code = getattr(failure.value, "code", "")
+        if code == "bad-token" and token:
+            self.tokens.forget(self.model.host_id, token)
+            self.model.token = None
+            self.model.table = self.model.seat = None
+            self.model.view = None
+            self.model.set_status("the old seat is gone; joining the lobby", error=True)
+            self._connect()
+            self.refresh()
+            return
+        if code:
+            self.model.reconnecting = False
+            self.model.set_status(f"refused: {failure.getErrorMessage()}", error=True)
+            self.refresh()
+            return
+        self._schedule_retry(failure.getErrorMessage())
+
+    def _schedule_retry(self, reason: str) -> None:
+        delay = RETRY_DELAYS[min(self.attempt, len(RETRY_DELAYS) - 1)]
+        self.attempt += 1
+        self.model.on_disconnect(reason, will_retry=True)
+        self._retry_call = self.reactor.callLater(delay, self._connect)
+        self.refresh()
+
+    def _message(self, msg: Any) -> None:
+        wire = msg.to_wire()
+        self.model.on_message(wire)
+        if wire.get("type") == "joined" and wire.get("token") and self.model.host_id:
+            self.tokens.save(self.model.host_id, str(wire["token"]), self._address_text(),
+                             wire.get("table"), wire.get("seat"))
+        self.refresh()
+
+    def _closed(self, reason: str) -> None:
+        self.session = None
+        if self.closing:
+            return
+        self._schedule_retry(reason)
+
+    # ------------------------------------------------------------------ discovery
+
+    def start_browser(self) -> None:
+        from cartagena_net.discovery import DiscoveryBrowser
+
+        self.model.screen = "browser"
+        self._browser = DiscoveryBrowser(self.reactor, self._hosts_changed,
+                                         udp_port=self._udp_port, targets=self._targets,
+                                         broadcast=self._broadcast)
+        d = self._browser.start()
+        d.addErrback(lambda f: self.model.set_status(
+            f"discovery failed: {f.getErrorMessage()} (press a to type an address)", True))
+
+    def stop_browser(self) -> None:
+        if self._browser is not None:
+            browser, self._browser = self._browser, None
+            browser.stop()
+
+    def _hosts_changed(self, hosts: list[Any]) -> None:
+        self.model.hosts = list(hosts)
+        self.model.browser_index = min(self.model.browser_index, max(0, len(hosts) - 1))
+        self.app.invalidate()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def quit(self) -> None:
+        """Leave: say bye, stop timers, end the app."""
+        self.closing = True
+        if self._retry_call is not None and self._retry_call.active():
+            self._retry_call.cancel()
+        self.stop_browser()
+        if self.session is not None:
+            self.session.on_close = None
+            self.session.close("bye")
+            self.session = None
+        if self.app.is_running and not self.app.future.done():
+            self.app.exit(result=0)
+
+    async def _main(self) -> int:
+        def begin() -> None:
+            if self._browse:
+                self.start_browser()
+            elif self.address is not None:
+                self._connect()
+            self.app.invalidate()
+
+        asyncio.get_event_loop().call_soon(begin)
+        result = await self.app.run_async(handle_sigint=False)
+        return int(result or 0)
+
+    def run(self) -> Any:
+        """Run the app on the shared loop; a Deferred firing with the exit code."""
+        from twisted.internet.defer import Deferred
+
+        return Deferred.fromFuture(asyncio.ensure_future(self._main()))
+
+
+def presets() -> list[str]:
+    """Preset names from the engine (for the new-table form)."""
+    try:
+        from cartagena_net.engine import PRESETS
+    except ImportError:
+        return ["jamaica"]
+    return list(PRESETS)
+
+
+def run_client(
+    reactor: Any,
+    host: str | None,
+    port: int | None,
+    name: str,
+    spectate: bool = False,
+    *,
+    ascii_only: bool = False,
+    table: int | None = None,
+    auto_start: bool = False,
+    password: str | None = None,
+    state_dir: Any = None,
+    browse: bool = False,
+    discovery_targets: Iterable[str] = (),
+    broadcast: bool = True,
+    udp_port: int = DEFAULT_PORT,
+    app_input: Any = None,
+    app_output: Any = None,
+    on_app: Any = None,
+) -> Any:
+    """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
+
+    ``table``: sit down at (or watch) this table as soon as the lobby lists it;
+    ``auto_start``: then start the game. Returns a Deferred firing with 0 on exit.
+    ``on_app`` is called with the :class:`ClientApp` (tests use it to look inside).
+    """
+    from pathlib import Path
+
+    model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate)
+    model.auto_table = table
+    model.auto_start = auto_start
+    model.presets = presets()
+    tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()
+    client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,
+                       app_output=app_output, browse=browse or host is None,
+                       discovery_targets=discovery_targets, broadcast=broadcast,
+                       udp_port=udp_port)
+    if host is not None and not browse:
+        client.address = (host, int(port or DEFAULT_PORT))
+        model.host_label = f"{host}:{client.address[1]}"
+    if on_app is not None:
+        on_app(client)
+    return client.run()

@@ -1,0 +1,99 @@
+"""Symbols, colours and key letters: how game things look on the terminal."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+# One-column glyphs (checked with wcwidth) for the symbols of every ruleset.
+UNICODE_GLYPHS: dict[str, str] = {
+    "skull": "☠",
+    "dagger": "†",
+    "key": "⚷",
+    "keys": "⚷",
+    "keyring": "⚷",
+    "bottle": "⚱",
+    "rum": "⚱",
+    "hat": "♔",
+    "pistol": "⌐",
+    "gun": "⌐",
+    "hook": "⌡",
+    "grapple": "⌡",
+    "lantern": "☼",
+    "spyglass": "⊸",
+    "telescope": "⊸",
+    "parrot": "⚘",
+    "chest": "▣",
+    "treasure": "▣",
+}
+
+UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·"}
+ASCII_MARKS = {"start": "S", "boat": "B", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
+
+# prompt_toolkit colour names for the seat colours.
+COLOR_STYLES: dict[str, str] = {
+    "red": "ansired",
+    "blue": "ansibrightblue",
+    "green": "ansigreen",
+    "yellow": "ansiyellow",
+    "purple": "ansimagenta",
+    "violet": "ansimagenta",
+    "magenta": "ansimagenta",
+    "black": "ansibrightblack",
+    "white": "ansiwhite",
+    "orange": "#ff8700",
+    "brown": "#af5f00",
+    "pink": "#ff87d7",
+    "cyan": "ansicyan",
+    "grey": "ansigray",
+    "gray": "ansigray",
+}
+
+# Keys that the game screen uses for commands; symbols never take them.
+RESERVED_KEYS = frozenset("qrewmcy")
+
+
+def glyph(symbol: str, ascii_only: bool = False, keys: dict[str, str] | None = None) -> str:
+    """The one-column mark of ``symbol`` (a dark card ``skull*`` looks like ``skull``)."""
+    base = symbol.rstrip("*")
+    if not ascii_only and base in UNICODE_GLYPHS:
+        return UNICODE_GLYPHS[base]
+    if keys and base in keys:
+        return keys[base]
+    return (base[:1] or "?").lower()
+
+
+def marks(ascii_only: bool) -> dict[str, str]:
+    """Start, boat and other marks for the chosen character set."""
+    return ASCII_MARKS if ascii_only else UNICODE_MARKS
+
+
+def color_style(color: str) -> str:
+    """A prompt_toolkit style string for a seat colour."""
+    return "bold fg:" + COLOR_STYLES.get(color, "ansiwhite")
+
+
+def symbol_keys(symbols: Sequence[str]) -> dict[str, str]:
+    """Give each symbol a distinct lowercase key: a letter of its name if free."""
+    keys: dict[str, str] = {}
+    taken = set(RESERVED_KEYS)
+    for sym in symbols:
+        for ch in sym.lower() + "abcdfghijklnopstuvxz":
+            if ch.isalpha() and ch.isascii() and ch not in taken:
+                keys[sym] = ch
+                taken.add(ch)
+                break
+    return keys
+
+
+def color_letters(colors: Iterable[str]) -> dict[str, str]:
+    """One distinct capital letter per seat colour (blue B, black L, ...)."""
+    letters: dict[str, str] = {}
+    taken: set[str] = set()
+    for color in colors:
+        if color in letters:
+            continue
+        for ch in color.upper() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+            if ch.isalpha() and ch.isascii() and ch not in taken:
+                letters[color] = ch
+                taken.add(ch)
+                break
+    return letters

@@ -1,0 +1,594 @@
+"""Screens as pure functions: a :class:`~client.model.ClientModel` and a size in, lines out.
+
+A line is a list of ``(style, text)`` fragments (prompt_toolkit formatted text). Every
+function here returns at most ``height`` lines of at most ``width`` columns and only
+reads the model.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from prompt_toolkit.utils import get_cwidth
+
+from client.glyphs import color_letters, color_style, glyph, marks
+from client.model import ClientModel
+
+Line = list[tuple[str, str]]
+
+DIM = "fg:ansibrightblack"
+KEY = "bold fg:ansicyan"
+ERR = "bold fg:ansired"
+TITLE = "bold"
+SEL = "reverse"
+LAND = "bg:ansigreen fg:ansiblack bold"
+WIDE = 118  # from this width on, the log and chat get their own column
+
+
+# ---------------------------------------------------------------------------- lines
+
+
+def width_of(line: Line) -> int:
+    """Columns taken by a line."""
+    return sum(get_cwidth(text) for _, text in line)
+
+
+def clip(line: Line, width: int) -> Line:
+    """Cut a line to ``width`` columns, keeping styles."""
+    out: Line = []
+    used = 0
+    for style, text in line:
+        w = get_cwidth(text)
+        if used + w <= width:
+            out.append((style, text))
+            used += w
+            continue
+        part = ""
+        for ch in text:
+            cw = get_cwidth(ch)
+            if used + cw > width:
+                break
+            part += ch
+            used += cw
+        if part:
+            out.append((style, part))
+        break
+    return out
+
+
+def pad(line: Line, width: int) -> Line:
+    """Clip or pad with spaces to exactly ``width`` columns."""
+    line = clip(line, width)
+    gap = width - width_of(line)
+    return line + [("", " " * gap)] if gap > 0 else line
+
+
+def wrap(text: str, width: int, style: str = "") -> list[Line]:
+    """Word-wrap plain text into lines."""
+    lines: list[Line] = []
+    cur = ""
+    for word in text.split(" "):
+        if cur and get_cwidth(cur) + 1 + get_cwidth(word) > width:
+            lines.append([(style, cur)])
+            cur = word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    lines.append([(style, cur)])
+    return [clip(x, width) for x in lines]
+
+
+def to_text(lines: list[Line]) -> str:
+    """Plain text of lines (for tests and captures)."""
+    return "\n".join("".join(t for _, t in line) for line in lines)
+
+
+def to_formatted(lines: list[Line]) -> list[tuple[str, str]]:
+    """One prompt_toolkit formatted-text list for a screen."""
+    out: list[tuple[str, str]] = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
+
+
+def keys_line(pairs: list[tuple[str, str]], width: int) -> list[Line]:
+    """``key what · key what`` wrapped to the width."""
+    lines: list[Line] = []
+    cur: Line = []
+    for key, what in pairs:
+        frag: Line = [(KEY, key), ("", f" {what}")]
+        sep: Line = [(DIM, " · ")] if cur else []
+        if cur and width_of(cur) + width_of(sep) + width_of(frag) > width:
+            lines.append(cur)
+            cur, sep = [], []
+        cur = cur + sep + frag
+    if cur:
+        lines.append(cur)
+    return [clip(x, width) for x in lines]
+
+
+# ---------------------------------------------------------------------------- screens
+
+
+def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The whole screen for the model's current state."""
+    width = max(20, width)
+    height = max(5, height)
+    if model.overlay == "help":
+        body = render_help(model, width, height)
+    elif model.form is not None:
+        body = render_form(model, width, height)
+    elif model.screen == "browser":
+        body = render_browser(model, width, height)
+    elif model.screen == "lobby":
+        body = render_waiting(model, width, height) if model.table is not None else render_lobby(
+            model, width, height)
+    elif model.screen == "game" and model.view:
+        body = render_game(model, width, height)
+    else:
+        body = [[(TITLE, "cartagena-net")], [("", f"connecting to {model.host_label}…")]]
+    bottom = bottom_lines(model, width)
+    body = body[: max(0, height - len(bottom))]
+    body += [[] for _ in range(height - len(bottom) - len(body))]
+    return [clip(x, width) for x in body + bottom]
+
+
+def bottom_lines(model: ClientModel, width: int) -> list[Line]:
+    """The input line, quit question and status line."""
+    out: list[Line] = []
+    if model.input is not None:
+        out.append([(KEY, model.input.prompt), ("", model.input.text), (SEL, " ")])
+    if model.overlay == "quit":
+        out.append([(ERR + " reverse", " Leave the running game? "), ("", " "),
+                    (KEY, "y"), ("", " leave · "), (KEY, "n"), ("", " stay")])
+    if model.reconnecting:
+        out.append([(ERR + " reverse", " reconnecting… "), ("", " " + model.status)])
+    else:
+        out.append([(ERR if model.status_error else DIM, model.status)])
+    return [clip(x, width) for x in out]
+
+
+def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The ``?`` overlay: every key of every screen."""
+    keys = model.keys
+    lines: list[Line] = [[(TITLE + " reverse", " Help — any key closes ")], []]
+    game = [("1-9 / ←→", "choose a pirate"), ("Enter", "confirm the previewed move"),
+            ("Esc", "cancel"), ("r", "retreat (draw 1 or 2)"), ("e", "end the turn"),
+            ("w", "draw a card (whole turn, when allowed)"), ("m", "Morgan push (option)"),
+            ("c", "chat"), ("q / Ctrl-C", "leave"), ("?", "this help")]
+    lines.append([(TITLE, "Game")])
+    lines += keys_line(game, width)
+    if keys:
+        sym = [(k, f"{glyph(s, model.ascii_only, keys)} {s}") for s, k in keys.items()]
+        lines.append([("", "Cards (capital letter = dark card):")])
+        lines += keys_line(sym, width)
+    lines.append([(TITLE, "Discard owed (Filibusters)")])
+    lines += keys_line([("letter", "add a card"), ("Backspace", "take back"),
+                        ("Enter", "discard")], width)
+    lines.append([(TITLE, "Lobby")])
+    lines += keys_line([("↑↓", "table"), ("Enter", "sit"), ("w", "watch"), ("t", "new table"),
+                        ("n", "name"), ("o", "colour"), ("b/B", "add bot"), ("x", "remove bot"),
+                        ("s", "start"), ("l", "leave")], width)
+    lines.append([(TITLE, "Hosts")])
+    lines += keys_line([("↑↓", "host"), ("Enter", "connect"), ("a", "type an address")], width)
+    lines.append([])
+    lines += wrap("Advance: play a card, the pirate jumps to the next free space of its "
+                  "symbol (else the boat). Retreat: back to the nearest space with 1 or 2 "
+                  "pirates, draw that many cards.", width, DIM)
+    return lines[:height]
+
+
+def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
+    """Hosts found on the LAN, live."""
+    lines: list[Line] = [[(TITLE, "cartagena-net"), ("", " · hosts on the LAN"),
+                          (DIM, f"   you: {model.name}")], []]
+    if not model.hosts:
+        lines.append([(DIM, "looking for hosts… (or press a to type an address)")])
+    for i, h in enumerate(model.hosts):
+        tables = list(getattr(h, "tables", []) or [])
+        sel = i == model.browser_index
+        lines.append([
+            (SEL if sel else TITLE, f" {h.name} "),
+            ("", f"  {h.address}:{h.port}"),
+            (DIM, f"  v{getattr(h, 'version', '?')}  {len(tables)} table(s)"),
+        ])
+    lines.append([])
+    lines += keys_line([("↑↓", "choose"), ("Enter", "connect"), ("a", "address"),
+                        ("n", "name"), ("?", "help"), ("q", "quit")], width)
+    return lines
+
+
+def _options_text(options: dict[str, Any] | None) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()))
+
+
+def _seat_text(seat: dict[str, Any], owner: Any) -> str:
+    who = seat.get("name") or ("bot" if seat.get("bot") else "—")
+    if seat.get("bot"):
+        who = f"{who} (bot {seat['bot']})"
+    if seat.get("name") and not seat.get("bot") and seat.get("connected") is False:
+        who += " (away)"
+    if owner is not None and seat.get("seat") == owner:
+        who += " ★"
+    return f"{seat.get('color', '?')}: {who}"
+
+
+def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
+    """Tables on the host, with rules and seats."""
+    lines: list[Line] = [[(TITLE, "cartagena-net"), ("", f" · lobby of {model.host_label}"),
+                          (DIM, f"   you: {model.name} ({model.color})")], []]
+    if not model.tables:
+        lines.append([(DIM, "no tables yet: press t to create one")])
+    for i, t in enumerate(model.tables):
+        sel = i == model.lobby_index
+        lock = " [password]" if t.get("password") else ""
+        lines.append([(SEL if sel else TITLE, f" {t.get('id')}: {t.get('name')} "),
+                      ("", f"  {t.get('rules')}  "), (DIM, _options_text(t.get("options"))),
+                      ("", f"  {t.get('status')}  {t.get('spectators', 0)} watching{lock}")])
+        seats = ", ".join(_seat_text(s, t.get("owner")) for s in t.get("seats") or [])
+        lines += [[("", "    ")] + x for x in wrap(seats, width - 4, DIM)]
+    lines.append([])
+    lines += keys_line([("↑↓", "choose"), ("Enter", "sit"), ("w", "watch"),
+                        ("t", "new table"), ("n", "name"), ("o", "colour"), ("c", "chat"),
+                        ("?", "help"), ("q", "quit")], width)
+    chat = [f"<{s}> {t}" for s, t in model.chat[-5:]]
+    if chat:
+        lines.append([])
+        lines += [[(DIM, c)] for c in chat]
+    return lines
+
+
+def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The table we sit at, before the game starts."""
+    info = model.table_info or {}
+    owner = info.get("owner")
+    role = "watching" if model.seat is None else f"seat {model.seat}"
+    lines: list[Line] = [
+        [(TITLE, f"Table {model.table}: {info.get('name', '')}"),
+         ("", f"  {info.get('rules', '')} "), (DIM, _options_text(info.get("options")))],
+        [("", f"{info.get('status', 'waiting')} · you: {model.name}, {role}"),
+         (DIM, "  (you own this table)" if model.is_owner else "")],
+        [],
+    ]
+    for i, s in enumerate(info.get("seats") or []):
+        sel = i == model.seat_index
+        style = color_style(str(s.get("color", "")))
+        lines.append([(SEL if sel else "", " ▸ " if sel else "   "),
+                      (style, _seat_text(s, owner))])
+    lines.append([])
+    pairs = [("↑↓", "seat"), ("c", "chat"), ("l", "leave"), ("q", "quit")]
+    if model.is_owner or owner is None:
+        pairs = [("b", "add greedy bot"), ("B", "add random bot"), ("x", "remove bot"),
+                 ("s", "start")] + pairs
+    else:
+        lines.append([(DIM, "waiting for the owner to start…")])
+    lines += keys_line(pairs, width)
+    chat = [f"<{s}> {t}" for s, t in model.chat[-6:]]
+    if chat:
+        lines.append([])
+        lines += [[(DIM, c)] for c in chat]
+    return lines
+
+
+def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The new-table form."""
+    f = model.form
+    assert f is not None
+    values = {"rules": f"◂ {f.presets[f.preset]} ▸", "players": f"◂ {f.players} ▸",
+              "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or "(none)"}
+    lines: list[Line] = [[(TITLE, "New table")], []]
+    for i, name in enumerate(f.FIELDS):
+        sel = i == f.row
+        lines.append([(SEL if sel else "", f" {name:<8}"), ("", "  "),
+                      (TITLE if sel else "", values[name])])
+    lines.append([])
+    lines += wrap("options are KEY=VALUE words, e.g. segments=4 pirates=5", width, DIM)
+    lines += keys_line([("↑↓", "field"), ("←→", "change"), ("type", "text"),
+                        ("Enter", "create"), ("Esc", "cancel")], width)
+    return lines
+
+
+# ---------------------------------------------------------------------------- game
+
+
+def board_lines(model: ClientModel, width: int) -> list[Line]:
+    """The passage as a wrapped strip of numbered cells with the pirates on them."""
+    view = model.view
+    assert view is not None
+    board = view["board"]
+    keys = model.keys
+    letters = color_letters(s.get("color", "") for s in view["seats"])
+    on: dict[int, list[str]] = {}
+    for s in view["seats"]:
+        for p in s["pirates"]:
+            on.setdefault(p, []).append(str(s.get("color", "")))
+    digits = len(str(len(board)))
+    cell_w = digits + 1 + 3 + 1
+    per_row = max(1, (width + 1) // cell_w)
+    prev = model.preview
+    sel = model.sel_pos
+    lines: list[Line] = []
+    cur: Line = []
+    for i, sym in enumerate(board):
+        pos = i + 1
+        num_style = DIM
+        if prev is not None and prev.landing == pos:
+            num_style = LAND
+        elif sel == pos and not model.spectate:
+            num_style = SEL
+        cell: Line = [(num_style, f"{pos:>{digits}}"), ("bold", glyph(sym, model.ascii_only, keys))]
+        here = on.get(pos, [])
+        for c in here[:3]:
+            cell.append((color_style(c), letters.get(c, "?")))
+        cell.append((DIM, "·" * (3 - min(3, len(here))) if not model.ascii_only else
+                     "." * (3 - min(3, len(here)))))
+        if cur:
+            cur.append(("", " "))
+        cur.extend(cell)
+        if pos % per_row == 0:
+            lines.append(cur)
+            cur = []
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def _counts_by_color(model: ClientModel, pos: int) -> Line:
+    view = model.view
+    assert view is not None
+    letters = color_letters(s.get("color", "") for s in view["seats"])
+    out: Line = []
+    for s in view["seats"]:
+        n = sum(1 for p in s["pirates"] if p == pos)
+        if n:
+            c = str(s.get("color", ""))
+            out += [("", " "), (color_style(c), f"{letters.get(c, '?')}×{n}" if not
+                                model.ascii_only else f"{letters.get(c, '?')}x{n}")]
+    return out or [(DIM, " —")]
+
+
+def ends_line(model: ClientModel) -> Line:
+    """The start and the boat with their counts by colour."""
+    view = model.view
+    assert view is not None
+    m = marks(model.ascii_only)
+    boat = int(view.get("boat", len(view["board"]) + 1))
+    start, goal = view.get("start_name") or "start", view.get("goal_name") or "boat"
+    line: Line = [("bold", f"{m['start']} {start} 0:")] + _counts_by_color(model, 0)
+    line += [("", "   "), ("bold", f"{m['boat']} {goal} {boat}:")] + _counts_by_color(model, boat)
+    sel = model.sel_pos
+    if not model.spectate and sel in (0, boat):
+        line += [(SEL, f" [selected: {start if sel == 0 else goal}]")]
+    if model.preview is not None and model.preview.landing == boat:
+        line += [(LAND, f" ← lands in the {goal}")]
+    return line
+
+
+def hand_cards(model: ClientModel, hand: list[str]) -> Line:
+    """Cards by symbol with counts (dark cards apart), in key order."""
+    view = model.view
+    assert view is not None
+    keys = model.keys
+    counts = Counter(hand)
+    out: Line = []
+    for sym in view["symbols"]:
+        for card in (sym, sym + "*"):
+            n = counts.get(card, 0)
+            if n == 0 and card.endswith("*"):
+                continue
+            style = "bold" if n else DIM
+            label = glyph(sym, model.ascii_only, keys) + ("*" if card.endswith("*") else "")
+            if out:
+                out.append(("", "  "))
+            out += [(style, label), (KEY if n else DIM, keys.get(sym, "?")
+                                     if not card.endswith("*") else keys.get(sym, "?").upper()),
+                    (style, f"×{n}" if not model.ascii_only else f"x{n}")]
+    return out
+
+
+def players_lines(model: ClientModel, width: int) -> list[Line]:
+    """One line per seat: turn mark, colour, name, hand, boat count, public cards."""
+    view = model.view
+    assert view is not None
+    m = marks(model.ascii_only)
+    letters = color_letters(s.get("color", "") for s in view["seats"])
+    boat = int(view.get("boat", len(view["board"]) + 1))
+    info = {s.get("seat"): s for s in (model.table_info or {}).get("seats") or []}
+    lines: list[Line] = []
+    for s in view["seats"]:
+        seat = s["seat"]
+        c = str(s.get("color", ""))
+        turn = view.get("turn") == seat and not view.get("outcome")
+        name = model.seat_name(seat)
+        tag = " (you)" if seat == model.seat else ""
+        extra = info.get(seat, {})
+        if extra.get("bot"):
+            tag += " bot"
+        elif extra.get("connected") is False:
+            tag += " (away)"
+        in_boat = sum(1 for p in s["pirates"] if p == boat)
+        line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
+                      (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
+                      ("", f"{name[:14]:<14}{tag:<8}"),
+                      (DIM, (f" {s.get('hand_size', 0):>2} cards  boat {in_boat}/"
+                            f"{len(s['pirates'])}"))]
+        hand = s.get("hand")
+        if hand is not None and seat != model.seat:
+            line += [("", "  ")] + hand_cards(model, hand)
+        lines.append(clip(line, width))
+    return lines
+
+
+def turn_line(model: ClientModel) -> Line:
+    view = model.view
+    assert view is not None
+    if view.get("outcome"):
+        return [(TITLE + " reverse", " GAME OVER ")]
+    turn = view.get("turn")
+    left = int(view.get("actions_max", 0)) - int(view.get("actions_taken", 0))
+    who = "your" if turn == model.seat else f"{model.seat_name(turn)}'s"
+    line: Line = [(color_style(model.seat_color(turn)), f"{who} turn"),
+                  ("", (f" · action {int(view.get('actions_taken', 0)) + 1} of "
+                       f"{view.get('actions_max')} ({left} left, at least "
+                       f"{view.get('actions_min', 1)})"))]
+    return line
+
+
+def pending_lines(model: ClientModel) -> list[Line]:
+    view = model.view
+    assert view is not None
+    out: list[Line] = []
+    for p in view.get("pending") or []:
+        seat = p.get("seat")
+        if seat == model.seat and not model.spectate:
+            picked = " ".join(model.discard_pick) or "nothing yet"
+            out.append([(ERR + " reverse", f" You must {p.get('kind')} {p.get('count')} "),
+                        ("", f" picked: {picked}  (letters add, Backspace, Enter)")])
+        else:
+            out.append([("", (f"waiting for {model.seat_name(seat)} to {p.get('kind')} "
+                             f"{p.get('count')} card(s)"))])
+    return out
+
+
+def piles_line(model: ClientModel) -> Line:
+    view = model.view
+    assert view is not None
+    keys = model.keys
+    disc = view.get("discard") or []
+    top = disc[-1] if disc else None
+    line: Line = [("", "discard: ")]
+    line += [("bold", f"{glyph(top, model.ascii_only, keys)} {top}")] if top else [(DIM, "—")]
+    line += [("", f"   stock: {view.get('stock', 0)}")]
+    row = view.get("row")
+    if row is not None:
+        line += [("", "   row: ")]
+        line += [("bold", " ".join(glyph(c, model.ascii_only, keys) for c in row) or "—")]
+    return line
+
+
+def action_lines(model: ClientModel, width: int) -> list[Line]:
+    """What the player can do now, and the preview of the chosen move."""
+    view = model.view
+    assert view is not None
+    if view.get("outcome"):
+        return end_lines(model, width)
+    if model.spectate or model.seat is None:
+        return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only · "),
+                 (KEY, "c"), ("", " chat · "), (KEY, "l"), ("", " leave · "),
+                 (KEY, "q"), ("", " quit · "), (KEY, "?"), ("", " help")]]
+    out: list[Line] = []
+    mine = model.my_positions()
+    boat = int(view.get("boat", len(view["board"]) + 1))
+    pir: Line = [("", "pirates: ")]
+    for i, p in enumerate(mine):
+        where = "S" if p == 0 else ("B" if p == boat else str(p))
+        style = SEL if p == model.sel_pos else ""
+        pir += [(KEY, f"{i + 1}"), (style, f"@{where}"), ("", " ")]
+    out.append(pir)
+    if not model.legal:
+        out.append([(DIM, f"waiting for {model.seat_name(view.get('actor'))}… "),
+                    (KEY, "?"), (DIM, " help")])
+        return out
+    kinds = model.legal_kinds()
+    if model.owes_discard():
+        out.append([(DIM, "choose the cards to discard by their letters")])
+        return out
+    pairs = [("1-9/←→", "pirate"), ("letter", "play card")]
+    if "retreat" in kinds:
+        pairs.append(("r", "retreat"))
+    if "end" in kinds:
+        pairs.append(("e", "end turn"))
+    if "draw" in kinds:
+        pairs.append(("w", "draw"))
+    if "morgan" in kinds:
+        pairs.append(("m", "Morgan"))
+    pairs += [("c", "chat"), ("?", "help")]
+    out += keys_line(pairs, width)
+    if model.preview is not None:
+        out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
+                    ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
+    return out
+
+
+def end_lines(model: ClientModel, width: int) -> list[Line]:
+    """The ranking and what to do next."""
+    view = model.view
+    assert view is not None
+    outcome = view.get("outcome") or {}
+    ranking = outcome.get("ranking") or []
+    winner = outcome.get("winner")
+    line: Line = [(TITLE, "Ranking: ")]
+    for i, seat in enumerate(ranking):
+        c = model.seat_color(seat)
+        line += [("", f"{i + 1}. "), (color_style(c), f"{model.seat_name(seat)} ({c})"),
+                 ("", "  ")]
+    out: list[Line] = [
+        [(TITLE + " reverse", " GAME OVER "),
+         ("bold", f"  {'You win!' if winner == model.seat else 'Winner: ' + model.seat_name(winner)}")],
+        line,
+    ]
+    pairs = [("l", "leave table"), ("q", "quit")]
+    if model.seat is not None and (model.is_owner or model.table_info is None):
+        pairs = [("p", "play again (same table)")] + pairs
+    elif model.seat is not None:
+        out.append([(DIM, "the table's owner can start another game")])
+    out += keys_line(pairs, width)
+    return out
+
+
+def feed_lines(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The newest event-log and chat lines that fit."""
+    if height <= 0:
+        return []
+    out: list[Line] = []
+    for text in reversed(model.log):
+        style = "fg:ansicyan" if text.startswith("<") else ""
+        chunk = wrap(text, width, style)
+        if len(out) + len(chunk) > height:
+            break
+        out = chunk + out
+    return out
+
+
+def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The game screen (player, spectator, or finished)."""
+    view = model.view
+    assert view is not None
+    side = 0
+    if width >= WIDE:
+        side = min(70, width - 82)
+    main_w = width - side - (1 if side else 0)
+    title: Line = [(TITLE, "cartagena-net"),
+                   (DIM, f" · {model.host_label} · table {model.table} · {view.get('rules')} · ")]
+    if model.spectate or model.seat is None:
+        title.append((TITLE + " reverse", " SPECTATING "))
+    else:
+        c = model.seat_color(model.seat)
+        title += [("", "you: "), (color_style(c), f"{model.name} ({c})")]
+    top: list[Line] = [title, turn_line(model)]
+    top += board_lines(model, main_w)
+    top.append(ends_line(model))
+    top += players_lines(model, main_w)
+    me = model.my_seat_view()
+    if me is not None and not model.spectate:
+        top.append([("", "hand: ")] + hand_cards(model, me.get("hand") or []))
+    top.append(piles_line(model))
+    top += pending_lines(model)
+    acts = action_lines(model, main_w)
+    reserve = 1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
+    room = height - reserve - len(top) - len(acts)
+    if side:
+        left = top + acts
+        right: list[Line] = [[(TITLE, "log & chat")]]
+        right += feed_lines(model, side, height - reserve - 1)
+        rows = max(len(left), len(right))
+        merged: list[Line] = []
+        for i in range(rows):
+            lpart = pad(left[i] if i < len(left) else [], main_w)
+            rpart = right[i] if i < len(right) else []
+            merged.append(lpart + [(DIM, "│")] + clip(rpart, side))
+        return merged
+    log = feed_lines(model, main_w, max(0, room - 1)) if room > 1 else []
+    sep: list[Line] = [[(DIM, "─" * main_w if not model.ascii_only else "-" * main_w)]]
+    return top + acts + (sep + log if log else [])
