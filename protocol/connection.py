@@ -126,7 +126,7 @@ class Connection:
         elif isinstance(msg, m.Welcome):
             self.version = msg.version
             if msg.resumed is not None:
-                self._enter_table(msg.resumed.table, msg.resumed.seat)
+                self._enter_table(msg.resumed["table"], msg.resumed["seat"])
             else:
                 self.state = ConnState.LOBBY
         elif isinstance(msg, m.Joined):

@@ -12,12 +12,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgpack
 
 from .errors import LocalProtocolError
-from .fields import U16, U32, Bin, Enum, FieldError, Int, Nested, Opt, Record, Seq, Str
+from .fields import (
+    U16,
+    U32,
+    Bin,
+    Bool,
+    Enum,
+    FieldError,
+    Int,
+    Nested,
+    Opt,
+    Record,
+    Seq,
+    Str,
+)
 from .framing import unpack_body
 from .messages import TABLE_STATUSES
 
@@ -62,7 +75,7 @@ class Probe:
 
 @dataclass(frozen=True)
 class TableSummary(Record):
-    """One table in an announcement: id, name, rules, seats, free seats, status."""
+    """Schema of one table in an announcement (held as a plain dict)."""
 
     _LABEL: ClassVar[str] = "table"
     FIELDS: ClassVar = {
@@ -72,6 +85,7 @@ class TableSummary(Record):
         "seats": Int(0, 255),
         "free": Int(0, 255),
         "status": Enum(*TABLE_STATUSES),
+        "password": Bool(),
     }
     id: int
     name: str
@@ -79,6 +93,7 @@ class TableSummary(Record):
     free: int = 0
     seats: int = 0
     status: str = "waiting"
+    password: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,7 +101,8 @@ class Announce(Record):
     """A host's announcement; with ``nonce`` set it is the reply to that probe.
 
     ``instance`` changes on every host restart (bytes are turned into hex).
-    ``tables`` accepts TableSummary objects or dicts with the same keys.
+    ``tables`` holds plain dicts with TableSummary's keys (TableSummary objects
+    or dicts with extra keys are accepted and normalized); at most 16.
     """
 
     _LABEL: ClassVar[str] = "announce"
@@ -104,7 +120,7 @@ class Announce(Record):
     name: str
     port: int = DEFAULT_TCP_PORT
     version: int = 1
-    tables: tuple[TableSummary, ...] = ()
+    tables: tuple[dict[str, Any], ...] = ()
     nonce: bytes | None = None
 
     def __post_init__(self) -> None:
@@ -156,7 +172,7 @@ def fit(announce: Announce, limit: int) -> bytes | None:
     return best
 
 
-def _with_tables(announce: Announce, tables: tuple[TableSummary, ...]) -> Announce:
+def _with_tables(announce: Announce, tables: tuple[dict[str, Any], ...]) -> Announce:
     obj = object.__new__(Announce)
     for name in Announce.FIELDS:
         object.__setattr__(obj, name, getattr(announce, name))
@@ -183,6 +199,18 @@ def reply_for(
     except FieldError as exc:
         raise LocalProtocolError("bad-field", str(exc)) from None
     return fit(reply, min(probe_size, MAX_ANNOUNCE))
+
+
+def reply_to(probe_datagram: bytes, announce: Announce) -> bytes | None:
+    """The reply to a received probe datagram (its nonce echoed), or None.
+
+    Never larger than ``probe_datagram``; None if that is not a valid probe
+    or nothing fits.
+    """
+    probe = decode_datagram(probe_datagram)
+    if not isinstance(probe, Probe):
+        return None
+    return reply_for(len(probe_datagram), announce, probe.nonce)
 
 
 def decode_datagram(data: bytes) -> Probe | Announce | None:
@@ -215,5 +243,5 @@ def _decode(data: bytes) -> Probe | Announce | None:
 __all__ = [
     "DEFAULT_TCP_PORT", "DISCOVERY_PORT", "KIND_ANNOUNCE", "KIND_PROBE", "KIND_REPLY",
     "MAGIC", "MAX_ANNOUNCE", "MAX_DATAGRAM", "NONCE_SIZE", "PROBE_SIZE", "Announce",
-    "Probe", "TableSummary", "decode_datagram", "fit", "reply_for",
+    "Probe", "TableSummary", "decode_datagram", "fit", "reply_for", "reply_to",
 ]

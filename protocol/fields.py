@@ -139,7 +139,7 @@ class Seq(Kind):
 
 
 class Options(Kind):
-    """A map of at most 32 game options: str<=32 -> int (i32) | str<=64 | bool."""
+    """At most 32 game options: str<=32 -> int (i32) | str<=64 | bool | nil."""
 
     MAX = 32
 
@@ -153,7 +153,7 @@ class Options(Kind):
             if not isinstance(key, str):
                 raise FieldError(f"{where}: key {key!r} is not a str")
             key = clean_text(key, 32)
-            if isinstance(item, bool):
+            if item is None or isinstance(item, bool):
                 out[key] = item
             elif _is_int(item):
                 if not I32_MIN <= item <= I32_MAX:
@@ -162,7 +162,7 @@ class Options(Kind):
             elif isinstance(item, str):
                 out[key] = clean_text(item, 64)
             else:
-                raise FieldError(f"{where}.{key}: expected int, str or bool")
+                raise FieldError(f"{where}.{key}: expected int, str, bool or nil")
         return out
 
     def wire(self, value: dict[str, Any]) -> dict[str, Any]:
@@ -204,20 +204,24 @@ class Data(Kind):
 
 
 class Nested(Kind):
-    """A nested record; a plain dict with the record's fields is accepted too."""
+    """A nested map checked against a record's fields, held as a plain dict.
+
+    A record instance or any mapping is accepted; the result has exactly the
+    record's keys (in wire order), normalized, unknown keys dropped.
+    """
 
     def __init__(self, record: type[Record]) -> None:
         self.record = record
 
-    def clean(self, value: Any, where: str) -> Record:
+    def clean(self, value: Any, where: str) -> dict[str, Any]:
         if isinstance(value, self.record):
-            return value
+            return value.to_wire()
         if isinstance(value, Mapping):
-            return self.record._build(value, where)
+            return self.record._build(value, where).to_wire()
         raise FieldError(f"{where}: expected map, got {type(value).__name__}")
 
-    def wire(self, value: Record) -> dict[str, Any]:
-        return value.to_wire()
+    def wire(self, value: dict[str, Any]) -> dict[str, Any]:
+        return dict(value)
 
 
 class Record:

@@ -2,8 +2,11 @@
 
 Construct with keywords, e.g. ``Action(table=1, seq=5, action="advance 0 skull")``.
 Construction validates and normalizes (strings stripped of control characters
-and capped, sequences become tuples, nested dicts become TableInfo/SeatInfo/
-Resumed); a wrong type or range raises LocalProtocolError ``bad-field``.
+and capped, sequence fields become tuples); a wrong type or range raises
+LocalProtocolError ``bad-field``. Nested structures (``lobby`` tables and
+their seats, ``welcome.resumed``) are plain dicts checked against the schema
+records TableInfo, SeatInfo and Resumed: always exactly the schema's keys,
+inner arrays as lists; a record instance is accepted in their place.
 ``from_wire`` raises RemoteProtocolError ``bad-field`` instead. Unknown extra
 fields are ignored. See docs/protocol.md for the full specification.
 """
@@ -60,7 +63,7 @@ class Message(Record):
 
 @dataclass(frozen=True)
 class Resumed(Record):
-    """Where a resumed session sits: ``welcome.resumed``."""
+    """Schema of ``welcome.resumed``: where the resumed session sits."""
 
     _LABEL: ClassVar[str] = "resumed"
     FIELDS: ClassVar = {"table": _TABLE, "seat": _SEAT}
@@ -70,7 +73,7 @@ class Resumed(Record):
 
 @dataclass(frozen=True)
 class SeatInfo(Record):
-    """One seat of a table in ``lobby``."""
+    """Schema of one seat of a ``lobby`` table."""
 
     _LABEL: ClassVar[str] = "seat"
     FIELDS: ClassVar = {
@@ -89,14 +92,14 @@ class SeatInfo(Record):
 
 @dataclass(frozen=True)
 class TableInfo(Record):
-    """One table in ``lobby``."""
+    """Schema of one table in ``lobby.tables``."""
 
     _LABEL: ClassVar[str] = "table"
     FIELDS: ClassVar = {
         "id": _TABLE,
         "name": Str(64),
         "rules": Str(32),
-        "options": Options(),
+        "options": Data(),
         "status": Enum(*TABLE_STATUSES),
         "spectators": Int(0, U32),
         "password": Bool(),
@@ -111,7 +114,7 @@ class TableInfo(Record):
     spectators: int = 0
     password: bool = False
     owner: int | None = None
-    seats: tuple[SeatInfo, ...] = ()
+    seats: tuple[dict[str, Any], ...] = ()
 
 
 # ---------------------------------------------------------------- messages
@@ -154,7 +157,7 @@ class Welcome(Message):
     server_version: str
     version: int
     session: str
-    resumed: Resumed | None = None
+    resumed: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -186,7 +189,7 @@ class Lobby(Message):
 
     TYPE: ClassVar[str] = "lobby"
     FIELDS: ClassVar = {"tables": Seq(Nested(TableInfo), MAX_TABLES)}
-    tables: tuple[TableInfo, ...] = ()
+    tables: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
