@@ -1,0 +1,19 @@
+"""Helpers for engine tests: boards and positions built from the rules' illustrations."""
+from __future__ import annotations
+
+from cartagena_net.engine import State, make_game
+
+
+def cards_total(state: State) -> int:
+    return (sum(sum(h) for h in state.hands) + len(state.stock) + len(state.discard)
+            + len(state.row or ()))
+
+
+def position(preset: str, board: str, colors: str, placed, hands, turn: int,
+             **options) -> State:
+    """A state on an explicit board with every pirate (and hand, unless None) placed."""
+    options.setdefault("pirates", len(placed[0]))
+    game = make_game(preset, board=board, colors=colors, players=len(placed), **options)
+    state = game.new_state(seed=0)
+    state.setup(placed, hands=hands, turn=turn)
+    return state

@@ -1,0 +1,180 @@
+"""Properties over random games of every preset (hypothesis)."""
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cartagena_net.engine import (
+    PRESETS,
+    SPECTATOR,
+    IllegalActionError,
+    State,
+    make_game,
+    parse_action,
+    view,
+)
+
+from .helpers import cards_total
+
+MAX_ACTIONS = 20_000  # a random game of any preset ends long before this
+
+
+@st.composite
+def games(draw):
+    name = draw(st.sampled_from(sorted(PRESETS)))
+    lo, hi = PRESETS[name].players
+    options = {"players": draw(st.integers(lo, hi))}
+    if name == "studiogiochi-2017":
+        options["morgan"] = draw(st.sampled_from(["off", "instead", "also"]))
+        options["filibusters"] = draw(st.booleans())
+        options["segments"] = draw(st.integers(4, 8))
+    if draw(st.booleans()):
+        options["pirates"] = draw(st.integers(1, 6))
+    return make_game(name, **options), draw(st.integers(0, 2**32)), draw(st.integers(0, 2**32))
+
+
+def play(game, seed: int, policy_seed: int, check=None) -> State:
+    state = game.new_state(seed=seed)
+    rng = random.Random(policy_seed)
+    for _ in range(MAX_ACTIONS):
+        if state.is_over:
+            return state
+        legal = state.legal_actions()
+        assert legal, "a live game always offers an action"
+        state.apply(rng.choice(legal))
+        if check:
+            check(state)
+    raise AssertionError("random game did not end")
+
+
+def invariants(state: State) -> None:
+    g = state.game
+    assert cards_total(state) == len(g.deck)
+    boat = state.board.boat
+    occ = [0] * (boat + 1)
+    for mine in state.pirates:
+        assert len(mine) == g.pirates and mine == sorted(mine)
+        for p in mine:
+            occ[p] += 1
+    assert occ == state.occ
+    assert max(occ[1:boat], default=0) <= 3
+    assert all(c >= 0 for hand in state.hands for c in hand)
+
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(games())
+def test_random_games_conserve_cards_respect_capacity_and_end(case):
+    game, seed, policy = case
+    state = play(game, seed, policy, check=invariants)
+    assert state.outcome.winner == state.outcome.ranking[0]
+    assert state.home[state.outcome.winner] == game.pirates
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_legal_actions_apply_and_illegal_ones_change_nothing(case, data):
+    game, seed, policy = case
+    state = game.new_state(seed=seed)
+    rng = random.Random(policy)
+    boat = state.board.boat
+    candidates = [f"advance {p} {c}" for p in range(boat + 1) for c in game.card_names]
+    candidates += [f"retreat {p}" for p in range(boat + 2)]
+    candidates += [f"morgan {s} {p}" for s in range(game.players) for p in (0, 1, boat)]
+    candidates += ["draw", "end"] + [f"discard {c}" for c in game.card_names]
+    for _ in range(60):
+        if state.is_over:
+            break
+        legal = {str(a) for a in state.legal_actions()}
+        for text in data.draw(st.lists(st.sampled_from(candidates), max_size=6)):
+            if text in legal:
+                continue
+            before = state.copy()
+            try:
+                state.apply(text)
+            except IllegalActionError:
+                assert state == before
+            else:
+                raise AssertionError(f"{text!r} applied but was not listed as legal")
+        for text in rng.sample(sorted(legal), min(3, len(legal))):
+            trial = state.copy()
+            trial.apply(parse_action(text))  # every legal action applies
+        state.apply(rng.choice(sorted(legal)))
+
+
+def hidden_swapped(state: State, me: int, rng: random.Random) -> State:
+    """The same game as ``me`` sees it, but with other hidden cards dealt differently."""
+    other = state.copy(events=True)
+    pool = list(other.stock)
+    hidden = [s for s in range(len(other.hands)) if s != me and not other.game.hands_public]
+    for s in hidden:
+        pool += [k for k in range(len(other.hands[s])) for _ in range(other.hands[s][k])]
+    rng.shuffle(pool)
+    for s in hidden:
+        n = sum(other.hands[s])
+        other.hands[s] = [0] * len(other.hands[s])
+        for k in pool[:n]:
+            other.hands[s][k] += 1
+        pool = pool[n:]
+    other.stock = pool
+    return other
+
+
+@SETTINGS
+@given(games())
+def test_views_reveal_no_hidden_cards_and_no_stock_order(case):
+    """OpenSpiel-style: re-deal everything a viewer cannot see; its view must not change."""
+    game, seed, policy = case
+    state = game.new_state(seed=seed)
+    rng = random.Random(policy)
+    for step in range(400):
+        if state.is_over:
+            break
+        if step % 25 == 0:
+            for me in [*range(game.players), SPECTATOR]:
+                seat = me if me != SPECTATOR else -1
+                mine = view(state, me, since=0)
+                theirs = view(hidden_swapped(state, seat, rng), me, since=0)
+                if any(e["type"] in ("retreat", "draw", "morgan") for e in mine["events"]):
+                    # drawn cards stay in the log; compare only the board-and-cards part
+                    mine.pop("events"), theirs.pop("events")
+                assert mine == theirs
+                json.dumps(mine)  # plain data only
+                for s in mine["seats"]:
+                    if s["seat"] != me and not game.hands_public:
+                        assert s["hand"] is None
+                assert isinstance(mine["stock"], int)
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@SETTINGS
+@given(games())
+def test_event_log_never_shows_another_seats_stock_draws(case):
+    game, seed, policy = case
+    state = play(game, seed, policy)
+    if game.hands_public or game.row_size:
+        return  # draws come from open places: public by the rules
+    for me in [*range(game.players), SPECTATOR]:
+        for e in view(state, me, since=0)["events"]:
+            if e["type"] in ("retreat", "draw", "morgan") and e["seat"] != me:
+                assert "cards" not in e and isinstance(e["drawn"], int)
+
+
+@SETTINGS
+@given(games())
+def test_replay_from_seed_and_actions_reproduces_the_state_exactly(case):
+    game, seed, policy = case
+    state = play(game, seed, policy)
+    again = game.new_state(seed=seed)
+    for a in state.history:
+        again.apply(str(a))
+    assert again == state
+    rec = json.loads(json.dumps(state.record()))
+    restored = State.replay(make_game(**rec["spec"]), rec["chance"], rec["actions"])
+    assert restored == state and restored.events == state.events
