@@ -1,0 +1,257 @@
+"""Messages: round trips, validation of every field kind, normalization."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol import (
+    FrameDecoder,
+    LocalProtocolError,
+    RemoteProtocolError,
+    encode_frame,
+    messages,
+)
+
+from .examples import EXAMPLES
+from .strategies import any_message
+
+TABLE_TYPES = {
+    "hello", "welcome", "error", "lobby", "create_table", "join_table", "joined",
+    "leave", "add_bot", "remove_bot", "start", "action", "state", "chat", "ping",
+    "pong", "bye",
+}
+
+
+def through_wire(msg: messages.Message) -> messages.Message:
+    decoder = FrameDecoder()
+    decoder.receive_data(encode_frame(msg.to_wire()))
+    frame = decoder.next_frame()
+    assert decoder.next_frame() is None
+    return messages.decode(frame)
+
+
+def test_every_documented_type_exists():
+    assert set(messages.MESSAGE_TYPES) == TABLE_TYPES
+    assert set(EXAMPLES) == TABLE_TYPES
+    for kind, cls in messages.MESSAGE_TYPES.items():
+        assert cls.TYPE == kind
+
+
+@pytest.mark.parametrize("kind", sorted(TABLE_TYPES))
+def test_example_round_trips_exactly(kind):
+    msg = EXAMPLES[kind]
+    back = through_wire(msg)
+    assert type(back) is type(msg)
+    assert back == msg
+    assert back.to_wire() == msg.to_wire()
+    assert msg.to_wire()["type"] == kind
+    assert next(iter(msg.to_wire())) == "type"
+
+
+@settings(max_examples=150, deadline=None)
+@given(any_message)
+def test_any_message_round_trips(msg):
+    assert through_wire(msg) == msg
+    assert type(msg).from_wire(msg.to_wire()) == msg
+
+
+def test_sequences_are_tuples_and_wire_lists():
+    msg = messages.State(table=1, seq=2, view={"a": (1, 2)}, legal=["end"],
+                         events=[{"x": [1]}], lines=["l"])
+    assert msg.legal == ("end",) and isinstance(msg.events, tuple)
+    assert msg.view == {"a": [1, 2]}
+    wire = msg.to_wire()
+    assert wire["legal"] == ["end"] and isinstance(wire["events"], list)
+    hello = messages.Hello(versions=[1, 2], name="x")
+    assert hello.versions == (1, 2)
+    assert hash(hello) == hash(messages.Hello(versions=(1, 2), name="x"))
+    assert hash(messages.Action(table=1, seq=5, action="end"))
+
+
+def test_keyword_construction_with_defaults():
+    msg = messages.Action(table=1, seq=5, action="advance 0 skull")
+    assert msg.to_wire() == {"type": "action", "table": 1, "seq": 5,
+                             "action": "advance 0 skull"}
+    join = messages.JoinTable(table=2)
+    assert (join.seat, join.spectate, join.password) == (None, False, None)
+
+
+def test_control_characters_stripped_and_strings_capped():
+    name = "\x1b[31mann\x00\u202e" + "x" * 100
+    local = messages.Hello(name=name)
+    assert local.name == "[31mann" + "x" * 25
+    assert len(local.name) == 32
+    remote = messages.decode({"type": "hello", "versions": [1], "name": name,
+                              "role": "player"})
+    assert remote.name == local.name
+    chat = messages.Chat(text="a\nb\tc\u2066d\x7fe\x85f" + "é" * 600)
+    assert chat.text.startswith("abcdef") and len(chat.text) == 500
+
+
+def test_strings_inside_view_and_events_are_cleaned():
+    msg = messages.decode({"type": "state", "table": 0, "seq": 0,
+                           "view": {"na\x07me": ["x\x1by", {"k": "v\x00"}]},
+                           "events": [{"text": "t\x00" * 800}]})
+    assert msg.view == {"name": ["xy", {"k": "v"}]}
+    assert msg.events[0]["text"] == "t" * 800
+    long = messages.State(table=0, seq=0, view={"s": "y" * 5000})
+    assert len(long.view["s"]) == 1000
+
+
+def test_unknown_extra_fields_are_ignored():
+    msg = messages.decode({"type": "ping", "nonce": 3, "future": {"x": [1, b"z"]}})
+    assert msg == messages.Ping(nonce=3)
+    lobby = messages.decode({"type": "lobby", "tables": [
+        {"id": 1, "name": "t", "rules": "r", "extra": 1,
+         "seats": [{"seat": 0, "color": "red", "shiny": True}]}]})
+    assert "extra" not in lobby.tables[0]
+    assert lobby.tables[0]["seats"][0] == {"seat": 0, "name": None, "color": "red",
+                                           "bot": None, "connected": False}
+
+
+def test_absent_or_nil_fields_take_their_defaults():
+    assert messages.decode({"type": "join_table", "table": 4}) == messages.JoinTable(table=4)
+    assert messages.decode({"type": "join_table", "table": 4, "spectate": None,
+                            "seat": None}) == messages.JoinTable(table=4)
+    assert messages.decode({"type": "bye"}) == messages.Bye(reason="")
+
+
+def test_unknown_and_missing_type():
+    with pytest.raises(RemoteProtocolError) as info:
+        messages.decode({"type": "teleport\x00", "x": 1})
+    assert info.value.code == "unknown-type" and not info.value.fatal
+    assert info.value.ref == "teleport"
+    for bad in ({}, {"type": 5}, {"type": None}):
+        with pytest.raises(RemoteProtocolError) as info:
+            messages.decode(bad)
+        assert info.value.code == "bad-field"
+
+
+@pytest.mark.parametrize("wire", [
+    {"type": "action", "table": 1, "seq": 5},                       # missing
+    {"type": "action", "table": True, "seq": 5, "action": "end"},   # bool is not int
+    {"type": "action", "table": 1.0, "seq": 5, "action": "end"},    # float is not int
+    {"type": "action", "table": -1, "seq": 5, "action": "end"},     # range
+    {"type": "action", "table": 2**32, "seq": 5, "action": "end"},  # range
+    {"type": "action", "table": 1, "seq": 5, "action": b"end"},     # bytes is not str
+    {"type": "ping", "nonce": 2**32},
+    {"type": "ping", "nonce": "7"},
+    {"type": "join_table", "table": 1, "spectate": 1},              # int is not bool
+    {"type": "join_table", "table": 1, "seat": 256},
+    {"type": "hello", "versions": [], "name": "a", "role": "player"},
+    {"type": "hello", "versions": [0], "name": "a", "role": "player"},
+    {"type": "hello", "versions": list(range(1, 18)), "name": "a", "role": "player"},
+    {"type": "hello", "versions": 1, "name": "a", "role": "player"},
+    {"type": "hello", "versions": [1], "name": "a", "role": "admin"},
+    {"type": "welcome", "host_id": "h", "host_name": "n", "server_version": "1",
+     "version": 1, "session": "s", "resumed": {"table": 1}},
+    {"type": "lobby", "tables": [{"id": 1, "name": "t", "rules": "r", "status": "lost"}]},
+    {"type": "lobby", "tables": [{"id": 1, "name": "t", "rules": "r",
+                                  "seats": [{"seat": 0}]}]},
+    {"type": "lobby", "tables": "none"},
+    {"type": "create_table", "name": "t", "rules": "r", "options": {"players": 2**40}},
+    {"type": "create_table", "name": "t", "rules": "r", "options": {"players": [2]}},
+    {"type": "create_table", "name": "t", "rules": "r", "options": [1]},
+    {"type": "state", "table": 1, "seq": 1, "view": [1]},
+    {"type": "state", "table": 1, "seq": 1, "view": {"a": b"bytes"}},
+    {"type": "state", "table": 1, "seq": 1, "view": {"a": {b"k": 1}}},
+    {"type": "state", "table": 1, "seq": 1, "view": {}, "legal": [1]},
+    {"type": "state", "table": 1, "seq": 1, "view": {}, "events": ["x"]},
+    {"type": "state", "table": 1, "seq": 1, "view": {}, "lines": "x"},
+    {"type": "error", "code": "x", "message": "m", "fatal": "yes"},
+])
+def test_invalid_fields_are_remote_errors(wire):
+    with pytest.raises(RemoteProtocolError) as info:
+        messages.decode(wire)
+    assert info.value.code == "bad-field"
+    assert info.value.fatal is False
+    assert info.value.ref == wire["type"]
+
+
+def test_view_depth_is_bounded():
+    deep: dict = {}
+    node = deep
+    for _ in range(40):
+        node["d"] = {}
+        node = node["d"]
+    with pytest.raises(RemoteProtocolError, match="nested deeper"):
+        messages.decode({"type": "state", "table": 1, "seq": 1, "view": deep})
+
+
+@pytest.mark.parametrize("build", [
+    lambda: messages.Action(table=1, seq=2**40, action="end"),
+    lambda: messages.Action(table="1", seq=1, action="end"),
+    lambda: messages.Ping(nonce=-1),
+    lambda: messages.Hello(versions=(), name="a"),
+    lambda: messages.Hello(role="captain"),
+    lambda: messages.Joined(table=1, seat=300),
+    lambda: messages.State(table=1, seq=1, view={"x": {1, 2}}),
+    lambda: messages.State(table=1, seq=1, view={"x": 2**70}),
+    lambda: messages.Lobby(tables=[{"id": 1}]),
+    lambda: messages.Error(code=None),
+])
+def test_invalid_fields_are_local_errors(build):
+    with pytest.raises(LocalProtocolError) as info:
+        build()
+    assert info.value.code == "bad-field"
+
+
+def test_nested_records_accepted_in_place_of_dicts():
+    seat = messages.SeatInfo(seat=0, color="red", name="ann", connected=True)
+    table = messages.TableInfo(id=1, name="t", rules="jamaica", seats=(seat,))
+    by_record = messages.Lobby(tables=(table,))
+    by_dict = messages.Lobby(tables=[{"id": 1, "name": "t", "rules": "jamaica",
+                                      "seats": [{"seat": 0, "color": "red",
+                                                 "name": "ann", "connected": True}]}])
+    assert by_record == by_dict
+    assert by_record.tables[0]["seats"][0]["name"] == "ann"
+    welcome = messages.Welcome(host_id="h", host_name="n", server_version="1",
+                               version=1, session="s", resumed=messages.Resumed(2, 1))
+    assert welcome.resumed == {"table": 2, "seat": 1}
+    assert through_wire(welcome) == welcome
+
+
+def test_error_from_exception():
+    exc = RemoteProtocolError("bad-field", "ping.nonce: wrong", fatal=False, ref="ping")
+    msg = messages.Error.from_exception(exc)
+    assert msg == messages.Error(code="bad-field", message="ping.nonce: wrong",
+                                 fatal=False, ref="ping")
+
+
+def test_state_carries_a_real_engine_view():
+    from cartagena_net.engine import SPECTATOR, make_game, view
+
+    state = make_game("jamaica", players=3).new_state(seed=3)
+    for _ in range(6):
+        state.apply(state.legal_actions()[0])
+    for viewer in (0, SPECTATOR):
+        v = view(state, viewer, since=0)
+        events = v.pop("events")
+        msg = messages.State(table=1, seq=6, view=v,
+                             legal=[str(a) for a in state.legal_actions()],
+                             events=events, lines=[e["text"] for e in events])
+        assert through_wire(msg) == msg
+        assert msg.view == msgpack.unpackb(msgpack.packb(v), raw=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=10), st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5) | st.binary(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=3),
+    max_leaves=8), max_size=6).map(
+        lambda d: d) | st.sampled_from(sorted(TABLE_TYPES)).flatmap(
+        lambda t: st.dictionaries(st.sampled_from(["table", "seq", "view", "nonce", "name",
+                                                   "versions", "tables", "text", "code"]),
+                                  st.integers() | st.text(max_size=3) | st.none(),
+                                  max_size=5).map(lambda d: {**d, "type": t})))
+def test_decode_of_arbitrary_maps_yields_message_or_remote_error(wire):
+    try:
+        msg = messages.decode(wire)
+    except RemoteProtocolError as exc:
+        assert exc.code in {"bad-field", "unknown-type"}
+    else:
+        assert isinstance(msg, messages.Message)
