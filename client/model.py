@@ -646,17 +646,24 @@ class ClientModel:
 
     def _key_discard(self, key: str) -> None:
         by_key = {v: k for k, v in self.keys.items()}
+        discards = [a for a in self.legal if a.startswith("discard ")]
+        singles = all(len(a.split()) == 2 for a in discards)
         if key == "backspace":
             if self.discard_pick:
                 self.discard_pick.pop()
+            self.preview = None
             return
         if key == "escape":
             self.discard_pick.clear()
+            self.preview = None
             return
         if key == "enter":
+            if self.preview is not None:
+                self.send_action(self.preview.action)
+                return
             want = Counter(self.discard_pick)
-            for a in self.legal:
-                if a.startswith("discard ") and Counter(a.split()[1:]) == want:
+            for a in discards:
+                if Counter(a.split()[1:]) == want:
                     self.send_action(a)
                     self.discard_pick.clear()
                     return
@@ -665,10 +672,20 @@ class ClientModel:
         sym = by_key.get(key.lower())
         if sym is None:
             return
-        card = sym + "*" if key.isupper() else sym
+        plain, dark = sym, sym + "*"
+        order = [dark, plain] if key.isupper() else [plain, dark]
+        if singles:
+            action = next((f"discard {c}" for c in order if f"discard {c}" in discards), None)
+            if action is None:
+                self.set_status(f"you have no {sym} to discard", error=True)
+                return
+            self.preview = Preview(action, action)
+            return
         me = self.my_seat_view() or {}
         hand = Counter(me.get("hand") or [])
-        if Counter(self.discard_pick + [card])[card] > hand[card]:
-            self.set_status(f"you have no more {card} to discard", error=True)
+        picked = Counter(self.discard_pick)
+        card = next((c for c in order if picked[c] < hand[c]), None)
+        if card is None:
+            self.set_status(f"you have no more {sym} to discard", error=True)
             return
         self.discard_pick.append(card)

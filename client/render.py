@@ -77,6 +77,22 @@ def wrap(text: str, width: int, style: str = "") -> list[Line]:
     return [clip(x, width) for x in lines]
 
 
+ASCII_FALLBACK = {
+    "·": ".", "→": "->", "←": "<-", "↑": "^", "↓": "v", "—": "-", "–": "-", "…": "...",
+    "▶": ">", "▸": ">", "◂": "<", "★": "*", "│": "|", "─": "-", "×": "x", "•": "*",
+}
+
+
+def asciify(lines: list[Line]) -> list[Line]:
+    """The ``--ascii`` fallback: every character outside ASCII replaced."""
+    def conv(text: str) -> str:
+        if text.isascii():
+            return text
+        return "".join(c if c.isascii() else ASCII_FALLBACK.get(c, "?") for c in text)
+
+    return [[(style, conv(text)) for style, text in line] for line in lines]
+
+
 def to_text(lines: list[Line]) -> str:
     """Plain text of lines (for tests and captures)."""
     return "\n".join("".join(t for _, t in line) for line in lines)
@@ -131,7 +147,10 @@ def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
     bottom = bottom_lines(model, width)
     body = body[: max(0, height - len(bottom))]
     body += [[] for _ in range(height - len(bottom) - len(body))]
-    return [clip(x, width) for x in body + bottom]
+    lines = body + bottom
+    if model.ascii_only:
+        lines = asciify(lines)
+    return [clip(x, width) for x in lines]
 
 
 def bottom_lines(model: ClientModel, width: int) -> list[Line]:
@@ -442,9 +461,10 @@ def pending_lines(model: ClientModel) -> list[Line]:
     for p in view.get("pending") or []:
         seat = p.get("seat")
         if seat == model.seat and not model.spectate:
-            picked = " ".join(model.discard_pick) or "nothing yet"
+            picked = " ".join(model.discard_pick)
             out.append([(ERR + " reverse", f" You must {p.get('kind')} {p.get('count')} "),
-                        ("", f" picked: {picked}  (letters add, Backspace, Enter)")])
+                        ("", f" picked: {picked}" if picked else ""),
+                        ("", " press a card's letter, then Enter")])
         else:
             out.append([("", (f"waiting for {model.seat_name(seat)} to {p.get('kind')} "
                              f"{p.get('count')} card(s)"))])
@@ -492,7 +512,9 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
         return out
     kinds = model.legal_kinds()
     if model.owes_discard():
-        out.append([(DIM, "choose the cards to discard by their letters")])
+        if model.preview is not None:
+            out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
+                        ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
         return out
     pairs = [("1-9/←→", "pirate"), ("letter", "play card")]
     if "retreat" in kinds:

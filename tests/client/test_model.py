@@ -1,0 +1,225 @@
+"""Keys and host messages driving the client model (no network, no terminal)."""
+from __future__ import annotations
+
+import random
+
+from sample_views import SYMBOLS, jamaica_view, legal_for
+
+from cartagena_net.engine import make_game, view
+from client.glyphs import RESERVED_KEYS, symbol_keys
+from client.model import ClientModel
+from client.render import render_screen, to_text
+
+
+def seated(v, legal, seat=0) -> ClientModel:
+    m = ClientModel(name="ann")
+    m.on_message({"type": "welcome", "host_id": "h1", "host_name": "box"})
+    m.on_message({"type": "joined", "table": 1, "seat": seat, "token": "secret"})
+    m.on_message({"type": "state", "table": 1, "seq": 7, "view": v, "legal": legal,
+                  "lines": []})
+    return m
+
+
+def test_symbol_keys_are_distinct_and_never_commands() -> None:
+    for symbols in (SYMBOLS, ["rum", "key", "pistol", "hook", "lantern", "spyglass"],
+                    ["gun", "rum", "lantern", "parrot", "hook", "chest"]):
+        keys = symbol_keys(symbols)
+        assert len(set(keys.values())) == len(symbols)
+        assert not set(keys.values()) & RESERVED_KEYS
+
+
+def test_only_legal_actions_are_sent() -> None:
+    v = jamaica_view(0)
+    m = seated(v, ["advance 0 skull", "end"])
+    keys = symbol_keys(SYMBOLS)
+    m.on_key("1")
+    m.on_key(keys["key"])  # in hand but not legal here
+    assert m.preview is None and m.status_error
+    m.on_key("r")  # retreat from the start is never legal
+    m.on_key("enter")
+    assert m.take_outbox() == []
+    m.on_key(keys["skull"])
+    m.on_key("enter")
+    m.on_key("e")
+    assert [x["action"] for x in m.take_outbox()] == ["advance 0 skull", "end"]
+
+
+def test_dark_card_with_capital_letter_and_retreat_preview() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    keys = symbol_keys(SYMBOLS)
+    m.on_key("4")  # pirate at 9
+    m.on_key(keys["dagger"].upper())
+    assert m.preview.action == "advance 9 dagger*"
+    m.on_key("escape")
+    m.on_key("r")
+    # behind 9: spaces 3 (3 pirates: skipped), 2 (1 pirate) -> lands on 2, draws 1
+    assert m.preview.action == "retreat 9" and m.preview.landing == 2
+    assert "draw 1" in m.preview.text
+    m.on_key("enter")
+    assert m.take_outbox()[0] == {"type": "action", "table": 1, "seq": 7,
+                                  "action": "retreat 9"}
+
+
+def test_arrows_cycle_own_pirates() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    assert m.sel_pos == 0
+    seen = []
+    for _ in range(4):
+        m.on_key("right")
+        seen.append(m.sel_pos)
+    assert seen == [3, 9, 37, 0]
+    m.on_key("left")
+    assert m.sel_pos == 37
+
+
+def test_not_my_turn_sends_nothing() -> None:
+    v = jamaica_view(1)
+    v["turn"] = v["actor"] = 0
+    m = seated(v, [], seat=1)
+    for key in ("1", "b", "enter", "e", "r", "w"):
+        m.on_key(key)
+    assert m.take_outbox() == []
+    assert "waiting for" in to_text(render_screen(m, 80, 24))
+
+
+def filibuster_state():
+    game = make_game("studiogiochi-2017", players=3, filibusters=True, hand_limit=3)
+    rng = random.Random(1)
+    for seed in range(50):
+        state = game.new_state(seed=seed)
+        for _ in range(400):
+            if state.is_over:
+                break
+            if state.actor != state.turn:
+                return state
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no discard owed in 50 games")
+
+
+def test_discard_owed_out_of_turn_prompts_that_player() -> None:
+    state = filibuster_state()
+    seat = state.actor
+    v = view(state, seat)
+    legal = [str(a) for a in state.legal_actions()]
+    m = seated(v, legal, seat=seat)
+    text = to_text(render_screen(m, 80, 24))
+    assert "You must discard" in text
+    card = legal[0].split()[1]
+    keys = symbol_keys(v["symbols"])
+    key = keys[card.rstrip("*")]
+    m.on_key(key.upper() if card.endswith("*") else key)
+    m.on_key("enter")
+    sent = m.take_outbox()
+    assert sent and sent[0]["action"] in legal
+    state.apply(sent[0]["action"])  # the engine accepts it
+    # another seat sees who owes the decision
+    other = (seat + 1) % 3
+    m2 = seated(view(state, other), [], seat=other)
+    m2.view["pending"] = [{"seat": seat, "kind": "discard", "count": 2}]
+    assert "waiting for" in to_text(render_screen(m2, 80, 24))
+
+
+def test_morgan_cycles_the_legal_pushes() -> None:
+    game = make_game("studiogiochi-2017", players=2, morgan="instead")
+    state = game.new_state(seed=3)
+    rng = random.Random(2)
+    while not any(a.kind == "morgan" for a in state.legal_actions()):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.actor
+    legal = [str(a) for a in state.legal_actions()]
+    m = seated(view(state, seat), legal, seat=seat)
+    m.on_key("m")
+    assert m.mode == "morgan" and m.preview.action.startswith("morgan ")
+    first = m.preview.action
+    m.on_key("right")
+    pushes = [a for a in legal if a.startswith("morgan ")]
+    assert m.preview.action == pushes[1 % len(pushes)]
+    m.on_key("left")
+    assert m.preview.action == first
+    m.on_key("enter")
+    assert m.take_outbox()[0]["action"] == first
+
+
+def test_quit_asks_during_a_running_game() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.on_key("q")
+    assert m.overlay == "quit" and not m.exit_requested
+    assert "Leave the running game?" in to_text(render_screen(m, 80, 24))
+    m.on_key("n")
+    assert m.overlay is None and not m.exit_requested
+    m.on_key("c-c")
+    m.on_key("y")
+    assert m.exit_requested
+
+
+def test_chat_line() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.on_key("c")
+    for ch in "hi all":
+        m.on_key(ch)
+    assert "say: hi all" in to_text(render_screen(m, 80, 24))
+    m.on_key("enter")
+    assert m.take_outbox() == [{"type": "chat", "text": "hi all", "table": 1}]
+    m.on_message({"type": "chat", "table": 1, "text": "hello", "sender": "bob"})
+    assert "<bob> hello" in to_text(render_screen(m, 80, 24))
+
+
+def test_host_errors_go_to_the_status_line() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.on_message({"type": "error", "code": "stale", "message": "stale action", "fatal": False})
+    lines = render_screen(m, 80, 24)
+    assert to_text(lines).splitlines()[-1] == "stale: stale action"
+
+
+def test_reconnect_restores_seat_or_falls_back() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.on_disconnect("connection lost", will_retry=True)
+    assert "reconnecting" in to_text(render_screen(m, 80, 24))
+    m.on_message({"type": "welcome", "host_id": "h1", "resumed": {"table": 1, "seat": 0}})
+    assert m.table == 1 and m.seat == 0 and m.screen == "game" and not m.reconnecting
+    m.on_disconnect("connection lost", will_retry=True)
+    m.on_message({"type": "welcome", "host_id": "h1", "resumed": None})
+    assert m.table is None and m.screen == "lobby"
+
+
+def test_lobby_create_form_and_owner_commands() -> None:
+    m = ClientModel(name="ann", presets=["jamaica", "tortuga"])
+    m.on_message({"type": "welcome", "host_id": "h1", "host_name": "box"})
+    m.on_message({"type": "lobby", "tables": []})
+    m.on_key("o")
+    assert m.color == "red"
+    m.on_key("t")
+    m.on_key("right")  # rules -> tortuga
+    m.on_key("down")
+    m.on_key("left")  # players 4 -> 3
+    m.on_key("down")
+    m.on_key("right")  # one bot
+    m.on_key("down")
+    m.on_key("down")
+    for ch in "segments=2":
+        m.on_key(ch)
+    m.on_key("enter")
+    assert m.take_outbox() == [{"type": "create_table", "name": "table", "rules": "tortuga",
+                                "options": {"segments": 2, "players": 3}}]
+    m.on_message({"type": "joined", "table": 4, "seat": 0, "token": "t"})
+    assert m.take_outbox() == [{"type": "add_bot", "table": 4, "seat": None, "kind": "greedy"}]
+    m.on_message({"type": "lobby", "tables": [{"id": 4, "name": "table", "rules": "tortuga",
+                                               "status": "waiting", "owner": 0, "seats": [
+        {"seat": 0, "name": "ann", "color": "red"},
+        {"seat": 1, "name": "greedy bot", "color": "blue", "bot": "greedy"},
+        {"seat": 2, "name": None, "color": "yellow"}]}]})
+    text = to_text(render_screen(m, 80, 24))
+    assert "you own this table" in text and "add greedy bot" in text
+    m.on_key("down")
+    m.on_key("x")
+    m.on_key("s")
+    m.on_key("l")
+    assert m.take_outbox() == [{"type": "remove_bot", "table": 4, "seat": 1},
+                               {"type": "start", "table": 4}, {"type": "leave", "table": 4}]
+    assert m.table is None

@@ -1,0 +1,198 @@
+"""Screens as pure functions of hand-made views."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from sample_views import SYMBOLS, finished_view, jamaica_view, legal_for, tortuga_view
+
+from client.glyphs import UNICODE_GLYPHS, symbol_keys
+from client.model import ClientModel
+from client.render import render_screen, to_text, width_of
+
+
+def game_model(view, seat=0, legal=None, **kw) -> ClientModel:
+    m = ClientModel(name="ann", **kw)
+    m.host_label = "127.0.0.1:5000"
+    m.on_message({"type": "joined", "table": 3, "seat": seat, "token": "tok"})
+    m.on_message({"type": "state", "table": 3, "seq": 1, "view": view,
+                  "legal": legal if legal is not None else legal_for(view),
+                  "lines": ["red plays skull: start → 3"]})
+    return m
+
+
+def screen(m: ClientModel, w: int = 80, h: int = 24) -> str:
+    return to_text(render_screen(m, w, h))
+
+
+def board_cells(text: str) -> dict[int, str]:
+    """Space number → the glyph and pirate letters drawn in its cell."""
+    return {int(n): rest for n, rest in re.findall(r"(\d+)(\S[A-Z·.]{3})", text)}
+
+
+def test_board_shows_every_space_with_symbol_and_pirates_by_colour() -> None:
+    v = jamaica_view(0)
+    text = screen(game_model(v))
+    cells = board_cells(text)
+    assert sorted(cells) == list(range(1, 37))
+    for i, sym in enumerate(v["board"]):
+        assert cells[i + 1][0] == UNICODE_GLYPHS[sym]
+    # space 3: one red and two blue pirates; black is "L" since blue took "B"
+    assert cells[3][1:] == "RBB"
+    assert cells[9][1:] == "RL·"
+    assert cells[36][1:] == "···"
+    assert "start 0: R×2 B×1" in text
+    assert "boat 37: R×2 L×1" in text
+
+
+def test_pirate_styles_carry_seat_colours() -> None:
+    lines = render_screen(game_model(jamaica_view(0)), 80, 24)
+    frags = [f for line in lines for f in line]
+    assert ("bold fg:ansired", "R") in frags
+    assert ("bold fg:ansibrightblue", "B") in frags
+
+
+def test_hand_by_symbol_with_counts_and_keys() -> None:
+    text = screen(game_model(jamaica_view(0)))
+    hand = next(x for x in text.splitlines() if x.startswith("hand:"))
+    keys = symbol_keys(SYMBOLS)
+    assert f"☠{keys['skull']}×2" in hand
+    assert f"†*{keys['dagger'].upper()}×1" in hand
+    assert f"⚷{keys['key']}×1" in hand
+    assert f"⚱{keys['bottle']}×0" in hand
+
+
+def test_hidden_hands_are_never_shown() -> None:
+    v = jamaica_view(0)
+    text = screen(game_model(v))
+    blue = next(x for x in text.splitlines() if "blue" in x and "cards" in x)
+    black = next(x for x in text.splitlines() if "black" in x and "cards" in x)
+    assert "4 cards" in blue and "7 cards" in black
+    for line in (blue, black):
+        assert not any(g in line for g in UNICODE_GLYPHS.values())
+
+
+def test_public_hands_and_row_shown_when_present() -> None:
+    text = screen(game_model(tortuga_view()))
+    blue = next(x for x in text.splitlines() if "blue" in x and "cards" in x)
+    assert "⚱b×2" in blue.replace(" ", "") or "⚱" in blue
+    assert "row: † † ⚷ ♔" in text
+    assert "row:" not in screen(game_model(jamaica_view(0)))
+
+
+def test_discard_top_stock_turn_and_actions_left() -> None:
+    text = screen(game_model(jamaica_view(0)))
+    assert "discard: ⌐ pistol" in text
+    assert "stock: 61" in text
+    assert "your turn · action 2 of 3 (2 left" in text
+
+
+def test_spectator_is_marked_and_has_no_action_input() -> None:
+    v = jamaica_view("spectator")
+    m = ClientModel(name="eve", spectate=True)
+    m.on_message({"type": "joined", "table": 3, "seat": None, "token": None})
+    m.on_message({"type": "state", "table": 3, "seq": 1, "view": v, "legal": [], "lines": []})
+    text = screen(m)
+    assert "SPECTATING" in text
+    assert "hand:" not in text
+    assert "play card" not in text
+    m.on_key("s")
+    m.on_key("enter")
+    assert m.take_outbox() == []
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 50), (60, 20)])
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_screens_fit_the_terminal(size, ascii_only) -> None:
+    w, h = size
+    views = [jamaica_view(0), tortuga_view(), finished_view(0)]
+    big = jamaica_view(0)
+    big["board"] = (SYMBOLS * 8)[:48]
+    big["boat"] = 49
+    big["seats"] += [{"seat": 3, "color": "green", "pirates": [0] * 6, "hand_size": 3,
+                      "hand": None},
+                     {"seat": 4, "color": "purple", "pirates": [48] * 6, "hand_size": 9,
+                      "hand": None}]
+    views.append(big)
+    for v in views:
+        m = game_model(v, ascii_only=ascii_only)
+        m.add_log([f"event number {i} " * 3 for i in range(50)])
+        lines = render_screen(m, w, h)
+        assert len(lines) == h
+        assert all(width_of(line) <= w for line in lines)
+        text = to_text(lines)
+        if ascii_only:
+            assert all(ord(c) < 128 for c in text), text
+    # at 80x24 the whole board and the hand still show
+    text = screen(game_model(big), 80, 24)
+    assert sorted(board_cells(text)) == list(range(1, 49))
+    assert "hand:" in text
+
+
+def test_more_room_gives_a_side_log() -> None:
+    m = game_model(jamaica_view(0))
+    m.add_log([f"line {i}" for i in range(40)])
+    narrow = screen(m, 80, 24)
+    wide = screen(m, 160, 50)
+    assert "log & chat" in wide and "log & chat" not in narrow
+    assert sum(1 for x in wide.splitlines() if "line " in x) > sum(
+        1 for x in narrow.splitlines() if "line " in x)
+
+
+def test_preview_shows_landing_before_confirm() -> None:
+    m = game_model(jamaica_view(0))
+    m.on_key("3")  # third pirate: the one at space 3
+    assert m.sel_pos == 3
+    m.on_key(symbol_keys(SYMBOLS)["skull"])
+    assert m.preview is not None and m.take_outbox() == []
+    # next free skull after 3 (spaces holding a skull: 1, 8, 15, ...; 8 is empty)
+    assert m.preview.landing == 8
+    assert "play skull: 3 → 8" in screen(m)
+    m.on_key("enter")
+    assert m.take_outbox() == [{"type": "action", "table": 3, "seq": 1,
+                                "action": "advance 3 skull"}]
+
+
+def test_end_screen_shows_ranking_and_play_again() -> None:
+    m = game_model(finished_view(0), legal=[])
+    m.tables = [{"id": 3, "name": "t", "owner": 0, "status": "finished", "seats": [
+        {"seat": 0, "name": "ann", "color": "red"}, {"seat": 1, "name": "bob", "color": "blue"},
+        {"seat": 2, "name": "cy", "color": "black"}]}]
+    text = screen(m)
+    assert "GAME OVER" in text and "Winner: cy" in text
+    assert "1. cy (black)  2. ann (red)  3. bob (blue)" in text
+    assert "play again" in text
+    m.on_key("p")
+    assert m.take_outbox() == [{"type": "start", "table": 3}]
+    m.tables[0]["owner"] = 1
+    assert "play again" not in screen(m)
+
+
+def test_help_overlay_lists_keys() -> None:
+    m = game_model(jamaica_view(0))
+    m.on_key("?")
+    text = screen(m)
+    assert "Help" in text and "retreat" in text and "☠ skull" in text
+    m.on_key("x")
+    assert m.overlay is None
+
+
+def test_lobby_and_browser_screens() -> None:
+    m = ClientModel(name="ann")
+    m.screen = "lobby"
+    m.host_label = "10.0.0.1:41672"
+    m.on_message({"type": "lobby", "tables": [
+        {"id": 1, "name": "fun", "rules": "tortuga", "options": {"players": 3},
+         "status": "waiting", "spectators": 2, "password": False, "owner": 0,
+         "seats": [{"seat": 0, "name": "bob", "color": "red", "bot": None, "connected": True},
+                   {"seat": 1, "name": "greedy bot", "color": "blue", "bot": "greedy",
+                    "connected": True},
+                   {"seat": 2, "name": None, "color": "yellow", "bot": None,
+                    "connected": False}]}]})
+    text = screen(m)
+    assert "1: fun" in text and "tortuga" in text and "players=3" in text
+    assert "red: bob ★" in text and "blue: greedy bot (bot greedy)" in text
+    assert "yellow: —" in text
+    m.on_key("enter")
+    assert m.take_outbox() == [{"type": "join_table", "table": 1, "seat": None,
+                                "spectate": False, "name": "ann"}]
