@@ -1,0 +1,231 @@
+"""Framing: header checks before buffering, chunking, hostile input, encoding."""
+
+from __future__ import annotations
+
+import itertools
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol import (
+    MAX_FRAME,
+    Connection,
+    FrameDecoder,
+    LocalProtocolError,
+    RemoteProtocolError,
+    Role,
+    encode_frame,
+    messages,
+)
+
+from .examples import EXAMPLES
+
+
+def frame(body: bytes) -> bytes:
+    return len(body).to_bytes(4, "big") + body
+
+
+STREAM = b"".join(encode_frame(m.to_wire()) for m in EXAMPLES.values())
+EXPECTED = [m.to_wire() for m in EXAMPLES.values()]
+
+
+def drain(decoder: FrameDecoder) -> list[dict]:
+    out = []
+    while (f := decoder.next_frame()) is not None:
+        out.append(f)
+    return out
+
+
+def test_frame_layout_is_big_endian_length_then_msgpack_map():
+    data = encode_frame({"type": "ping", "nonce": 5})
+    body = msgpack.packb({"type": "ping", "nonce": 5})
+    assert data == len(body).to_bytes(4, "big") + body
+    assert data.hex() == "0000001282a474797065a470696e67a56e6f6e636505"
+
+
+def test_whole_stream_in_one_chunk():
+    decoder = FrameDecoder()
+    decoder.receive_data(STREAM)
+    assert decoder.pending == len(EXPECTED)
+    assert drain(decoder) == EXPECTED
+    assert decoder.buffered == 0
+
+
+def test_byte_by_byte_gives_the_same_frames():
+    decoder = FrameDecoder()
+    got = []
+    for byte in STREAM:
+        decoder.receive_data(bytes([byte]))
+        got.extend(drain(decoder))
+    assert got == EXPECTED
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=len(STREAM)), max_size=30))
+def test_random_chunkings_give_the_same_frames(cuts):
+    points = sorted(set(cuts) | {0, len(STREAM)})
+    decoder = FrameDecoder()
+    got = []
+    for a, b in itertools.pairwise(points):
+        decoder.receive_data(memoryview(STREAM)[a:b])
+        got.extend(drain(decoder))
+        assert decoder.buffered <= 4 + MAX_FRAME
+    assert got == EXPECTED
+
+
+@pytest.mark.parametrize("size", [MAX_FRAME + 1, 2**31, 2**32 - 1])
+def test_oversized_header_refused_before_any_body_is_buffered(size):
+    decoder = FrameDecoder()
+    with pytest.raises(RemoteProtocolError) as info:
+        decoder.receive_data(size.to_bytes(4, "big"))
+    assert info.value.code == "frame-too-large" and info.value.fatal
+    assert decoder.buffered == 0
+    # the decoder stays failed, and keeps nothing of what follows
+    with pytest.raises(RemoteProtocolError):
+        decoder.receive_data(b"x" * 100)
+    with pytest.raises(RemoteProtocolError):
+        decoder.next_frame()
+    assert decoder.buffered == 0
+
+
+def test_oversized_header_refused_even_split_and_followed_by_data():
+    decoder = FrameDecoder()
+    decoder.receive_data(b"\xff\xff")
+    assert decoder.buffered == 2
+    with pytest.raises(RemoteProtocolError, match="frame-too-large"):
+        decoder.receive_data(b"\xff\xff" + b"\x00" * 5000)
+    assert decoder.buffered == 0
+
+
+def test_frame_of_exactly_max_size_is_accepted():
+    body = msgpack.packb({"type": "chat", "pad": "x" * (MAX_FRAME - 20)})
+    body = msgpack.packb({"type": "chat", "pad": "x" * (MAX_FRAME - 20 + MAX_FRAME - len(body))})
+    assert len(body) == MAX_FRAME
+    decoder = FrameDecoder()
+    decoder.receive_data(frame(body)[:-1])
+    assert decoder.next_frame() is None
+    assert decoder.buffered == MAX_FRAME - 1
+    decoder.receive_data(frame(body)[-1:])
+    assert decoder.next_frame()["type"] == "chat"
+
+
+def test_custom_limit():
+    decoder = FrameDecoder(max_frame=16)
+    with pytest.raises(RemoteProtocolError, match="frame-too-large"):
+        decoder.receive_data(encode_frame({"type": "chat", "text": "x" * 20}))
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    (b"", "bad-msgpack"),                                  # empty frame
+    (b"\xc1", "bad-msgpack"),                              # never-used byte
+    (b"\x81\xa1a", "bad-msgpack"),                         # truncated
+    (b"\x80\x80", "bad-msgpack"),                          # two values
+    (b"\xa3\xff\xfe\xfd", "bad-msgpack"),                  # invalid UTF-8
+    (b"\x81\x01\x01", "bad-msgpack"),                      # int key
+    (b"\xd6\xff\x00\x00\x00\x01", "bad-msgpack"),          # timestamp ext
+    (b"\x81\xa1a\xc7\x00\x05", "bad-msgpack"),             # empty ext
+    (b"\x91" * 5000 + b"\xc0", "bad-msgpack"),             # nested too deep
+    (b"\xdd\xff\xff\xff\xff", "bad-msgpack"),              # array claims 4G items
+    (b"\x91\xc0", "not-a-map"),
+    (b"\xa4type", "not-a-map"),
+    (b"\x81\xc4\x01a\x01", "not-a-map"),                   # bytes key
+])
+def test_bad_bodies_are_fatal_remote_errors(body, code):
+    decoder = FrameDecoder()
+    with pytest.raises(RemoteProtocolError) as info:
+        decoder.receive_data(frame(body) + encode_frame({"type": "ping"}))
+        decoder.next_frame()
+    assert info.value.code == code and info.value.fatal
+    with pytest.raises(RemoteProtocolError):
+        decoder.next_frame()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.integers(min_value=1, max_value=64))
+def test_arbitrary_bytes_yield_frames_or_remote_errors(data, step):
+    decoder = FrameDecoder(max_frame=128)
+    try:
+        for i in range(0, len(data), step):
+            decoder.receive_data(data[i : i + step])
+            assert decoder.buffered <= 4 + 128
+            while (f := decoder.next_frame()) is not None:
+                assert isinstance(f, dict) and all(isinstance(k, str) for k in f)
+    except RemoteProtocolError as exc:
+        assert exc.code in {"frame-too-large", "bad-msgpack", "not-a-map"}
+        assert decoder.buffered == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(
+    st.binary(max_size=40).map(frame),
+    st.sampled_from(list(EXAMPLES.values())).map(lambda m: encode_frame(m.to_wire())),
+    st.builds(
+        lambda t, d: frame(msgpack.packb({"type": t, **d})),
+        st.sampled_from(sorted(messages.MESSAGE_TYPES)) | st.text(max_size=4),
+        st.dictionaries(st.sampled_from(["table", "seq", "seat", "nonce", "view", "x"]),
+                        st.integers(min_value=-(2**63), max_value=2**64 - 1)
+                        | st.text(max_size=4) | st.none(), max_size=4)),
+    st.binary(max_size=8),
+), max_size=8))
+def test_arbitrary_input_to_a_connection_yields_messages_or_remote_errors(parts):
+    for role in (Role.HOST, Role.CLIENT):
+        conn = Connection(role)
+        try:
+            for part in parts:
+                conn.receive_data(part)
+                while True:
+                    try:
+                        msg = conn.next_event()
+                    except RemoteProtocolError as exc:
+                        if exc.fatal:
+                            raise
+                        continue
+                    if msg is None:
+                        break
+                    assert isinstance(msg, messages.Message)
+        except RemoteProtocolError as exc:
+            assert exc.fatal
+
+
+@pytest.mark.parametrize("value", [2**64, -(2**63) - 1, [1, {"x": 2**70}]])
+def test_int_out_of_msgpack_range_on_send(value):
+    with pytest.raises(LocalProtocolError) as info:
+        encode_frame({"type": "chat", "v": value})
+    assert info.value.code == "bad-value"
+
+
+def test_ints_at_msgpack_limits_encode():
+    decoder = FrameDecoder()
+    decoder.receive_data(encode_frame({"a": 2**64 - 1, "b": -(2**63)}))
+    assert decoder.next_frame() == {"a": 2**64 - 1, "b": -(2**63)}
+
+
+DEEP: list = [0]
+for _ in range(40):
+    DEEP = [DEEP]
+
+
+@pytest.mark.parametrize("value", [
+    {1: "int key"}, {"s": {1, 2}}, {"o": object()}, {"u": "\ud800"},
+    {"deep": DEEP},
+])
+def test_unencodable_values_are_local_errors(value):
+    with pytest.raises(LocalProtocolError) as info:
+        encode_frame(value)
+    assert info.value.code == "bad-value"
+
+
+def test_top_level_must_be_a_map():
+    with pytest.raises(LocalProtocolError):
+        encode_frame([1, 2])  # type: ignore[arg-type]
+
+
+def test_frame_too_large_on_send():
+    with pytest.raises(LocalProtocolError) as info:
+        encode_frame({"type": "chat", "text": "x" * MAX_FRAME})
+    assert info.value.code == "frame-too-large"
+    big = messages.State(table=1, seq=1, view={"k": ["y" * 900] * 100})
+    with pytest.raises(LocalProtocolError, match="frame-too-large"):
+        encode_frame(big.to_wire())
