@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs everything the test suite needs on a fresh Debian/Ubuntu machine:
+# tmux (the terminal end-to-end tests), iproute2 (network namespaces for discovery
+# tests), then this package with its test extra. Run from the repository root.
+set -e
+missing=""
+command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing
+fi
+python3 -m pip install -q -e '.[test]'
