@@ -129,3 +129,21 @@ async def join(port: int, name: str, role: str = "player", token: str | None = N
                                password=password))
     welcome = await client.expect(messages.Welcome)
     return client, welcome
+
+
+async def seat_players(port: int, table: int, names: list[str]) -> list[tuple[WireClient, int, str]]:
+    """Connect one client per name and seat it at ``table``: (client, seat, token)."""
+    out = []
+    for name in names:
+        c, _ = await join(port, name)
+        c.send(messages.JoinTable(table=table))
+        j = await c.expect(messages.Joined)
+        out.append((c, j.seat, j.token))
+    return out
+
+
+async def state_at(client: WireClient, seq: int | None = None, timeout: float = WAIT) -> Any:
+    """The next ``state`` (with sequence number ``seq`` when given)."""
+    return await client.expect(
+        messages.State, None if seq is None else (lambda m: m.seq == seq), timeout
+    )
