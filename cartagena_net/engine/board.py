@@ -15,14 +15,15 @@ class Board:
         self.spaces = spaces  # spaces[i] = symbol index of space i+1
         self.length = len(spaces)
         self.boat = self.length + 1
-        # ahead[p][s]: positions > p holding symbol s, nearest first
-        self.ahead = tuple(
-            tuple(
-                tuple(q for q in range(p + 1, self.boat) if spaces[q - 1] == s)
-                for s in range(nsymbols)
-            )
-            for p in range(self.boat)
-        )
+        # ahead[p][s]: positions > p holding symbol s, nearest first (one backward pass)
+        following: list[tuple[int, ...]] = [()] * nsymbols
+        ahead: list[tuple[tuple[int, ...], ...]] = [()] * self.boat
+        for p in range(self.length, -1, -1):
+            ahead[p] = tuple(following)
+            if p:
+                s = spaces[p - 1]
+                following[s] = (p, *following[s])
+        self.ahead = tuple(ahead)
 
     def symbol_at(self, pos: int) -> int:
         return self.spaces[pos - 1]
