@@ -1,10 +1,28 @@
-"""Client tests run on the real asyncio reactor, driven through its asyncio loop."""
+"""Client tests run on the real asyncio reactor, driven through its asyncio loop.
+
+The reactor never ``run()``s here (tests drive its loop), so the thread pool that
+resolves host names for ``HostnameEndpoint`` is started and stopped by hand.
+"""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from cartagena_net.loop import install_reactor
 
-install_reactor()
+reactor = install_reactor()
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def resolver_threads() -> Iterator[None]:
+    pool = reactor.getThreadPool()
+    started = not pool.started
+    if started:
+        pool.start()
+    yield
+    if started and pool.started:
+        pool.stop()
