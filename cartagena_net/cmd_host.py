@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.discovery == "on":
         from cartagena_net.discovery import DiscoveryResponder
 
-        responder = DiscoveryResponder(reactor, service.summary, service.port)
+        responder = DiscoveryResponder(reactor, service.summary, service.port, interface=args.bind)
         responder.startService()
         services.insert(0, responder)
 
@@ -152,11 +152,17 @@ def run(args: argparse.Namespace) -> int:
             status["code"] = 1
             client_done(None)
 
-        name = config.name
+        import os
+
+        name = (os.environ.get("USER") or config.name or "host")[:32]
         local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
-        reactor.callWhenRunning(
-            lambda: run_client(reactor, host=local, port=service.port, name=name,
-                               spectate=False).addCallbacks(client_done, client_failed)
-        )
+        first = min(service.lobby.tables)
+
+        def open_client() -> None:
+            d = run_client(reactor, host=local, port=service.port, name=name, spectate=False,
+                           table=first, password=config.password)
+            d.addCallbacks(client_done, client_failed)
+
+        reactor.callWhenRunning(open_client)
     reactor.run()
     return status["code"]
