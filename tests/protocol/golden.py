@@ -1,0 +1,86 @@
+"""Golden wire vectors shown in docs/protocol.md ("Examples").
+
+Run ``python -m tests.protocol.golden`` to print that section from the code;
+tests/protocol/test_proto_doc.py checks the document still matches.
+"""
+
+from __future__ import annotations
+
+import json
+
+from protocol import discovery, encode_frame
+from protocol import messages as m
+
+NONCE = bytes(range(16))
+
+MESSAGES: dict[str, m.Message] = {
+    "hello": m.Hello(versions=(1,), name="ann", role="player"),
+    "welcome": m.Welcome(host_id="5f0c", host_name="deck", server_version="0.1.0",
+                         version=1, session="s1"),
+    "lobby": m.Lobby(tables=({
+        "id": 1, "name": "harbour", "rules": "jamaica", "options": {"players": 2},
+        "status": "waiting", "spectators": 0, "password": False, "owner": 0,
+        "seats": [{"seat": 0, "name": "ann", "color": "red", "bot": None, "connected": True},
+                  {"seat": 1, "name": None, "color": "blue", "bot": None,
+                   "connected": False}],
+    },)),
+    "create_table": m.CreateTable(name="harbour", rules="jamaica", options={"players": 2}),
+    "join_table": m.JoinTable(table=1, seat=None, spectate=False),
+    "joined": m.Joined(table=1, seat=0, token="k7"),
+    "add_bot": m.AddBot(table=1, seat=1, kind="random"),
+    "start": m.Start(table=1),
+    "state": m.State(table=1, seq=4, view={"turn": 0, "actor": 0},
+                     legal=("advance 0 key", "end"),
+                     events=({"type": "turn", "seat": 0, "text": "red's turn"},),
+                     lines=("red's turn",)),
+    "action": m.Action(table=1, seq=4, action="advance 0 key"),
+    "error": m.Error(code="stale", message="seq 3 but the game is at 4", fatal=False,
+                     ref="action"),
+    "chat": m.Chat(text="ahoy", table=1, sender="ann"),
+    "ping": m.Ping(nonce=7),
+    "bye": m.Bye(reason="done"),
+}
+
+ANNOUNCE = discovery.Announce(
+    host_id="5f0c", instance="9a3e", name="deck", port=41672, version=1,
+    tables=[{"id": 1, "name": "harbour", "rules": "jamaica", "seats": 2, "free": 1,
+             "status": "waiting", "password": False}],
+)
+
+DATAGRAMS: dict[str, bytes] = {
+    "probe": discovery.Probe(NONCE).encode()[:22],
+    "announce": ANNOUNCE.encode(),
+    "reply": discovery.reply_for(discovery.PROBE_SIZE, ANNOUNCE, NONCE) or b"",
+}
+
+
+def hexdump(data: bytes) -> str:
+    """16 bytes a line: ``offset: hex bytes``."""
+    return "\n".join(
+        f"{i:04x}: " + " ".join(f"{b:02x}" for b in data[i : i + 16])
+        for i in range(0, len(data), 16)
+    )
+
+
+def parse_hexdump(text: str) -> bytes:
+    return b"".join(bytes.fromhex(line.split(":", 1)[1]) for line in text.splitlines()
+                    if line.strip())
+
+
+def render() -> str:
+    out = []
+    for name, msg in MESSAGES.items():
+        out.append(f"#### `{name}`\n")
+        out.append("```json\n" + json.dumps(msg.to_wire(), ensure_ascii=False) + "\n```\n")
+        out.append("```hex\n" + hexdump(encode_frame(msg.to_wire())) + "\n```\n")
+    wire = ANNOUNCE.to_wire()
+    for name, data in DATAGRAMS.items():
+        out.append(f"#### discovery `{name}`\n")
+        if name == "announce":
+            out.append("```json\n" + json.dumps(wire) + "\n```\n")
+        out.append("```hex\n" + hexdump(data) + "\n```\n")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(render())
