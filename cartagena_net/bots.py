@@ -24,6 +24,10 @@ DUPLICATE_DECAY = 0.8  # each further card of the same symbol is worth less
 FILIBUSTER_LIMIT = 7  # cards beyond this are at risk when dark cards exist
 OPPONENT_ROAD_WEIGHT = 0.45  # how much an opponent's best next advance costs us
 OPPONENT_PROGRESS_WEIGHT = 1.0  # how much moving an opponent forward costs us
+BOAT_BONUS = 4.0  # a pirate aboard is safe for good
+CARDS_PER_SPACE = 1 / 5  # cards needed per space still to go (surplus is worth less)
+SURPLUS_DECAY = 0.5
+DARK_CARD_BONUS = 0.5  # a dark card can make opponents discard (Filibusters)
 WIN_VALUE = 1e6
 
 
@@ -268,14 +272,18 @@ class _Context:
             best_gain[sym] = max(
                 (table[p + 1] - p if p + 1 <= board.boat else 0 for p in mine_open), default=0
             )
-        value = progress + self._hand_value(hand, extra_cards, best_gain)
+        progress += BOAT_BONUS * sum(1 for p in mine if p >= board.boat)
+        need = max(2, round(sum(board.boat - p for p in mine) * CARDS_PER_SPACE))
+        value = progress + self._hand_value(hand, extra_cards, best_gain, need)
         for seat in self.opponents:
             theirs = board.pirates[seat]
             value -= OPPONENT_PROGRESS_WEIGHT * sum(theirs)
             value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board.boat, nxt)
         return value
 
-    def _hand_value(self, hand: list[str], extra: int, best_gain: dict[str, int]) -> float:
+    def _hand_value(
+        self, hand: list[str], extra: int, best_gain: dict[str, int], need: int
+    ) -> float:
         counts = Counter(base_symbol(c) for c in hand)
         cards: list[float] = []
         for sym, n in counts.items():
@@ -284,8 +292,10 @@ class _Context:
             cards.extend(base * DUPLICATE_DECAY**k for k in range(n))
         cards.extend([CARD_VALUE * 0.9] * extra)
         cards.sort(reverse=True)
-        total = 0.0
+        total = DARK_CARD_BONUS * sum(1 for c in hand if c.endswith("*"))
         for i, v in enumerate(cards):
+            if i >= need:
+                v *= SURPLUS_DECAY ** (i - need + 1)
             if self.dark_cards and i >= FILIBUSTER_LIMIT:
                 v *= 0.5
             total += v + (LOW_HAND_BONUS if i < LOW_HAND else 0.0)
