@@ -73,6 +73,7 @@ class Connection:
         self._decoder = FrameDecoder(max_frame)
         # Table the client left; the host may still have ``state`` for it in flight.
         self._left: int | None = None
+        self._fatal: RemoteProtocolError | None = None
 
     def __repr__(self) -> str:
         return (f"<Connection {self.role.value} {self.state.value} "
@@ -170,9 +171,20 @@ class Connection:
 
         Raises RemoteProtocolError for a bad frame or message. If the error
         is not ``fatal`` that frame is skipped and later calls go on with the
-        next one; after a fatal one the connection should be closed (send a
-        fatal ``error``, then drop the transport).
+        next one; a fatal one is raised again by every later call: close the
+        connection (send ``messages.Error.from_exception(exc)``, then drop the
+        transport).
         """
+        if self._fatal is not None:
+            raise self._fatal
+        try:
+            return self._next_message()
+        except RemoteProtocolError as exc:
+            if exc.fatal:
+                self._fatal = exc
+            raise
+
+    def _next_message(self) -> m.Message | None:
         while self.state is not ConnState.CLOSED:
             frame = self._decoder.next_frame()
             if frame is None:

@@ -305,3 +305,21 @@ def test_oversized_header_from_peer_raises_at_once():
     with pytest.raises(RemoteProtocolError) as info:
         host.receive_data(b"\x7f\xff\xff\xff")
     assert info.value.code == "frame-too-large" and info.value.fatal
+
+
+def test_fatal_receive_error_sticks_but_we_can_still_say_why():
+    host = Connection(Role.HOST)
+    host.receive_data(encode_frame({"type": "chat", "text": "too early"})
+                      + encode_frame(HELLO.to_wire()))
+    with pytest.raises(RemoteProtocolError) as first:
+        host.next_event()
+    assert first.value.fatal and first.value.code == "not-allowed"
+    with pytest.raises(RemoteProtocolError) as again:
+        host.next_event()  # the hello behind it is not processed
+    assert again.value is first.value
+    data = host.send(m.Error.from_exception(first.value))
+    assert host.state is CLOSED
+    client = Connection(Role.CLIENT)
+    client.send(HELLO)
+    client.receive_data(data)
+    assert client.next_event().code == "not-allowed" and client.state is CLOSED
