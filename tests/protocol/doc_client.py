@@ -1,0 +1,82 @@
+"""A minimal client written from docs/protocol.md alone (socket + msgpack).
+
+It deliberately does not import ``protocol``: it is the check that the
+document is enough to interoperate with the host.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import msgpack
+
+MAX_FRAME = 65536
+
+# Section 4: every field of every message the host sends.
+HOST_FIELDS = {
+    "welcome": {"host_id", "host_name", "server_version", "version", "session", "resumed"},
+    "error": {"code", "message", "fatal", "ref"},
+    "lobby": {"tables"},
+    "joined": {"table", "seat", "token"},
+    "state": {"table", "seq", "view", "legal", "events", "lines"},
+    "chat": {"table", "text", "sender"},
+    "ping": {"nonce"},
+    "pong": {"nonce"},
+    "bye": {"reason"},
+}
+TABLE_KEYS = {"id", "name", "rules", "options", "status", "spectators", "password",
+              "owner", "seats"}
+SEAT_KEYS = {"seat", "name", "color", "bot", "connected"}
+
+
+class DocClient:
+    """Blocking client: frames are a 4-byte big-endian length + one msgpack map."""
+
+    def __init__(self, port: int, timeout: float = 60.0) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.received: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        body = msgpack.packb(msg, use_bin_type=True)
+        assert len(body) <= MAX_FRAME
+        self.sock.sendall(len(body).to_bytes(4, "big") + body)
+
+    def _read(self, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise EOFError("connection closed")
+            data += chunk
+        return data
+
+    def recv(self) -> dict[str, Any]:
+        """The next message, checked against the document; pings are answered."""
+        while True:
+            size = int.from_bytes(self._read(4), "big")
+            assert 1 <= size <= MAX_FRAME, size
+            msg = msgpack.unpackb(self._read(size), raw=False, strict_map_key=True)
+            assert isinstance(msg, dict) and all(isinstance(k, str) for k in msg)
+            kind = msg["type"]
+            assert set(msg) - {"type"} == HOST_FIELDS[kind], msg
+            if kind == "lobby":
+                for table in msg["tables"]:
+                    assert set(table) == TABLE_KEYS
+                    assert all(set(s) == SEAT_KEYS for s in table["seats"])
+            self.received.append(msg)
+            if kind == "ping":
+                self.send({"type": "pong", "nonce": msg["nonce"]})
+                continue
+            return msg
+
+    def recv_type(self, *kinds: str) -> dict[str, Any]:
+        """Skip messages until one of ``kinds`` (an unexpected fatal error fails)."""
+        while True:
+            msg = self.recv()
+            if msg["type"] in kinds:
+                return msg
+            assert not (msg["type"] == "error" and msg["fatal"]), msg
