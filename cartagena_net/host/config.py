@@ -16,7 +16,8 @@ class HostConfig:
     """Everything a :class:`~cartagena_net.host.service.HostService` needs to know.
 
     ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
-    ``state_dir`` None keeps no journal. Times are in seconds.
+    ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
+    every game event (from the spectator view) at info level.
     """
 
     name: str = field(default_factory=default_host_name)
@@ -35,7 +36,8 @@ class HostConfig:
     max_connections: int = 1024
     max_per_address: int = 64
     max_tables: int = 128
-    rate: float = 30.0
-    burst: float = 60.0
+    rate: float = 100.0
+    burst: float = 200.0
     lobby_delay: float = 0.05
+    log_events: bool = False
     extra: dict[str, Any] = field(default_factory=dict)

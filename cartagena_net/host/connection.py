@@ -112,6 +112,13 @@ class HostConnection(tprotocol.Protocol):
             return
         self.transport.write(data)
 
+    def write_state(self, table_id: int, data: bytes) -> None:
+        """Write an encoded ``state`` frame if this connection is at that table."""
+        wire = self.conn
+        if (not self.closed and self.transport is not None
+                and wire.state is ConnState.TABLE and wire.table == table_id):
+            self.transport.write(data)
+
     def write_shared(self, data: bytes) -> None:
         """Write bytes already encoded once for many connections (spectator fan-out)."""
         if not self.closed and self.transport is not None:

@@ -13,6 +13,7 @@ from twisted.logger import Logger
 from cartagena_net.host.config import HostConfig
 from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.frames import fast_frame
 from cartagena_net.host.journal import (
     Journal,
     ensure_state_dir,
@@ -146,6 +147,14 @@ class HostService(Service):
     def encode(self, msg: Any) -> bytes:
         """One message as a frame, encoded once for any number of connections."""
         return encode_frame(msg.to_wire())
+
+    def encode_wire(self, wire: dict[str, Any]) -> bytes:
+        """A host-built map (engine views) as a frame: the fast path for ``state``.
+
+        msgpack refuses ints outside -2**63..2**64-1 and non-plain types by itself;
+        the frame size is checked here.
+        """
+        return fast_frame(wire)
 
     def open_journal(self, table_id: int, fresh: bool = True) -> Journal | None:
         if self.state_dir is None:

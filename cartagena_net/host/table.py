@@ -17,7 +17,6 @@ from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.tokens import new_token, same_secret
-from protocol import messages
 
 log = Logger(namespace="cartagena.host.table")
 
@@ -157,7 +156,7 @@ class Table:
         self.spectators.add(conn)
         self.host.lobby_changed()
         if self.state is not None:
-            conn.send_message(self._full_state(SPECTATOR))
+            conn.write_state(self.id, self.host.encode_wire(self._full_state(SPECTATOR)))
 
     def leave(self, conn: Any) -> None:
         """``conn`` leaves: a spectator goes; a seat is freed before the start, kept after."""
@@ -212,7 +211,7 @@ class Table:
         log.info("table {table}: {color} reconnected", table=self.id, color=seat.color)
         self.host.lobby_changed()
         if self.state is not None:
-            conn.send_message(self._full_state(seat.index))
+            conn.write_state(self.id, self.host.encode_wire(self._full_state(seat.index)))
 
     def _arm_takeover(self, seat: Seat) -> None:
         delay = self.host.config.takeover
@@ -345,34 +344,38 @@ class Table:
             return []
         return [str(a) for a in self.state.legal_actions()]
 
-    def _state_msg(self, viewer: Any, since: int) -> Any:
+    def _state_wire(self, viewer: Any, since: int) -> dict[str, Any]:
+        """A ``state`` message as a wire map: the engine's view for ``viewer`` only."""
         v = view(self.state, viewer, since=since)
-        events = v.pop("events", []) or []
-        legal = self._legal(viewer) if viewer is not SPECTATOR else []
-        return messages.State(
-            table=self.id,
-            seq=self.seq,
-            view=v,
-            legal=legal,
-            events=events,
-            lines=[str(e.get("text", "")) for e in events],
-        )
+        events = v.pop("events", None) or []
+        return {
+            "type": "state",
+            "table": self.id,
+            "seq": self.seq,
+            "view": v,
+            "legal": self._legal(viewer) if viewer is not SPECTATOR else [],
+            "events": events,
+            "lines": [str(e.get("text", ""))[:500] for e in events],
+        }
 
-    def _full_state(self, viewer: Any) -> Any:
-        return self._state_msg(viewer, max(0, len(self.state.events) - RECENT_EVENTS))
+    def _full_state(self, viewer: Any) -> dict[str, Any]:
+        return self._state_wire(viewer, max(0, len(self.state.events) - RECENT_EVENTS))
 
     def _broadcast(self, full: bool = False) -> None:
         since = 0 if full else self.sent_events
+        encode = self.host.encode_wire
         for s in self.seats:
             if s.conn is not None:
-                s.conn.send_message(self._state_msg(s.index, since))
-        spec = self._state_msg(SPECTATOR, since)
-        for line in spec.lines:
-            log.info("table {table}: {line}", table=self.id, line=line)
-        if self.spectators:
-            data = self.host.encode(spec)
-            for conn in list(self.spectators):
-                conn.write_shared(data)
+                s.conn.write_state(self.id, encode(self._state_wire(s.index, since)))
+        if self.spectators or self.host.config.log_events:
+            spec = self._state_wire(SPECTATOR, since)
+            if self.host.config.log_events:
+                for line in spec["lines"]:
+                    log.info("table {table}: {line}", table=self.id, line=line)
+            if self.spectators:
+                data = encode(spec)
+                for conn in list(self.spectators):
+                    conn.write_state(self.id, data)
         self.sent_events = len(self.state.events)
         self._schedule_bot()
 
