@@ -1,0 +1,176 @@
+"""End to end in a real terminal: `cartagena play` under tmux, driven by keystrokes.
+
+One seat is played from the keyboard against a bot on a one-segment board until the
+end screen shows the ranking; `cartagena spectate` in a second tmux session watches
+the same game and shows the same board.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-m", "cartagena_net"]
+WAIT = 60.0
+
+pytestmark = pytest.mark.tmux
+
+
+class Tmux:
+    """A private tmux server (own socket), killed at the end."""
+
+    def __init__(self, name: str, env: dict[str, str]) -> None:
+        self.sock = name
+        self.env = env
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(["tmux", "-L", self.sock, *args], capture_output=True, text=True, check=False,
+                             timeout=30, env=self.env, cwd=ROOT)
+        return out.stdout
+
+    def start(self, session: str, argv: list[str]) -> None:
+        cmd = " ".join(_quote(a) for a in argv)
+        shell = f"{cmd} 2>>{_quote(self.env['CTGN_ERR'])}; echo EXIT=$?; sleep 120"
+        self.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, shell)
+
+    def screen(self, session: str) -> str:
+        return self.tmux("capture-pane", "-p", "-t", session)
+
+    def keys(self, session: str, *keys: str) -> None:
+        self.tmux("send-keys", "-t", session, *keys)
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True, check=False,
+                       timeout=30)
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def wait_screen(t: Tmux, session: str, pred, what: str, timeout: float = WAIT) -> str:
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = t.screen(session)
+        if pred(text):
+            return text
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}; screen:\n{text}\n"
+                         f"stderr:\n{Path(t.env['CTGN_ERR']).read_text()}")
+
+
+def board(text: str) -> list[str]:
+    """The board rows of a game screen (between the turn line and the start line)."""
+    lines = text.splitlines()
+    start = next(i for i, x in enumerate(lines) if "turn" in x or "GAME OVER" in x)
+    end = next(i for i, x in enumerate(lines) if "meeting place 0:" in x)
+    return [x.split(" [selected")[0].rstrip() for x in lines[start + 1:end + 1]]
+
+
+def hand_keys(text: str) -> list[str]:
+    """Keys of the cards in hand (the hand line shows glyph, key, count)."""
+    line = next(x for x in text.splitlines() if x.startswith("hand:"))
+    return [k for k, n in re.findall(r"\S\*?([a-zA-Z])×(\d+)", line) if int(n) > 0]
+
+
+def pirates(text: str) -> list[tuple[str, str]]:
+    line = next(x for x in text.splitlines() if x.startswith("pirates:"))
+    return re.findall(r"(\d)@(\S+)", line)
+
+
+def my_turn(text: str) -> bool:
+    return "your turn" in text and "pirates:" in text
+
+
+def take_turn_action(t: Tmux, s: str, text: str) -> None:
+    """Choose an action from what the screen shows, preview it, confirm it."""
+    cards = hand_keys(text)
+    free = [n for n, where in pirates(text) if where != "B"]
+    tries: list[list[str]] = []
+    if cards and free:
+        tries.append([free[0], cards[0]])
+    if "r retreat" in text:
+        tries += [[n, "r"] for n, where in pirates(text) if where != "S"]
+    for keys in tries:
+        t.keys(s, *keys)
+        try:
+            wait_screen(t, s, lambda x: "Enter confirm" in x, "the preview", timeout=5)
+        except AssertionError:
+            t.keys(s, "Escape")
+            continue
+        before = t.screen(s)
+        t.keys(s, "Enter")
+        wait_screen(t, s, lambda x, b=before: x != b and "Enter confirm" not in x,
+                    "the move to be taken")
+        return
+    for key, label in (("w", "w draw"), ("e", "e end turn")):
+        if label in text:
+            before = t.screen(s)
+            t.keys(s, key)
+            wait_screen(t, s, lambda x, b=before: x != b, f"{label} to be taken")
+            return
+    raise AssertionError(f"no move found on:\n{text}")
+
+
+def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
+                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+    env.pop("TMUX", None)
+    t = Tmux(f"ctgn-client-{os.getpid()}", env)
+    try:
+        t.start("play", [*CLI, "play", "--rules", "ravensburger", "--option", "segments=1",
+                         "--option", "pirates=3", "--players", "2", "--bots", "1",
+                         "--bot-delay", "0", "--name", "ann"])
+        text = wait_screen(t, "play", my_turn, "the game screen")
+        port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
+        assert "you: ann (red)" in text
+        assert len(board(text)) == 2  # 6 spaces on one row, then the start and the rowboat
+
+        t.start("watch", [*CLI, "spectate", f"127.0.0.1:{port}"])
+        spec = wait_screen(t, "watch", lambda x: "SPECTATING" in x and "meeting place" in x,
+                           "the spectator's game screen")
+        assert "hand:" not in spec
+
+        # Ctrl-C asks before leaving a running game; "n" stays
+        t.keys("play", "C-c")
+        wait_screen(t, "play", lambda x: "Leave the running game?" in x, "the question")
+        t.keys("play", "n")
+        wait_screen(t, "play", lambda x: "Leave the running game?" not in x, "staying")
+
+        moves = 0
+        compared = False
+        while True:
+            text = wait_screen(t, "play", lambda x: my_turn(x) or "GAME OVER" in x,
+                               "my turn or the end")
+            if "GAME OVER" in text:
+                break
+            if moves >= 1 and not compared:
+                mine = board(text)
+                wait_screen(t, "watch", lambda x, m=mine: "SPECTATING" in x and board(x) == m,
+                            "the spectator to show the same board")
+                compared = True
+            take_turn_action(t, "play", text)
+            moves += 1
+            assert moves < 200, "the game does not end"
+        assert compared
+        assert re.search(r"Ranking: 1\. .+? \((red|blue)\)\s+2\. .+? \((red|blue)\)", text)
+        assert "play again" in text
+        spec = wait_screen(t, "watch", lambda x: "GAME OVER" in x, "the spectator's end screen")
+        assert board(spec) == board(text)
+
+        t.keys("watch", "q")
+        wait_screen(t, "watch", lambda x: "EXIT=0" in x, "the spectator to exit")
+        t.keys("play", "q")
+        wait_screen(t, "play", lambda x: "EXIT=0" in x, "cartagena play to exit")
+        err = Path(env["CTGN_ERR"]).read_text() if Path(env["CTGN_ERR"]).exists() else ""
+        assert "Traceback" not in err
+    finally:
+        t.kill()
