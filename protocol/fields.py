@@ -132,7 +132,14 @@ class Seq(Kind):
             raise FieldError(
                 f"{where}: {len(value)} items, allowed {self.min}..{self.max}"
             )
-        return tuple(self.inner.clean(v, f"{where}[{i}]") for i, v in enumerate(value))
+        clean = self.inner.clean
+        try:
+            return tuple(clean(v, where) for v in value)
+        except FieldError:
+            pass  # find the culprit again, now naming its index
+        for i, v in enumerate(value):
+            clean(v, f"{where}[{i}]")
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def wire(self, value: tuple[Any, ...]) -> list[Any]:
         return [self.inner.wire(v) for v in value]
@@ -169,29 +176,59 @@ class Options(Kind):
         return dict(value)
 
 
-def clean_data(value: Any, where: str, depth: int = 0) -> Any:
-    """Check free-form plain data; strings cleaned, tuples become lists."""
-    if value is None or isinstance(value, (bool, float)):
+class _DataError(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+        self.path = ""
+
+
+def _clean_node(value: Any, depth: int) -> Any:
+    kind = type(value)
+    if value is None or kind is bool or kind is float:
         return value
+    if kind is str:
+        return clean_text(value, DATA_STR_CAP)
     if _is_int(value):
         if not -(2**63) <= value <= 2**64 - 1:
-            raise FieldError(f"{where}: integer outside msgpack's range")
+            raise _DataError("integer outside msgpack's range")
+        return value
+    if isinstance(value, (bool, float)):
         return value
     if isinstance(value, str):
         return clean_text(value, DATA_STR_CAP)
     if depth >= DATA_DEPTH:
-        raise FieldError(f"{where}: nested deeper than {DATA_DEPTH}")
+        raise _DataError(f"nested deeper than {DATA_DEPTH}")
     if isinstance(value, (list, tuple)):
-        return [clean_data(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+        out_list = []
+        for i, item in enumerate(value):
+            try:
+                out_list.append(_clean_node(item, depth + 1))
+            except _DataError as exc:
+                exc.path = f"[{i}]{exc.path}"
+                raise
+        return out_list
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, item in value.items():
             if not isinstance(key, str):
-                raise FieldError(f"{where}: map key {key!r} is not a str")
+                raise _DataError(f"map key {key!r} is not a str")
             key = clean_text(key, 64)
-            out[key] = clean_data(item, f"{where}.{key}", depth + 1)
+            try:
+                out[key] = _clean_node(item, depth + 1)
+            except _DataError as exc:
+                exc.path = f".{key}{exc.path}"
+                raise
         return out
-    raise FieldError(f"{where}: {type(value).__name__} is not allowed here")
+    raise _DataError(f"{type(value).__name__} is not allowed here")
+
+
+def clean_data(value: Any, where: str) -> Any:
+    """Check free-form plain data; strings cleaned, tuples become lists."""
+    try:
+        return _clean_node(value, 0)
+    except _DataError as exc:
+        raise FieldError(f"{where}{exc.path}: {exc.why}") from None
 
 
 class Data(Kind):

@@ -20,7 +20,7 @@ HEADER_SIZE = 4
 INT_MIN = -(2**63)
 INT_MAX = 2**64 - 1
 #: Deepest nesting of maps/arrays encode_frame accepts.
-MAX_DEPTH = 32
+MAX_DEPTH = 64
 
 
 def _refuse_ext(code: int, data: bytes) -> NoReturn:
@@ -187,17 +187,24 @@ def _check_value(obj: Any) -> None:
             )
 
 
-def encode_frame(d: dict[str, Any], max_frame: int = MAX_FRAME) -> bytes:
+def encode_frame(
+    d: dict[str, Any], max_frame: int = MAX_FRAME, *, check: bool = True
+) -> bytes:
     """Encode a str-keyed map as one frame (header + body).
 
     Raises LocalProtocolError ``bad-value`` for data msgpack cannot carry
     (ints outside -2**63 .. 2**64-1, non-str keys, other types) and
-    ``frame-too-large`` if the body exceeds ``max_frame``.
+    ``frame-too-large`` if the body exceeds ``max_frame``. ``check=False``
+    skips the value walk for data already validated (a message's to_wire()).
     """
     if not isinstance(d, dict):
         raise LocalProtocolError("bad-value", "a frame must hold a map")
-    _check_value(d)
-    body = msgpack.packb(d, use_bin_type=True)
+    if check:
+        _check_value(d)
+    try:
+        body = msgpack.packb(d, use_bin_type=True)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise LocalProtocolError("bad-value", f"cannot encode: {exc}") from None
     if len(body) > max_frame:
         raise LocalProtocolError(
             "frame-too-large", f"frame of {len(body)} bytes exceeds {max_frame}"

@@ -203,7 +203,7 @@ def test_ints_at_msgpack_limits_encode():
 
 
 DEEP: list = [0]
-for _ in range(40):
+for _ in range(70):
     DEEP = [DEEP]
 
 

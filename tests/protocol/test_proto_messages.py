@@ -255,3 +255,13 @@ def test_decode_of_arbitrary_maps_yields_message_or_remote_error(wire):
         assert exc.code in {"bad-field", "unknown-type"}
     else:
         assert isinstance(msg, messages.Message)
+
+
+def test_deepest_allowed_view_still_encodes_and_decodes():
+    deep: dict = {}
+    node = deep
+    for _ in range(31):
+        node["d"] = {}
+        node = node["d"]
+    msg = messages.State(table=1, seq=1, view=deep)
+    assert through_wire(msg) == msg
