@@ -88,6 +88,7 @@ class ClientApp:
         self.closing = False
         self.attempt = 0
         self._retry_call: Any = None
+        self.sent_token: str | None = None
         self._browser: Any = None
         self._browse = browse
         self._targets = tuple(discovery_targets)
@@ -207,6 +208,7 @@ class ClientApp:
         if m.spectate:
             token = None
         role = "spectator" if m.spectate else "player"
+        self.sent_token = token
         d = connect(self.reactor, host, port, m.name, role=role, token=token,
                     password=self.password, timeout=10.0)
         d.addCallbacks(self._connected, self._connect_failed, errbackArgs=(token,))
@@ -218,6 +220,16 @@ class ClientApp:
             return
         self.session = session
         self.attempt = 0
+        stored = self.tokens.lookup(welcome.host_id)
+        if (not welcome.resumed and stored and not self.model.spectate
+                and stored != self.sent_token and self.model.table is None):
+            # Known host reached by another address: come back with the saved seat token.
+            self.model.token = stored
+            session.on_close = None
+            session.close("resuming a seat")
+            self.session = None
+            self._connect()
+            return
         session.on_close = self._closed
         self.model.on_message(welcome.to_wire())
         if not welcome.resumed:

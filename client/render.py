@@ -414,6 +414,7 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
     letters = color_letters(s.get("color", "") for s in view["seats"])
     boat = int(view.get("boat", len(view["board"]) + 1))
     info = {s.get("seat"): s for s in (model.table_info or {}).get("seats") or []}
+    goal = view.get("goal_name") or "boat"
     lines: list[Line] = []
     for s in view["seats"]:
         seat = s["seat"]
@@ -430,7 +431,7 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
         line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
                       (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
                       ("", f"{name[:14]:<14}{tag:<8}"),
-                      (DIM, (f" {s.get('hand_size', 0):>2} cards  boat {in_boat}/"
+                      (DIM, (f" {s.get('hand_size', 0):>2} cards  {goal} {in_boat}/"
                             f"{len(s['pirates'])}"))]
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
@@ -503,8 +504,10 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
     pir: Line = [("", "pirates: ")]
     for i, p in enumerate(mine):
         where = "S" if p == 0 else ("B" if p == boat else str(p))
-        style = SEL if p == model.sel_pos else ""
-        pir += [(KEY, f"{i + 1}"), (style, f"@{where}"), ("", " ")]
+        if p == model.sel_pos:
+            pir += [(SEL, f"[{i + 1}@{where}]"), ("", " ")]
+        else:
+            pir += [(KEY, f"{i + 1}"), ("", f"@{where} ")]
     out.append(pir)
     if not model.legal:
         out.append([(DIM, f"waiting for {model.seat_name(view.get('actor'))}… "),

@@ -82,7 +82,7 @@ def hand_keys(text: str) -> list[str]:
 
 def pirates(text: str) -> list[tuple[str, str]]:
     line = next(x for x in text.splitlines() if x.startswith("pirates:"))
-    return re.findall(r"(\d)@(\S+)", line)
+    return re.findall(r"(\d)@([SB]|\d+)", line)
 
 
 def my_turn(text: str) -> bool:
