@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocol import (
     PROTOCOL_VERSIONS,
@@ -323,3 +325,36 @@ def test_fatal_receive_error_sticks_but_we_can_still_say_why():
     client.send(HELLO)
     client.receive_data(data)
     assert client.next_event().code == "not-allowed" and client.state is CLOSED
+
+
+CANDIDATES = [
+    *EXAMPLES.values(),
+    m.Hello(versions=(1, 2), token="t"),
+    m.Welcome(host_id="h", host_name="n", server_version="0", version=1, session="s",
+              resumed={"table": 4, "seat": 1}),
+    m.Welcome(host_id="h", host_name="n", server_version="0", version=2, session="s"),
+    m.Joined(table=4, seat=None), m.Joined(table=3, seat=1),
+    m.Leave(table=4), m.Action(table=4, seq=1, action="end"), m.Start(table=4),
+    m.State(table=4, seq=1, view={}), m.Chat(text="lobby-wide"),
+]
+# bye and fatal errors end a session at once; tested above
+CANDIDATES = [c for c in CANDIDATES if not isinstance(c, m.Bye)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from(CANDIDATES)), max_size=25))
+def test_whatever_one_side_may_send_the_other_accepts(steps):
+    client, host = Connection(Role.CLIENT), Connection(Role.HOST)
+    for from_client, msg in steps:
+        sender, receiver = (client, host) if from_client else (host, client)
+        before = (sender.state, sender.table, sender.seat)
+        try:
+            data = sender.send(msg)
+        except LocalProtocolError:
+            assert (sender.state, sender.table, sender.seat) == before
+            continue
+        receiver.receive_data(data)
+        assert receiver.next_event() == msg
+        assert receiver.next_event() is None
+        assert (client.state, client.table, client.seat, client.version) == (
+            host.state, host.table, host.seat, host.version)
