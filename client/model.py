@@ -277,6 +277,8 @@ class ClientModel:
         self.add_log(list(msg.get("lines") or []))
         self.screen = "game"
         self.preview = None
+        if self.status_error and not self.reconnecting:
+            self.set_status("")
         if old and self.view and old.get("outcome") and not self.view.get("outcome"):
             self.log.clear()
         if not self.owes_discard():

@@ -183,7 +183,7 @@ def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([("", "Cards (capital letter = dark card):")])
         lines += keys_line(sym, width)
     lines.append([(TITLE, "Discard owed (Filibusters)")])
-    lines += keys_line([("letter", "add a card"), ("Backspace", "take back"),
+    lines += keys_line([("letter", "choose a card"), ("Backspace", "take back"),
                         ("Enter", "discard")], width)
     lines.append([(TITLE, "Lobby")])
     lines += keys_line([("↑↓", "table"), ("Enter", "sit"), ("w", "watch"), ("t", "new table"),
@@ -406,6 +406,23 @@ def hand_cards(model: ClientModel, hand: list[str]) -> Line:
     return out
 
 
+def public_cards(model: ClientModel, hand: list[str]) -> Line:
+    """Another player's open hand, compact: glyph and count of each card held."""
+    keys = model.keys
+    counts = Counter(hand)
+    out: Line = []
+    for card, n in sorted(counts.items(), key=lambda kv: _card_order(model, kv[0])):
+        out += [("bold", glyph(card, model.ascii_only, keys) + ("*" if card.endswith("*") else "")),
+                ("", f"{n} ")]
+    return out or [(DIM, "no cards")]
+
+
+def _card_order(model: ClientModel, card: str) -> tuple[int, str]:
+    symbols = list((model.view or {}).get("symbols") or [])
+    base = card.rstrip("*")
+    return (symbols.index(base) if base in symbols else len(symbols), card)
+
+
 def players_lines(model: ClientModel, width: int) -> list[Line]:
     """One line per seat: turn mark, colour, name, hand, boat count, public cards."""
     view = model.view
@@ -435,7 +452,7 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
                             f"{len(s['pirates'])}"))]
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
-            line += [("", "  ")] + hand_cards(model, hand)
+            line += [("", "  ")] + public_cards(model, hand)
         lines.append(clip(line, width))
     return lines
 
