@@ -108,7 +108,10 @@ class ClientApp:
 
     def _text(self) -> Any:
         size = self.app.output.get_size()
-        return to_formatted(render_screen(self.model, size.columns, size.rows))
+        try:
+            return to_formatted(render_screen(self.model, size.columns, size.rows))
+        except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the game
+            return [("bold fg:ansired", f"cannot draw this screen: {exc!r} (q quits)")]
 
     def refresh(self) -> None:
         """Send what the model queued, then redraw (or leave)."""
@@ -266,7 +269,10 @@ class ClientApp:
 
     def _message(self, msg: Any) -> None:
         wire = msg.to_wire()
-        self.model.on_message(wire)
+        try:
+            self.model.on_message(wire)
+        except Exception as exc:  # noqa: BLE001 - shown, never a traceback
+            self.model.set_status(f"cannot show a {wire.get('type')} message: {exc!r}", True)
         if wire.get("type") == "joined" and wire.get("token") and self.model.host_id:
             self.tokens.save(self.model.host_id, str(wire["token"]), self._address_text(),
                              wire.get("table"), wire.get("seat"))
