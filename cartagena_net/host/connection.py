@@ -12,6 +12,7 @@ from twisted.internet import protocol as tprotocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from cartagena_net.host.eager import write_now
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.limits import TokenBucket
 from cartagena_net.host.tokens import new_session_id
@@ -52,6 +53,8 @@ class HostConnection(tprotocol.Protocol):
             self.fail("server-full", refusal)
             return
         self.admitted = True
+        if hasattr(self.transport, "setTcpNoDelay"):
+            self.transport.setTcpNoDelay(True)  # small interactive frames: no Nagle delay
         self._timers.append(
             self.reactor.callLater(self.config.handshake_timeout, self._handshake_expired)
         )
@@ -117,7 +120,7 @@ class HostConnection(tprotocol.Protocol):
         wire = self.conn
         if (not self.closed and self.transport is not None
                 and wire.state is ConnState.TABLE and wire.table == table_id):
-            self.transport.write(data)
+            write_now(self.transport, data)
 
     def write_shared(self, data: bytes) -> None:
         """Write bytes already encoded once for many connections (spectator fan-out)."""

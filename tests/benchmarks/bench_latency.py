@@ -51,6 +51,19 @@ def serve() -> None:
     host.startService()
     host.create_table("bench", "jamaica", {"players": 2})
     print(json.dumps({"host": host.port, "echo": echo.getHost().port}), flush=True)
+    if os.environ.get("BENCH_PROFILE"):
+        import cProfile
+        import signal
+
+        prof = cProfile.Profile()
+
+        def dump(*_: object) -> None:
+            prof.disable()
+            prof.dump_stats(os.environ["BENCH_PROFILE"])
+            os._exit(0)
+
+        reactor.callWhenRunning(signal.signal, signal.SIGTERM, dump)
+        prof.enable()
     reactor.run()
 
 
