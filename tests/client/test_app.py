@@ -276,3 +276,25 @@ def test_host_browser_lists_and_drops_hosts(tmp_path) -> None:
         await stop(host)
 
     run(main())
+
+
+def test_typed_address_from_the_browser(tmp_path) -> None:
+    async def main() -> None:
+        host = make_host(name="typed")
+        with create_pipe_input() as pipe:
+            box: dict[str, ClientApp] = {}
+            done = run_client(reactor, None, None, "ann", browse=True, broadcast=False,
+                              state_dir=tmp_path / "s", app_input=pipe,
+                              app_output=DummyOutput(), on_app=lambda a: box.setdefault("a", a))
+            app = box["a"]
+            await until(lambda: app.model.screen == "browser", "the browser")
+            assert "looking for hosts" in to_text(render_screen(app.model, 80, 24))
+            pipe.send_text("a")
+            pipe.send_text(f"127.0.0.1:{host.port}\r")
+            await until(lambda: app.model.screen == "lobby", "the lobby")
+            assert app.model.host_label == f"127.0.0.1:{host.port}"
+            pipe.send_text("q")
+            assert await asyncio.wait_for(done.asFuture(loop()), WAIT) == 0
+        await stop(host)
+
+    run(main())
