@@ -5,16 +5,13 @@ resolves host names for ``HostnameEndpoint`` is started and stopped by hand.
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from cartagena_net.loop import install_reactor
 
 reactor = install_reactor()
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import random
 
-from sample_views import SYMBOLS, jamaica_view, legal_for
-
 from cartagena_net.engine import make_game, view
 from client.glyphs import RESERVED_KEYS, symbol_keys
 from client.model import ClientModel
 from client.render import render_screen, to_text
+from tests.client.sample_views import SYMBOLS, jamaica_view, legal_for
 
 
 def seated(v, legal, seat=0) -> ClientModel:

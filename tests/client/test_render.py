@@ -4,11 +4,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from sample_views import SYMBOLS, finished_view, jamaica_view, legal_for, tortuga_view
 
 from client.glyphs import UNICODE_GLYPHS, symbol_keys
 from client.model import ClientModel
 from client.render import render_screen, to_text, width_of
+from tests.client.sample_views import (
+    SYMBOLS,
+    finished_view,
+    jamaica_view,
+    legal_for,
+    tortuga_view,
+)
 
 
 def game_model(view, seat=0, legal=None, **kw) -> ClientModel:
