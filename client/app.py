@@ -142,6 +142,13 @@ class ClientApp:
         def _(event: Any) -> None:
             self.on_key(key_name(event.key_sequence[-1].key))
 
+        @kb.add(Keys.BracketedPaste)
+        def _paste(event: Any) -> None:
+            if self.model.input is not None:
+                for ch in event.data.replace("\r", " ").replace("\n", " ")[:400]:
+                    self.model.on_key(ch)
+                self.refresh()
+
         return kb
 
     def on_key(self, name: str) -> None:

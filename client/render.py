@@ -631,6 +631,8 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
             rpart = right[i] if i < len(right) else []
             merged.append(lpart + [(DIM, "│")] + clip(rpart, side))
         return merged
+    if room < 0:  # a very small terminal: keep the action lines, cut the middle
+        top = top[: max(0, len(top) + room)]
     log = feed_lines(model, main_w, max(0, room - 1)) if room > 1 else []
     sep: list[Line] = [[(DIM, "─" * main_w if not model.ascii_only else "-" * main_w)]]
     return top + acts + (sep + log if log else [])

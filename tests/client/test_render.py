@@ -137,6 +137,15 @@ def test_screens_fit_the_terminal(size, ascii_only) -> None:
     assert "hand:" in text
 
 
+def test_a_tiny_terminal_keeps_the_move_preview() -> None:
+    m = game_model(jamaica_view(0))
+    m.on_key("3")
+    m.on_key(symbol_keys(SYMBOLS)["skull"])
+    text = screen(m, 80, 12)
+    assert len(text.splitlines()) == 12
+    assert "play skull: 3 → 8" in text
+
+
 def test_more_room_gives_a_side_log() -> None:
     m = game_model(jamaica_view(0))
     m.add_log([f"line {i}" for i in range(40)])
