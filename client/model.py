@@ -277,7 +277,7 @@ class ClientModel:
         self.add_log(list(msg.get("lines") or []))
         self.screen = "game"
         self.preview = None
-        if self.status_error and not self.reconnecting:
+        if (self.status_error and not self.reconnecting) or self.status.startswith("sent: "):
             self.set_status("")
         if old and self.view and old.get("outcome") and not self.view.get("outcome"):
             self.log.clear()
@@ -541,6 +541,8 @@ class ClientModel:
     def _select(self, pos: int) -> None:
         self.sel_pos = pos
         self.preview = None
+        if self.status_error:
+            self.set_status("")
 
     def _key_move(self, key: str) -> None:
         mine = self.my_positions()

@@ -100,21 +100,21 @@ def take_turn_action(t: Tmux, s: str, text: str) -> None:
         tries += [[n, "r"] for n, where in pirates(text) if where != "S"]
     for keys in tries:
         t.keys(s, *keys)
-        try:
-            wait_screen(t, s, lambda x: "Enter confirm" in x, "the preview", timeout=5)
-        except AssertionError:
-            t.keys(s, "Escape")
+        shown = wait_screen(t, s, lambda x: "Enter confirm" in x or "cannot" in x,
+                            "the preview or a refusal")
+        if "Enter confirm" not in shown:
             continue
         before = t.screen(s)
         t.keys(s, "Enter")
-        wait_screen(t, s, lambda x, b=before: x != b and "Enter confirm" not in x,
-                    "the move to be taken")
+        wait_screen(t, s, lambda x, b=before: x != b and "Enter confirm" not in x
+                    and "sent: " not in x, "the host to take the move")
         return
     for key, label in (("w", "w draw"), ("e", "e end turn")):
         if label in text:
             before = t.screen(s)
             t.keys(s, key)
-            wait_screen(t, s, lambda x, b=before: x != b, f"{label} to be taken")
+            wait_screen(t, s, lambda x, b=before: x != b and "sent: " not in x,
+                        f"{label} to be taken")
             return
     raise AssertionError(f"no move found on:\n{text}")
 
