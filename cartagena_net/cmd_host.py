@@ -50,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--max-connections", type=int, default=1024)
     parser.add_argument("--max-per-address", type=int, default=64)
+    parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
+                        help="per-connection message rate (bursts of twice as many)")
 
 
 def _start_logging(fmt: str) -> None:
@@ -83,6 +85,9 @@ def build_config(args: argparse.Namespace) -> Any:
         bot_delay=args.bot_delay,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
+        rate=args.rate_limit,
+        burst=2 * args.rate_limit,
+        log_events=bool(args.headless),
     )
     if args.name:
         config.name = args.name[:64]

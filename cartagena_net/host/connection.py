@@ -43,6 +43,7 @@ class HostConnection(tprotocol.Protocol):
         self._last_rx = self.reactor.seconds()
         self._timers: list[Any] = []
         self._idle_call: Any = None
+        self._handshake_call: Any = None
         self._ping_nonce: int | None = None
 
     # -- twisted Protocol ------------------------------------------------------
@@ -55,8 +56,8 @@ class HostConnection(tprotocol.Protocol):
         self.admitted = True
         if hasattr(self.transport, "setTcpNoDelay"):
             self.transport.setTcpNoDelay(True)  # small interactive frames: no Nagle delay
-        self._timers.append(
-            self.reactor.callLater(self.config.handshake_timeout, self._handshake_expired)
+        self._handshake_call = self.reactor.callLater(
+            self.config.handshake_timeout, self._handshake_expired
         )
         self._idle_call = self.reactor.callLater(self.config.ping_interval, self._check_idle)
 
@@ -94,9 +95,10 @@ class HostConnection(tprotocol.Protocol):
             if t.active():
                 t.cancel()
         self._timers.clear()
-        if self._idle_call is not None and self._idle_call.active():
-            self._idle_call.cancel()
-        self._idle_call = None
+        for call in (self._idle_call, self._handshake_call):
+            if call is not None and call.active():
+                call.cancel()
+        self._idle_call = self._handshake_call = None
         if self.admitted:
             self.host.release(self)
 
@@ -199,3 +201,7 @@ class HostConnection(tprotocol.Protocol):
         self.name = (msg.name or "").strip()[:32] or "player"
         self.role = msg.role
         self.host.lobby.hello(self, msg)
+        if self.welcomed and self._handshake_call is not None:
+            if self._handshake_call.active():
+                self._handshake_call.cancel()
+            self._handshake_call = None

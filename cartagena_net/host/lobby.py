@@ -9,7 +9,7 @@ import cartagena_net
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.table import Table
 from cartagena_net.host.tokens import same_secret
-from protocol import RemoteProtocolError, choose_version, messages
+from protocol import LocalProtocolError, RemoteProtocolError, choose_version, messages
 
 log = Logger(namespace="cartagena.host.lobby")
 
@@ -23,13 +23,14 @@ class Lobby:
         self.next_id = 1
         self.connections: set[Any] = set()
         self._push_call: Any = None
+        self._dirty: set[Table] = set()
 
     # -- tables ----------------------------------------------------------------
 
     def add_table(self, table: Table) -> None:
         self.tables[table.id] = table
         self.next_id = max(self.next_id, table.id + 1)
-        self.changed()
+        self.changed(table)
 
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, int) else None
@@ -40,20 +41,45 @@ class Lobby:
     def entries(self) -> list[dict[str, Any]]:
         return [t.lobby_entry() for t in self.tables.values()]
 
+    def lobby_frame(self) -> bytes:
+        """The ``lobby`` message as one frame, built from cached table entries.
+
+        Every string in it already passed the protocol's checks when it came in
+        (names, table names, options) or is the host's own. Tables that would
+        overflow the frame are left out (the newest first).
+        """
+        entries = self.entries()
+        while True:
+            try:
+                return self.host.encode_wire({"type": "lobby", "tables": entries})
+            except LocalProtocolError:
+                if not entries:
+                    raise
+                entries = entries[: len(entries) * 3 // 4]
+
     # -- lobby pushes ----------------------------------------------------------
 
-    def changed(self) -> None:
-        """Something in the lobby changed: push it soon (coalesced)."""
+    def changed(self, table: Table | None = None) -> None:
+        """Something in the lobby changed (at ``table``): push it soon, coalesced.
+
+        Connections in the lobby get every change; a table's members get the
+        changes of their own table only.
+        """
+        if table is not None:
+            self._dirty.add(table)
+            table.entry_cache = None
         if self._push_call is None and self.host.running:
             self._push_call = self.host.reactor.callLater(self.host.config.lobby_delay, self.push)
 
     def push(self) -> None:
         self._push_call = None
+        dirty, self._dirty = self._dirty, set()
         if not self.connections:
             return
-        data = self.host.encode(messages.Lobby(tables=self.entries()))
+        data = self.lobby_frame()
         for conn in list(self.connections):
-            conn.write_shared(data)
+            if conn.table is None or conn.table in dirty:
+                conn.write_shared(data)
 
     def cancel(self) -> None:
         if self._push_call is not None and self._push_call.active():
@@ -89,7 +115,7 @@ class Lobby:
             )
         )
         self.connections.add(conn)
-        conn.send_message(messages.Lobby(tables=self.entries()))
+        conn.write_shared(self.lobby_frame())
         if table is not None and seat is not None:
             conn.table = table
             table.attach(conn, seat)

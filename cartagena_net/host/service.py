@@ -10,6 +10,7 @@ from twisted.internet import defer
 from twisted.internet import protocol as tprotocol
 from twisted.logger import Logger
 
+from cartagena_net.engine import make_game
 from cartagena_net.host.config import HostConfig
 from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.errors import HostError
@@ -26,6 +27,8 @@ from cartagena_net.host.table import Table
 from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
+
+GAME_CACHE = 64
 
 
 class _Factory(tprotocol.Factory):
@@ -51,6 +54,7 @@ class HostService(Service):
         self.connections: set[HostConnection] = set()
         self.host_id = uuid.uuid4().hex
         self._listening: Any = None
+        self._games: dict[Any, Any] = {}
         self.state_dir: Path | None = None
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
@@ -136,8 +140,26 @@ class HostService(Service):
 
     # -- hooks used by the lobby, tables and connections -------------------------
 
-    def lobby_changed(self) -> None:
-        self.lobby.changed()
+    def game_for(self, rules: str, options: dict[str, Any]) -> Any:
+        """The engine's Game for these rules; shared by tables with the same options."""
+        try:
+            key = (rules, tuple(sorted(options.items())))
+            hash(key)
+        except TypeError:
+            raise HostError("bad-rules", "options must be plain values") from None
+        game = self._games.get(key)
+        if game is None:
+            try:
+                game = make_game(rules, **options)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise HostError("bad-rules", f"cannot make a {rules!r} game: {exc}") from None
+            if len(self._games) >= GAME_CACHE:
+                self._games.clear()
+            self._games[key] = game
+        return game
+
+    def lobby_changed(self, table: Any = None) -> None:
+        self.lobby.changed(table)
 
     def make_wire(self) -> Connection:
         if self.config.max_frame is not None:

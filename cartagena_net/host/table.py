@@ -10,7 +10,6 @@ from cartagena_net.engine import (
     SPECTATOR,
     IllegalActionError,
     InvalidActionError,
-    make_game,
     view,
 )
 from cartagena_net.host import gamerec
@@ -51,10 +50,7 @@ class Table:
         self.name = name
         self.rules = rules
         self.options = dict(options)
-        try:
-            self.game = make_game(rules, **self.options)
-        except (ValueError, TypeError, KeyError) as exc:
-            raise HostError("bad-rules", f"cannot make a {rules!r} game: {exc}") from None
+        self.game = host.game_for(rules, self.options)
         self.password = password
         self.allow_spectators = spectators
         colors = gamerec.seat_colors(self.game)
@@ -67,13 +63,19 @@ class Table:
         self.sent_events = 0
         self.chance_seen = 0
         self._bot_call: Any = None
+        self.entry_cache: dict[str, Any] | None = None
         self._rng = random.Random(random.SystemRandom().getrandbits(64))
         self.journal: Any = host.open_journal(table_id, fresh)
 
     # -- lobby information -------------------------------------------------
 
     def lobby_entry(self) -> dict[str, Any]:
-        """The table as listed in ``lobby`` (never the password)."""
+        """The table as listed in ``lobby`` (never the password); cached until it changes."""
+        if self.entry_cache is None:
+            self.entry_cache = self._entry()
+        return self.entry_cache
+
+    def _entry(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "name": self.name,
@@ -124,7 +126,7 @@ class Table:
         if self.owner is None or not self.seats[self.owner].human:
             self.owner = chosen.index
         self._journal_seats()
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
         return chosen
 
     def _choose_seat(self, seat: int | None, color: str | None) -> Seat:
@@ -154,7 +156,7 @@ class Table:
     def spectate(self, conn: Any) -> None:
         self.check_spectators()
         self.spectators.add(conn)
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
         if self.state is not None:
             conn.write_state(self.id, self.host.encode_wire(self._full_state(SPECTATOR)))
 
@@ -162,7 +164,7 @@ class Table:
         """``conn`` leaves: a spectator goes; a seat is freed before the start, kept after."""
         if conn in self.spectators:
             self.spectators.discard(conn)
-            self.host.lobby_changed()
+            self.host.lobby_changed(self)
             return
         seat = self._seat_of(conn)
         if seat is None:
@@ -176,7 +178,7 @@ class Table:
         """The connection behind a seat went away: the seat is kept for its token."""
         if conn in self.spectators:
             self.spectators.discard(conn)
-            self.host.lobby_changed()
+            self.host.lobby_changed(self)
             return
         seat = self._seat_of(conn)
         if seat is None:
@@ -188,7 +190,7 @@ class Table:
             self.leave_seat(seat)
             return
         self._arm_takeover(seat)
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
 
     def leave_seat(self, seat: Seat) -> None:
         seat.clear()
@@ -196,7 +198,7 @@ class Table:
             humans = [s.index for s in self.seats if s.human]
             self.owner = humans[0] if humans else None
         self._journal_seats()
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
 
     def attach(self, conn: Any, seat: Seat) -> None:
         """A player came back with its token: restore the seat, send a fresh full view."""
@@ -209,7 +211,7 @@ class Table:
         seat.takeover_call = None
         seat.takeover_bot = None
         log.info("table {table}: {color} reconnected", table=self.id, color=seat.color)
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
         if self.state is not None:
             conn.write_state(self.id, self.host.encode_wire(self._full_state(seat.index)))
 
@@ -261,7 +263,7 @@ class Table:
         chosen.bot = bot
         chosen.name = f"{kind} bot"
         self._journal_seats()
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
         return chosen
 
     def remove_bot(self, conn: Any, seat: int) -> None:
@@ -272,7 +274,7 @@ class Table:
             raise HostError("bad-seat", f"seat {seat} has no bot")
         self.seats[seat].clear()
         self._journal_seats()
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
 
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
@@ -298,7 +300,7 @@ class Table:
         log.info("table {table}: a new game starts", table=self.id)
         for s in self.seats:
             self._arm_takeover(s)
-        self.host.lobby_changed()
+        self.host.lobby_changed(self)
         self._broadcast(full=True)
 
     # -- playing -------------------------------------------------------------
@@ -336,7 +338,7 @@ class Table:
             self.journal.append(record)
         if self.state.is_over:
             self.status = "finished"
-            self.host.lobby_changed()
+            self.host.lobby_changed(self)
         self._broadcast()
 
     def _legal(self, seat: int) -> list[str]:

@@ -127,11 +127,12 @@ def clients_main(port: int) -> None:
     spectators: list[Peer] = []
     for n in SIZES:
         new = [c.add(f"s{i}", True) for i in range(len(spectators), n)]
-        c.pump(lambda: all(s.welcomed for s in new))
+        c.pump(lambda new=new: all(s.welcomed for s in new))
         for s in new:
             s.send({"type": "join_table", "table": 1, "spectate": True})
         spectators += new
-        c.pump(lambda: all(s.joined and s.state is not None for s in spectators), quiet=0.3)
+        c.pump(lambda ss=spectators: all(s.joined and s.state is not None for s in ss),
+               quiet=0.3)
         times = []
         for _ in range(REPS):
             seq = max(p.state["seq"] for p in players)

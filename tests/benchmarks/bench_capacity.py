@@ -1,0 +1,214 @@
+"""K concurrent tables of 4 bot clients over TCP: total actions per second and host RSS.
+
+The host runs as ``cartagena host --headless`` in a subprocess (its RSS read from
+/proc). This process holds 4 * K raw sockets: the first client of each table creates
+it, three more join, the owner starts (and starts again when a game ends); each client
+plays a random legal action as soon as its ``state`` lists any. After all tables play,
+actions are counted for DURATION seconds.
+
+Prints one JSON line. Target: K = 100, >= 3000 actions/s in total, <= 100 KB RSS per
+table.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import selectors
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgpack
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+TABLES = int(os.environ.get("BENCH_TABLES", "100"))
+DURATION = float(os.environ.get("BENCH_SECONDS", "10"))
+HOST_ONLY = (
+    "import argparse, sys; from cartagena_net import cmd_host; "
+    "p = argparse.ArgumentParser(); cmd_host.add_arguments(p); "
+    "sys.exit(cmd_host.run(p.parse_args(sys.argv[2:])))"
+)
+
+
+def host_command() -> list[str]:
+    from cartagena_net.cli import COMMANDS
+
+    if os.environ.get("BENCH_HOST_SCRIPT"):  # e.g. a profiling wrapper
+        return [sys.executable, os.environ["BENCH_HOST_SCRIPT"], "host"]
+    if all((ROOT / "cartagena_net" / f"cmd_{n}.py").exists() for n in COMMANDS):
+        return [sys.executable, "-m", "cartagena_net", "host"]
+    return [sys.executable, "-c", HOST_ONLY, "host"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+class Bot:
+    """One raw client socket playing random legal actions."""
+
+    def __init__(self, port: int, name: str, rng: random.Random) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.setblocking(False)
+        self.rng = rng
+        self.buf = bytearray()
+        self.out = bytearray()
+        self.table: int | None = None
+        self.seat: int | None = None
+        self.owner = False
+        self.welcomed = False
+        self.seq = 0
+        self.states = 0
+        self.send({"type": "hello", "versions": [1], "name": name, "role": "player"})
+
+    def send(self, d: dict) -> None:
+        body = msgpack.packb(d)
+        self.out += len(body).to_bytes(4, "big") + body
+        self.flush()
+
+    def flush(self) -> None:
+        while self.out:
+            try:
+                n = self.sock.send(self.out)
+            except BlockingIOError:
+                return
+            del self.out[:n]
+
+    def read(self) -> None:
+        while True:
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                raise ConnectionError("closed by the host")
+            self.buf += chunk
+        while len(self.buf) >= 4:
+            size = int.from_bytes(self.buf[:4], "big")
+            if len(self.buf) < 4 + size:
+                break
+            msg = msgpack.unpackb(bytes(self.buf[4 : 4 + size]), raw=False)
+            del self.buf[: 4 + size]
+            self.handle(msg)
+
+    def handle(self, msg: dict) -> None:
+        kind = msg["type"]
+        if kind == "welcome":
+            self.welcomed = True
+        elif kind == "joined":
+            self.table, self.seat = msg["table"], msg["seat"]
+        elif kind == "state":
+            self.states += 1
+            self.seq = msg["seq"]
+            if msg["legal"]:
+                self.send({"type": "action", "table": self.table, "seq": msg["seq"],
+                           "action": self.rng.choice(msg["legal"])})
+            elif self.owner and msg["view"]["outcome"] is not None:
+                self.send({"type": "start", "table": self.table})
+        elif kind == "ping":
+            self.send({"type": "pong", "nonce": msg["nonce"]})
+        elif kind == "error" and msg.get("fatal"):
+            raise RuntimeError(f"host error: {msg}")
+
+
+def pump(sel: selectors.BaseSelector, done, timeout: float) -> None:
+    deadline = time.perf_counter() + timeout
+    while not done():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("waited too long")
+        for key, _ in sel.select(0.05):
+            key.data.read()
+
+
+def main() -> None:
+    proc = subprocess.Popen(
+        [*host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
+         "--discovery", "off", "--bot-delay", "0", "--players", "4",
+         "--max-per-address", str(8 * TABLES + 16), "--max-connections", str(8 * TABLES + 16)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        port = int(proc.stdout.readline().rsplit(" ", 1)[1])
+        time.sleep(0.5)
+        base = rss_kb(proc.pid)
+        rng = random.Random(1)
+        sel = selectors.DefaultSelector()
+        bots: list[Bot] = []
+        tables: list[list[Bot]] = []
+        for t in range(TABLES):
+            owner = Bot(port, f"t{t}a", rng)
+            sel.register(owner.sock, selectors.EVENT_READ, owner)
+            pump(sel, lambda o=owner: o.welcomed, 60)
+            owner.owner = True
+            owner.send({"type": "create_table", "name": f"bench {t}", "rules": "jamaica",
+                        "options": {"players": 4}})
+            pump(sel, lambda o=owner: o.table is not None, 60)
+            group = [owner]
+            for i in range(3):
+                b = Bot(port, f"t{t}{'bcd'[i]}", rng)
+                sel.register(b.sock, selectors.EVENT_READ, b)
+                group.append(b)
+            pump(sel, lambda g=group: all(b.welcomed for b in g), 60)
+            for b in group[1:]:
+                b.send({"type": "join_table", "table": owner.table, "spectate": False})
+            pump(sel, lambda g=group: all(b.table is not None for b in g), 60)
+            tables.append(group)
+            bots += group
+        for group in tables:
+            group[0].send({"type": "start", "table": group[0].table})
+        pump(sel, lambda: all(b.states for b in bots), 60)
+        start_seq = {g[0].table: max(b.seq for b in g) for g in tables}
+        cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < DURATION:
+            for key, _ in sel.select(0.05):
+                key.data.read()
+        elapsed = time.perf_counter() - t0
+        host_cpu = cpu_seconds(proc.pid) - cpu0
+        client_cpu = time.process_time() - own0
+        end_seq = {g[0].table: max(b.seq for b in g) for g in tables}
+        rss = rss_kb(proc.pid)
+        actions = sum(end_seq[t] - start_seq[t] for t in end_seq)
+        per_table = (rss - base) / TABLES
+        result = {
+            "bench": "capacity",
+            "tables": TABLES,
+            "clients": len(bots),
+            "seconds": round(elapsed, 2),
+            "actions": actions,
+            "actions_per_s": round(actions / elapsed, 1),
+            "host_rss_kb": rss,
+            "host_rss_base_kb": base,
+            "rss_per_table_kb": round(per_table, 1),
+            "host_cpu_share": round(host_cpu / elapsed, 2),
+            "clients_cpu_share": round(client_cpu / elapsed, 2),
+            "host_cpu_us_per_action": round(host_cpu / max(1, actions) * 1e6, 1),
+        }
+        result["target_met"] = (
+            TABLES >= 100 and result["actions_per_s"] >= 3000 and per_table <= 100
+        )
+        print(json.dumps(result))
+        for b in bots:
+            b.sock.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
