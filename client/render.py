@@ -536,7 +536,9 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
             out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                         ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
         return out
-    pairs = [("1-9/←→", "pirate"), ("letter", "play card")]
+    pairs = [("1-9/←→", "pirate")]
+    if "advance" in kinds:
+        pairs.append(("letter", "play card"))
     if "retreat" in kinds:
         pairs.append(("r", "retreat"))
     if "end" in kinds:
