@@ -1,0 +1,380 @@
+"""Key handling of the client model: what each key does on each screen.
+
+Mixed into :class:`client.model.ClientModel`; keys are names like ``"a"``, ``"A"``,
+``"enter"``, ``"left"``, ``"c-c"``. Actions are only ever sent when the host listed
+them as legal.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from client.landing import advance_to, morgan_to, retreat_to
+from client.uistate import COLORS, CreateForm, InputLine, Preview
+
+
+class KeyHandling:
+    """Reactions to keys; relies on the attributes of :class:`ClientModel`."""
+
+    def on_key(self, key: str) -> None:
+        """React to one key (``"a"``, ``"A"``, ``"enter"``, ``"left"``, ``"c-c"``, ...)."""
+        if self.overlay == "help":
+            self.overlay = None
+            return
+        if self.overlay == "quit":
+            if key in ("y", "Y", "c-c", "enter"):
+                self.exit_requested = True
+            else:
+                self.overlay = None
+            return
+        if self.input is not None:
+            self._key_input(key)
+            return
+        if self.form is not None:
+            self._key_form(key)
+            return
+        if key == "?":
+            self.overlay = "help"
+            return
+        if key in ("q", "c-c"):
+            if self.screen == "game" and self.game_running and self.seat is not None:
+                self.overlay = "quit"
+            else:
+                self.exit_requested = True
+            return
+        handler = getattr(self, f"_key_{self.screen}", None)
+        if handler is not None:
+            handler(key)
+
+    # -- text input
+
+    def _key_input(self, key: str) -> None:
+        line = self.input
+        assert line is not None
+        if key == "escape":
+            self.input = None
+        elif key == "backspace":
+            line.text = line.text[:-1]
+        elif key == "enter":
+            self.input = None
+            self._submit(line.purpose, line.text.strip())
+        elif len(key) == 1 and key.isprintable() and len(line.text) < 400:
+            line.text += key
+        elif key == "space":
+            line.text += " "
+
+    def _submit(self, purpose: str, text: str) -> None:
+        if purpose == "chat" and text:
+            msg: dict[str, Any] = {"type": "chat", "text": text[:500]}
+            if self.table is not None:
+                msg["table"] = self.table
+            self.send(msg)
+        elif purpose == "name" and text:
+            self.name = text[:32]
+            self.set_status(f"name: {self.name} (used when you next sit down)")
+        elif purpose == "address" and text:
+            self.send({"type": "_connect", "address": text})
+
+    def start_input(self, purpose: str, prompt: str, text: str = "") -> None:
+        self.input = InputLine(purpose, prompt, text)
+
+    # -- host browser
+
+    def _key_browser(self, key: str) -> None:
+        if key in ("up", "k"):
+            self.browser_index = max(0, self.browser_index - 1)
+        elif key in ("down", "j"):
+            self.browser_index = min(max(0, len(self.hosts) - 1), self.browser_index + 1)
+        elif key == "enter" and self.hosts:
+            h = self.hosts[min(self.browser_index, len(self.hosts) - 1)]
+            self.send({"type": "_connect", "address": f"{h.address}:{h.port}"})
+        elif key in ("a", ":"):
+            self.start_input("address", "address (host[:port]): ")
+        elif key == "n":
+            self.start_input("name", "your name: ", self.name)
+
+    # -- lobby and waiting room
+
+    def _key_lobby(self, key: str) -> None:
+        if self.table is not None:
+            self._key_waiting(key)
+            return
+        n = len(self.tables)
+        if key in ("up", "k"):
+            self.lobby_index = max(0, self.lobby_index - 1)
+        elif key in ("down", "j"):
+            self.lobby_index = min(max(0, n - 1), self.lobby_index + 1)
+        elif key == "enter" and n:
+            self.join(int(self.tables[self.lobby_index]["id"]))
+        elif key == "w" and n:
+            self.join(int(self.tables[self.lobby_index]["id"]), spectate=True)
+        elif key == "t" and not self.spectate:
+            self.form = CreateForm(presets=self.presets or ["jamaica"])
+        elif key == "n":
+            self.start_input("name", "your name: ", self.name)
+        elif key == "o":
+            self.color = COLORS[(COLORS.index(self.color) + 1) % len(COLORS)]
+            self.set_status(f"colour: {self.color}")
+        elif key == "c":
+            self.start_input("chat", "say: ")
+
+    def _key_waiting(self, key: str) -> None:
+        info = self.table_info or {}
+        seats = info.get("seats") or []
+        if key in ("up", "k"):
+            self.seat_index = max(0, self.seat_index - 1)
+        elif key in ("down", "j"):
+            self.seat_index = min(max(0, len(seats) - 1), self.seat_index + 1)
+        elif key in ("b", "B"):
+            kind = "greedy" if key == "b" else "random"
+            self.send({"type": "add_bot", "table": self.table, "seat": None, "kind": kind})
+        elif key == "x" and seats:
+            seat = seats[min(self.seat_index, len(seats) - 1)]
+            self.send({"type": "remove_bot", "table": self.table, "seat": seat.get("seat")})
+        elif key in ("s", "enter"):
+            self.send({"type": "start", "table": self.table})
+        elif key == "l":
+            self.leave()
+        elif key == "c":
+            self.start_input("chat", "say: ")
+
+    def leave(self) -> None:
+        if self.table is not None:
+            self.send({"type": "leave", "table": self.table})
+        self.table = None
+        self.seat = None
+        self.view = None
+        self.legal = []
+        self.log.clear()
+        self.screen = "lobby"
+        self.spectate = False
+
+    # -- create-table form
+
+    def _key_form(self, key: str) -> None:
+        f = self.form
+        assert f is not None
+        field_name = f.FIELDS[f.row]
+        if key == "escape":
+            self.form = None
+        elif key in ("up", "s-tab"):
+            f.row = (f.row - 1) % len(f.FIELDS)
+        elif key in ("down", "tab"):
+            f.row = (f.row + 1) % len(f.FIELDS)
+        elif key in ("left", "right"):
+            step = 1 if key == "right" else -1
+            if field_name == "rules":
+                f.preset = (f.preset + step) % len(f.presets)
+            elif field_name == "players":
+                f.players = min(6, max(1, f.players + step))
+            elif field_name == "bots":
+                f.bots = min(f.players - 1, max(0, f.bots + step))
+        elif key == "enter":
+            self._submit_form(f)
+        elif field_name in ("name", "options"):
+            text = getattr(f, field_name)
+            if key == "backspace":
+                setattr(f, field_name, text[:-1])
+            elif key == "space":
+                setattr(f, field_name, text + " ")
+            elif len(key) == 1 and key.isprintable() and len(text) < 64:
+                setattr(f, field_name, text + key)
+
+    def _submit_form(self, f: CreateForm) -> None:
+        try:
+            options = f.options_dict()
+        except ValueError as exc:
+            self.set_status(str(exc), error=True)
+            return
+        name = f.name.strip() or "table"
+        self.send({"type": "create_table", "name": name[:64], "rules": f.presets[f.preset],
+                   "options": options})
+        self.pending_create = name[:64]
+        self.auto_bots = f.bots
+        self.form = None
+        self.set_status(f"creating table {name!r}…")
+
+    # -- game
+
+    def _key_game(self, key: str) -> None:
+        if key == "c":
+            self.start_input("chat", "say: ")
+            return
+        if self.game_over:
+            if key in ("p", "enter") and self.seat is not None:
+                self.send({"type": "start", "table": self.table})
+                self.set_status("asked for another game with the same table")
+            elif key == "l":
+                self.leave()
+            return
+        if self.spectate or self.seat is None:
+            if key == "l":
+                self.leave()
+            return
+        browsing = key in ("left", "right", "up", "down") or key.isdigit()
+        if not self.legal and not browsing:
+            self.set_status("not your turn")
+            return
+        if self.owes_discard():
+            self._key_discard(key)
+            return
+        if self.mode == "morgan":
+            self._key_morgan(key)
+            return
+        self._key_move(key)
+
+    def _select(self, pos: int) -> None:
+        self.sel_pos = pos
+        self.preview = None
+        if self.status_error:
+            self.set_status("")
+
+    def _key_move(self, key: str) -> None:
+        mine = self.my_positions()
+        distinct = sorted(set(mine))
+        keys = self.keys
+        by_key = {v: k for k, v in keys.items()}
+        if key.isdigit() and key != "0":
+            i = int(key) - 1
+            if i < len(mine):
+                self._select(mine[i])
+            return
+        if key in ("left", "right", "up", "down") and distinct:
+            step = 1 if key in ("right", "down") else -1
+            cur = distinct.index(self.sel_pos) if self.sel_pos in distinct else 0
+            self._select(distinct[(cur + step) % len(distinct)])
+            return
+        if key == "enter":
+            if self.preview:
+                self.send_action(self.preview.action)
+            return
+        if key == "escape":
+            self.preview = None
+            return
+        if key == "e":
+            self.try_action("end", "end the turn")
+            return
+        if key == "w":
+            self.try_action("draw", "draw a card (whole turn)")
+            return
+        if key == "m":
+            if "morgan" in self.legal_kinds():
+                self.mode = "morgan"
+                self.morgan_index = 0
+                self._preview_morgan()
+            else:
+                self.set_status("Morgan is not possible now", error=True)
+            return
+        if self.sel_pos is None:
+            return
+        pos = self.sel_pos
+        if key == "r":
+            action = f"retreat {pos}"
+            if action not in self.legal:
+                self.set_status(f"the pirate at {pos} cannot retreat", error=True)
+                return
+            assert self.view is not None
+            res = retreat_to(self.view, pos)
+            land, draw = res if res else (None, 0)
+            self.preview = Preview(action, f"retreat {pos} → {land}, draw {draw}", land, pos)
+            return
+        sym = by_key.get(key.lower())
+        if sym is None:
+            return
+        plain, dark = f"advance {pos} {sym}", f"advance {pos} {sym}*"
+        order = [dark, plain] if key.isupper() else [plain, dark]
+        action = next((a for a in order if a in self.legal), None)
+        if action is None:
+            self.set_status(f"cannot play {sym} with the pirate at {pos}", error=True)
+            return
+        assert self.view is not None
+        land = advance_to(self.view, pos, sym)
+        boat = self.view.get("boat")
+        where = "the boat" if land == boat else str(land)
+        card = action.split()[-1]
+        self.preview = Preview(action, f"play {card}: {pos} → {where}", land, pos)
+
+    def try_action(self, action: str, what: str) -> None:
+        if action in self.legal:
+            self.send_action(action)
+        else:
+            self.set_status(f"cannot {what} now", error=True)
+
+    def send_action(self, action: str) -> None:
+        self.send({"type": "action", "table": self.table, "seq": self.seq, "action": action})
+        self.preview = None
+        self.set_status(f"sent: {action}")
+
+    def morgan_actions(self) -> list[str]:
+        return [a for a in self.legal if a.startswith("morgan ")]
+
+    def _preview_morgan(self) -> None:
+        acts = self.morgan_actions()
+        if not acts or self.view is None:
+            self.mode = "move"
+            self.preview = None
+            return
+        self.morgan_index %= len(acts)
+        action = acts[self.morgan_index]
+        _, seat, pos = action.split()
+        land, draw = morgan_to(self.view, int(pos))
+        who = self.seat_color(int(seat)) or f"seat {seat}"
+        self.preview = Preview(action, f"Morgan: push {who} {pos} → {land}, draw {draw}",
+                               land, int(pos))
+
+    def _key_morgan(self, key: str) -> None:
+        if key in ("left", "right", "up", "down", "m"):
+            self.morgan_index += -1 if key in ("left", "up") else 1
+            self._preview_morgan()
+        elif key == "enter" and self.preview:
+            self.send_action(self.preview.action)
+            self.mode = "move"
+        elif key == "escape":
+            self.mode = "move"
+            self.preview = None
+
+    def _key_discard(self, key: str) -> None:
+        by_key = {v: k for k, v in self.keys.items()}
+        discards = [a for a in self.legal if a.startswith("discard ")]
+        singles = all(len(a.split()) == 2 for a in discards)
+        if key == "backspace":
+            if self.discard_pick:
+                self.discard_pick.pop()
+            self.preview = None
+            return
+        if key == "escape":
+            self.discard_pick.clear()
+            self.preview = None
+            return
+        if key == "enter":
+            if self.preview is not None:
+                self.send_action(self.preview.action)
+                return
+            want = Counter(self.discard_pick)
+            for a in discards:
+                if Counter(a.split()[1:]) == want:
+                    self.send_action(a)
+                    self.discard_pick.clear()
+                    return
+            self.set_status("that discard is not allowed; pick the number owed", error=True)
+            return
+        sym = by_key.get(key.lower())
+        if sym is None:
+            return
+        plain, dark = sym, sym + "*"
+        order = [dark, plain] if key.isupper() else [plain, dark]
+        if singles:
+            action = next((f"discard {c}" for c in order if f"discard {c}" in discards), None)
+            if action is None:
+                self.set_status(f"you have no {sym} to discard", error=True)
+                return
+            self.preview = Preview(action, action)
+            return
+        me = self.my_seat_view() or {}
+        hand = Counter(me.get("hand") or [])
+        picked = Counter(self.discard_pick)
+        card = next((c for c in order if picked[c] < hand[c]), None)
+        if card is None:
+            self.set_status(f"you have no more {sym} to discard", error=True)
+            return
+        self.discard_pick.append(card)
