@@ -120,10 +120,13 @@ def run(args: argparse.Namespace) -> int:
         if args.players is not None:
             options["players"] = args.players
         try:
-            service.create_table(
+            tid = service.create_table(
                 args.table_name or f"{config.name}'s table", args.rules, options,
                 bots=args.bots, bot_kind=args.bot_kind,
             )
+            table = service.lobby.tables[tid]
+            if all(seat.bot_kind for seat in table.seats):
+                table.start(None)  # a table of bots only plays at once (spectators watch)
         except HostError as exc:
             print(f"cartagena host: {exc.message}", file=sys.stderr)
             service.stopService()

@@ -81,12 +81,15 @@ class HostService(Service):
                  port=self.port)
 
     def stopService(self) -> defer.Deferred:
+        """Say goodbye to every client, close the journals, stop listening.
+
+        Tables are not touched by the connections closing now: after a restart
+        with ``resume`` every seat is where it was.
+        """
         super().stopService()
         self.lobby.cancel()
         for conn in list(self.connections):
-            if conn.transport is not None:
-                conn.closed = True
-                conn.transport.abortConnection()
+            conn.fail("shutting-down", "the host is shutting down")
         for table in self.lobby.tables.values():
             table.close()
         listening, self._listening = self._listening, None
@@ -192,7 +195,8 @@ class HostService(Service):
     def release(self, conn: HostConnection) -> None:
         self.caps.release(conn.address)
         self.connections.discard(conn)
-        self.lobby.disconnected(conn)
+        if self.running:
+            self.lobby.disconnected(conn)
 
     def _load_host_id(self) -> str:
         assert self.state_dir is not None

@@ -14,10 +14,12 @@ from .helpers import join, make_host, run, stop_host
 
 
 def hands_in(obj: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """Every (seat, hand) pair anywhere in a decoded frame."""
+    """Every (seat, hand) pair anywhere in a decoded frame (drawn cards count as hands)."""
     if isinstance(obj, dict):
         if "hand" in obj and "seat" in obj:
             out.append((obj["seat"], obj["hand"]))
+        if "cards" in obj and "seat" in obj and obj.get("type") != "discard":
+            out.append((obj["seat"], obj["cards"]))
         for v in obj.values():
             hands_in(v, out)
     elif isinstance(obj, list):

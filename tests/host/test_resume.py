@@ -36,8 +36,14 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
         assert stat.S_IMODE(os.stat(tmp_state).st_mode) == 0o700
         for _, path in list_journals(tmp_state):
             assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+        bob, _ = await join(host.port, "bob")
+        bob.send(messages.JoinTable(table=other, password="pw"))
+        bob_tok = (await bob.expect(messages.Joined)).token
         ann.close()
         await stop_host(host)
+        err = await bob.expect(messages.Error)
+        assert (err.code, err.fatal) == ("shutting-down", True)
+        await bob.closed()
 
         again = make_host(state_dir=str(tmp_state), resume=True)
         try:
@@ -49,6 +55,7 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
             assert after.seats[seat].token == tok and after.seats[seat].conn is None
             waiting = again.lobby.tables[other]
             assert (waiting.rules, waiting.password, waiting.status) == ("tortuga", "pw", "waiting")
+            assert (waiting.seats[0].name, waiting.seats[0].token) == ("bob", bob_tok)
             back, welcome = await join(again.port, "ann", token=tok)
             assert welcome.resumed == {"table": tid, "seat": seat}
             fresh = await state_at(back, s2.seq)
@@ -79,12 +86,13 @@ def _host_command() -> list[str]:
     return [sys.executable, "-c", _HOST_ONLY, "host"]
 
 
-def _spawn(state_dir: Path, *extra: str) -> tuple[subprocess.Popen, int]:
+def _spawn(state_dir: Path, *extra: str, stderr: int = subprocess.DEVNULL,
+           ) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen(
         [*_host_command(), "--headless", "--port", "0",
          "--bind", "127.0.0.1", "--discovery", "off", "--state-dir", str(state_dir),
          "--bot-delay", "0", *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
     )
     line = proc.stdout.readline()
     assert "listening on port" in line, line
