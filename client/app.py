@@ -242,8 +242,7 @@ class ClientApp:
             return
         session.on_close = self._closed
         self.model.on_message(welcome.to_wire())
-        if not welcome.resumed:
-            self.model.token = None
+        self.model.token = self.sent_token if welcome.resumed else None
         session.on_message = self._message
         self.refresh()
 

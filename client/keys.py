@@ -93,6 +93,10 @@ class KeyHandling:
         elif key == "n":
             self.start_input("name", "your name: ", self.name)
 
+    def _key_connecting(self, key: str) -> None:
+        if key in ("a", ":"):
+            self.start_input("address", "address (host[:port]): ")
+
     # -- lobby and waiting room
 
     def _key_lobby(self, key: str) -> None:

@@ -46,7 +46,8 @@ def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
     elif model.screen == "game" and model.view:
         body = render_game(model, width, height)
     else:
-        body = [[(TITLE, "cartagena-net")], [("", f"connecting to {model.host_label}…")]]
+        body = [[(TITLE, "cartagena-net")], [("", f"connecting to {model.host_label}…")], [],
+                [(KEY, "a"), ("", " another address · "), (KEY, "q"), ("", " quit")]]
     bottom = bottom_lines(model, width)
     body = body[: max(0, height - len(bottom))]
     body += [[] for _ in range(height - len(bottom) - len(body))]
