@@ -1,0 +1,68 @@
+"""`cartagena bot`: a headless bot that joins a host over the network and plays."""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any
+
+HELP = "play as a headless network bot at a host's table"
+
+DEFAULT_PORT = 41672
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("host", metavar="HOST[:PORT]", help="the host to join (port 41672)")
+    parser.add_argument("--table", type=int, default=None, metavar="T",
+                        help="table id (default: the first table with a free seat)")
+    parser.add_argument("--kind", choices=("random", "greedy"), default="greedy",
+                        help="bot kind (default greedy)")
+    parser.add_argument("--name", default=None, help="player name (default: KIND-bot)")
+    parser.add_argument("--games", type=int, default=1, metavar="G",
+                        help="games to play before leaving (default 1)")
+    parser.add_argument("--password", default=None, help="the host's or table's password")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds to connect and be welcomed")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cartagena_net.discovery import parse_target
+
+    try:
+        host, port = parse_target(args.host, DEFAULT_PORT)
+    except ValueError as exc:
+        print(f"cartagena bot: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("cartagena bot: --games must be at least 1", file=sys.stderr)
+        return 2
+    name = (args.name or f"{args.kind}-bot")[:32]
+    rng = random.Random(args.seed) if args.seed is not None else None
+
+    from cartagena_net.loop import install_reactor
+
+    reactor = install_reactor()
+    from cartagena_net.netbot import play_bot
+
+    outcome: dict[str, Any] = {}
+
+    def start() -> None:
+        d = play_bot(reactor, host, port, kind=args.kind, table=args.table, games=args.games,
+                     name=name, password=args.password, rng=rng, timeout=args.timeout)
+        d.addCallbacks(lambda result: outcome.update(result=result),
+                       lambda f: outcome.update(error=f.getErrorMessage()))
+        d.addBoth(lambda _: reactor.callLater(0, reactor.stop))
+
+    reactor.callWhenRunning(start)
+    reactor.run()
+    if "error" in outcome:
+        print(f"cartagena bot: {outcome['error']}", file=sys.stderr)
+        return 1
+    result = outcome["result"]
+    for i, game in enumerate(result.outcomes, start=1):
+        won = "won" if game.get("winner") == result.seat else "lost"
+        print(f"game {i}: table {result.table}, seat {result.seat}: {won} "
+              f"(ranking {game.get('ranking')})", flush=True)
+    print(f"played {result.games} game(s), {result.actions} action(s)", flush=True)
+    return 0

@@ -1,0 +1,97 @@
+"""`cartagena list`: the hosts found on the LAN by UDP discovery."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+HELP = "list the hosts found on the LAN (UDP discovery)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=float, default=2.0, metavar="S",
+                        help="seconds to listen for replies (default 2)")
+    parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
+                        help="also probe this address (ADDR or ADDR:UDPPORT) by unicast; "
+                        "repeatable (finds a host on 127.0.0.1, or across routers)")
+    parser.add_argument("--json", action="store_true", help="print one JSON array")
+    parser.add_argument("--no-broadcast", action="store_true",
+                        help="do not broadcast probes (only --to addresses)")
+    parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+
+
+def host_record(host: Any) -> dict[str, Any]:
+    """A found host as plain JSON data."""
+    return {
+        "name": host.name,
+        "address": host.address,
+        "port": host.port,
+        "version": host.version,
+        "host_id": host.host_id,
+        "instance": host.instance,
+        "free_seats": host.free_seats,
+        "tables": [dict(t) for t in host.tables],
+    }
+
+
+def format_hosts(hosts: list[Any]) -> str:
+    """Human-readable lines: one per host, one per table under it."""
+    if not hosts:
+        return "no hosts found"
+    lines = []
+    for h in hosts:
+        tables = len(h.tables)
+        lines.append(
+            f"{h.name}  {h.address}:{h.port}  {tables} table{'s' if tables != 1 else ''}, "
+            f"{h.free_seats} free seat{'s' if h.free_seats != 1 else ''}  protocol v{h.version}"
+        )
+        for t in h.tables:
+            lock = "  (password)" if t.get("password") else ""
+            lines.append(
+                f"    table {t.get('id')}: {t.get('name')}  {t.get('rules')}  {t.get('status')}"
+                f"  {t.get('free', 0)}/{t.get('seats', 0)} free{lock}"
+            )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cartagena_net.discovery import parse_target
+
+    try:
+        targets = [parse_target(t, args.udp_port) for t in args.to]
+    except ValueError as exc:
+        print(f"cartagena list: {exc}", file=sys.stderr)
+        return 2
+    if args.timeout <= 0 or args.timeout > 600:
+        print("cartagena list: --timeout must be between 0 and 600 seconds", file=sys.stderr)
+        return 2
+    if args.no_broadcast and not targets:
+        print("cartagena list: --no-broadcast needs at least one --to ADDRESS", file=sys.stderr)
+        return 2
+
+    from cartagena_net.loop import install_reactor
+
+    reactor = install_reactor()
+    from cartagena_net.discovery import find_hosts
+
+    outcome: dict[str, Any] = {}
+
+    def start() -> None:
+        d = find_hosts(reactor, timeout=args.timeout, targets=targets,
+                       broadcast=not args.no_broadcast, udp_port=args.udp_port)
+        d.addCallbacks(lambda hosts: outcome.update(hosts=hosts),
+                       lambda f: outcome.update(error=f.getErrorMessage()))
+        d.addBoth(lambda _: reactor.stop())
+
+    reactor.callWhenRunning(start)
+    reactor.run()
+    if "error" in outcome:
+        print(f"cartagena list: discovery failed: {outcome['error']}", file=sys.stderr)
+        return 1
+    hosts = outcome.get("hosts", [])
+    if args.json:
+        print(json.dumps([host_record(h) for h in hosts], ensure_ascii=False))
+    else:
+        print(format_hosts(hosts))
+    return 0
