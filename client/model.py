@@ -56,6 +56,7 @@ class ClientModel(KeyHandling):
     pending_create: str | None = None
     auto_bots: int = 0
     exit_requested: bool = False
+    fresh_log: bool = False
     outbox: list[dict[str, Any]] = field(default_factory=list)
     presets: list[str] = field(default_factory=list)
 
@@ -162,6 +163,7 @@ class ClientModel(KeyHandling):
             self.spectate = False
             self.screen = "game" if self.view else "lobby"
             self.set_status("reconnected: back in your seat")
+            self.fresh_log = True
             return
         self.screen = "lobby"
         if was_reconnecting and self.table is not None:
@@ -191,6 +193,7 @@ class ClientModel(KeyHandling):
         self.seat = msg.get("seat")
         self.spectate = self.seat is None
         self.pending_create = None
+        self.fresh_log = True
         if msg.get("token"):
             self.token = str(msg["token"])
         info = self.table_info
@@ -214,6 +217,9 @@ class ClientModel(KeyHandling):
         self.view = msg.get("view") or None
         self.legal = [str(a) for a in msg.get("legal") or []]
         self.seq = int(msg.get("seq") or 0)
+        if self.fresh_log:  # a full view repeats the recent events
+            self.fresh_log = False
+            self.log = [x for x in self.log if x.startswith("<")]
         self.add_log(list(msg.get("lines") or []))
         self.screen = "game"
         self.preview = None

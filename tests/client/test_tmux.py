@@ -70,7 +70,7 @@ def board(text: str) -> list[str]:
     """The board rows of a game screen (between the turn line and the start line)."""
     lines = text.splitlines()
     start = next(i for i, x in enumerate(lines) if "turn" in x or "GAME OVER" in x)
-    end = next(i for i, x in enumerate(lines) if "meeting place 0:" in x)
+    end = next(i for i, x in enumerate(lines) if x.startswith("⚑ "))
     return [x.split(" [selected")[0].rstrip() for x in lines[start + 1:end + 1]]
 
 
@@ -174,3 +174,75 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         assert "Traceback" not in err
     finally:
         t.kill()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, proc: subprocess.Popen) -> None:
+    import socket
+
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the host exited"
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the host does not listen")
+
+
+def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
+                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+    env.pop("TMUX", None)
+    port = free_port()
+    host_cmd = [*CLI, "host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
+                "--discovery", "off", "--state-dir", str(tmp_path / "host"), "--bot-delay", "0"]
+    log = open(tmp_path / "host.log", "w")  # noqa: SIM115 - closed in finally
+    hosts: list[subprocess.Popen] = []
+    t = Tmux(f"ctgn-client-rc-{os.getpid()}", env)
+    try:
+        hosts.append(subprocess.Popen([*host_cmd, "--players", "2", "--bots", "1"], cwd=ROOT,
+                                      env=env, stdout=log, stderr=log))
+        wait_port(port, hosts[-1])
+        t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
+        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: greedy bot" in x, "lobby")
+        t.keys("join", "Enter")
+        wait_screen(t, "join", lambda x: "you own this table" in x, "the seat")
+        t.keys("join", "s")
+        text = wait_screen(t, "join", my_turn, "my turn")
+        take_turn_action(t, "join", text)
+        before = board(wait_screen(t, "join", my_turn, "my turn again"))
+
+        hosts[-1].kill()  # like kill -9
+        hosts[-1].wait(timeout=30)
+        wait_screen(t, "join", lambda x: "reconnecting" in x, "the reconnecting notice")
+        hosts.append(subprocess.Popen([*host_cmd, "--resume"], cwd=ROOT, env=env, stdout=log,
+                                      stderr=log))
+        text = wait_screen(t, "join", lambda x: "back in your seat" in x, "the seat again")
+        assert board(text) == before
+
+        # leave, then a later `cartagena join` gets the seat back from the saved token
+        t.keys("join", "q")
+        wait_screen(t, "join", lambda x: "Leave the running game?" in x, "the question")
+        t.keys("join", "y")
+        wait_screen(t, "join", lambda x: "EXIT=0" in x, "the client to exit")
+        t.start("again", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
+        text = wait_screen(t, "again", lambda x: "back in your seat" in x and my_turn(x),
+                           "the seat from the saved token")
+        assert board(text) == before
+    finally:
+        t.kill()
+        for h in hosts:
+            if h.poll() is None:
+                h.kill()
+                h.wait(timeout=30)
+        log.close()
