@@ -48,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
                         help="a bot plays an absent player's seat after this long")
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
+    parser.add_argument("--no-game-log", action="store_true",
+                        help="with --headless: do not log every game event")
     parser.add_argument("--max-connections", type=int, default=1024)
     parser.add_argument("--max-per-address", type=int, default=64)
     parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
@@ -87,7 +89,7 @@ def build_config(args: argparse.Namespace) -> Any:
         max_per_address=args.max_per_address,
         rate=args.rate_limit,
         burst=2 * args.rate_limit,
-        log_events=bool(args.headless),
+        log_events=bool(args.headless and not args.no_game_log),
     )
     if args.name:
         config.name = args.name[:64]

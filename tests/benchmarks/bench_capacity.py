@@ -1,7 +1,7 @@
 """K concurrent tables of 4 bot clients over TCP: total actions per second and host RSS.
 
-The host runs as ``cartagena host --headless`` in a subprocess (its RSS read from
-/proc). This process holds 4 * K raw sockets: the first client of each table creates
+The host runs as ``cartagena host --headless --no-game-log`` in a subprocess (its RSS
+and CPU time read from /proc). This process holds 4 * K raw sockets: the first client of each table creates
 it, three more join, the owner starts (and starts again when a game ends); each client
 plays a random legal action as soon as its ``state`` lists any. After all tables play,
 actions are counted for DURATION seconds.
@@ -138,7 +138,7 @@ def pump(sel: selectors.BaseSelector, done, timeout: float) -> None:
 def main() -> None:
     proc = subprocess.Popen(
         [*host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
-         "--discovery", "off", "--bot-delay", "0", "--players", "4",
+         "--discovery", "off", "--bot-delay", "0", "--players", "4", "--no-game-log",
          "--max-per-address", str(8 * TABLES + 16), "--max-connections", str(8 * TABLES + 16)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
