@@ -13,13 +13,19 @@ queued and delivered when it is set. The reactor is always passed in.
 """
 from __future__ import annotations
 
+import ipaddress
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer, error
 from twisted.internet import protocol as tprotocol
-from twisted.internet.endpoints import HostnameEndpoint, connectProtocol
+from twisted.internet.endpoints import (
+    HostnameEndpoint,
+    TCP4ClientEndpoint,
+    TCP6ClientEndpoint,
+    connectProtocol,
+)
 from twisted.python.failure import Failure
 
 import protocol
@@ -180,6 +186,17 @@ def make_hello(
     )
 
 
+def _endpoint(reactor: Any, host: str, port: int, timeout: float) -> Any:
+    """A TCP endpoint; IP literals skip name resolution (which needs a thread pool)."""
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return HostnameEndpoint(reactor, host, port, timeout=timeout)
+    if address.version == 6:
+        return TCP6ClientEndpoint(reactor, str(address), port, timeout=timeout)
+    return TCP4ClientEndpoint(reactor, str(address), port, timeout=timeout)
+
+
 def connect(
     reactor: Any,
     host: str,
@@ -197,7 +214,7 @@ def connect(
     connection error when the host cannot be reached, or ``defer.TimeoutError``.
     """
     session = ClientSession(make_hello(name, role, token, password))
-    endpoint = HostnameEndpoint(reactor, host, port, timeout=timeout)
+    endpoint = _endpoint(reactor, host, port, timeout)
     result: defer.Deferred = defer.Deferred()
     handshake = session.handshake
 

@@ -133,20 +133,20 @@ class Namespaces:
             ) -> subprocess.CompletedProcess:
         """Run ``argv`` inside namespace ``index`` to completion (output captured)."""
         return subprocess.run(self.command(index, argv), check=False, capture_output=True,
-                              text=True, timeout=timeout, env=test_env(), **kw)
+                              text=True, timeout=timeout, env=child_env(), **kw)
 
     def popen(self, index: int, argv: Sequence[str], **kw: Any) -> subprocess.Popen:
         """Start ``argv`` inside namespace ``index``; it is killed by ``close()``."""
         kw.setdefault("stdout", subprocess.PIPE)
         kw.setdefault("stderr", subprocess.PIPE)
         kw.setdefault("text", True)
-        proc = subprocess.Popen(self.command(index, argv), env=test_env(),
+        proc = subprocess.Popen(self.command(index, argv), env=child_env(),
                                 start_new_session=True, **kw)
         self.procs.append(proc)
         return proc
 
 
-def test_env() -> dict[str, str]:
+def child_env() -> dict[str, str]:
     """The environment for child Python processes: this checkout first on the path."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ)
