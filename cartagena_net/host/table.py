@@ -89,7 +89,7 @@ class Table:
         }
 
     def free_seats(self) -> int:
-        return sum(1 for s in self.seats if not s.occupied) if self.status == "waiting" else 0
+        return 0 if self.playing else sum(1 for s in self.seats if not s.occupied)
 
     def summary(self) -> dict[str, Any]:
         """The table as announced by discovery."""
@@ -102,6 +102,11 @@ class Table:
             "seats": len(self.seats),
             "password": self.password is not None,
         }
+
+    @property
+    def playing(self) -> bool:
+        """A game is on (seats are kept for their tokens)."""
+        return self.status == "playing"
 
     def members(self) -> list[Any]:
         """Every live connection at this table (seated players and spectators)."""
@@ -117,8 +122,8 @@ class Table:
 
     def sit(self, conn: Any, seat: int | None, name: str, color: str | None) -> Seat:
         """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""
-        if self.status != "waiting":
-            raise HostError("already-started", f"table {self.id} has already started")
+        if self.playing:
+            raise HostError("already-started", f"table {self.id} is playing")
         chosen = self._choose_seat(seat, color)
         chosen.name = name
         chosen.token = new_token()
@@ -169,10 +174,10 @@ class Table:
         seat = self._seat_of(conn)
         if seat is None:
             return
-        if self.status == "waiting":
-            self.leave_seat(seat)
-        else:
+        if self.playing:
             self.detach(conn)
+        else:
+            self.leave_seat(seat)
 
     def detach(self, conn: Any) -> None:
         """The connection behind a seat went away: the seat is kept for its token."""
@@ -185,8 +190,8 @@ class Table:
             return
         seat.conn = None
         log.info("table {table}: {color} disconnected", table=self.id, color=seat.color)
-        if self.status == "waiting":
-            # Nobody plays yet: a player who drops before the start gives up the seat.
+        if not self.playing:
+            # No game is on: a player who drops before the start gives up the seat.
             self.leave_seat(seat)
             return
         self._arm_takeover(seat)
@@ -248,14 +253,20 @@ class Table:
     # -- owner commands ------------------------------------------------------
 
     def _require_owner(self, conn: Any) -> None:
+        """The owner may; so may the first connected player while the owner is away."""
         seat = self._seat_of(conn)
+        owner = self.seats[self.owner] if self.owner is not None else None
+        if seat is not None and owner is not None and owner.conn is None:
+            present = [s for s in self.seats if s.human and s.conn is not None]
+            if present and present[0] is seat:
+                return
         if seat is None or seat.index != self.owner:
             raise HostError("not-owner", "only the table's owner (the first to sit) may do that")
 
     def add_bot(self, conn: Any | None, seat: int | None, kind: str) -> Seat:
         if conn is not None:
             self._require_owner(conn)
-        if self.status != "waiting":
+        if self.playing:
             raise HostError("already-started", "bots are added before the start")
         chosen = self._choose_seat(seat, None)
         bot = load_bot(kind, self._rng)
@@ -268,7 +279,7 @@ class Table:
 
     def remove_bot(self, conn: Any, seat: int) -> None:
         self._require_owner(conn)
-        if self.status != "waiting":
+        if self.playing:
             raise HostError("already-started", "bots are removed before the start")
         if not 0 <= seat < len(self.seats) or self.seats[seat].bot_kind is None:
             raise HostError("bad-seat", f"seat {seat} has no bot")
