@@ -1,0 +1,155 @@
+"""Two (and three) "laptops": network namespaces joined by veth, created and removed here.
+
+Every broadcast in these tests stays inside the namespaces the test created.
+"""
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import tempfile
+import textwrap
+import threading
+import time
+
+import pytest
+
+from tests.netns import PYTHON, Namespaces, ip
+
+pytestmark = pytest.mark.netns
+
+HOST_START_TIMEOUT = 60.0
+
+
+def readline(proc: subprocess.Popen, timeout: float) -> str:
+    """One line of ``proc``'s stdout, or "" at EOF or after ``timeout`` seconds."""
+    reader = getattr(proc, "_lines", None)
+    if reader is None:
+        reader = proc._lines = queue.Queue()
+
+        def pump() -> None:
+            for line in proc.stdout:
+                reader.put(line)
+            reader.put("")
+
+        threading.Thread(target=pump, daemon=True).start()
+    try:
+        return reader.get(timeout=max(0.0, timeout))
+    except queue.Empty:
+        return ""
+
+
+def start_host(net: Namespaces, index: int, name: str, *extra: str) -> subprocess.Popen:
+    """``cartagena host --headless`` inside namespace ``index``; waits until it listens."""
+    log = tempfile.TemporaryFile("w+")  # the host's log; a pipe nobody reads could fill up
+    proc = net.popen(index, [PYTHON, "-m", "cartagena_net", "host", "--headless", "--name",
+                             name, "--bot-delay", "0", *extra], stderr=log)
+    proc.log = log
+    deadline = time.monotonic() + HOST_START_TIMEOUT
+    line = ""
+    while time.monotonic() < deadline:
+        line = readline(proc, deadline - time.monotonic())
+        if "listening on port" in line or not line:
+            break
+    if "listening on port" not in line:
+        log.seek(0)
+        raise AssertionError(f"host did not start: {line!r}\n{log.read()[-2000:]}")
+    return proc
+
+
+def list_hosts(net: Namespaces, index: int, *extra: str) -> list[dict]:
+    result = net.run(index, [PYTHON, "-m", "cartagena_net", "list", "--json", *extra])
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_namespaces_are_created_and_removed():
+    with Namespaces(2) as net:
+        names = list(net.names)
+        listed = ip("netns", "list").stdout
+        assert all(name in listed for name in names)
+        assert net.run(0, ["ip", "-br", "addr"]).stdout.count("10.231.0.1/24") == 1
+    listed = ip("netns", "list").stdout
+    assert not any(name in listed for name in names)
+
+
+def test_namespaces_are_removed_on_failure():
+    with pytest.raises(RuntimeError), Namespaces(2) as net:
+        names = list(net.names)
+        net.popen(0, ["sleep", "600"])
+        raise RuntimeError("boom")
+    listed = ip("netns", "list").stdout
+    assert not any(name in listed for name in names)
+
+
+def test_two_laptops_find_by_broadcast_and_play_a_game():
+    with Namespaces(2) as net:
+        host = start_host(net, 0, "lan-party", "--bots", "3")
+        found = list_hosts(net, 1, "--timeout", "3")  # broadcast only: no --to
+        assert len(found) == 1, found
+        entry = found[0]
+        assert entry["name"] == "lan-party"
+        assert entry["address"] == net.addresses[0]  # the datagram's source address
+        assert entry["port"] == 41672 and entry["version"] == 1
+        assert entry["free_seats"] == 1 and entry["tables"][0]["status"] == "waiting"
+        # A client in the other namespace joins over TCP at that address and plays.
+        result = net.run(1, [PYTHON, "-m", "cartagena_net", "bot",
+                             f"{entry['address']}:{entry['port']}", "--kind", "greedy",
+                             "--name", "laptop-b"], timeout=180)
+        assert result.returncode == 0, result.stderr
+        assert "played 1 game(s)" in result.stdout
+        assert host.poll() is None  # the host is still serving
+        # After the game the table shows up as finished.
+        again = list_hosts(net, 1, "--timeout", "2")
+        assert again[0]["tables"][0]["status"] == "finished"
+
+
+BROWSE = textwrap.dedent("""
+    import json, sys
+    from cartagena_net.loop import install_reactor
+    reactor = install_reactor()
+    from cartagena_net.discovery import DiscoveryBrowser
+    seen = []
+    def changed(hosts):
+        seen.append([[h.name, h.address, h.instance] for h in hosts])
+        print(json.dumps(seen[-1]), flush=True)
+    # Probes only once, at the start: later hosts are found by their announcements.
+    browser = DiscoveryBrowser(reactor, changed, probe_interval=3600, expiry=5.0)
+    reactor.callWhenRunning(browser.start)
+    reactor.callLater(float(sys.argv[1]), reactor.stop)
+    reactor.run()
+""")
+
+
+def read_json_line(proc: subprocess.Popen, want, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    history = []
+    while time.monotonic() < deadline:
+        line = readline(proc, deadline - time.monotonic())
+        if not line:
+            break
+        history.append(json.loads(line))
+        if want(history[-1]):
+            return history[-1]
+    raise AssertionError(f"never saw the expected host list; saw {history}")
+
+
+def test_three_laptops_announcements_come_and_go():
+    with Namespaces(3) as net:  # a bridge: 10.231.0.1 .. .3
+        browser = net.popen(2, [PYTHON, "-c", BROWSE, "120"], stderr=subprocess.DEVNULL)
+        first = start_host(net, 0, "alpha", "--bots", "1")
+        start_host(net, 1, "beta", "--bots", "2", "--players", "3")
+        both = read_json_line(browser, lambda hosts: len(hosts) == 2)
+        assert sorted((name, addr) for name, addr, _ in both) == [
+            ("alpha", net.addresses[0]), ("beta", net.addresses[1])]
+        # alpha goes away: it vanishes from the list once its announcements stop.
+        first.kill()
+        first.wait(timeout=30)
+        alone = read_json_line(browser, lambda hosts: len(hosts) == 1)
+        assert alone[0][0] == "beta"
+        # alpha restarts: a new instance is announced.
+        old_instance = next(inst for name, _, inst in both if name == "alpha")
+        start_host(net, 0, "alpha", "--bots", "1")
+        back = read_json_line(browser, lambda hosts: len(hosts) == 2)
+        alpha = next(h for h in back if h[0] == "alpha")
+        assert alpha[2] != old_instance
