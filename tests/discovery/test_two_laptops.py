@@ -41,7 +41,8 @@ def readline(proc: subprocess.Popen, timeout: float) -> str:
 
 def start_host(net: Namespaces, index: int, name: str, *extra: str) -> subprocess.Popen:
     """``cartagena host --headless`` inside namespace ``index``; waits until it listens."""
-    log = tempfile.TemporaryFile("w+")  # the host's log; a pipe nobody reads could fill up
+    # The host's log goes to a file: a pipe nobody reads could fill up and block it.
+    log = tempfile.TemporaryFile("w+")  # noqa: SIM115 - lives as long as the host
     proc = net.popen(index, [PYTHON, "-m", "cartagena_net", "host", "--headless", "--name",
                              name, "--bot-delay", "0", *extra], stderr=log)
     proc.log = log
