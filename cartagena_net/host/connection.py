@@ -194,6 +194,9 @@ class HostConnection(tprotocol.Protocol):
                 self.fail(exc.code, exc.message, ref=ref)
             else:
                 self.error(exc.code, exc.message, ref=ref)
+        except Exception:  # noqa: BLE001 - a host bug drops this connection, not the host
+            log.failure("internal error handling {ref} from {addr}", ref=ref, addr=self.address)
+            self.fail("internal", "internal error in the host", ref=ref)
 
     def _hello(self, msg: Any) -> None:
         if self.welcomed:

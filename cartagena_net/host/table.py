@@ -303,7 +303,7 @@ class Table:
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1
         if self.journal is not None:
-            self.journal.append({"t": "game", "seq": self.seq, "chance": outcomes})
+            self._journal({"t": "game", "seq": self.seq, "chance": outcomes})
         self.state = state
         self.chance_seen = len(outcomes)
         self.status = "playing"
@@ -346,11 +346,11 @@ class Table:
             if len(outcomes) > self.chance_seen:
                 record["chance"] = outcomes[self.chance_seen :]
                 self.chance_seen = len(outcomes)
-            self.journal.append(record)
+            self._journal(record)
         if self.state.is_over:
             self.status = "finished"
             self.host.lobby_changed(self)
-        self._broadcast()
+        self._broadcast(first=seat)
 
     def _legal(self, seat: int) -> list[str]:
         if self.state is None or self.state.is_over or self.state.actor != seat:
@@ -374,10 +374,17 @@ class Table:
     def _full_state(self, viewer: Any) -> dict[str, Any]:
         return self._state_wire(viewer, max(0, len(self.state.events) - RECENT_EVENTS))
 
-    def _broadcast(self, full: bool = False) -> None:
+    def _broadcast(self, full: bool = False, first: int | None = None) -> None:
+        """Each seated player's own view, then the spectators' shared frame.
+
+        The seat that acted (``first``) is served first: its answer goes out at once.
+        """
         since = 0 if full else self.sent_events
         encode = self.host.encode_wire
-        for s in self.seats:
+        seats = self.seats
+        if first is not None:
+            seats = [seats[first], *seats[:first], *seats[first + 1 :]]
+        for s in seats:
             if s.conn is not None:
                 s.conn.write_state(self.id, encode(self._state_wire(s.index, since)))
         if self.spectators or self.host.config.log_events:
@@ -459,6 +466,16 @@ class Table:
 
     def _journal_seats(self) -> None:
         if self.journal is not None:
-            self.journal.append(
+            self._journal(
                 {"t": "seats", "owner": self.owner, "seats": [s.record() for s in self.seats]}
             )
+
+    def _journal(self, record: dict[str, Any]) -> None:
+        """Append and fsync; if the disk fails, say so loudly and play on unjournaled."""
+        try:
+            self.journal.append(record)
+        except OSError as exc:
+            log.critical("table {table}: journal write failed ({err}); this table is no "
+                         "longer crash-safe", table=self.id, err=str(exc))
+            self.journal.close()
+            self.journal = None

@@ -1,0 +1,60 @@
+"""Host-side failures stay contained: a bug drops one connection, a failing disk one journal."""
+from __future__ import annotations
+
+from protocol import messages
+
+from .helpers import join, make_host, run, seat_players, state_at, stop_host
+
+
+def test_a_host_bug_drops_only_the_connection_that_hit_it(monkeypatch):
+    async def scenario() -> None:
+        host = make_host()
+        try:
+            tid = host.create_table("t", "jamaica", {"players": 2})
+            ann, _ = await join(host.port, "ann")
+            table = host.lobby.tables[tid]
+
+            def broken(*args, **kwargs):
+                raise RuntimeError("boom")
+
+            monkeypatch.setattr(table, "sit", broken)
+            ann.send(messages.JoinTable(table=tid))
+            err = await ann.expect(messages.Error)
+            assert (err.code, err.fatal, err.ref) == ("internal", True, "join_table")
+            assert "boom" not in err.message
+            await ann.closed()
+            monkeypatch.undo()
+            bob, _ = await join(host.port, "bob")
+            bob.send(messages.JoinTable(table=tid))
+            assert (await bob.expect(messages.Joined)).seat == 0
+            bob.close()
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+def test_a_failing_journal_is_reported_and_the_game_goes_on(tmp_state):
+    async def scenario() -> None:
+        host = make_host(state_dir=str(tmp_state))
+        try:
+            tid = host.create_table("t", "jamaica", {"players": 2}, bots=1, bot_kind="random")
+            ((ann, _, _),) = await seat_players(host.port, tid, ["ann"])
+            ann.send(messages.Start(table=tid))
+            table = host.lobby.tables[tid]
+            s = await state_at(ann)
+            while not s.legal:
+                s = await state_at(ann)
+
+            def full_disk(*records):
+                raise OSError(28, "No space left on device")
+
+            table.journal.append = full_disk
+            ann.send(messages.Action(table=tid, seq=s.seq, action=s.legal[0]))
+            after = await state_at(ann, s.seq + 1)
+            assert after.seq == s.seq + 1 and table.journal is None
+            ann.close()
+        finally:
+            await stop_host(host)
+
+    run(scenario())
