@@ -136,7 +136,10 @@ class ClientSession(tprotocol.Protocol):
 
     def _dispatch(self, msg: Any) -> None:
         if isinstance(msg, messages.Ping):
-            self.send(messages.Pong(nonce=msg.nonce))
+            try:
+                self.send(messages.Pong(nonce=msg.nonce))
+            except (LocalProtocolError, SessionClosed):
+                pass  # closing anyway: a pong is no longer allowed
             return
         if isinstance(msg, messages.Bye):
             self._note_reason(f"host said bye: {msg.reason}")
