@@ -39,5 +39,6 @@ class HostConfig:
     rate: float = 100.0
     burst: float = 200.0
     lobby_delay: float = 0.05
+    max_send_buffer: int = 1 << 20
     log_events: bool = False
     extra: dict[str, Any] = field(default_factory=dict)

@@ -12,7 +12,7 @@ from twisted.internet import protocol as tprotocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from cartagena_net.host.eager import write_now
+from cartagena_net.host.eager import pending_bytes, write_now
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.limits import TokenBucket
 from cartagena_net.host.tokens import new_session_id
@@ -123,11 +123,20 @@ class HostConnection(tprotocol.Protocol):
         if (not self.closed and self.transport is not None
                 and wire.state is ConnState.TABLE and wire.table == table_id):
             write_now(self.transport, data)
+            self._check_backlog()
 
     def write_shared(self, data: bytes) -> None:
         """Write bytes already encoded once for many connections (spectator fan-out)."""
         if not self.closed and self.transport is not None:
-            self.transport.write(data)
+            write_now(self.transport, data)
+            self._check_backlog()
+
+    def _check_backlog(self) -> None:
+        """A peer that does not read would make the host buffer without end: drop it."""
+        if pending_bytes(self.transport) > self.config.max_send_buffer:
+            log.info("dropping {addr}: it does not read what it is sent", addr=self.address)
+            self.closed = True
+            self.transport.abortConnection()
 
     def error(self, code: str, message: str, ref: str | None = None, fatal: bool = False) -> None:
         """Send an ``error`` message (``fatal``: the host closes after it)."""

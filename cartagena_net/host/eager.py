@@ -31,3 +31,10 @@ def write_now(transport: Any, data: bytes) -> None:
         sent = 0
     if sent < len(data):
         transport.write(data[sent:])
+
+
+def pending_bytes(transport: Any) -> int:
+    """Bytes written to a Twisted transport and not yet taken by the kernel."""
+    return len(getattr(transport, "dataBuffer", b"")) + int(
+        getattr(transport, "_tempDataLen", 0) or 0
+    )

@@ -45,21 +45,47 @@ class Journal:
         """Write the records as one chunk of lines, then fsync."""
         if self._fd is None:
             raise ValueError("journal is closed")
-        data = b"".join(
-            json.dumps(r, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
-            for r in records
-        )
-        view = memoryview(data)
+        view = memoryview(_lines(records))
         while view:
             written = os.write(self._fd, view)
             view = view[written:]
         os.fsync(self._fd)
+
+    def rewrite(self, *records: dict[str, Any]) -> None:
+        """Replace the whole journal by ``records`` atomically (a new game compacts it)."""
+        self.close()
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, _lines(records))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)
+        _fsync_dir(self.path.parent)
+        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+        self._fd = os.open(self.path, flags)
 
     def close(self) -> None:
         """Close the file (idempotent)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _lines(records: tuple[dict[str, Any], ...]) -> bytes:
+    return b"".join(
+        json.dumps(r, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+        for r in records
+    )
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def read_journal(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], int]:

@@ -303,7 +303,12 @@ class Table:
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1
         if self.journal is not None:
-            self._journal({"t": "game", "seq": self.seq, "chance": outcomes})
+            # A new game starts the journal afresh: what came before is over.
+            try:
+                self.journal.rewrite(self.meta_record(), self._seats_record(),
+                                     {"t": "game", "seq": self.seq, "chance": outcomes})
+            except OSError as exc:
+                self._journal_failed(exc)
         self.state = state
         self.chance_seen = len(outcomes)
         self.status = "playing"
@@ -464,18 +469,22 @@ class Table:
             "spectators": self.allow_spectators,
         }
 
+    def _seats_record(self) -> dict[str, Any]:
+        return {"t": "seats", "owner": self.owner, "seats": [s.record() for s in self.seats]}
+
     def _journal_seats(self) -> None:
         if self.journal is not None:
-            self._journal(
-                {"t": "seats", "owner": self.owner, "seats": [s.record() for s in self.seats]}
-            )
+            self._journal(self._seats_record())
 
     def _journal(self, record: dict[str, Any]) -> None:
         """Append and fsync; if the disk fails, say so loudly and play on unjournaled."""
         try:
             self.journal.append(record)
         except OSError as exc:
-            log.critical("table {table}: journal write failed ({err}); this table is no "
-                         "longer crash-safe", table=self.id, err=str(exc))
-            self.journal.close()
-            self.journal = None
+            self._journal_failed(exc)
+
+    def _journal_failed(self, exc: OSError) -> None:
+        log.critical("table {table}: journal write failed ({err}); this table is no "
+                     "longer crash-safe", table=self.id, err=str(exc))
+        self.journal.close()
+        self.journal = None

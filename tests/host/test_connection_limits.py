@@ -115,3 +115,34 @@ def test_a_dropped_connection_lets_go_of_timers():
     assert clock.getDelayedCalls()
     conn.connectionLost()
     assert not [c for c in clock.getDelayedCalls() if c.active()]
+
+
+class SlowTransport(StringTransport):
+    """A transport whose peer never reads: everything stays queued."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dataBuffer = b""
+        self.aborted = False
+
+    def write(self, data: bytes) -> None:
+        super().write(data)
+        self.dataBuffer += data
+
+    def abortConnection(self) -> None:
+        self.aborted = True
+
+
+def test_a_peer_that_never_reads_is_dropped_before_the_host_buffers_too_much():
+    clock = Clock()
+    host = make(clock, max_send_buffer=4096)
+    conn = HostConnection(host, "10.0.0.9")
+    transport = SlowTransport()
+    conn.makeConnection(transport)
+    hello(conn)
+    assert not transport.aborted
+    for _ in range(100):
+        conn.write_shared(b"x" * 100)
+        if transport.aborted:
+            break
+    assert transport.aborted and len(transport.dataBuffer) < 4096 + 2000

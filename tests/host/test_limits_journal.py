@@ -70,3 +70,17 @@ def test_journal_modes_fsync_and_torn_tail(tmp_path):
     j = Journal(path)  # fresh: a new table starts empty
     j.close()
     assert os.path.getsize(path) == 0
+
+
+def test_journal_rewrite_replaces_atomically_and_keeps_appending(tmp_path):
+    state = ensure_state_dir(tmp_path / "state")
+    path = state / "table-1.journal"
+    j = Journal(path)
+    j.append({"t": "table"}, {"t": "game", "seq": 1}, {"t": "act", "seq": 2})
+    j.rewrite({"t": "table"}, {"t": "game", "seq": 3})
+    j.append({"t": "act", "seq": 4})
+    j.close()
+    records, _ = read_journal(path)
+    assert [(r["t"], r.get("seq")) for r in records] == [("table", None), ("game", 3), ("act", 4)]
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert sorted(p.name for p in state.iterdir()) == ["table-1.journal"]
