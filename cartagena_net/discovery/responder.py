@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from twisted.application import service
+from twisted.internet import defer, task
 from twisted.internet import protocol as tprotocol
-from twisted.internet import task
 from twisted.logger import Logger
 
 from protocol import LocalProtocolError
@@ -71,6 +71,7 @@ class DiscoveryResponder(service.Service):
         self.replies = 0
         self.announcements = 0
         self._listening: Any = None
+        self._extra: list[Any] = []
         self._loop: task.LoopingCall | None = None
         self._tokens = REPLY_BURST
         self._tokens_at = 0.0
@@ -87,6 +88,16 @@ class DiscoveryResponder(service.Service):
             self.udp_port,
         )
         self.port = self._listening.getHost().port
+        if self.interface and self.udp_port:
+            # A socket bound to one unicast address hears no broadcasts: listen on the
+            # broadcast addresses too (replies still leave from the unicast socket).
+            for address in broadcast_targets(self.interface):
+                try:
+                    self._extra.append(listen_udp(
+                        self.reactor, _ResponderProtocol(self), address, self.udp_port
+                    ))
+                except OSError as exc:
+                    self.log.info("cannot listen on {a}: {e}", a=address, e=exc)
         self._tokens_at = self.reactor.seconds()
         if self.announce_interval and self.udp_port and broadcast_targets(self.interface):
             self._loop = task.LoopingCall(self.announce)
@@ -100,10 +111,9 @@ class DiscoveryResponder(service.Service):
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         self._loop = None
-        listening, self._listening = self._listening, None
-        if listening is not None:
-            return listening.stopListening()
-        return None
+        ports = [p for p in [self._listening, *self._extra] if p is not None]
+        self._listening, self._extra = None, []
+        return defer.gatherResults([defer.maybeDeferred(p.stopListening) for p in ports])
 
     # -- datagrams --------------------------------------------------------
 

@@ -154,3 +154,34 @@ def test_three_laptops_announcements_come_and_go():
         back = read_json_line(browser, lambda hosts: len(hosts) == 2)
         alpha = next(h for h in back if h[0] == "alpha")
         assert alpha[2] != old_instance
+
+
+RESPOND = textwrap.dedent("""
+    import sys
+    from cartagena_net.loop import install_reactor
+    reactor = install_reactor()
+    from cartagena_net.discovery import DiscoveryResponder
+    summary = lambda: {"host_id": "probe-only", "name": sys.argv[1], "tables": []}
+    # No announcements: only answers to probes can make it visible.
+    responder = DiscoveryResponder(reactor, summary, 5000, interface=sys.argv[2],
+                                   announce_interval=None)
+    responder.startService()
+    print("ready", flush=True)
+    reactor.run()
+""")
+
+
+@pytest.mark.parametrize("bind", ["", "own address"])
+def test_broadcast_probe_is_answered_without_announcements(bind):
+    with Namespaces(2) as net:
+        interface = net.addresses[0] if bind else ""
+        responder = net.popen(0, [PYTHON, "-c", RESPOND, "quiet", interface],
+                              stderr=subprocess.DEVNULL)
+        assert readline(responder, 60).strip() == "ready"
+        found = list_hosts(net, 1, "--timeout", "2")
+        assert [(h["name"], h["address"], h["port"]) for h in found] == [
+            ("quiet", net.addresses[0], 5000)]
+        # Probing by unicast from the other side finds it too, and nothing else does.
+        found = list_hosts(net, 1, "--timeout", "1", "--no-broadcast", "--to",
+                           net.addresses[0])
+        assert [h["name"] for h in found] == ["quiet"]
