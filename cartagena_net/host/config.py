@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import socket
 from dataclasses import dataclass, field
-from typing import Any
 
 
 def default_host_name() -> str:
@@ -41,4 +40,3 @@ class HostConfig:
     lobby_delay: float = 0.05
     max_send_buffer: int = 1 << 20
     log_events: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
