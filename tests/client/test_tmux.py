@@ -60,7 +60,10 @@ def wait_screen(t: Tmux, session: str, pred, what: str, timeout: float = WAIT) -
     while time.monotonic() < deadline:
         text = t.screen(session)
         if pred(text):
-            return text
+            time.sleep(0.1)  # a screen caught mid-redraw differs from the next capture
+            again = t.screen(session)
+            if again == text:
+                return text
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}; screen:\n{text}\n"
                          f"stderr:\n{Path(t.env['CTGN_ERR']).read_text()}")
@@ -69,8 +72,10 @@ def wait_screen(t: Tmux, session: str, pred, what: str, timeout: float = WAIT) -
 def board(text: str) -> list[str]:
     """The board rows of a game screen (between the turn line and the start line)."""
     lines = text.splitlines()
-    start = next(i for i, x in enumerate(lines) if "turn" in x or "GAME OVER" in x)
-    end = next(i for i, x in enumerate(lines) if x.startswith("⚑ "))
+    start = next((i for i, x in enumerate(lines) if "turn" in x or "GAME OVER" in x), None)
+    end = next((i for i, x in enumerate(lines) if x.startswith("⚑ ")), None)
+    if start is None or end is None:
+        return []
     return [x.split(" [selected")[0].rstrip() for x in lines[start + 1:end + 1]]
 
 
@@ -86,7 +91,7 @@ def pirates(text: str) -> list[tuple[str, str]]:
 
 
 def my_turn(text: str) -> bool:
-    return "your turn" in text and "pirates:" in text
+    return "your turn" in text and "pirates:" in text and "hand:" in text
 
 
 def take_turn_action(t: Tmux, s: str, text: str) -> None:
@@ -154,6 +159,7 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
                 break
             if moves >= 1 and not compared:
                 mine = board(text)
+                assert mine
                 wait_screen(t, "watch", lambda x, m=mine: "SPECTATING" in x and board(x) == m,
                             "the spectator to show the same board")
                 compared = True
@@ -221,6 +227,7 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
         text = wait_screen(t, "join", my_turn, "my turn")
         take_turn_action(t, "join", text)
         before = board(wait_screen(t, "join", my_turn, "my turn again"))
+        assert before
 
         hosts[-1].kill()  # like kill -9
         hosts[-1].wait(timeout=30)
