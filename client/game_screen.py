@@ -323,7 +323,9 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     else:
         c = model.seat_color(model.seat)
         title += [("", "you: "), (color_style(c), f"{model.name} ({c})")]
-    top: list[Line] = [title, turn_line(model)]
+    watching = int((model.table_info or {}).get("spectators") or 0)
+    turn = turn_line(model) + ([(DIM, f" · {watching} watching")] if watching else [])
+    top: list[Line] = [title, turn]
     top += board_lines(model, main_w)
     top.append(ends_line(model))
     top += players_lines(model, main_w)

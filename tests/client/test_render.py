@@ -89,7 +89,10 @@ def test_public_hands_and_row_shown_when_present() -> None:
 
 
 def test_discard_top_stock_turn_and_actions_left() -> None:
-    text = screen(game_model(jamaica_view(0)))
+    m = game_model(jamaica_view(0))
+    m.tables = [{"id": 3, "name": "t", "spectators": 2, "seats": []}]
+    text = screen(m)
+    assert "· 2 watching" in text
     assert "discard: ⌐ pistol" in text
     assert "stock: 61" in text
     assert "your turn · action 2 of 3 (2 left" in text
