@@ -90,16 +90,19 @@ class Board:
                     occ[p] += 1
         return occ
 
-    def next_free(self, occ: list[int], kinds: Iterable[str]) -> dict[str, list[int]]:
-        """For each symbol: ``nxt[q]`` = first free space >= q with it, else the boat."""
-        table: dict[str, list[int]] = {}
-        for sym in kinds:
-            nxt = [self.boat] * (self.boat + 1)
-            for q in range(self.boat - 1, 0, -1):
-                nxt[q] = q if occ[q] == 0 and self.symbols[q - 1] == sym else nxt[q + 1]
-            nxt[0] = nxt[1] if self.boat > 1 else self.boat
-            table[sym] = nxt
-        return table
+    def landings(
+        self, occ: list[int], positions: Iterable[int], symbols: Iterable[str]
+    ) -> dict[int, dict[str, int]]:
+        """For each position: where a card of each symbol would take a pirate from there."""
+        wanted = set(positions)
+        current = dict.fromkeys(symbols, self.boat)
+        found: dict[int, dict[str, int]] = {}
+        for q in range(self.boat - 1, -1, -1):
+            if q in wanted:
+                found[q] = dict(current)
+            if q and occ[q] == 0:
+                current[self.symbols[q - 1]] = q
+        return found
 
     def advance_to(self, pos: int, sym: str) -> int:
         occ = self.occupancy()
@@ -231,6 +234,18 @@ class GreedyBot(Bot):
         return ctx.evaluate(board, hand) - 1.0
 
 
+def _best_gains(
+    land: dict[int, dict[str, int]], positions: Iterable[int], symbols: list[str]
+) -> dict[str, int]:
+    """For each symbol: the longest advance a card of it gives from any of ``positions``."""
+    best = dict.fromkeys(symbols, 0)
+    for p in positions:
+        for sym, to in land[p].items():
+            if sym in best and to - p > best[sym]:
+                best[sym] = to - p
+    return best
+
+
 class _Context:
     """What the evaluation needs besides the board: who we are, what is known."""
 
@@ -259,26 +274,22 @@ class _Context:
         if all(p >= board.boat for p in mine):
             return WIN_VALUE
         occ = board.occupancy()
-        nxt = board.next_free(occ, self.symbols)
+        open_positions = {p for ps in board.pirates.values() for p in ps if p < board.boat}
+        land = board.landings(occ, open_positions, self.symbols)
         ordered = sorted(mine)
         progress = sum(
             p * REAR_WEIGHTS[min(i, len(REAR_WEIGHTS) - 1)] for i, p in enumerate(ordered)
         )
         # Best advance each symbol gives us now (what a card of it is worth).
-        mine_open = sorted({p for p in mine if p < board.boat})
-        best_gain = {}
-        for sym in self.symbols:
-            table = nxt[sym]
-            best_gain[sym] = max(
-                (table[p + 1] - p if p + 1 <= board.boat else 0 for p in mine_open), default=0
-            )
+        mine_open = {p for p in mine if p < board.boat}
+        best_gain = _best_gains(land, mine_open, self.symbols)
         progress += BOAT_BONUS * sum(1 for p in mine if p >= board.boat)
         need = max(2, round(sum(board.boat - p for p in mine) * CARDS_PER_SPACE))
         value = progress + self._hand_value(hand, extra_cards, best_gain, need)
         for seat in self.opponents:
             theirs = board.pirates[seat]
             value -= OPPONENT_PROGRESS_WEIGHT * sum(theirs)
-            value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board.boat, nxt)
+            value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board.boat, land)
         return value
 
     def _hand_value(
@@ -301,14 +312,14 @@ class _Context:
             total += v + (LOW_HAND_BONUS if i < LOW_HAND else 0.0)
         return total
 
-    def _threat(self, seat: int, theirs: list[int], boat: int, nxt: dict[str, list[int]]) -> float:
+    def _threat(
+        self, seat: int, theirs: list[int], boat: int, land: dict[int, dict[str, int]]
+    ) -> float:
         """The best single advance this opponent can expect to make next."""
         positions = {p for p in theirs if p < boat}
         if not positions:
             return 0.0
-        gains = {
-            sym: max(nxt[sym][p + 1] - p for p in positions) for sym in self.symbols
-        }
+        gains = _best_gains(land, positions, self.symbols)
         known = self.opponent_hands.get(seat)
         if known is not None:
             return max((gains.get(s, 0) for s in known), default=0.0)
