@@ -42,7 +42,7 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
     from cartagena_net.loop import install_reactor
 
     reactor = install_reactor()
-    from cartagena_net.cmd_play import default_name
+    from cartagena_net.cmd_play import default_name, stop_reactor
     from client.app import run_client
 
     name = (getattr(args, "name", None) or default_name())[:32]
@@ -52,7 +52,7 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
         if hasattr(result, "getErrorMessage"):
             print(f"cartagena: {result.getErrorMessage()}", file=sys.stderr)
             status["code"] = 1
-        reactor.stop()
+        stop_reactor(reactor)
 
     def begin() -> None:
         d = run_client(reactor, host, port, name, spectate=spectate, ascii_only=args.ascii,

@@ -63,6 +63,16 @@ def _seat_count(game: Any) -> int:
     return len(view(game.new_state(seed=0), 0)["seats"])
 
 
+def stop_reactor(reactor: Any) -> None:
+    """Stop the reactor unless it is already stopping."""
+    from twisted.internet.error import ReactorNotRunning
+
+    try:
+        reactor.stop()
+    except ReactorNotRunning:
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         options, bots = table_options(args)
@@ -102,9 +112,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"cartagena play: {result.getErrorMessage()}", file=sys.stderr)
         d = service.stopService()
         if d is not None and hasattr(d, "addBoth"):
-            d.addBoth(lambda _: reactor.stop())
+            d.addBoth(lambda _: stop_reactor(reactor))
         else:
-            reactor.stop()
+            stop_reactor(reactor)
 
     def begin() -> None:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,

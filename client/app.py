@@ -398,4 +398,32 @@ def run_client(
         model.host_label = f"{host}:{client.address[1]}"
     if on_app is not None:
         on_app(client)
-    return client.run()
+    done = client.run()
+
+    def on_shutdown() -> Any:
+        # The reactor stops (a signal, say): leave the app first so the terminal is restored.
+        if done.called:
+            return None
+        from twisted.internet.defer import Deferred
+
+        client.quit()
+        waiter: Deferred = Deferred()
+
+        def release(result: Any) -> Any:
+            waiter.callback(None)
+            return result
+
+        done.addBoth(release)
+        return waiter
+
+    trigger = reactor.addSystemEventTrigger("before", "shutdown", on_shutdown)
+
+    def untrigger(result: Any) -> Any:
+        try:
+            reactor.removeSystemEventTrigger(trigger)
+        except (ValueError, KeyError):
+            pass
+        return result
+
+    done.addBoth(untrigger)
+    return done
