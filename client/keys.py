@@ -51,7 +51,7 @@ class KeyHandling:
     def _key_input(self, key: str) -> None:
         line = self.input
         assert line is not None
-        if key == "escape":
+        if key in ("escape", "c-c"):
             self.input = None
         elif key == "backspace":
             line.text = line.text[:-1]
@@ -159,7 +159,7 @@ class KeyHandling:
         f = self.form
         assert f is not None
         field_name = f.FIELDS[f.row]
-        if key == "escape":
+        if key in ("escape", "c-c"):
             self.form = None
         elif key in ("up", "s-tab"):
             f.row = (f.row - 1) % len(f.FIELDS)

@@ -79,7 +79,8 @@ def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
     game = [("1-9 / ←→", "choose a pirate"), ("Enter", "confirm the previewed move"),
             ("Esc", "cancel"), ("r", "retreat (draw 1 or 2)"), ("e", "end the turn"),
             ("w", "draw a card (whole turn, when allowed)"), ("m", "Morgan push (option)"),
-            ("c", "chat"), ("q / Ctrl-C", "leave"), ("?", "this help")]
+            ("c", "chat"), ("p", "play again (owner, game over)"), ("l", "leave the table"),
+            ("q / Ctrl-C", "quit"), ("?", "this help")]
     lines.append([(TITLE, "Game")])
     lines += keys_line(game, width)
     if keys:

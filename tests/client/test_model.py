@@ -163,6 +163,10 @@ def test_chat_line() -> None:
     assert "say: hi all" in to_text(render_screen(m, 80, 24))
     m.on_key("enter")
     assert m.take_outbox() == [{"type": "chat", "text": "hi all", "table": 1}]
+    m.on_key("c")
+    m.on_key("x")
+    m.on_key("c-c")  # Ctrl-C first cancels the line, then asks
+    assert m.input is None and m.overlay is None and m.take_outbox() == []
     m.on_message({"type": "chat", "table": 1, "text": "hello", "sender": "bob"})
     assert "<bob> hello" in to_text(render_screen(m, 80, 24))
 
