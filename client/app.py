@@ -347,13 +347,16 @@ class ClientApp:
         return Deferred.fromFuture(asyncio.ensure_future(self._main()))
 
 
-def presets() -> list[str]:
-    """Preset names from the engine (for the new-table form)."""
+def rules_catalogue(model: ClientModel) -> None:
+    """Preset names, their titles and the option names, from the engine (new-table form)."""
     try:
-        from cartagena_net.engine import PRESETS
+        from cartagena_net.engine import OPTIONS, PRESETS
     except ImportError:
-        return ["jamaica"]
-    return list(PRESETS)
+        model.presets = ["jamaica"]
+        return
+    model.presets = list(PRESETS)
+    model.preset_titles = {name: str(getattr(p, "title", "")) for name, p in PRESETS.items()}
+    model.option_names = [name for name in OPTIONS if name != "players"]
 
 
 def run_client(
@@ -387,7 +390,7 @@ def run_client(
     model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate)
     model.auto_table = table
     model.auto_start = auto_start
-    model.presets = presets()
+    rules_catalogue(model)
     tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()
     client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,
                        app_output=app_output, browse=browse or host is None,

@@ -59,6 +59,8 @@ class ClientModel(KeyHandling):
     fresh_log: bool = False
     outbox: list[dict[str, Any]] = field(default_factory=list)
     presets: list[str] = field(default_factory=list)
+    preset_titles: dict[str, str] = field(default_factory=dict)
+    option_names: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------------ queries
 

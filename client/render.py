@@ -207,7 +207,12 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([(SEL if sel else "", f" {name:<8}"), ("", "  "),
                       (TITLE if sel else "", values[name])])
     lines.append([])
+    title = model.preset_titles.get(f.presets[f.preset], "")
+    if title:
+        lines += wrap(f"{f.presets[f.preset]}: {title}", width)
     lines += wrap("options are KEY=VALUE words, e.g. segments=4 pirates=5", width, DIM)
+    if model.option_names:
+        lines += wrap("options: " + ", ".join(model.option_names), width, DIM)
     lines += keys_line([("↑↓", "field"), ("←→", "change"), ("type", "text"),
                         ("Enter", "create"), ("Esc", "cancel")], width)
     return lines
