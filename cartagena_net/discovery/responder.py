@@ -19,7 +19,7 @@ from .sockets import listen_udp
 DISCOVERY_PORT = wire.DISCOVERY_PORT
 REPLY_RATE = 50.0  # replies per second, in total (token bucket)
 REPLY_BURST = 100.0
-ENCODE_ERRORS = (LocalProtocolError, ValueError, TypeError, OverflowError)
+ENCODE_ERRORS = (LocalProtocolError, KeyError, ValueError, TypeError, OverflowError)
 
 
 def _protocol_version() -> int:
