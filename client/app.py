@@ -357,6 +357,8 @@ def rules_catalogue(model: ClientModel) -> None:
     model.presets = list(PRESETS)
     model.preset_titles = {name: str(getattr(p, "title", "")) for name, p in PRESETS.items()}
     model.option_names = [name for name in OPTIONS if name != "players"]
+    model.preset_players = {name: tuple(getattr(p, "players", (2, 5)))  # type: ignore[misc]
+                            for name, p in PRESETS.items()}
 
 
 def run_client(

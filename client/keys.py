@@ -167,12 +167,16 @@ class KeyHandling:
             f.row = (f.row + 1) % len(f.FIELDS)
         elif key in ("left", "right"):
             step = 1 if key == "right" else -1
+            lo, hi = self.preset_players.get(f.presets[f.preset], (2, 6))
             if field_name == "rules":
                 f.preset = (f.preset + step) % len(f.presets)
+                lo, hi = self.preset_players.get(f.presets[f.preset], (2, 6))
             elif field_name == "players":
-                f.players = min(6, max(1, f.players + step))
+                f.players += step
             elif field_name == "bots":
-                f.bots = min(f.players - 1, max(0, f.bots + step))
+                f.bots += step
+            f.players = min(hi, max(lo, f.players))
+            f.bots = min(f.players - 1, max(0, f.bots))
         elif key == "enter":
             self._submit_form(f)
         elif field_name in ("name", "options"):

@@ -61,6 +61,7 @@ class ClientModel(KeyHandling):
     presets: list[str] = field(default_factory=list)
     preset_titles: dict[str, str] = field(default_factory=dict)
     option_names: list[str] = field(default_factory=list)
+    preset_players: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ queries
 
