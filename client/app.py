@@ -336,7 +336,7 @@ class ClientApp:
                 self._connect()
             self.app.invalidate()
 
-        asyncio.get_event_loop().call_soon(begin)
+        asyncio.get_running_loop().call_soon(begin)
         result = await self.app.run_async(handle_sigint=False)
         return int(result or 0)
 
