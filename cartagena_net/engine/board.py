@@ -9,10 +9,12 @@ from .game import SEGMENT, Game
 class Board:
     """Immutable board. Position 0 is the start, 1..N the spaces, N+1 the boat."""
 
-    __slots__ = ("ahead", "boat", "length", "spaces")
+    __slots__ = ("ahead", "boat", "length", "names", "spaces")
 
-    def __init__(self, spaces: tuple[int, ...], nsymbols: int) -> None:
+    def __init__(self, spaces: tuple[int, ...], symbols: tuple[str, ...]) -> None:
+        nsymbols = len(symbols)
         self.spaces = spaces  # spaces[i] = symbol index of space i+1
+        self.names = tuple(symbols[s] for s in spaces)
         self.length = len(spaces)
         self.boat = self.length + 1
         # ahead[p][s]: positions > p holding symbol s, nearest first (one backward pass)
@@ -34,11 +36,11 @@ class Board:
         n = len(game.symbols)
         if game.board:
             letters = {s[0].upper(): i for i, s in enumerate(game.symbols)}
-            return cls(tuple(letters[c] for c in game.board), n)
+            return cls(tuple(letters[c] for c in game.board), game.symbols)
         spaces: list[int] = []
         for _ in range(game.segments):
             segment = list(range(n))
             shuffle(segment)
             spaces += segment
         assert len(spaces) == game.segments * SEGMENT
-        return cls(tuple(spaces), n)
+        return cls(tuple(spaces), game.symbols)

@@ -73,11 +73,15 @@ class Game:
     def goal_name(self) -> str:
         return _PLACES[self.side][1]
 
+    @cached_property
+    def _options(self) -> dict[str, Any]:
+        return asdict(self)
+
     def options(self) -> dict[str, Any]:
-        """The parameters as plain data (public; part of every view)."""
-        d = asdict(self)
+        """The parameters as plain data (public; part of every view); a fresh copy."""
+        d = dict(self._options)
         d["symbols"] = list(self.symbols)
-        d["colors"] = list(self.colors[: self.players])
+        d["colors"] = list(self.colors)
         return d
 
     def spec(self) -> dict[str, Any]:
