@@ -15,7 +15,7 @@ from cartagena_net.discovery import (
     parse_target,
 )
 from protocol import discovery as wire
-from tests.discovery.helpers import reactor, recv, run, udp_client, until, wait
+from tests.discovery.helpers import loop, reactor, recv, run, udp_client, until, wait
 
 TABLES = [
     {"id": 1, "name": "den", "rules": "jamaica", "seats": 4, "free": 2, "status": "waiting",
@@ -245,3 +245,59 @@ def test_list_command_rejects_bad_input():
     assert code == 2 and "--to" in err
     code, _, err = list_command("--to", "1.2.3.4:notaport", "--no-broadcast")
     assert code == 2 and "bad port" in err
+
+
+def test_big_summary_is_trimmed_to_the_probe_size():
+    big = [{"id": i, "name": "x" * 32, "rules": "studiogiochi-2017", "seats": 5, "free": 5,
+            "status": "waiting", "password": False} for i in range(40)]
+    responder = DiscoveryResponder(reactor, lambda: {"host_id": "h" * 64, "name": "n" * 64,
+                                                     "tables": big},
+                                   tcp_port=1, interface="127.0.0.1", udp_port=0)
+    responder.startService()
+    sock = udp_client()
+
+    async def go():
+        data = wire.Probe().encode()
+        sock.sendto(data, ("127.0.0.1", responder.port))
+        got = await recv(sock)
+        assert got is not None
+        assert len(got[0]) <= len(data)
+        msg = wire.decode_datagram(got[0])
+        assert isinstance(msg, wire.Announce) and 0 < len(msg.tables) < 40
+
+    try:
+        run(go())
+    finally:
+        sock.close()
+        run(wait(responder.stopService()))
+
+
+def test_replies_are_rate_limited():
+    from cartagena_net.discovery import responder as module
+
+    responder = make_responder()
+    sock = udp_client()
+    sent = 300
+
+    async def go():
+        data = wire.Probe().encode()
+        count = 0
+        start = loop().time()
+        for _ in range(sent // 20):  # small batches: no socket buffer overflows
+            for _ in range(20):
+                sock.sendto(data, ("127.0.0.1", responder.port))
+            while await recv(sock, timeout=0.05) is not None:
+                count += 1
+        elapsed = loop().time() - start
+        while await recv(sock, timeout=0.3) is not None:
+            count += 1
+        return count, elapsed
+
+    try:
+        count, elapsed = run(go())
+    finally:
+        sock.close()
+        run(wait(responder.stopService()))
+    allowed = module.REPLY_BURST + module.REPLY_RATE * (elapsed + 0.3) + 5
+    assert count >= min(50, allowed)
+    assert count <= allowed, (count, elapsed)  # without a limit: all 300 (in < 4 s)
