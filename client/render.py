@@ -112,11 +112,17 @@ def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
     for i, h in enumerate(model.hosts):
         tables = list(getattr(h, "tables", []) or [])
         sel = i == model.browser_index
+        free = getattr(h, "free_seats", None)
         lines.append([
             (SEL if sel else TITLE, f" {h.name} "),
             ("", f"  {h.address}:{h.port}"),
-            (DIM, f"  v{getattr(h, 'version', '?')}  {len(tables)} table(s)"),
+            (DIM, f"  v{getattr(h, 'version', '?')}  {len(tables)} table(s)"
+                  + (f", {free} free seat(s)" if isinstance(free, int) else "")),
         ])
+        for t in tables[:4]:
+            if isinstance(t, dict):
+                lines.append([(DIM, (f"     {t.get('name', '')}: {t.get('rules', '')}, "
+                                    f"{t.get('status', '')}"))])
     lines.append([])
     lines += keys_line([("↑↓", "choose"), ("Enter", "connect"), ("a", "address"),
                         ("n", "name"), ("?", "help"), ("q", "quit")], width)
