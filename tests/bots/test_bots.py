@@ -173,3 +173,44 @@ def test_greedy_avoids_opening_a_road():
     road = make_view(board, mine, [0, 6, 13, 13, 13, 13], hand)
     assert GreedyBot(random.Random(0)).choose(no_road, legal) == "advance 1 skull"
     assert GreedyBot(random.Random(0)).choose(road, legal) == "advance 4 dagger"
+
+
+class LongestAdvance:
+    """A simple baseline: the longest advance; retreats only with two cards or fewer."""
+
+    def choose(self, view_, legal):
+        from cartagena_net.bots import base_symbol, board_from_view
+
+        board = board_from_view(view_)
+        hand_size = view_["seats"][view_["viewer"]]["hand_size"]
+
+        def score(action):
+            words = action.split()
+            if words[0] == "advance":
+                pos = int(words[1])
+                return board.advance_to(pos, base_symbol(words[2])) - pos
+            if words[0] == "retreat":
+                pos = int(words[1])
+                dst, drawn = board.retreat_to(pos)
+                return 3 * drawn - (pos - dst) - (3 if hand_size > 2 else 0)
+            return 0.5 if words[0] == "end" else 0
+
+        return max(legal, key=score)
+
+
+def test_greedy_beats_a_longest_advance_baseline():
+    wins, games = 0, 40
+    for seed in range(games):
+        greedy_seat = seed % 2
+        state = make_game("jamaica", players=2).new_state(seed=seed)
+        players = [LongestAdvance(), LongestAdvance()]
+        players[greedy_seat] = make_bot("greedy", random.Random(seed))
+        for _ in range(MAX_STEPS):
+            if state.is_over:
+                break
+            seat = state.actor
+            legal = [str(a) for a in state.legal_actions()]
+            state.apply(players[seat].choose(view(state, seat), legal))
+        assert state.is_over
+        wins += state.outcome.winner == greedy_seat
+    assert wins >= 28, f"greedy won only {wins} of {games} against the baseline"
