@@ -34,10 +34,14 @@ class Tmux:
                              timeout=30, env=self.env, cwd=ROOT)
         return out.stdout
 
-    def start(self, session: str, argv: list[str]) -> None:
+    def start(self, session: str, argv: list[str], window_of: str = "") -> None:
+        """Run argv in a new session, or in a new window ``session`` of ``window_of``."""
         cmd = " ".join(_quote(a) for a in argv)
         shell = f"{cmd} 2>>{_quote(self.env['CTGN_ERR'])}; echo EXIT=$?; sleep 120"
-        self.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, shell)
+        if window_of:
+            self.tmux("new-window", "-d", "-t", f"{window_of}:", "-n", session, shell)
+        else:
+            self.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, shell)
 
     def screen(self, session: str) -> str:
         return self.tmux("capture-pane", "-p", "-t", session)
@@ -139,8 +143,8 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         assert "you: ann (red)" in text
         assert len(board(text)) == 2  # 6 spaces on one row, then the start and the rowboat
 
-        t.start("watch", [*CLI, "spectate", f"127.0.0.1:{port}"])
-        spec = wait_screen(t, "watch", lambda x: "SPECTATING" in x and "meeting place" in x,
+        t.start("watch", [*CLI, "spectate", f"127.0.0.1:{port}"], window_of="play")
+        spec = wait_screen(t, "play:watch", lambda x: "SPECTATING" in x and "meeting place" in x,
                            "the spectator's game screen")
         assert "hand:" not in spec
 
@@ -160,7 +164,7 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
             if moves >= 1 and not compared:
                 mine = board(text)
                 assert mine
-                wait_screen(t, "watch", lambda x, m=mine: "SPECTATING" in x and board(x) == m,
+                wait_screen(t, "play:watch", lambda x, m=mine: "SPECTATING" in x and board(x) == m,
                             "the spectator to show the same board")
                 compared = True
             take_turn_action(t, "play", text)
@@ -169,11 +173,11 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         assert compared
         assert re.search(r"Ranking: 1\. .+? \((red|blue)\)\s+2\. .+? \((red|blue)\)", text)
         assert "play again" in text
-        spec = wait_screen(t, "watch", lambda x: "GAME OVER" in x, "the spectator's end screen")
+        spec = wait_screen(t, "play:watch", lambda x: "GAME OVER" in x, "the spectator's end screen")
         assert board(spec) == board(text)
 
-        t.keys("watch", "q")
-        wait_screen(t, "watch", lambda x: "EXIT=0" in x, "the spectator to exit")
+        t.keys("play:watch", "q")
+        wait_screen(t, "play:watch", lambda x: "EXIT=0" in x, "the spectator to exit")
         t.keys("play", "q")
         wait_screen(t, "play", lambda x: "EXIT=0" in x, "cartagena play to exit")
         err = Path(env["CTGN_ERR"]).read_text() if Path(env["CTGN_ERR"]).exists() else ""
