@@ -53,8 +53,11 @@ def board_lines(model: ClientModel, width: int) -> list[Line]:
         here = on.get(pos, [])
         for c in here[:3]:
             cell.append((color_style(c), letters.get(c, "?")))
-        cell.append((DIM, "·" * (3 - min(3, len(here))) if not model.ascii_only else
-                     "." * (3 - min(3, len(here)))))
+        empty = 3 - min(3, len(here))
+        if empty and prev is not None and prev.landing == pos:
+            cell.append((LAND, "◆"))  # where the previewed move lands
+            empty -= 1
+        cell.append((DIM, ("." if model.ascii_only else "·") * empty))
         if cur:
             cur.append(("", " "))
         cur.extend(cell)

@@ -33,7 +33,7 @@ def screen(m: ClientModel, w: int = 80, h: int = 24) -> str:
 
 def board_cells(text: str) -> dict[int, str]:
     """Space number → the glyph and pirate letters drawn in its cell."""
-    return {int(n): rest for n, rest in re.findall(r"(\d+)(\S[A-Z·.]{3})", text)}
+    return {int(n): rest for n, rest in re.findall(r"(\d+)(\S[A-Z·.◆*]{3})", text)}
 
 
 def test_board_shows_every_space_with_symbol_and_pirates_by_colour() -> None:
@@ -168,6 +168,7 @@ def test_preview_shows_landing_before_confirm() -> None:
     # next free skull after 3 (spaces holding a skull: 1, 8, 15, ...; 8 is empty)
     assert m.preview.landing == 8
     assert "play skull: 3 → 8" in screen(m)
+    assert board_cells(screen(m))[8] == "☠◆··"
     m.on_key("enter")
     assert m.take_outbox() == [{"type": "action", "table": 3, "seq": 1,
                                 "action": "advance 3 skull"}]
