@@ -165,11 +165,17 @@ class Table:
         if self.state is not None:
             conn.write_state(self.id, self.host.encode_wire(self._full_state(SPECTATOR)))
 
+    def _drop_spectator(self, conn: Any) -> bool:
+        """Remove ``conn`` if it is a spectator here; say whether it was."""
+        if conn not in self.spectators:
+            return False
+        self.spectators.discard(conn)
+        self.host.lobby_changed(self)
+        return True
+
     def leave(self, conn: Any) -> None:
         """``conn`` leaves: a spectator goes; a seat is freed before the start, kept after."""
-        if conn in self.spectators:
-            self.spectators.discard(conn)
-            self.host.lobby_changed(self)
+        if self._drop_spectator(conn):
             return
         seat = self._seat_of(conn)
         if seat is None:
@@ -181,9 +187,7 @@ class Table:
 
     def detach(self, conn: Any) -> None:
         """The connection behind a seat went away: the seat is kept for its token."""
-        if conn in self.spectators:
-            self.spectators.discard(conn)
-            self.host.lobby_changed(self)
+        if self._drop_spectator(conn):
             return
         seat = self._seat_of(conn)
         if seat is None:
