@@ -9,6 +9,7 @@ from bisect import insort
 from dataclasses import dataclass
 from typing import Any
 
+from . import moves
 from .actions import DRAW, END, Action, parse_action
 from .board import Board
 from .chance import Chance, ReplayChance
@@ -144,29 +145,15 @@ class State:
 
     def retreat_target(self, pos: int) -> int:
         """Nearest space behind ``pos`` with 1 or 2 pirates, or 0 if none (no retreat)."""
-        occ = self.occ
-        for q in range(pos - 1, 0, -1):
-            c = occ[q]
-            if c == 1 or c == 2:
-                return q
-        return 0
+        return moves.retreat_target(self.occ, pos)
 
     def advance_target(self, pos: int, symbol: int) -> int:
         """The next vacant space with ``symbol`` ahead of ``pos``, else the boat."""
-        occ = self.occ
-        for q in self.board.ahead[pos][symbol]:
-            if not occ[q]:
-                return q
-        return self.board.boat
+        return moves.advance_target(self.occ, self.board.ahead[pos][symbol], self.board.boat)
 
     def morgan_target(self, pos: int) -> tuple[int, int]:
         """(space, cards drawn) for pushing a pirate at ``pos`` forward (Morgan)."""
-        occ = self.occ
-        for q in range(pos + 1, self.board.boat):
-            c = occ[q]
-            if c == 1 or c == 2:
-                return q, c
-        return self.board.boat, 2
+        return moves.morgan_target(self.occ, pos, self.board.boat)
 
     def legal_actions(self) -> list[Action]:
         """Every action the actor may take now (empty once the game is over)."""
@@ -197,10 +184,11 @@ class State:
             if g.morgan != "instead":
                 prev = -1
                 ret = t.retreat
+                occ, behind = self.occ, moves.retreat_target
                 for p in mine:
                     if p != prev:
                         prev = p
-                        if p and self.retreat_target(p):
+                        if p and behind(occ, p):
                             out.append(ret[p])
             if g.morgan != "off":
                 for owner in range(g.players):
