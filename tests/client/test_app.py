@@ -4,56 +4,20 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
-from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cartagena_net.host import HostConfig, HostService
-from cartagena_net.loop import install_reactor
 from client.app import ClientApp, run_client
 from client.glyphs import symbol_keys
 from client.render import render_screen, to_text
 from client.tokens import TokenStore
+from tests.twisted_loop import loop, make_host, reactor, run, until
+from tests.twisted_loop import stop_host as stop
 
-reactor = install_reactor()
 WAIT = 60.0
 SMALL = {"players": 2, "segments": 1, "pirates": 2}
-
-
-def loop() -> asyncio.AbstractEventLoop:
-    return reactor._asyncioEventloop
-
-
-def run(coro: Any, timeout: float = 180.0) -> Any:
-    return loop().run_until_complete(asyncio.wait_for(coro, timeout))
-
-
-async def until(cond: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
-    deadline = loop().time() + timeout
-    while True:
-        value = cond()
-        if value:
-            return value
-        if loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def make_host(**kw: Any) -> HostService:
-    cfg = {"port": 0, "bind": "127.0.0.1", "bot_delay": 0.0, "name": "test host",
-           "lobby_delay": 0.01}
-    cfg.update(kw)
-    host = HostService(HostConfig(**cfg), reactor)
-    host.startService()
-    return host
-
-
-async def stop(host: HostService) -> None:
-    d = host.stopService()
-    if d is not None:
-        await d.asFuture(loop())
 
 
 class Client:

@@ -2,50 +2,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import protocol as tprotocol
-from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
-from cartagena_net.host import HostConfig, HostService
-from cartagena_net.loop import install_reactor
 from protocol import Connection, FrameDecoder, Role, encode_frame, messages
+from tests.twisted_loop import WAIT, loop, make_host, reactor, run, stop_host, wait
 
-reactor = install_reactor()
-WAIT = 30.0
-
-
-def loop() -> asyncio.AbstractEventLoop:
-    return reactor._asyncioEventloop
-
-
-def run(coro: Coroutine[Any, Any, Any], timeout: float = 120.0) -> Any:
-    """Run a coroutine on the reactor's asyncio loop (the reactor itself never 'runs')."""
-    return loop().run_until_complete(asyncio.wait_for(coro, timeout))
-
-
-async def wait_deferred(d: Deferred, timeout: float = WAIT) -> Any:
-    return await asyncio.wait_for(d.asFuture(loop()), timeout)
-
-
-async def sleep(seconds: float) -> None:
-    await asyncio.sleep(seconds)
-
-
-def make_host(**overrides: Any) -> HostService:
-    """A started host on 127.0.0.1 with an ephemeral port; bots act at once."""
-    settings: dict[str, Any] = {"port": 0, "bind": "127.0.0.1", "bot_delay": 0.0,
-                                "name": "test host", "lobby_delay": 0.01}
-    settings.update(overrides)
-    host = HostService(HostConfig(**settings), reactor)
-    host.startService()
-    return host
-
-
-async def stop_host(host: HostService) -> None:
-    await wait_deferred(host.stopService())
+wait_deferred = wait
+__all__ = ["WAIT", "loop", "make_host", "reactor", "run", "stop_host", "wait_deferred"]
 
 
 class WireClient(tprotocol.Protocol):
