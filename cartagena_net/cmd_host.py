@@ -5,35 +5,16 @@ import argparse
 import sys
 from typing import Any
 
+from cartagena_net.game_args import add_game_arguments, game_options
+
 HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
-
-
-def _option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    low = value.lower()
-    parsed: Any = value
-    if low in ("true", "yes", "on"):
-        parsed = True
-    elif low in ("false", "no", "off"):
-        parsed = False
-    else:
-        try:
-            parsed = int(value)
-        except ValueError:
-            pass
-    return key.replace("-", "_"), parsed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="host name shown to others (default: this machine's)")
     parser.add_argument("--port", type=int, default=41672, help="TCP port (0: any free port)")
     parser.add_argument("--bind", default="", help="address to listen on (default: all)")
-    parser.add_argument("--rules", default="jamaica", help="rules preset of the first table")
-    parser.add_argument("--players", type=int, default=None, help="seats at the first table")
-    parser.add_argument("--option", action="append", type=_option, default=[],
-                        metavar="KEY=VALUE", help="a rules option (repeatable)")
+    add_game_arguments(parser, "seats at the first table (default: the preset's)")
     parser.add_argument("--table-name", default=None, help="name of the first table")
     parser.add_argument("--bots", type=int, default=0, help="bots seated at the first table")
     parser.add_argument("--bot-kind", default="greedy", help="bot kind: random or greedy")
@@ -106,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
     if args.resume and not args.state_dir:
         print("cartagena host: --resume needs --state-dir", file=sys.stderr)
         return 2
+    try:
+        options = game_options(args)
+    except ValueError as exc:
+        print(f"cartagena host: {exc}", file=sys.stderr)
+        return 2
     if args.headless:
         _start_logging(args.log_format)
     config = build_config(args)
@@ -118,9 +104,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena host: cannot start: {exc}", file=sys.stderr)
         return 1
     if not service.lobby.tables:
-        options = dict(args.option)
-        if args.players is not None:
-            options["players"] = args.players
         try:
             tid = service.create_table(
                 args.table_name or f"{config.name}'s table", args.rules, options,

@@ -6,15 +6,9 @@ import getpass
 import sys
 from typing import Any
 
+from cartagena_net.game_args import add_game_arguments, game_options
+
 HELP = "play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN"
-
-
-def option_pair(text: str) -> tuple[str, str]:
-    """``KEY=VALUE`` from the command line (the engine converts the value)."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    return key.strip().replace("-", "_"), value.strip()
 
 
 def default_name() -> str:
@@ -25,11 +19,7 @@ def default_name() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="jamaica", help="rules preset (see `cartagena rules`)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="seats at the table (default: bots + 1, or the preset's)")
-    parser.add_argument("--option", action="append", type=option_pair, default=[],
-                        metavar="KEY=VALUE", help="a rules option, e.g. segments=2 (repeatable)")
+    add_game_arguments(parser, "seats at the table (default: bots + 1, or the preset's)")
     parser.add_argument("--bots", type=int, default=None,
                         help="bots at the table (default: every other seat)")
     parser.add_argument("--bot-kind", default="greedy", help="bot kind: greedy or random")
@@ -41,15 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
     """The table's options and its bot count, from the arguments."""
-    options: dict[str, Any] = dict(args.option)
-    players = args.players
-    if players is None and args.bots is not None:
-        players = args.bots + 1
-    if players is not None:
-        options["players"] = players
+    options = game_options(args, None if args.bots is None else args.bots + 1)
     from cartagena_net.engine import make_game
 
-    game = make_game(args.rules, **options)  # ValueError with the reason if bad
+    game = make_game(args.rules, **options)
     seats = _seat_count(game)
     bots = seats - 1 if args.bots is None else args.bots
     if not 0 <= bots <= seats - 1:

@@ -6,8 +6,8 @@ import json
 import random
 import time
 
-from cartagena_net.engine import view
-from cartagena_net.game_args import add_game_arguments, game_from_args
+from cartagena_net.engine import make_game, view
+from cartagena_net.game_args import add_game_arguments, game_options
 
 HELP = "play games between bots in-process and print statistics"
 
@@ -23,7 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = game_from_args(args)
+    try:
+        game = make_game(args.rules, **game_options(args))
+    except ValueError as err:
+        raise SystemExit(f"cartagena selfplay: {err}") from None
     if args.games < 1:
         raise SystemExit("cartagena: --games must be at least 1")
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()

@@ -4,37 +4,34 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cartagena_net.engine import OPTIONS, PRESETS, make_game
-from cartagena_net.engine.game import Game
+from cartagena_net.engine import PRESETS, make_game
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, default_players: int | None = None) -> None:
-    """Add ``--rules``, ``--players`` and repeatable ``--option KEY=VALUE``."""
-    parser.add_argument("--rules", default="jamaica", choices=sorted(PRESETS),
-                        help="ruleset preset (see `cartagena rules`)")
-    parser.add_argument("--players", type=int, default=default_players,
-                        help="number of seats (default: the preset's)")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+def option_pair(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` from the command line (the engine checks and converts the value)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip().replace("-", "_"), value.strip()
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, players_help: str | None = None) -> None:
+    """Add ``--rules``, ``--players`` and repeatable ``--option/-o KEY=VALUE``."""
+    parser.add_argument("--rules", default="jamaica", metavar="PRESET",
+                        help=f"rules preset: {', '.join(PRESETS)} (see `cartagena rules`)")
+    parser.add_argument("--players", type=int, default=None,
+                        help=players_help or "number of seats (default: the preset's)")
+    parser.add_argument("--option", "-o", action="append", type=option_pair, default=[],
+                        metavar="KEY=VALUE",
                         help="a rules option, e.g. -o segments=4 -o morgan=also (repeatable)")
 
 
-def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options given on the command line, checked by building the game once."""
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or key not in OPTIONS:
-            raise SystemExit(f"cartagena: bad --option {item!r}; options: {', '.join(OPTIONS)}")
-        options[key] = value.strip()
-    if args.players is not None:
-        options["players"] = args.players
-    try:
-        make_game(args.rules, **options)
-    except ValueError as err:
-        raise SystemExit(f"cartagena: {err}") from None
+def game_options(args: argparse.Namespace, players: int | None = None) -> dict[str, Any]:
+    """The rules options given (``players`` is the default seat count); raises ValueError
+    with the reason when the engine refuses them."""
+    options: dict[str, Any] = dict(args.option)
+    seats = args.players if args.players is not None else players
+    if seats is not None:
+        options["players"] = seats
+    make_game(args.rules, **options)
     return options
-
-
-def game_from_args(args: argparse.Namespace) -> Game:
-    return make_game(args.rules, **game_options(args))
