@@ -37,6 +37,7 @@ class State:
         "chance",
         "discard",
         "events",
+        "events_base",
         "game",
         "hands",
         "history",
@@ -73,6 +74,7 @@ class State:
         s.pending = []
         s.outcome = None
         s.events = [] if events else None
+        s.events_base = 0
         s.history = []
         s.stock = list(game.deck)
         s._shuffle(s.stock)
@@ -106,6 +108,7 @@ class State:
         c.turn, c.taken, c.outcome = self.turn, self.taken, self.outcome
         c.pending = list(self.pending)
         c.events = list(self.events) if events and self.events is not None else None
+        c.events_base = self.events_base if c.events is not None else 0
         c.history = list(self.history)
         c.chance = list(self.chance)
         return c
@@ -129,6 +132,20 @@ class State:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     # -- queries --------------------------------------------------------------------
+    @property
+    def event_count(self) -> int:
+        """Events so far, forgotten ones included: ``view(..., since=n)`` counts from here."""
+        return self.events_base + len(self.events or ())
+
+    def forget_events(self, before: int) -> None:
+        """Drop the events numbered below ``before`` (a host keeps only what it resends)."""
+        if self.events is None:
+            return
+        drop = min(before - self.events_base, len(self.events))
+        if drop > 0:
+            del self.events[:drop]
+            self.events_base += drop
+
     @property
     def is_over(self) -> bool:
         return self.outcome is not None

@@ -25,8 +25,8 @@ def _viewer_seat(state: State, viewer: int | str) -> int | None:
 def view(state: State, viewer: int | str, since: int | None = None) -> dict[str, Any]:
     """Plain data (dicts, lists, str, int, bool, None) for ``viewer``.
 
-    With ``since``, ``events`` lists the events from that index on (each with a one-line
-    ``text``), filtered like the rest.
+    With ``since``, ``events`` lists the events numbered from ``since`` on (each with a
+    one-line ``text``; see ``state.event_count``), filtered like the rest.
     """
     me = _viewer_seat(state, viewer)
     g = state.game
@@ -70,7 +70,8 @@ def view(state: State, viewer: int | str, since: int | None = None) -> dict[str,
     }
     if since is not None:
         events = state.events or []
-        out["events"] = [_event(state, e, me) for e in events[max(0, since):]]
+        first = max(0, since - state.events_base)
+        out["events"] = [_event(state, e, me) for e in events[first:]]
     return out
 
 

@@ -71,6 +71,6 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
     if started:
         table.state = gamerec.restore(table.game, outcomes, actions)
         table.chance_seen = len(outcomes)
-        table.sent_events = len(table.state.events)
+        table.sent_events = table.state.event_count
         table.status = "finished" if table.state.is_over else "playing"
     return table

@@ -381,7 +381,7 @@ class Table:
         }
 
     def _full_state(self, viewer: Any) -> dict[str, Any]:
-        return self._state_wire(viewer, max(0, len(self.state.events) - RECENT_EVENTS))
+        return self._state_wire(viewer, max(0, self.state.event_count - RECENT_EVENTS))
 
     def _broadcast(self, full: bool = False, first: int | None = None) -> None:
         """Each seated player's own view, then the spectators' shared frame.
@@ -405,7 +405,8 @@ class Table:
                 data = encode(spec)
                 for conn in list(self.spectators):
                     conn.write_state(self.id, data)
-        self.sent_events = len(self.state.events)
+        self.sent_events = self.state.event_count
+        self.state.forget_events(self.sent_events - RECENT_EVENTS)  # nothing older is resent
         self._schedule_bot()
 
     # -- bots ----------------------------------------------------------------

@@ -256,3 +256,17 @@ def test_notation_round_trips(text):
     a = parse_action(text)
     assert str(a) == text and parse_action(str(a)) == a
     assert parse_action(f"  {text.upper()} ") == a
+
+
+def test_forgotten_events_keep_their_numbers():
+    s = make_game("jamaica", players=2).new_state(seed=11)
+    for _ in range(30):
+        s.apply(s.legal_actions()[0])
+    total = s.event_count
+    tail = view(s, 0, since=total - 3)["events"]
+    s.forget_events(total - 5)
+    assert s.event_count == total and len(s.events) == 5
+    assert view(s, 0, since=total - 3)["events"] == tail
+    assert len(view(s, 0, since=0)["events"]) == 5  # older ones are gone, not renumbered
+    s.forget_events(total + 10)
+    assert s.event_count == total and s.events == []
