@@ -1,7 +1,8 @@
-"""The `cartagena` command: one subcommand per module, imported only when used.
+"""The `cartagena` command.
 
-Each subcommand lives in ``cartagena_net/cmd_<name>.py`` and provides
-``HELP: str``, ``add_arguments(parser)`` and ``run(args) -> int``.
+Each subcommand lives in ``cartagena_net/cmd_<name>.py`` and provides ``HELP: str``,
+``add_arguments(parser)`` and ``run(args) -> int``; heavy imports (Twisted, the
+client) wait inside ``run`` so that building the parser stays cheap.
 """
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ COMMANDS = ("play", "host", "join", "spectate", "list", "bot", "rules", "selfpla
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cartagena", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="cartagena",
+        description="Cartagena, the pirate-escape race game, over a local network.",
+        epilog="`cartagena COMMAND --help` shows a command's options.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"cartagena_net.cmd_{name}")
