@@ -25,6 +25,7 @@ import msgpack
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.benchmarks.rawframes import read_frames
 
 TABLES = int(os.environ.get("BENCH_TABLES", "100"))
 DURATION = float(os.environ.get("BENCH_SECONDS", "10"))
@@ -90,20 +91,7 @@ class Bot:
             del self.out[:n]
 
     def read(self) -> None:
-        while True:
-            try:
-                chunk = self.sock.recv(1 << 16)
-            except BlockingIOError:
-                break
-            if not chunk:
-                raise ConnectionError("closed by the host")
-            self.buf += chunk
-        while len(self.buf) >= 4:
-            size = int.from_bytes(self.buf[:4], "big")
-            if len(self.buf) < 4 + size:
-                break
-            msg = msgpack.unpackb(bytes(self.buf[4 : 4 + size]), raw=False)
-            del self.buf[: 4 + size]
+        for msg in read_frames(self.sock, self.buf, "client"):
             self.handle(msg)
 
     def handle(self, msg: dict) -> None:

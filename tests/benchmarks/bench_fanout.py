@@ -24,6 +24,7 @@ import msgpack
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.benchmarks.rawframes import read_frames
 
 SIZES = tuple(int(x) for x in os.environ.get("BENCH_SIZES", "10,100,1000").split(","))
 REPS = int(os.environ.get("BENCH_REPS", "15"))
@@ -52,20 +53,7 @@ class Peer:
         self.sock.setblocking(False)
 
     def read(self, now: float) -> None:
-        while True:
-            try:
-                chunk = self.sock.recv(1 << 16)
-            except BlockingIOError:
-                break
-            if not chunk:
-                raise ConnectionError(f"{self.name}: closed by the host")
-            self.buf += chunk
-        while len(self.buf) >= 4:
-            size = int.from_bytes(self.buf[:4], "big")
-            if len(self.buf) < 4 + size:
-                break
-            msg = msgpack.unpackb(bytes(self.buf[4 : 4 + size]), raw=False)
-            del self.buf[: 4 + size]
+        for msg in read_frames(self.sock, self.buf, self.name):
             self.handle(msg, now)
 
     def handle(self, msg: dict, now: float) -> None:
