@@ -4,7 +4,7 @@ from .chance import RandomChance, ReplayChance
 from .errors import ActionError, IllegalActionError, InvalidActionError
 from .game import Game
 from .presets import OPTIONS, PRESETS, coerce_option, make_game
-from .state import Outcome, State
+from .state import Outcome, State, legal_actions
 from .view import SPECTATOR, view
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "ReplayChance",
     "State",
     "coerce_option",
+    "legal_actions",
     "make_game",
     "parse_action",
     "view",

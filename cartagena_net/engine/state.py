@@ -499,3 +499,8 @@ class State:
         self.occ = occ
         self.home = [p.count(boat) for p in self.pirates]
         self.turn, self.taken, self.pending, self.outcome = turn, 0, [], None
+
+
+def legal_actions(state: State) -> list[Action]:
+    """What the acting seat may do now (the same as ``state.legal_actions()``)."""
+    return state.legal_actions()

@@ -8,6 +8,7 @@ from cartagena_net.engine import (
     IllegalActionError,
     InvalidActionError,
     State,
+    legal_actions,
     make_game,
     parse_action,
     view,
@@ -270,3 +271,8 @@ def test_forgotten_events_keep_their_numbers():
     assert len(view(s, 0, since=0)["events"]) == 5  # older ones are gone, not renumbered
     s.forget_events(total + 10)
     assert s.event_count == total and s.events == []
+
+
+def test_legal_actions_function_matches_the_method():
+    s = make_game("tortuga", players=3).new_state(seed=2)
+    assert legal_actions(s) == s.legal_actions() and legal_actions(s)
