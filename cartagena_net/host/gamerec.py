@@ -9,17 +9,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cartagena_net.engine import SPECTATOR, State, view
+from cartagena_net.engine import State
 
 
 def seat_colors(game: Any) -> list[str]:
     """The colour of each seat of ``game``, in seat order."""
-    colors = getattr(game, "colors", None)
-    players = getattr(game, "players", None)
-    if colors is not None and players is not None:
-        return [str(c) for c in list(colors)[:players]]
-    state = game.new_state(seed=0)
-    return [str(s["color"]) for s in view(state, SPECTATOR)["seats"]]
+    return list(game.colors[: game.players])
 
 
 def new_state(game: Any) -> Any:

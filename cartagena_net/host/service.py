@@ -14,7 +14,6 @@ from cartagena_net.engine import make_game
 from cartagena_net.host.config import HostConfig
 from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.errors import HostError
-from cartagena_net.host.frames import fast_frame
 from cartagena_net.host.journal import (
     Journal,
     ensure_state_dir,
@@ -176,10 +175,11 @@ class HostService(Service):
     def encode_wire(self, wire: dict[str, Any]) -> bytes:
         """A host-built map (engine views) as a frame: the fast path for ``state``.
 
-        msgpack refuses ints outside -2**63..2**64-1 and non-plain types by itself;
-        the frame size is checked here.
+        The map is built by the host from the engine's plain-data views, so the field walk
+        is skipped; msgpack still refuses ints outside -2**63..2**64-1 and non-plain
+        types, and the frame size is checked.
         """
-        return fast_frame(wire)
+        return encode_frame(wire, check=False)
 
     def open_journal(self, table_id: int, fresh: bool = True) -> Journal | None:
         if self.state_dir is None:

@@ -430,7 +430,7 @@ class Table:
         seat = self._bot_to_move()
         if seat is None:
             return
-        legal = [str(a) for a in self.state.legal_actions()]
+        legal = self._legal(seat.index)
         try:
             choice = seat.controller.choose(view(self.state, seat.index), legal)
         except Exception:  # noqa: BLE001 - a bot bug must not stop the table
