@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cartagena_net.engine import moves
+
 BOT_KINDS: tuple[str, ...] = ("random", "greedy")
 
 # Weights of the greedy evaluation (units: spaces of progress).
@@ -105,27 +107,18 @@ class Board:
         return found
 
     def advance_to(self, pos: int, sym: str) -> int:
-        occ = self.occupancy()
-        for q in range(pos + 1, self.boat):
-            if occ[q] == 0 and self.symbols[q - 1] == sym:
-                return q
-        return self.boat
+        ahead = (q for q in range(pos + 1, self.boat) if self.symbols[q - 1] == sym)
+        return moves.advance_target(self.occupancy(), ahead, self.boat)
 
     def retreat_to(self, pos: int) -> tuple[int, int]:
         """(landing space, cards drawn) of a retreat; (pos, 0) if impossible."""
         occ = self.occupancy()
-        for q in range(min(pos, self.boat) - 1, 0, -1):
-            if occ[q] in (1, 2):
-                return q, occ[q]
-        return pos, 0
+        q = moves.retreat_target(occ, min(pos, self.boat))
+        return (q, occ[q]) if q else (pos, 0)
 
     def forward_to(self, pos: int) -> tuple[int, int]:
         """(landing space, cards drawn) of a Morgan move forward."""
-        occ = self.occupancy()
-        for q in range(pos + 1, self.boat):
-            if occ[q] in (1, 2):
-                return q, occ[q]
-        return self.boat, 2
+        return moves.morgan_target(self.occupancy(), pos, self.boat)
 
     def move(self, seat: int, src: int, dst: int) -> None:
         positions = self.pirates[seat]
