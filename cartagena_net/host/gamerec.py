@@ -22,9 +22,9 @@ def new_state(game: Any) -> Any:
     return game.new_state(rng=random.SystemRandom())
 
 
-def chance_outcomes(state: Any) -> list[list[int]]:
-    """Every chance outcome recorded so far, as JSON-friendly lists."""
-    return [list(o) for o in state.chance]
+def chance_outcomes(state: Any, seen: int = 0) -> list[list[int]]:
+    """The chance outcomes recorded after the first ``seen``, as JSON-friendly lists."""
+    return [list(o) for o in state.chance[seen:]]
 
 
 def restore(game: Any, outcomes: list[list[int]], actions: list[str]) -> Any:

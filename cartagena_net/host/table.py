@@ -351,10 +351,10 @@ class Table:
         self.seq += 1
         if self.journal is not None:
             record: dict[str, Any] = {"t": "act", "seq": self.seq, "seat": seat, "action": text}
-            outcomes = gamerec.chance_outcomes(self.state)
-            if len(outcomes) > self.chance_seen:
-                record["chance"] = outcomes[self.chance_seen :]
-                self.chance_seen = len(outcomes)
+            added = gamerec.chance_outcomes(self.state, self.chance_seen)
+            if added:
+                record["chance"] = added
+                self.chance_seen += len(added)
             self._journal(record)
         if self.state.is_over:
             self.status = "finished"
