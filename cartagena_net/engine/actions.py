@@ -8,6 +8,7 @@ Notation (positions: 0 = start, 1..N = spaces, N+1 = boat; a dark card ends in `
     draw                  draw one card as the whole turn (when the rules allow it)
     end                   end the turn
     discard CARD [CARD…]  a decision owed: discard these cards
+    undo                  take back the last action of this turn (when state.can_undo())
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidActionError
 
-KINDS = ("advance", "retreat", "morgan", "draw", "end", "discard")
+KINDS = ("advance", "retreat", "morgan", "draw", "end", "discard", "undo")
 _CARD = re.compile(r"[a-z]{1,16}\*?\Z")
 _MAX_POS = 10_000
 
@@ -69,7 +70,7 @@ def parse_action(text: str) -> Action:
     if not words:
         raise InvalidActionError("empty action")
     kind, args = words[0], words[1:]
-    arity = {"advance": 2, "retreat": 1, "morgan": 2, "draw": 0, "end": 0}
+    arity = {"advance": 2, "retreat": 1, "morgan": 2, "draw": 0, "end": 0, "undo": 0}
     if kind == "discard":
         if not 1 <= len(args) <= 30:
             raise InvalidActionError("discard names 1 to 30 cards, e.g. 'discard skull key'")
@@ -89,3 +90,4 @@ def parse_action(text: str) -> Action:
 
 END = Action("end")
 DRAW = Action("draw")
+UNDO = Action("undo")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import moves
-from .actions import DRAW, END, Action, parse_action
+from .actions import DRAW, END, UNDO, Action, parse_action
 from .board import Board
 from .chance import Chance, ReplayChance
 from .errors import IllegalActionError
@@ -50,6 +50,7 @@ class State:
         "stock",
         "taken",
         "turn",
+        "undo_stack",
     )
 
     # -- creation ---------------------------------------------------------------------
@@ -76,6 +77,7 @@ class State:
         s.events = [] if events else None
         s.events_base = 0
         s.history = []
+        s.undo_stack = []
         s.stock = list(game.deck)
         s._shuffle(s.stock)
         for seat in range(n):
@@ -121,6 +123,7 @@ class State:
         c.events_base = self.events_base if c.events is not None else 0
         c.history = list(self.history)
         c.chance = list(self.chance)
+        c.undo_stack = list(self.undo_stack)  # entries are never changed in place
         return c
 
     def record(self) -> dict[str, Any]:
@@ -182,8 +185,20 @@ class State:
         """(space, cards drawn) for pushing a pirate at ``pos`` forward (Morgan)."""
         return moves.morgan_target(self.occ, pos, self.board.boat)
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the actor may take now (empty once the game is over)."""
+    def can_undo(self) -> bool:
+        """True when the last action of this turn may be taken back (see docs/rules.md, D23):
+        it revealed nothing hidden, drew nothing, used no chance, won nothing and left
+        nothing owed; an ``undo`` then puts the state back exactly as before it."""
+        return bool(self.undo_stack) and not self.pending and self.outcome is None
+
+    def legal_actions(self, undo: bool = False) -> list[Action]:
+        """Every action the actor may take now (empty once the game is over).
+
+        ``undo`` is never listed (bots never take back), unless ``undo=True`` and
+        :meth:`can_undo` holds: then it comes last.
+        """
+        if undo and self.can_undo():
+            return [*self.legal_actions(), UNDO]
         if self.outcome is not None:
             return []
         t = self._tables
@@ -260,27 +275,70 @@ class State:
             raise IllegalActionError("the game is over", "game-over")
         saved = self._save()
         try:
-            self._apply(action, seat)
+            if action.kind == "undo":
+                self._undo(seat)
+            else:
+                self._apply(action, seat)
+                self._note_undo(action, saved)
         except BaseException:
             self._restore(saved)
             raise
+
+    def _note_undo(self, action: Action, saved: tuple) -> None:
+        """Keep what an action changed, if it may be taken back (D23); else forget all."""
+        position = saved[0]
+        if (action.kind == "advance" and self.outcome is None and not self.pending
+                and self.turn == position[7] and len(self.chance) == saved[2]):
+            frm = action.pos
+            mine, before = self.pirates[self.turn], position[0][self.turn]
+            to = next(p for p in mine if mine.count(p) > before.count(p))
+            self.undo_stack.append((position, (frm, to, self.game.card_index[action.card])))
+        elif self.undo_stack:
+            self.undo_stack = []
+
+    def _undo(self, seat: int | None) -> None:
+        actor = self.actor
+        if seat is not None and seat != actor:
+            raise IllegalActionError(
+                f"it is {self.game.colors[actor]}'s move, not yours", "not-your-turn")
+        if not self.can_undo():
+            raise IllegalActionError(
+                "nothing to take back: only the last advance of this turn, if it drew no "
+                "card, won nothing and left nothing owed", "undo-not-allowed")
+        position, (frm, to, k) = self.undo_stack.pop()
+        stack = self.undo_stack
+        # The entry may be shared with copies of this state: put back a copy of it.
+        self._set_position(copy_position(position))
+        self.undo_stack = stack
+        self._log(("undo", actor, frm, to, k))
+        self.history.append(UNDO)
+
+    def _position(self) -> tuple:
+        """The position (pirates, cards, turn, decisions owed, outcome), copied deep."""
+        return (
+            [list(p) for p in self.pirates], list(self.occ), list(self.home),
+            [list(h) for h in self.hands], list(self.stock), list(self.discard),
+            None if self.row is None else list(self.row), self.turn, self.taken,
+            list(self.pending), self.outcome,
+        )
+
+    def _set_position(self, pos: tuple) -> None:
+        (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
+         self.turn, self.taken, self.pending, self.outcome) = pos
 
     def _save(self) -> tuple:
         """Everything ``_apply`` may change, copied deep enough to put back."""
         ch = self._chance
         return (
-            [list(p) for p in self.pirates], list(self.occ), list(self.home),
-            [list(h) for h in self.hands], list(self.stock), list(self.discard),
-            None if self.row is None else list(self.row), self.turn, self.taken,
-            list(self.pending), self.outcome, len(self.history), len(self.chance),
+            self._position(), len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
+            list(self.undo_stack),
         )
 
     def _restore(self, saved: tuple) -> None:
-        (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
-         self.turn, self.taken, self.pending, self.outcome, nhist, nchance, nevents,
-         replay_next) = saved
+        position, nhist, nchance, nevents, replay_next, self.undo_stack = saved
+        self._set_position(position)
         del self.history[nhist:]
         del self.chance[nchance:]
         if nevents is not None and self.events is not None:
@@ -546,6 +604,14 @@ class State:
         self.turn, self.taken, self.pending, self.outcome = turn, 0, [], None
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State, undo: bool = False) -> list[Action]:
     """What the acting seat may do now (the same as ``state.legal_actions()``)."""
-    return state.legal_actions()
+    return state.legal_actions(undo)
+
+
+def copy_position(pos: tuple) -> tuple:
+    """A deep copy of a :meth:`State._position` tuple."""
+    (pirates, occ, home, hands, stock, discard, row, turn, taken, pending, outcome) = pos
+    return ([list(p) for p in pirates], list(occ), list(home), [list(h) for h in hands],
+            list(stock), list(discard), None if row is None else list(row), turn, taken,
+            list(pending), outcome)

@@ -108,6 +108,10 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
         d.update(seat=seat, owner=owner, **{"from": frm, "to": to}, **extra)
         text = (f"{color[seat]} moves {color[owner]}'s pirate {place(frm)} → {place(to)} "
                 f"and draws {what}")
+    elif kind == "undo":
+        _, seat, frm, to, k = e
+        d.update(seat=seat, **{"from": frm, "to": to}, card=names[k])
+        text = f"{color[seat]} takes back: {place(frm)} → {place(to)} ({names[k]})"
     elif kind == "draw":
         _, seat, ks = e
         extra, what = drawn(seat, ks)
