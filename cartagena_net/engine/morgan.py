@@ -1,0 +1,84 @@
+"""Morgan (2017): move an opponent's pirate forward to the nearest space holding 1 or 2
+pirates and draw that many; with none, it jumps aboard the sloop or reaches the cove and
+the mover draws 2 (rules D13). ``morgan=island`` mixes the recharges in the Whole
+Jailbreak: retreat in the underground passage, Morgan on the island (D32)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import IllegalActionError
+from .jailbreak import on_island
+from .rules import Refusal, Variant
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .actions import Action
+    from .state import State
+
+
+class Morgan(Variant):
+    kinds = ("morgan",)
+    recharge = True
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self.island_only = game.morgan == "island"
+
+    def legal(self, state: State, seat: int, out: list[Action]) -> None:
+        g = self.game
+        if state.taken >= g.actions:
+            return
+        boat = state.board.boat
+        checks = g.rules.checks
+        for owner in range(g.players):
+            if owner == seat:
+                continue
+            prev = -1
+            row = state._tables.morgan[owner]
+            for p in state.pirates[owner]:
+                if p != prev and p != boat:
+                    prev = p
+                    if checks and g.rules.refusal(
+                            state, seat, owner, p, state.morgan_target(p)[0], "morgan"):
+                        continue
+                    out.append(row[p])
+
+    def can_recharge(self, state: State, seat: int) -> bool:
+        out: list[Action] = []
+        taken, state.taken = state.taken, 0
+        try:
+            self.legal(state, seat, out)
+        finally:
+            state.taken = taken
+        return bool(out)
+
+    def check(self, state: State, seat: int, owner: int, frm: int, to: int,
+              how: str) -> Refusal | None:
+        if not self.island_only:
+            return None
+        if how == "retreat" and on_island(state, frm):
+            return (("in this game pirates on the island do not retreat: Morgan recharges "
+                    "there"), "no-retreat-on-island")
+        if how == "morgan" and not on_island(state, frm):
+            return (("in this game Morgan recharges only on the island: retreat in the "
+                    "passage"), "morgan-not-on-island")
+        return None
+
+    def apply(self, state: State, seat: int, action: Action) -> int:
+        g = self.game
+        owner, pos = action.seat, action.pos
+        if not 0 <= owner < g.players:
+            raise IllegalActionError(f"there is no seat {owner}", "no-such-seat")
+        if owner == seat:
+            raise IllegalActionError("Morgan moves an opponent's pirate, not your own",
+                                     "morgan-own-pirate")
+        if pos == state.board.boat:
+            raise IllegalActionError(f"a pirate in the {g.goal_name} cannot be moved on",
+                                     "morgan-boat")
+        state._own_pirate(owner, pos)
+        target, n = state.morgan_target(pos)
+        g.rules.check(state, seat, owner, pos, target, "morgan")
+        state._move(owner, pos, target)
+        state._log(("morgan", seat, owner, pos, target, tuple(state._draw(seat, n))))
+        state._check_win(owner)
+        return 1
+
