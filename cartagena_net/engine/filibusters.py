@@ -54,9 +54,8 @@ class Filibusters(Variant):
             state.pending[0] = (seat, owed - len(ks))
         return 0
 
-
-def pending_legal(state: State) -> list[Action]:
-    """The discards the seat owing one may make (one card at a time)."""
-    t = state._tables
-    hand = state.hands[state.pending[0][0]]
-    return [t.discard[k] for k in range(len(hand)) if hand[k]]
+    def decisions(self, state: State) -> list[Action]:
+        """The discards the seat owing one may make (one card at a time)."""
+        t = state._tables
+        hand = state.hands[state.pending[0][0]]
+        return [t.discard[k] for k in range(len(hand)) if hand[k]]

@@ -34,10 +34,20 @@ def on_island(state: State, pos: int) -> bool:
 
 class Sloop(Variant):
     kinds = ("sail",)
+    undoable = ("sail",)
+    extra_keys = ("shore", "captain", "free_sail")
 
     def setup(self, state: State) -> None:
-        state.extra["shore"] = CARTAGENA
+        shore = state.extra.setdefault("shore", CARTAGENA)
+        if shore not in SHORES:
+            raise ValueError(f"shore is {' or '.join(SHORES)}, not {shore!r}")
+        sloop = state.board.sloop
+        if any(mine.count(sloop) > CAPACITY for mine in state.pirates):
+            raise ValueError(f"at most {CAPACITY} pirates of a colour aboard the sloop")
         self.turn_started(state)
+
+    def undo_note(self, state: State, action: Action) -> tuple:
+        return ("sail", state.extra["shore"])
 
     def turn_started(self, state: State) -> None:
         sloop = state.board.sloop

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import moves
 from .errors import IllegalActionError
 from .jailbreak import on_island
-from .rules import Refusal, Variant
+from .rules import Refusal, Variant, need_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
     from .state import State
+
+
+def push_target(state: State, pos: int) -> tuple[int, int]:
+    """(position, cards drawn) for pushing a pirate at ``pos`` forward."""
+    return moves.morgan_target(state.occ, pos, state.board.end[pos])
 
 
 class Morgan(Variant):
@@ -38,7 +44,7 @@ class Morgan(Variant):
                 if p != prev and p != boat:
                     prev = p
                     if checks and g.rules.refusal(
-                            state, seat, owner, p, state.morgan_target(p)[0], "morgan"):
+                            state, seat, owner, p, push_target(state, p)[0], "morgan"):
                         continue
                     out.append(row[p])
 
@@ -65,6 +71,7 @@ class Morgan(Variant):
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         g = self.game
+        need_action(state)
         owner, pos = action.seat, action.pos
         if not 0 <= owner < g.players:
             raise IllegalActionError(f"there is no seat {owner}", "no-such-seat")
@@ -75,7 +82,7 @@ class Morgan(Variant):
             raise IllegalActionError(f"a pirate in the {g.goal_name} cannot be moved on",
                                      "morgan-boat")
         state._own_pirate(owner, pos)
-        target, n = state.morgan_target(pos)
+        target, n = push_target(state, pos)
         g.rules.check(state, seat, owner, pos, target, "morgan")
         state._move(owner, pos, target)
         state._log(("morgan", seat, owner, pos, target, tuple(state._draw(seat, n))))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import moves
 from .errors import IllegalActionError
-from .rules import Variant
+from .rules import Variant, need_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
@@ -43,6 +43,7 @@ class Retreat(Variant):
         return bool(out)
 
     def apply(self, state: State, seat: int, action: Action) -> int:
+        need_action(state)
         pos = action.pos
         if pos == 0:
             raise IllegalActionError(

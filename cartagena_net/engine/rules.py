@@ -12,7 +12,10 @@ A variant may
   sloop that is away;
 - say whether a seat can still recharge (``can_recharge``, for the empty-hand draw);
 - react to a card played (``card_played``) and to a new turn (``turn_started``);
-- keep its own public state in ``state.extra`` (plain immutable values).
+- keep its own public state in ``state.extra`` (plain immutable values);
+- make a seat owe a decision (``state.pending``), answered by the actions
+  ``decisions`` lists (Filibusters' discards);
+- mark actions that reveal nothing as undoable (``undoable``, ``undo_note``).
 
 :class:`~cartagena_net.engine.versions.Rules` composes the variants a game's options
 ask for, once per game.
@@ -34,6 +37,8 @@ class Variant:
     """A personalised version: hooks the core turn calls. Every hook is optional."""
 
     kinds: tuple[str, ...] = ()  # action kinds this variant applies
+    undoable: tuple[str, ...] = ()  # ... that reveal nothing and may be taken back (D23)
+    extra_keys: tuple[str, ...] = ()  # its entries in ``state.extra``
     recharge = False  # a way to draw cards (matters for the empty-hand draw)
 
     def __init__(self, game: Any) -> None:
@@ -49,6 +54,14 @@ class Variant:
         """Apply one of ``kinds``; return the number of the turn's actions it used."""
         raise IllegalActionError(f"unknown action {action.kind!r}", "unknown")
 
+    def undo_note(self, state: State, action: Action) -> tuple:
+        """What an ``undo`` event says about an undoable action just applied."""
+        return (action.kind,)
+
+    def decisions(self, state: State) -> list[Action]:
+        """The actions answering the decision this variant made someone owe."""
+        return []
+
     def check(self, state: State, seat: int, owner: int, frm: int, to: int,
               how: str) -> Refusal | None:
         """Refuse (message, rule) moving ``owner``'s pirate ``frm`` → ``to`` by ``how``
@@ -63,6 +76,12 @@ class Variant:
 
     def turn_started(self, state: State) -> None:
         """``state.turn`` has just become a new seat's turn."""
+
+
+def need_action(state: State) -> None:
+    """Raise unless one of the turn's actions is left."""
+    if state.taken >= state.game.actions:
+        raise IllegalActionError("no actions left this turn", "no-actions-left")
 
 
 # Why an action kind is refused when no variant of the game applies it.

@@ -1,8 +1,8 @@
 """A game in progress: pirates, cards, whose turn, decisions owed, and the outcome.
 
 This is the core turn: advancing with a card, the whole-turn draw, ending the turn,
-decisions owed, turns, the win, undo. Personalised versions (retreat, Morgan,
-Filibusters, the Whole Jailbreak) plug in through ``game.rules`` (see ``rules.py``).
+decisions owed, turns, the win, undo. The recharges and every personalised version
+plug in through ``game.rules`` (see ``rules.py`` and ``versions.py``).
 ``apply`` is atomic: whatever it raises (a rule error, or any unexpected fault), the
 state is left exactly as it was before the call.
 """
@@ -17,8 +17,7 @@ from .actions import DRAW, END, UNDO, Action, parse_action
 from .board import Board
 from .chance import Chance, ReplayChance
 from .errors import IllegalActionError
-from .filibusters import pending_legal
-from .rules import ABSENT
+from .rules import ABSENT, need_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -196,9 +195,6 @@ class State:
         b = self.board
         return moves.advance_target(self.occ, b.ahead[pos][symbol], b.end[pos])
 
-    def morgan_target(self, pos: int) -> tuple[int, int]:
-        """(position, cards drawn) for pushing a pirate at ``pos`` forward (Morgan)."""
-        return moves.morgan_target(self.occ, pos, self.board.end[pos])
 
     def can_undo(self) -> bool:
         """True when the last action of this turn may be taken back (see docs/rules.md, D23):
@@ -217,7 +213,7 @@ class State:
         if self.outcome is not None:
             return []
         if self.pending:
-            return pending_legal(self)
+            return self.game.rules.decisions(self)
         g = self.game
         rules = g.rules
         seat = self.turn
@@ -286,10 +282,12 @@ class State:
         """Keep what an action changed, if it may be taken back (D23); else forget all."""
         position = saved[0]
         kind = action.kind
-        if (kind in ("advance", "sail") and self.outcome is None and not self.pending
-                and self.turn == position[7] and len(self.chance) == saved[2]):
-            if kind == "sail":
-                undone: tuple = ("sail", self.extra["shore"])
+        rules = self.game.rules
+        if ((kind == "advance" or kind in rules.undoable) and self.outcome is None
+                and not self.pending and self.turn == position[7]
+                and len(self.chance) == saved[2]):
+            if kind != "advance":
+                undone: tuple = rules.handlers[kind].undo_note(self, action)
             else:
                 mine, before = self.pirates[self.turn], position[0][self.turn]
                 to = next(p for p in mine if mine.count(p) > before.count(p))
@@ -358,7 +356,7 @@ class State:
         if self.pending and kind != "discard":
             owed = self.pending[0][1]
             raise IllegalActionError(
-                f"{self.game.colors[actor]} must first discard {owed} card(s) (Filibusters)",
+                f"{self.game.colors[actor]} must first discard {owed} card(s)",
                 "decision-owed")
         g = self.game
         if kind == "end":
@@ -378,8 +376,7 @@ class State:
             self._next_turn()
         else:
             if kind == "advance":
-                if self.taken >= g.actions:
-                    raise IllegalActionError("no actions left this turn", "no-actions-left")
+                need_action(self)
                 self._advance(actor, action.pos, action.card)
                 cost = 1
             else:
@@ -387,8 +384,6 @@ class State:
                 if handler is None:
                     raise IllegalActionError(*ABSENT.get(
                         kind, (f"unknown action {kind!r}", "unknown")))
-                if kind in ("retreat", "morgan") and self.taken >= g.actions:
-                    raise IllegalActionError("no actions left this turn", "no-actions-left")
                 cost = handler.apply(self, actor, action)
             self.taken += cost
             if self.taken >= g.actions and not self.pending and self.outcome is None:
@@ -508,11 +503,7 @@ class State:
             self.events.append(event)
 
     def _place(self, pos: int) -> str:
-        if pos == 0:
-            return self.game.start_name
-        if pos == self.board.sloop:
-            return "the sloop"
-        return self.game.goal_name if pos == self.board.boat else f"space {pos}"
+        return self.board.label(pos, self.game.start_name, self.game.goal_name)
 
     # -- set-up positions (puzzles, tests, rule examples) ----------------------------
     def setup(
@@ -520,11 +511,12 @@ class State:
         pirates: list[list[int]],
         hands: list[list[str]] | None = None,
         turn: int = 0,
-        shore: str | None = None,
+        **extra: Any,
     ) -> None:
         """Place every pirate (and optionally every hand) by hand; cards are conserved.
 
-        ``shore`` (the Whole Jailbreak) puts the sloop at "cartagena" or "tortuga".
+        ``extra`` sets a variant's public state, e.g. ``shore="tortuga"`` (the Whole
+        Jailbreak's sloop); each variant checks its own.
         """
         g, board = self.game, self.board
         boat = board.boat
@@ -538,10 +530,6 @@ class State:
                 occ[p] += 1
         if any(c > 3 for p, c in enumerate(occ) if board.is_space(p)):
             raise ValueError("at most 3 pirates on a space")
-        if board.sloop is not None and any(p.count(board.sloop) > 3 for p in pirates):
-            raise ValueError("at most 3 pirates of a colour aboard the sloop")
-        if shore is not None and (board.sloop is None or shore not in ("cartagena", "tortuga")):
-            raise ValueError("shore is cartagena or tortuga, and only with a sloop")
         if hands is not None:
             if len(hands) != g.players:
                 raise ValueError("give a hand for every seat")
@@ -560,10 +548,12 @@ class State:
         self.home = [p.count(boat) for p in self.pirates]
         self.turn, self.taken, self.pending, self.outcome = turn, 0, [], None
         self.undo_stack = []
+        self.extra = dict(extra)
         for setup in g.rules.setups:
             setup(self)
-        if shore is not None:
-            self.extra["shore"] = shore
+        unknown = set(extra) - set(g.rules.extra_keys)
+        if unknown:
+            raise ValueError(f"this game has no {', '.join(sorted(unknown))} to set")
 
 
 def legal_actions(state: State, undo: bool = False) -> list[Action]:

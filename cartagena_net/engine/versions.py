@@ -36,6 +36,14 @@ class Rules:
         self.card_hooks = tuple(v.card_played for v in variants if _overrides(v, "card_played"))
         self.turn_hooks = tuple(v.turn_started for v in variants if _overrides(v, "turn_started"))
         self.setups = tuple(v.setup for v in variants if _overrides(v, "setup"))
+        self.undoable = frozenset(k for v in variants for k in v.undoable)
+        self.extra_keys = tuple(k for v in variants for k in v.extra_keys)
+        self._decider = self.handlers.get("discard")
+
+    def decisions(self, state: State) -> list:
+        """What the seat owing a decision may do (``state.pending`` is not empty)."""
+        assert self._decider is not None, "a decision is owed only where a variant made one"
+        return self._decider.decisions(state)
 
     def refusal(self, state: State, seat: int, owner: int, frm: int, to: int,
                 how: str) -> Refusal | None:
