@@ -24,12 +24,8 @@ CAPACITY = 3  # pirates of one colour aboard
 
 
 def on_island(state: State, pos: int) -> bool:
-    """A pirate at ``pos`` is on the island: on its path, in the cove, or aboard the
-    sloop at Tortuga."""
-    sloop = state.board.sloop
-    if sloop is None:
-        return False
-    return pos > sloop or (pos == sloop and state.extra["shore"] == TORTUGA)
+    """A pirate at ``pos`` is on the island (see :func:`island`)."""
+    return island(state.board.sloop, state.extra.get("shore"), pos)
 
 
 class Sloop(Variant):
@@ -103,20 +99,36 @@ class Sloop(Variant):
     def check(self, state: State, seat: int, owner: int, frm: int, to: int,
               how: str) -> Refusal | None:
         sloop = state.board.sloop
-        shore = state.extra["shore"]
-        if frm == sloop:
-            if how == "retreat":
-                if shore == TORTUGA:
-                    return ("the sloop is at Tortuga: behind it is the sea, no retreat",
-                            "no-retreat-from-sloop")
-            elif shore == CARTAGENA:
-                return (("the sloop is at Cartagena: it must sail to Tortuga before its "
-                        "pirates land"), "sloop-at-cartagena")
-        if to == sloop:
+        return refusal(sloop, state.extra["shore"], state.pirates[owner].count(sloop),
+                       frm, to, how, self.game.colors[owner])
+
+
+def refusal(sloop: int, shore: str, aboard: int, frm: int, to: int, how: str,
+            color: str = "") -> Refusal | None:
+    """Why moving a pirate ``frm`` → ``to`` by ``how`` (advance, retreat, morgan) is not
+    allowed, or None. ``aboard``: pirates of its colour on the sloop. Pure: the engine
+    and the previews on a view (``preview.py``) share it."""
+    if frm == sloop:
+        if how == "retreat":
             if shore == TORTUGA:
-                return (("no free space ahead, and the sloop is away at Tortuga: nobody "
-                        "can board"), "sloop-away")
-            if state.pirates[owner].count(sloop) >= CAPACITY:
-                return ((f"{CAPACITY} {self.game.colors[owner]} pirates are already aboard "
-                        "the sloop"), "sloop-full")
-        return None
+                return ("the sloop is at Tortuga: behind it is the sea, no retreat",
+                        "no-retreat-from-sloop")
+        elif shore == CARTAGENA:
+            return (("the sloop is at Cartagena: it must sail to Tortuga before its "
+                    "pirates land"), "sloop-at-cartagena")
+    if to == sloop:
+        if shore == TORTUGA:
+            return (("no free space ahead, and the sloop is away at Tortuga: nobody can "
+                    "board"), "sloop-away")
+        if aboard >= CAPACITY:
+            return ((f"{CAPACITY} {color + ' ' if color else ''}pirates are already aboard "
+                    "the sloop"), "sloop-full")
+    return None
+
+
+def island(sloop: int | None, shore: str | None, pos: int) -> bool:
+    """A pirate at ``pos`` is on the island: on its path, in the cove, or aboard the
+    sloop at Tortuga."""
+    if sloop is None:
+        return False
+    return pos > sloop or (pos == sloop and shore == TORTUGA)

@@ -61,13 +61,7 @@ class Morgan(Variant):
               how: str) -> Refusal | None:
         if not self.island_only:
             return None
-        if how == "retreat" and on_island(state, frm):
-            return (("in this game pirates on the island do not retreat: Morgan recharges "
-                    "there"), "no-retreat-on-island")
-        if how == "morgan" and not on_island(state, frm):
-            return (("in this game Morgan recharges only on the island: retreat in the "
-                    "passage"), "morgan-not-on-island")
-        return None
+        return island_refusal(on_island(state, frm), how)
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         g = self.game
@@ -89,3 +83,15 @@ class Morgan(Variant):
         state._check_win(owner)
         return 1
 
+
+
+def island_refusal(on_island: bool, how: str) -> Refusal | None:
+    """``morgan=island``: why a retreat on the island or a push in the passage is not
+    allowed, or None. Pure: shared with the previews on a view."""
+    if how == "retreat" and on_island:
+        return (("in this game pirates on the island do not retreat: Morgan recharges "
+                "there"), "no-retreat-on-island")
+    if how == "morgan" and not on_island:
+        return (("in this game Morgan recharges only on the island: retreat in the "
+                "passage"), "morgan-not-on-island")
+    return None
