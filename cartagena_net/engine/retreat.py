@@ -22,14 +22,14 @@ class Retreat(Variant):
             return
         ret = state._tables.retreat
         occ, back, behind = state.occ, state.board.back, moves.retreat_target
-        checks = self.game.rules.checks
+        rules = self.game.rules
         prev = -1
         for p in state.pirates[seat]:
             if p != prev:
                 prev = p
                 if p:
                     to = behind(occ, p, back[p])
-                    if to and (not checks or state.game.rules.refusal(
+                    if to and (not rules.checks or rules.refusal(
                             state, seat, seat, p, to, "retreat") is None):
                         out.append(ret[p])
 

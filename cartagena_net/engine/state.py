@@ -272,27 +272,20 @@ class State:
             if action.kind == "undo":
                 self._undo(seat)
             else:
-                self._apply(action, seat)
-                self._note_undo(action, saved)
+                note = self._apply(action, seat)
+                if note is not None or self.undo_stack:
+                    self._note_undo(action, saved, note)
         except BaseException:
             self._restore(saved)
             raise
 
-    def _note_undo(self, action: Action, saved: tuple) -> None:
-        """Keep what an action changed, if it may be taken back (D23); else forget all."""
+    def _note_undo(self, action: Action, saved: tuple, note: tuple | None) -> None:
+        """Keep what an action changed, if it may be taken back (D23); else forget all.
+        ``note``: what an undo would say of an advance or undoable variant action."""
         position = saved[0]
-        kind = action.kind
-        rules = self.game.rules
-        if ((kind == "advance" or kind in rules.undoable) and self.outcome is None
-                and not self.pending and self.turn == position[7]
-                and len(self.chance) == saved[2]):
-            if kind != "advance":
-                undone: tuple = rules.handlers[kind].undo_note(self, action)
-            else:
-                mine, before = self.pirates[self.turn], position[0][self.turn]
-                to = next(p for p in mine if mine.count(p) > before.count(p))
-                undone = ("advance", action.pos, to, self.game.card_index[action.card])
-            self.undo_stack.append((position, undone))
+        if (note is not None and self.outcome is None and not self.pending
+                and self.turn == position[7] and len(self.chance) == saved[2]):
+            self.undo_stack.append((position, note))
         elif self.undo_stack:
             self.undo_stack = []
 
@@ -330,8 +323,14 @@ class State:
     def _save(self) -> tuple:
         """Everything ``_apply`` may change, copied deep enough to put back."""
         ch = self._chance
+        position = (  # as _position(), inlined: this runs before every action
+            [list(p) for p in self.pirates], list(self.occ), list(self.home),
+            [list(h) for h in self.hands], list(self.stock), list(self.discard),
+            None if self.row is None else list(self.row), self.turn, self.taken,
+            list(self.pending), self.outcome, dict(self.extra),
+        )
         return (
-            self._position(), len(self.history), len(self.chance),
+            position, len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
             list(self.undo_stack),
@@ -347,7 +346,8 @@ class State:
         if replay_next is not None:
             self._chance._next = replay_next  # type: ignore[union-attr]
 
-    def _apply(self, action: Action, seat: int | None) -> None:
+    def _apply(self, action: Action, seat: int | None) -> tuple | None:
+        """Apply for the actor; return the note an undo would log, if it may be undone."""
         actor = self.pending[0][0] if self.pending else self.turn
         if seat is not None and seat != actor:
             who = self.game.colors[actor]
@@ -359,6 +359,7 @@ class State:
                 f"{self.game.colors[actor]} must first discard {owed} card(s)",
                 "decision-owed")
         g = self.game
+        note = None
         if kind == "end":
             if self.taken < g.min_actions:
                 raise IllegalActionError(
@@ -376,8 +377,9 @@ class State:
             self._next_turn()
         else:
             if kind == "advance":
-                need_action(self)
-                self._advance(actor, action.pos, action.card)
+                if self.taken >= g.actions:
+                    need_action(self)
+                note = self._advance(actor, action.pos, action.card)
                 cost = 1
             else:
                 handler = g.rules.handlers.get(kind)
@@ -385,17 +387,20 @@ class State:
                     raise IllegalActionError(*ABSENT.get(
                         kind, (f"unknown action {kind!r}", "unknown")))
                 cost = handler.apply(self, actor, action)
+                if kind in g.rules.undoable:
+                    note = handler.undo_note(self, action)
             self.taken += cost
             if self.taken >= g.actions and not self.pending and self.outcome is None:
                 self._next_turn()
         self.history.append(action)
+        return note
 
     def _own_pirate(self, seat: int, pos: int) -> None:
         if pos not in self.pirates[seat]:
             raise IllegalActionError(
                 f"{self.game.colors[seat]} has no pirate at {self._place(pos)}", "no-pirate-there")
 
-    def _advance(self, seat: int, pos: int, card: str) -> None:
+    def _advance(self, seat: int, pos: int, card: str) -> tuple:
         g = self.game
         k = g.card_index.get(card)
         if k is None:
@@ -417,10 +422,12 @@ class State:
         self.discard.append(k)
         self._move(seat, pos, target)
         self._log(("advance", seat, pos, target, k))
+        note = ("advance", pos, target, k)
         if self._check_win(seat):
-            return
+            return note
         for hook in rules.card_hooks:
             hook(self, seat, k)
+        return note
 
     # -- mechanics --------------------------------------------------------------------
     def _move(self, seat: int, frm: int, to: int) -> None:
