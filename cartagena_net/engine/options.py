@@ -31,7 +31,7 @@ OPTIONS: dict[str, Option] = {
         Option("row_size", int, "face-up draw row size; 0 = draw from the hidden stock",
                bounds=(0, 24)),
         Option("empty_hand_draw", str, "when a player with no cards may draw one card as the "
-               "whole turn: stuck = only with no legal retreat, always = whenever the hand "
+               "whole turn: stuck = only with no legal recharge, always = whenever the hand "
                "is empty at the start of the turn", choices=("stuck", "always")),
         Option("morgan", str, "Morgan recharge: move an opponent's pirate forward and draw; "
                "off, instead (of retreat), also (beside retreat) or island (the Whole "
