@@ -42,6 +42,11 @@ class Sloop(Variant):
             raise ValueError(f"at most {CAPACITY} pirates of a colour aboard the sloop")
         self.turn_started(state)
 
+    def from_view(self, state: State, view: dict) -> None:
+        state.extra["shore"] = view["sloop"]["shore"]
+        state.extra["captain"] = view.get("captain")
+        state.extra["free_sail"] = bool(view.get("free_sail"))
+
     def undo_note(self, state: State, action: Action) -> tuple:
         return ("sail", state.extra["shore"])
 

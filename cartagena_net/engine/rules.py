@@ -47,6 +47,9 @@ class Variant:
     def setup(self, state: State) -> None:
         """A new game (or a set-up position): initialise ``state.extra`` entries."""
 
+    def from_view(self, state: State, view: dict[str, Any]) -> None:
+        """Set this variant's ``state.extra`` entries from a view (``State.from_view``)."""
+
     def legal(self, state: State, seat: int, out: list[Action]) -> None:
         """Append this variant's actions ``seat`` may take now (nothing is pending)."""
 

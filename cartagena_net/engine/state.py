@@ -111,6 +111,46 @@ class State:
             s.apply(a)
         return s
 
+    @classmethod
+    def from_view(cls, game: Game, view: dict[str, Any], chance: Chance) -> State:
+        """The public part of the game a view shows: board, pirates, discard pile, row,
+        turn, decisions owed, outcome and the variants' public state. Hands the view
+        hides are empty and so is the stock: a search deals them (determinization).
+        No events, no history, no undo."""
+        s = cls.__new__(cls)
+        s.game = game
+        s._chance = chance
+        s.chance = []
+        s.board = Board.of_names(list(view["board"]), game.symbols)
+        s._tables = game.action_tables(s.board.length)
+        seats = sorted(view["seats"], key=lambda seat: seat["seat"])
+        s.pirates = [sorted(int(p) for p in seat["pirates"]) for seat in seats]
+        boat = s.board.boat
+        s.occ = [0] * (boat + 1)
+        for mine in s.pirates:
+            for p in mine:
+                s.occ[p] += 1
+        s.home = [mine.count(boat) for mine in s.pirates]
+        index = game.card_index
+        s.hands = []
+        for seat in seats:
+            hand = [0] * game.kinds
+            for card in seat.get("hand") or ():
+                hand[index[card]] += 1
+            s.hands.append(hand)
+        s.stock = []
+        s.discard = [index[c] for c in view["discard"]]
+        s.row = None if view.get("row") is None else [index[c] for c in view["row"]]
+        s.turn, s.taken = int(view["turn"]), int(view["actions_taken"])
+        s.pending = [(int(p["seat"]), int(p["count"])) for p in view.get("pending") or ()]
+        out = view.get("outcome")
+        s.outcome = None if out is None else Outcome(out["winner"], tuple(out["ranking"]))
+        s.events, s.events_base, s.history, s.undo_stack = None, 0, [], []
+        s.extra = {}
+        for v in game.rules.variants:
+            v.from_view(s, view)
+        return s
+
     def copy(self, events: bool = False, chance: Chance | None = None) -> State:
         """An independent copy: playing on it never changes this state, chance included.
 

@@ -332,3 +332,30 @@ def test_events_name_the_sloop_and_the_shores():
     assert lines == ["red sails the sloop to Tortuga (the Captain's free sail)",
                      "red sails the sloop to Cartagena",
                      "red plays rum: 14 → sloop"]
+
+
+def test_a_state_from_a_view_has_the_same_public_game():
+    import random
+
+    from cartagena_net.engine import RandomChance
+
+    for story, seed in (("whole", 3), ("escape", 4)):
+        game = make_game("studiogiochi-2017", players=3, story=story, morgan="also",
+                         filibusters=True)
+        s = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        for step in range(200):
+            if s.is_over:
+                break
+            if step % 20 == 0:
+                me = s.actor
+                rebuilt = State.from_view(game, view(s, me), RandomChance(random.Random(1)))
+                # the viewer's hand is known; the others' and the stock are not
+                assert view(rebuilt, me) == {**view(s, me),
+                                             "seats": view(rebuilt, me)["seats"],
+                                             "stock": 0}
+                assert rebuilt.hands[me] == s.hands[me]
+                assert [v["pirates"] for v in view(rebuilt, me)["seats"]] == \
+                    [v["pirates"] for v in view(s, me)["seats"]]
+                assert rebuilt.extra == s.extra
+            s.apply(rng.choice(s.legal_actions()))
