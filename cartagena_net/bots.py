@@ -96,13 +96,6 @@ class Board(Preview):
         got = self.push(owner if owner is not None else -1, pos)
         return got if got is not None else (pos, 0)
 
-    def copy(self) -> Board:
-        c = Board.__new__(Board)
-        c.board, c.symbols, c.shore = self.board, self.symbols, self.shore
-        c.island_morgan = self.island_morgan
-        c.pirates = {s: list(p) for s, p in self.pirates.items()}
-        return c
-
     def aboard_landed(self, p: int) -> bool:
         """A pirate at ``p`` is aboard the sloop at Tortuga (it may land)."""
         return p == self.board.sloop and self.shore == TORTUGA

@@ -48,15 +48,6 @@ class Morgan(Variant):
                         continue
                     out.append(row[p])
 
-    def can_recharge(self, state: State, seat: int) -> bool:
-        out: list[Action] = []
-        taken, state.taken = state.taken, 0
-        try:
-            self.legal(state, seat, out)
-        finally:
-            state.taken = taken
-        return bool(out)
-
     def check(self, state: State, seat: int, owner: int, frm: int, to: int,
               how: str) -> Refusal | None:
         if not self.island_only:

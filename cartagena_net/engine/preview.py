@@ -37,7 +37,7 @@ class Preview:
         self.island_morgan = options.get("morgan") == "island"
 
     def copy(self) -> Preview:
-        c = Preview.__new__(Preview)
+        c = type(self).__new__(type(self))
         c.board, c.symbols, c.shore = self.board, self.symbols, self.shore
         c.island_morgan = self.island_morgan
         c.pirates = {s: list(p) for s, p in self.pirates.items()}

@@ -33,15 +33,6 @@ class Retreat(Variant):
                             state, seat, seat, p, to, "retreat") is None):
                         out.append(ret[p])
 
-    def can_recharge(self, state: State, seat: int) -> bool:
-        out: list[Action] = []
-        taken, state.taken = state.taken, 0
-        try:
-            self.legal(state, seat, out)
-        finally:
-            state.taken = taken
-        return bool(out)
-
     def apply(self, state: State, seat: int, action: Action) -> int:
         need_action(state)
         pos = action.pos

@@ -72,7 +72,17 @@ class Variant:
         return None
 
     def can_recharge(self, state: State, seat: int) -> bool:
-        return False
+        """A recharge (``recharge = True``): whether ``seat`` could use it at the start of
+        its turn, i.e. whether ``legal`` then lists any of its actions."""
+        if not self.recharge:
+            return False
+        out: list[Action] = []
+        taken, state.taken = state.taken, 0
+        try:
+            self.legal(state, seat, out)
+        finally:
+            state.taken = taken
+        return bool(out)
 
     def card_played(self, state: State, seat: int, k: int) -> None:
         """``seat`` played card kind ``k`` (after its move, if the game goes on)."""

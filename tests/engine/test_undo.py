@@ -13,13 +13,7 @@ from cartagena_net.engine import (
     view,
 )
 
-from .helpers import position
-
-BOARD = "SDKBPH" * 2  # 12 spaces, boat = 13
-
-
-def two(pirates, hands, turn=0, preset="jamaica", board=BOARD, **options) -> State:
-    return position(preset, board, "red,blue", pirates, hands, turn, **options)
+from .helpers import position, two
 
 
 def test_undo_puts_the_state_back_exactly_and_logs_it():
