@@ -147,7 +147,8 @@ def _seat_text(seat: dict[str, Any], owner: Any) -> str:
 def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     """Tables on the host, with rules and seats."""
     lines: list[Line] = [[(TITLE, "cartagena-net"), ("", f" · lobby of {model.host_label}"),
-                          (DIM, f"   you: {model.name} ({model.color})")], []]
+                          (DIM, f"   you: {model.name} ({model.color})")]
+                         + ([(DIM, f"   web view: {model.web_url}")] if model.web_url else []), []]
     if not model.tables:
         lines.append([(DIM, "no tables yet: press t to create one")])
     for i, t in enumerate(model.tables):

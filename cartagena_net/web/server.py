@@ -132,6 +132,7 @@ class WebSite(server.Site):
     protocol = WebChannel
     requestFactory = WebRequest
     displayTracebacks = False
+    noisy = False
 
     def __init__(self, root: Resource, web: WebServer, timeout: float) -> None:
         super().__init__(root, timeout=timeout, reactor=web.reactor)
