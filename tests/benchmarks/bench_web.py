@@ -120,14 +120,14 @@ def clients_main(port: int, web_port: int) -> None:
             seq = max(p.state["seq"] for p in players)
             if players[0].state["view"]["outcome"] is not None:
                 owner.send({"type": "start", "table": 1})
-                pump(lambda s=seq: all(w.seq > s for w in watchers), quiet=0.2)
+                pump(lambda s=seq, ws=watchers: all(w.seq > s for w in ws), quiet=0.2)
                 updates += 1
                 continue
             actor = next(p for p in players if p.state["seq"] == seq and p.state["legal"])
             t0 = time.perf_counter()
             actor.send({"type": "action", "table": 1, "seq": seq,
                         "action": actor.state["legal"][0]})
-            pump(lambda s=seq: all(w.seq > s for w in watchers)
+            pump(lambda s=seq, ws=watchers: all(w.seq > s for w in ws)
                  and all(p.state["seq"] > s for p in players))
             times.append(max(w.seq_at for w in watchers) - t0)
             updates += 1

@@ -89,6 +89,7 @@ def test_screenshots_at_phone_and_tv_sizes(browser, host_process, tmp_path):
         shot = browser.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "clip": {"x": 0, "y": 0, "width": w, "height": h, "scale": 0.25}})
         width, height, rows = decode(base64.b64decode(shot["data"]))
+        assert abs(width - w / 4) <= 1 and abs(height - h / 4) <= 1
         seen = colours(rows, step=1)
         assert len(seen) > 50, "the screenshot is blank"
         assert max(seen.values()) < 0.8 * sum(seen.values()), "one colour fills the screen"
