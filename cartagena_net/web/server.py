@@ -183,19 +183,13 @@ class Fixed(Leaf):
         return self.body
 
 
-class Static(Resource):
+class Static(NotFound):
     """``/static/NAME`` for the names in :data:`STATIC_TYPES` only."""
 
     def __init__(self, files: dict[str, bytes]) -> None:
         super().__init__()
         for name, ctype in STATIC_TYPES.items():
             self.putChild(name.encode("ascii"), Fixed(files[name], ctype))
-
-    def getChild(self, path: bytes, request: Any) -> Resource:
-        return NotFound()
-
-    def render_GET(self, request: Any) -> bytes:
-        return plain(request, http.NOT_FOUND, "no such page")
 
 
 class TablesJSON(Leaf):
@@ -241,7 +235,7 @@ class Stream(Leaf):
         return server.NOT_DONE_YET
 
 
-class TablePage(Resource):
+class TablePage(Leaf):
     """``/table/N`` (the page) and ``/table/N/events`` (its stream)."""
 
     def __init__(self, web: WebServer, table_id: int) -> None:
@@ -260,13 +254,8 @@ class TablePage(Resource):
         request.setHeader(b"Content-Type", HTML.encode())
         return self.web.pages["table.html"]
 
-    def render_HEAD(self, request: Any) -> bytes:
-        body = self.render_GET(request)
-        request.setHeader(b"Content-Length", b"%d" % len(body))
-        return b""
 
-
-class Tables(Resource):
+class Tables(NotFound):
     """``/table/N``: N is a table number written without leading zeros."""
 
     def __init__(self, web: WebServer) -> None:
@@ -278,11 +267,8 @@ class Tables(Resource):
             return TablePage(self.web, int(path))
         return NotFound()
 
-    def render_GET(self, request: Any) -> bytes:
-        return plain(request, http.NOT_FOUND, "no such page")
 
-
-class Root(Resource):
+class Root(NotFound):
     def __init__(self, web: WebServer) -> None:
         super().__init__()
         self.putChild(b"", Fixed(web.pages["index.html"], HTML))
@@ -290,9 +276,6 @@ class Root(Resource):
         self.putChild(b"events", Stream(web, None))
         self.putChild(b"table", Tables(web))
         self.putChild(b"static", Static(web.files))
-
-    def getChild(self, path: bytes, request: Any) -> Resource:
-        return NotFound()
 
 
 # -- the server ------------------------------------------------------------------

@@ -18,14 +18,14 @@ import re
 import selectors
 import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.benchmarks.bench_fanout import Peer
+from tests.benchmarks.bench_fanout import Clients
+from tests.benchmarks.harness import serve_until_child_exits
 
 SIZES = tuple(int(x) for x in os.environ.get("BENCH_SIZES", "10,100,1000").split(","))
 REPS = int(os.environ.get("BENCH_REPS", "15"))
@@ -68,34 +68,14 @@ def host_cpu() -> float:
 
 
 def clients_main(port: int, web_port: int) -> None:
-    sel = selectors.DefaultSelector()
-    everyone: list = []
+    clients = Clients(port)
+    pump = clients.pump
 
-    def register(x) -> None:
-        sel.register(x.sock, selectors.EVENT_READ, x)
-        everyone.append(x)
+    def register(w: Watcher) -> None:
+        clients.sel.register(w.sock, selectors.EVENT_READ, w)
+        clients.peers.append(w)
 
-    def pump(done, timeout: float = 120.0, quiet: float | None = None) -> None:
-        deadline = time.perf_counter() + timeout
-        last = time.perf_counter()
-        while True:
-            if quiet is None and done():
-                return
-            now = time.perf_counter()
-            if now > deadline:
-                raise TimeoutError("clients waited too long")
-            events = sel.select(0.05)
-            now = time.perf_counter()
-            for key, _ in events:
-                key.data.read(now)
-            if events:
-                last = now
-            elif quiet is not None and now - last >= quiet and done():
-                return
-
-    players = [Peer(port, f"p{i}", False) for i in range(4)]
-    for p in players:
-        register(p)
+    players = [clients.add(f"p{i}", False) for i in range(4)]
     pump(lambda: all(p.welcomed for p in players))
     for p in players:
         p.send({"type": "join_table", "table": 1, "spectate": False})
@@ -148,8 +128,6 @@ def host_main() -> None:
     from cartagena_net.loop import install_reactor
 
     reactor = install_reactor()
-    from twisted.internet.task import LoopingCall
-
     from cartagena_net.host import HostConfig, HostService
 
     config = HostConfig(port=0, bind="127.0.0.1", name="bench", bot_delay=0.0, web_port=0,
@@ -157,23 +135,8 @@ def host_main() -> None:
     host = HostService(config, reactor)
     host.startService()
     host.create_table("web", "jamaica", {"players": 4})
-    child = subprocess.Popen([sys.executable, __file__, "--clients", str(host.port),
-                              str(host.web.port)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    status = {"code": 0}
-
-    def check() -> None:
-        if child.poll() is not None:
-            out = child.stdout.read().strip()
-            if out:
-                print(out.splitlines()[-1], flush=True)
-            status["code"] = child.returncode
-            poll.stop()
-            reactor.stop()
-
-    poll = LoopingCall(check)
-    poll.start(0.2, now=False)
-    reactor.run()
-    raise SystemExit(status["code"])
+    raise SystemExit(serve_until_child_exits(reactor, __file__, "--clients", host.port,
+                                             host.web.port))
 
 
 if __name__ == "__main__":
