@@ -318,3 +318,43 @@ def test_bad_web_port_option(value):
 
     with pytest.raises(ValueError):
         web_port(value, 41672)
+
+
+def test_http_1_0_stream_gets_the_same_events_unchunked():
+    async def go():
+        host = web_host()
+        tid = bot_table(host)
+        try:
+            chunked = await open_stream(host.web.port, f"/table/{tid}/events")
+            _, block = await chunked.event("state")
+            reader, writer = await asyncio.open_connection("127.0.0.1", host.web.port)
+            writer.write(f"GET /table/{tid}/events HTTP/1.0\r\n\r\n".encode())
+            head = await reader.readuntil(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.0 200") and b"chunked" not in head.lower()
+            raw = b""
+            while block not in raw:
+                raw += await asyncio.wait_for(reader.read(65536), 20)
+            assert raw.startswith(b"event: table\ndata: {")
+            writer.close()
+            chunked.close()
+        finally:
+            await stop_host(host)
+    run(go())
+
+
+def test_streams_end_cleanly_when_the_host_stops():
+    async def go():
+        host = web_host()
+        tid = bot_table(host)
+        s = await open_stream(host.web.port, f"/table/{tid}/events")
+        await s.event("state")
+        await stop_host(host)
+        while not s.chunks.done:
+            data = await asyncio.wait_for(s.reader.read(65536), 20)
+            if not data:
+                break
+            s.chunks.feed(data)
+        assert s.chunks.done  # the chunked stream's last chunk: the browser reconnects later
+        assert host.caps.total == 0 or await until(lambda: host.caps.total == 0, "released")
+        s.close()
+    run(go())
