@@ -184,6 +184,9 @@ const Board = (() => {
         g.classList.add("highlight");
       }
       const here = counts.get(place.key) || new Map();
+      const who = [...here.entries()].map(([seat, n]) => `${view.seats[seat].color} ×${n}`).join(", ");
+      const what = place.kind === "space" ? `space ${place.pos}: ${place.symbol}` : place.label;
+      g.append(svg("title", {}, who ? `${what} — ${who}` : what));
       if (place.kind === "space") {
         g.append(svg("text", { x: 9, y: 22, class: "num" }, place.pos));
         g.append(svg("use", { href: "#sym-" + baseName(place.symbol), x: 30, y: 6, width: 40, height: 40, class: "shape" }));
@@ -195,7 +198,7 @@ const Board = (() => {
         let total = 0;
         for (const n of here.values()) total += n;
         g.append(svg("text", { x: CELL / 2, y: 96, class: "place-count" }, `${total} pirate${total === 1 ? "" : "s"}`));
-        drawPieces(g, here, view, letters, { x: 6, y: 30, r: 10, columns: 4, gap: 4 });
+        drawPieces(g, here, view, letters, { x: 6, y: 29, r: 12, columns: 3, gap: 5 });
       }
       root.append(g);
     }
