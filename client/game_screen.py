@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from client.glyphs import color_letters, color_style, glyph, marks
+from client.keymap import game_keys
 from client.model import ClientModel
+from client.plain import count
 from client.text import (
     DIM,
     ERR,
@@ -164,7 +166,7 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
         line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
                       (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
                       ("", f"{name[:14]:<14}{tag:<8}"),
-                      (DIM, (f" {s.get('hand_size', 0):>2} cards  {goal} {in_boat}/"
+                      (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
                             f"{len(s['pirates'])}"))]
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
@@ -228,9 +230,8 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
     if view.get("outcome"):
         return end_lines(model, width)
     if model.spectate or model.seat is None:
-        return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only · "),
-                 (KEY, "c"), ("", " chat · "), (KEY, "l"), ("", " leave · "),
-                 (KEY, "q"), ("", " quit · "), (KEY, "?"), ("", " help")]]
+        return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only")]] + keys_line(
+            game_keys(model), width)
     out: list[Line] = []
     mine = model.my_positions()
     boat = int(view.get("boat", len(view["board"]) + 1))
@@ -252,19 +253,7 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
             out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                         ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
         return out
-    pairs = [("1-9/←→", "pirate")]
-    if "advance" in kinds:
-        pairs.append(("letter", "play card"))
-    if "retreat" in kinds:
-        pairs.append(("r", "retreat"))
-    if "end" in kinds:
-        pairs.append(("e", "end turn"))
-    if "draw" in kinds:
-        pairs.append(("w", "draw"))
-    if "morgan" in kinds:
-        pairs.append(("m", "Morgan"))
-    pairs += [("c", "chat"), ("?", "help")]
-    out += keys_line(pairs, width)
+    out += keys_line(game_keys(model), width)
     if model.preview is not None:
         out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                     ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
@@ -288,12 +277,9 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
          ("bold", f"  {'You win!' if winner == model.seat else 'Winner: ' + model.seat_name(winner)}")],
         line,
     ]
-    pairs = [("l", "leave table"), ("q", "quit")]
-    if model.seat is not None and (model.is_owner or model.table_info is None):
-        pairs = [("p", "play again (same table)")] + pairs
-    elif model.seat is not None:
+    if model.seat is not None and not model.may_manage():
         out.append([(DIM, "the table's owner can start another game")])
-    out += keys_line(pairs, width)
+    out += keys_line(game_keys(model), width)
     return out
 
 

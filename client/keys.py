@@ -37,10 +37,14 @@ class KeyHandling:
             self.overlay = "help"
             return
         if key in ("q", "c-c"):
-            if self.screen == "game" and self.game_running and self.seat is not None:
+            if self.gone is None and (self.hosting or (
+                    self.screen == "game" and self.game_running and self.seat is not None)):
                 self.overlay = "quit"
             else:
                 self.exit_requested = True
+            return
+        if self.gone is not None:
+            self._key_gone(key)
             return
         handler = getattr(self, f"_key_{self.screen}", None)
         if handler is not None:
@@ -97,6 +101,13 @@ class KeyHandling:
         if key in ("a", ":"):
             self.start_input("address", "address (host[:port]): ")
 
+    def _key_gone(self, key: str) -> None:
+        """The client stopped (host gone, wrong address, seat taken elsewhere)."""
+        if key == "r":
+            self.send({"type": "_reconnect"})
+        elif key in ("a", ":"):
+            self.start_input("address", "address (host[:port]): ")
+
     # -- lobby and waiting room
 
     def _key_lobby(self, key: str) -> None:
@@ -110,6 +121,8 @@ class KeyHandling:
             self.lobby_index = min(max(0, n - 1), self.lobby_index + 1)
         elif key == "enter" and n:
             self.join(int(self.tables[self.lobby_index]["id"]))
+        elif key == "r" and self.saved_seat_free():
+            self.send({"type": "_resume"})
         elif key == "w" and n:
             self.join(int(self.tables[self.lobby_index]["id"]), spectate=True)
         elif key == "t" and not self.spectate:
@@ -125,6 +138,17 @@ class KeyHandling:
     def _key_waiting(self, key: str) -> None:
         info = self.table_info or {}
         seats = info.get("seats") or []
+        if key == "l":
+            self.leave()
+            return
+        if key == "c":
+            self.start_input("chat", "say: ")
+            return
+        if not self.may_manage():
+            if key in ("s", "enter", "b", "B", "x", "d"):
+                self.set_status("watchers cannot change the table" if self.seat is None else
+                                "only the table's owner can do that; wait for the start")
+            return
         if key in ("up", "k"):
             self.seat_index = max(0, self.seat_index - 1)
         elif key in ("down", "j"):
@@ -137,10 +161,6 @@ class KeyHandling:
             self.send({"type": "remove_bot", "table": self.table, "seat": seat.get("seat")})
         elif key in ("s", "enter"):
             self.send({"type": "start", "table": self.table})
-        elif key == "l":
-            self.leave()
-        elif key == "c":
-            self.start_input("chat", "say: ")
 
     def leave(self) -> None:
         if self.table is not None:

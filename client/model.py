@@ -11,6 +11,7 @@ from typing import Any
 
 from client.glyphs import symbol_keys
 from client.keys import KeyHandling
+from client.plain import plain_error
 from client.uistate import CreateForm, InputLine, Preview
 
 LOG_KEEP = 200
@@ -56,6 +57,9 @@ class ClientModel(KeyHandling):
     pending_create: str | None = None
     auto_bots: int = 0
     exit_requested: bool = False
+    hosting: bool = False  # this client runs inside the host: quitting ends every game
+    saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
+    gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False
     outbox: list[dict[str, Any]] = field(default_factory=list)
     presets: list[str] = field(default_factory=list)
@@ -77,6 +81,25 @@ class ClientModel(KeyHandling):
     def is_owner(self) -> bool:
         info = self.table_info
         return bool(info) and self.seat is not None and info.get("owner") == self.seat
+
+    def may_manage(self) -> bool:
+        """This person may add bots and start (the owner, or anyone while no owner is known)."""
+        if self.seat is None:
+            return False
+        info = self.table_info
+        return info is None or info.get("owner") is None or self.is_owner
+
+    def saved_seat_free(self) -> bool:
+        """An earlier run's seat at this host is kept and nobody is connected to it."""
+        saved = self.saved_seat
+        if not saved or self.table is not None:
+            return False
+        for t in self.tables:
+            if t.get("id") == saved.get("table"):
+                for s in t.get("seats") or []:
+                    if s.get("seat") == saved.get("seat"):
+                        return s.get("connected") is False and bool(s.get("name"))
+        return False
 
     @property
     def game_over(self) -> bool:
@@ -200,7 +223,8 @@ class ClientModel(KeyHandling):
         if msg.get("token"):
             self.token = str(msg["token"])
         info = self.table_info
-        playing = info is not None and info.get("status") != "waiting"
+        playing = info is not None and info.get("status") == "playing"
+        # A finished or waiting table shows its waiting room until a state arrives.
         self.screen = "game" if (self.view or playing) else "lobby"
         where = f"table {self.table}"
         self.set_status(
@@ -237,8 +261,13 @@ class ClientModel(KeyHandling):
         self._fix_selection()
 
     def _on_error(self, msg: dict[str, Any]) -> None:
-        self.set_status(f"{msg.get('code')}: {msg.get('message')}", error=True)
+        code = str(msg.get("code") or "")
+        text = plain_error(code, str(msg.get("message") or ""))
         self.preview = None
+        if code == "resumed-elsewhere":
+            self.stop(f"{text}: this client stopped so the two do not fight over it")
+            return
+        self.set_status(text, error=True)
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         sender, text = str(msg.get("sender") or "host"), str(msg.get("text") or "")
@@ -247,15 +276,20 @@ class ClientModel(KeyHandling):
         self.add_log([f"<{sender}> {text}"])
 
     def _on_bye(self, msg: dict[str, Any]) -> None:
-        self.set_status(f"host said bye: {msg.get('reason')}", error=True)
+        self.stop(str(msg.get("reason") or "the host closed the connection"))
+
+    def stop(self, why: str) -> None:
+        """The client stops talking to this host (no more retries) and says why."""
+        self.gone = why
+        self.reconnecting = False
+        self.overlay = None
+        self.preview = None
+        self.set_status(why, error=True)
 
     def on_disconnect(self, reason: str, will_retry: bool) -> None:
         """The connection dropped."""
         self.reconnecting = will_retry
-        if will_retry:
-            self.set_status(f"reconnecting… ({reason})", error=True)
-        else:
-            self.set_status(f"disconnected: {reason}", error=True)
+        self.set_status(reason if will_retry else f"disconnected: {reason}", error=True)
 
     # ------------------------------------------------------------------ outgoing helpers
 

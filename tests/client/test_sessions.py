@@ -1,0 +1,138 @@
+"""Sessions over real TCP on 127.0.0.1: no seat fights, no dead screens, a host that leaves.
+
+Defects 1, 2 and 3 of the first-evening report, end to end with the whole client app.
+"""
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from client.tokens import TokenStore
+from tests.client.test_app import Client, play_to_the_end
+from tests.twisted_loop import make_host, run, until, wait
+from tests.twisted_loop import stop_host as stop
+
+SMALL = {"players": 2, "segments": 1, "pirates": 2}
+
+
+def test_two_clients_of_one_user_never_fight_over_a_seat(tmp_path) -> None:
+    """Defect 1: a second client with the same token store stays in the lobby."""
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "ravensburger", SMALL, bots=1)
+        a = Client(host.port, tmp_path, table=table, auto_start=True)
+        await until(lambda: a.model.view, "the first client's game")
+        saved = TokenStore(tmp_path / "state").entry(a.model.host_id)
+        assert saved and saved["token"] == a.model.token
+        b = Client(host.port, tmp_path, name="ann")  # same user, same tokens.json
+        await until(lambda: b.model.screen == "lobby" and b.model.tables, "the lobby")
+        await asyncio.sleep(0.5)
+        seat = host.lobby.tables[table].seats[0]
+        assert b.model.table is None and b.model.view is None
+        assert not b.model.saved_seat_free()  # the seat is in use: not even offered
+        assert seat.conn is not None and a.model.gone is None and a.model.seat == 0
+        # The user asks the second client for the seat: the first one stops, and says so.
+        b.app.resume_saved_seat()
+        await until(lambda: b.model.view and b.model.seat == 0, "the second client's seat")
+        await until(lambda: a.model.gone, "the first client to stop")
+        assert "another client took over your seat" in a.screen()
+        assert "reconnecting" not in a.screen()
+        await asyncio.sleep(1.5)  # no fight: the first client does not come back
+        assert a.app.session is None and a.app._retry_call is None
+        assert b.model.gone is None and b.model.seat == 0
+        assert await play_to_the_end(b) > 0
+        await a.finish()
+        await b.finish()
+        await stop(host)
+
+    run(main())
+
+
+def test_leave_a_finished_game_and_sit_again(tmp_path) -> None:
+    """Defect 2: after a won game, `l` then Enter shows the table, not "connecting…"."""
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "ravensburger", {"players": 2, "segments": 1,
+                                                          "pirates": 1}, bots=1)
+        c = Client(host.port, tmp_path, table=table, auto_start=True)
+        await until(lambda: c.model.view, "the game")
+        await play_to_the_end(c)
+        c.keys("l")
+        await until(lambda: c.model.table is None and c.model.screen == "lobby", "the lobby")
+        c.keys("\r")
+        await until(lambda: c.model.table == table and c.model.seat is not None, "the seat")
+        await asyncio.sleep(0.2)
+        text = c.screen()
+        assert "connecting" not in text
+        assert f"Table {table}" in text and "s/Enter start" in text
+        c.keys("s")
+        await until(lambda: c.model.view and not c.model.game_over, "a new game")
+        assert await play_to_the_end(c) > 0
+        await c.finish()
+        await stop(host)
+
+    run(main())
+
+
+def test_a_stopping_host_says_so_and_nobody_waits_for_ever(tmp_path) -> None:
+    """Defect 3: `bye` with a reason reaches players and watchers; no endless retries."""
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "ravensburger", SMALL, bots=1)
+        p = Client(host.port, tmp_path, table=table, auto_start=True)
+        await until(lambda: p.model.view, "the player's game")
+        s = Client(host.port, tmp_path, name="eve", spectate=True)
+        await until(lambda: s.model.view, "the watcher's game")
+        await stop(host)
+        for c in (p, s):
+            await until(lambda c=c: c.model.gone, "the client to stop")
+            text = c.screen()
+            assert "the host ended the game" in text and "reconnecting" not in text
+        await asyncio.sleep(1.0)
+        assert p.app._retry_call is None and s.app._retry_call is None
+        await p.finish()
+        await s.finish()
+
+    run(main())
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_wrong_address_says_no_host_there(tmp_path) -> None:
+    async def main() -> None:
+        port = free_port()
+        c = Client(port, tmp_path)
+        await until(lambda: c.model.gone, "the verdict")
+        text = c.screen()
+        assert f"no host at 127.0.0.1:{port}" in text
+        assert "reconnecting" not in text and text.count("connection refused") <= 1
+        assert c.app._retry_call is None
+        await c.finish()
+
+    run(main())
+
+
+def test_reconnecting_gives_up_after_a_bounded_time(tmp_path) -> None:
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "ravensburger", SMALL, bots=1)
+        c = Client(host.port, tmp_path, table=table, auto_start=True, reconnect_limit=1.5)
+        await until(lambda: c.model.view, "the game")
+        # The host vanishes without a word (a crash, a cable): nothing listens any more.
+        await wait(host._listening.stopListening())
+        for conn in list(host.connections):
+            conn.transport.abortConnection()
+        await until(lambda: c.model.reconnecting, "the reconnecting notice")
+        assert c.screen().count("reconnecting") == 1
+        await until(lambda: c.model.gone, "the client to give up", timeout=30)
+        assert "gave up reconnecting after 1.5 s" in c.screen(120, 30)
+        assert not c.model.reconnecting and c.app._retry_call is None
+        await c.finish()
+        host._listening = None
+        await stop(host)
+
+    run(main())
