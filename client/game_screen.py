@@ -247,7 +247,6 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
         out.append([(DIM, f"waiting for {model.seat_name(view.get('actor'))}… "),
                     (KEY, "?"), (DIM, " help")])
         return out
-    kinds = model.legal_kinds()
     if model.owes_discard():
         if model.preview is not None:
             out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),

@@ -53,9 +53,8 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
         pairs += [("Enter", "confirm"), ("Esc", "cancel")]
     elif not now:
         pairs += [("Enter", "confirm the preview"), ("Esc", "cancel the preview")]
-    if not now or "retreat" in kinds:
-        if opts.get("morgan") != "instead":
-            pairs.append(("r", "retreat"))
+    if (not now and opts.get("morgan") != "instead") or "retreat" in kinds:
+        pairs.append(("r", "retreat"))
     if not now or "end" in kinds:
         pairs.append(("e", "end the turn"))
     if (not now and opts.get("empty_hand_draw")) or "draw" in kinds:

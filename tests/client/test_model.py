@@ -1,9 +1,9 @@
 """Keys and host messages driving the client model (no network, no terminal)."""
 from __future__ import annotations
 
-import pytest
-
 import random
+
+import pytest
 
 from cartagena_net.engine import make_game, view
 from client.glyphs import RESERVED_KEYS, symbol_keys
