@@ -8,6 +8,7 @@ from collections import Counter
 
 from client.glyphs import color_letters, color_style, glyph, marks
 from client.keymap import game_keys
+from client.landing import place_name
 from client.model import ClientModel
 from client.plain import count
 from client.text import (
@@ -15,6 +16,7 @@ from client.text import (
     ERR,
     KEY,
     LAND,
+    LAST,
     SEL,
     TITLE,
     WIDE,
@@ -22,6 +24,7 @@ from client.text import (
     clip,
     keys_line,
     pad,
+    width_of,
     wrap,
 )
 
@@ -42,6 +45,7 @@ def board_lines(model: ClientModel, width: int) -> list[Line]:
     per_row = max(1, (width + 1) // cell_w)
     prev = model.preview
     sel = model.sel_pos
+    last = model.last_moved()
     lines: list[Line] = []
     cur: Line = []
     for i, sym in enumerate(board):
@@ -51,6 +55,8 @@ def board_lines(model: ClientModel, width: int) -> list[Line]:
             num_style = LAND
         elif sel == pos and not model.spectate:
             num_style = SEL
+        elif pos in last:
+            num_style = LAST
         cell: Line = [(num_style, f"{pos:>{digits}}"), ("bold", glyph(sym, model.ascii_only, keys))]
         here = on.get(pos, [])
         for c in here[:3]:
@@ -92,8 +98,8 @@ def ends_line(model: ClientModel) -> Line:
     m = marks(model.ascii_only)
     boat = int(view.get("boat", len(view["board"]) + 1))
     start, goal = view.get("start_name") or "start", view.get("goal_name") or "boat"
-    line: Line = [("bold", f"{m['start']} {start} 0:")] + _counts_by_color(model, 0)
-    line += [("", "   "), ("bold", f"{m['boat']} {goal} {boat}:")] + _counts_by_color(model, boat)
+    line: Line = [("bold", f"{m['start']} {start}:")] + _counts_by_color(model, 0)
+    line += [("", "   "), ("bold", f"{m['boat']} {goal}:")] + _counts_by_color(model, boat)
     sel = model.sel_pos
     if not model.spectate and sel in (0, boat):
         line += [(SEL, f" [selected: {start if sel == 0 else goal}]")]
@@ -102,26 +108,53 @@ def ends_line(model: ClientModel) -> Line:
     return line
 
 
-def hand_cards(model: ClientModel, hand: list[str]) -> Line:
-    """Cards by symbol with counts (dark cards apart), in key order."""
+def hand_groups(model: ClientModel, hand: list[str]) -> list[Line]:
+    """Cards by symbol with counts (dark cards apart), in key order: one group a card.
+
+    Unicode: glyph, key, count (``☠s×2``); ASCII: name, key, count (``skull[s]x2``),
+    so the key letter never doubles as the symbol's mark.
+    """
     view = model.view
     assert view is not None
     keys = model.keys
     counts = Counter(hand)
-    out: Line = []
+    out: list[Line] = []
     for sym in view["symbols"]:
         for card in (sym, sym + "*"):
             n = counts.get(card, 0)
-            if n == 0 and card.endswith("*"):
+            dark = card.endswith("*")
+            if n == 0 and (dark or model.ascii_only):
                 continue
             style = "bold" if n else DIM
-            label = glyph(sym, model.ascii_only, keys) + ("*" if card.endswith("*") else "")
-            if out:
-                out.append(("", "  "))
-            out += [(style, label), (KEY if n else DIM, keys.get(sym, "?")
-                                     if not card.endswith("*") else keys.get(sym, "?").upper()),
-                    (style, f"×{n}" if not model.ascii_only else f"x{n}")]
+            key = keys.get(sym, "?").upper() if dark else keys.get(sym, "?")
+            if model.ascii_only:
+                out.append([(style, sym + ("*" if dark else "")), (KEY, f"[{key}]"),
+                            (style, f"x{n}")])
+            else:
+                out.append([(style, glyph(sym, False, keys) + ("*" if dark else "")),
+                            (KEY if n else DIM, key), (style, f"×{n}")])
     return out
+
+
+def hand_cards(model: ClientModel, hand: list[str]) -> Line:
+    """The hand as one line."""
+    out: Line = []
+    for group in hand_groups(model, hand):
+        out += ([("", "  ")] if out else []) + group
+    return out or [(DIM, "no cards")]
+
+
+def hand_lines(model: ClientModel, hand: list[str], width: int) -> list[Line]:
+    """``hand: ...`` wrapped to the width."""
+    lines: list[Line] = []
+    cur: Line = [("", "hand: ")]
+    for group in hand_groups(model, hand) or [[(DIM, "no cards")]]:
+        if len(cur) > 1 and width_of(cur) + 2 + width_of(group) > width:
+            lines.append(cur)
+            cur = [("", "      ")]
+        cur += ([("", "  ")] if len(cur) > 1 else []) + group
+    lines.append(cur)
+    return lines
 
 
 def public_cards(model: ClientModel, hand: list[str]) -> Line:
@@ -182,7 +215,8 @@ def turn_line(model: ClientModel) -> Line:
         return [(TITLE + " reverse", " GAME OVER ")]
     turn = view.get("turn")
     left = int(view.get("actions_max", 0)) - int(view.get("actions_taken", 0))
-    who = "your" if turn == model.seat else f"{model.seat_name(turn)}'s"
+    who = ("your" if turn == model.seat
+           else f"{model.seat_name(turn)}'s ({model.seat_color(turn)})")
     line: Line = [(color_style(model.seat_color(turn)), f"{who} turn"),
                   ("", (f" · action {int(view.get('actions_taken', 0)) + 1} of "
                        f"{view.get('actions_max')} ({left} left, at least "
@@ -232,17 +266,8 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
     if model.spectate or model.seat is None:
         return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only")]] + keys_line(
             game_keys(model), width)
-    out: list[Line] = []
-    mine = model.my_positions()
-    boat = int(view.get("boat", len(view["board"]) + 1))
-    pir: Line = [("", "pirates: ")]
-    for i, p in enumerate(mine):
-        where = "S" if p == 0 else ("B" if p == boat else str(p))
-        if p == model.sel_pos:
-            pir += [(SEL, f"[{i + 1}@{where}]"), ("", " ")]
-        else:
-            pir += [(KEY, f"{i + 1}"), ("", f"@{where} ")]
-    out.append(pir)
+    out: list[Line] = [pirates_line(model)]
+    out += since_lines(model, width)
     if not model.legal:
         out.append([(DIM, f"waiting for {model.seat_name(view.get('actor'))}… "),
                     (KEY, "?"), (DIM, " help")])
@@ -259,6 +284,53 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
     return out
 
 
+def pirates_line(model: ClientModel) -> Line:
+    """My pirates by their stable numbers, grouped by where they stand (chosen one marked)."""
+    view = model.view
+    assert view is not None
+    mine = model.my_positions()
+    by_pos: dict[int, list[int]] = {}
+    for i, p in enumerate(mine):
+        by_pos.setdefault(p, []).append(i)
+    pir: Line = [("", "pirates:")]
+    for p in sorted(by_pos):
+        pir.append(("", " "))
+        for j, i in enumerate(by_pos[p]):
+            if j:
+                pir.append(("", ","))
+            pir.append((SEL, f"[{i + 1}]") if i == model.sel else (KEY, f"{i + 1}"))
+        pir.append(("", f"@{place_name(view, p)}"))
+    return pir
+
+
+def since_lines(model: ClientModel, width: int) -> list[Line]:
+    """What the others did since my last action (their landings are underlined on the board)."""
+    view = model.view
+    assert view is not None
+    if model.spectate or model.seat is None:
+        return []
+    parts: list[str] = []
+    for e in model.since_my_turn():
+        who = model.seat_color(e.get("seat"))
+        kind = e.get("type")
+        frm, to = place_name(view, e.get("from")), place_name(view, e.get("to"))
+        if kind == "advance":
+            parts.append(f"{who} {frm}→{to}")
+        elif kind == "retreat":
+            parts.append(f"{who} back {frm}→{to} (+{count(int(e.get('drawn', 0)), 'card')})")
+        elif kind == "morgan":
+            parts.append(f"{who} pushed {model.seat_color(e.get('owner'))} {frm}→{to}")
+        elif kind == "draw":
+            parts.append(f"{who} drew")
+        elif kind == "discard":
+            parts.append(f"{who} discarded {e.get('card', '')}")
+        elif kind == "undo":
+            parts.append(f"{who} took a move back")
+    if not parts:
+        return []
+    return wrap("since your last turn: " + ", ".join(parts), width, LAST)[:2]
+
+
 def end_lines(model: ClientModel, width: int) -> list[Line]:
     """The ranking and what to do next."""
     view = model.view
@@ -273,7 +345,8 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
                  ("", "  ")]
     out: list[Line] = [
         [(TITLE + " reverse", " GAME OVER "),
-         ("bold", f"  {'You win!' if winner == model.seat else 'Winner: ' + model.seat_name(winner)}")],
+         ("bold", "  You win!" if winner == model.seat else
+          f"  Winner: {model.seat_name(winner)} ({model.seat_color(winner)})")],
         line,
     ]
     if model.seat is not None and not model.may_manage():
@@ -319,7 +392,7 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     top += players_lines(model, main_w)
     me = model.my_seat_view()
     if me is not None and not model.spectate:
-        top.append([("", "hand: ")] + hand_cards(model, me.get("hand") or []))
+        top += hand_lines(model, me.get("hand") or [], main_w)
     top.append(piles_line(model))
     top += pending_lines(model)
     acts = action_lines(model, main_w)

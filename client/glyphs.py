@@ -26,7 +26,7 @@ UNICODE_GLYPHS: dict[str, str] = {
 }
 
 UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·"}
-ASCII_MARKS = {"start": "S", "boat": "B", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
+ASCII_MARKS = {"start": "S", "boat": "~", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
 
 # prompt_toolkit colour names for the seat colours.
 COLOR_STYLES: dict[str, str] = {

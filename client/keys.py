@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from client.landing import advance_to, morgan_to, retreat_to
+from client.keymap import UNDO_KEY
+from client.landing import advance_to, morgan_to, place_name, retreat_to
 from client.uistate import COLORS, CreateForm, InputLine, Preview
 
 
@@ -35,6 +36,9 @@ class KeyHandling:
             return
         if key == "?":
             self.overlay = "help"
+            return
+        if self.overlay == "log":
+            self._key_log(key)
             return
         if key in ("q", "c-c"):
             if self.gone is None and (self.hosting or (
@@ -224,9 +228,33 @@ class KeyHandling:
 
     # -- game
 
+    def _key_log(self, key: str) -> None:
+        """The whole-game log on the full screen: scroll it, any other key closes it."""
+        if key in ("up", "k", "pageup", "home", "down", "j", "pagedown", "end"):
+            self.scroll_log(key)
+        else:
+            self.overlay = None
+            self.log_scroll = 0
+
+    def scroll_log(self, key: str) -> None:
+        step = {"up": 1, "k": 1, "down": -1, "j": -1, "pageup": 10, "pagedown": -10}
+        if key == "home":
+            self.log_scroll = len(self.log)
+        elif key == "end":
+            self.log_scroll = 0
+        else:
+            self.log_scroll += step[key]
+        self.log_scroll = max(0, min(self.log_scroll, max(0, len(self.log) - 1)))
+
     def _key_game(self, key: str) -> None:
         if key == "c":
             self.start_input("chat", "say: ")
+            return
+        if key in ("pageup", "pagedown", "home", "end"):
+            self.scroll_log(key)
+            return
+        if key == "tab":
+            self.overlay = "log"
             return
         if self.game_over:
             if key in ("p", "enter") and self.seat is not None:
@@ -241,7 +269,10 @@ class KeyHandling:
             return
         browsing = key in ("left", "right", "up", "down") or key.isdigit()
         if not self.legal and not browsing:
-            self.set_status("not your turn")
+            if len(key) == 1 or key in ("enter",):
+                self.set_status(f"not your turn: waiting for {self.seat_name(self.view['actor'])}"
+                                if self.view and self.view.get("actor") is not None
+                                else "not your turn")
             return
         if self.owes_discard():
             self._key_discard(key)
@@ -266,6 +297,7 @@ class KeyHandling:
             i = int(key) - 1
             if i < len(mine):
                 self._select(mine[i])
+                self.sel = i  # this very pirate, even where several share a space
             return
         if key in ("left", "right", "up", "down") and distinct:
             step = 1 if key in ("right", "down") else -1
@@ -275,12 +307,30 @@ class KeyHandling:
         if key == "enter":
             if self.preview:
                 self.send_action(self.preview.action)
+            else:
+                self.set_status("nothing to confirm: choose a pirate (1-9) and a card letter "
+                                "first", error=True)
             return
         if key == "escape":
             self.preview = None
             return
         if key == "e":
+            if "end" not in self.legal and self.view is not None:
+                need = int(self.view.get("actions_min", 1)) - int(
+                    self.view.get("actions_taken", 0))
+                if need > 0:
+                    self.set_status(f"you cannot end the turn yet: {need} more action"
+                                    f"{'s are' if need > 1 else ' is'} required (play a card "
+                                    "or retreat)", error=True)
+                    return
             self.try_action("end", "end the turn")
+            return
+        if key == UNDO_KEY:
+            if "undo" in self.legal:
+                self.send_action("undo")
+            else:
+                self.set_status("nothing to undo now: only an advance that revealed nothing "
+                                "can be taken back, before your next action", error=True)
             return
         if key == "w":
             self.try_action("draw", "draw a card (whole turn)")
@@ -296,15 +346,18 @@ class KeyHandling:
         if self.sel_pos is None:
             return
         pos = self.sel_pos
+        assert self.view is not None
+        view = self.view
         if key == "r":
             action = f"retreat {pos}"
             if action not in self.legal:
-                self.set_status(f"the pirate at {pos} cannot retreat", error=True)
+                self.set_status(f"the pirate at {place_name(view, pos)} cannot retreat",
+                                error=True)
                 return
-            assert self.view is not None
-            res = retreat_to(self.view, pos)
+            res = retreat_to(view, pos)
             land, draw = res if res else (None, 0)
-            self.preview = Preview(action, f"retreat {pos} → {land}, draw {draw}", land, pos)
+            self.preview = Preview(action, (f"retreat {place_name(view, pos)} → "
+                                            f"{place_name(view, land)}, draw {draw}"), land, pos)
             return
         sym = by_key.get(key.lower())
         if sym is None:
@@ -313,14 +366,23 @@ class KeyHandling:
         order = [dark, plain] if key.isupper() else [plain, dark]
         action = next((a for a in order if a in self.legal), None)
         if action is None:
-            self.set_status(f"cannot play {sym} with the pirate at {pos}", error=True)
+            hand = (self.my_seat_view() or {}).get("hand") or []
+            held = [c for c in hand if c.rstrip("*") == sym]
+            if not held:
+                self.set_status(f"you hold no {sym}", error=True)
+            elif key.isupper() and f"{sym}*" not in held:
+                self.set_status(f"you hold no dark {sym}", error=True)
+            elif pos == view.get("boat"):
+                self.set_status(f"that pirate is already in the {place_name(view, pos)}: "
+                                "choose another (1-9)", error=True)
+            else:
+                self.set_status(f"cannot play {sym} with the pirate at {place_name(view, pos)}",
+                                error=True)
             return
-        assert self.view is not None
-        land = advance_to(self.view, pos, sym)
-        boat = self.view.get("boat")
-        where = "the boat" if land == boat else str(land)
+        land = advance_to(view, pos, sym)
         card = action.split()[-1]
-        self.preview = Preview(action, f"play {card}: {pos} → {where}", land, pos)
+        self.preview = Preview(action, (f"play {card}: {place_name(view, pos)} → "
+                                        f"{place_name(view, land)}"), land, pos)
 
     def try_action(self, action: str, what: str) -> None:
         if action in self.legal:
@@ -347,7 +409,8 @@ class KeyHandling:
         _, seat, pos = action.split()
         land, draw = morgan_to(self.view, int(pos))
         who = self.seat_color(int(seat)) or f"seat {seat}"
-        self.preview = Preview(action, f"Morgan: push {who} {pos} → {land}, draw {draw}",
+        self.preview = Preview(action, (f"Morgan: push {who} {place_name(self.view, int(pos))}"
+                                        f" → {place_name(self.view, land)}, draw {draw}"),
                                land, int(pos))
 
     def _key_morgan(self, key: str) -> None:

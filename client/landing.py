@@ -41,3 +41,14 @@ def retreat_to(view: dict[str, Any], pos: int) -> tuple[int, int] | None:
 def morgan_to(view: dict[str, Any], pos: int) -> tuple[int, int]:
     """(landing, cards drawn) of a Morgan push from ``pos``: next space ahead with 1 or 2."""
     return moves.morgan_target(occupancy(view), pos, _boat(view))
+
+
+def place_name(view: dict[str, Any], pos: int | None) -> str:
+    """A position as players read it: the edition's start and goal names, else its number."""
+    if pos is None:
+        return "?"
+    if pos == 0:
+        return str(view.get("start_name") or "start")
+    if pos == _boat(view):
+        return str(view.get("goal_name") or "boat")
+    return str(pos)

@@ -14,7 +14,9 @@ from client.keys import KeyHandling
 from client.plain import plain_error
 from client.uistate import CreateForm, InputLine, Preview
 
-LOG_KEEP = 200
+LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
+HISTORY_KEEP = 2000
+MOVES = ("advance", "retreat", "morgan", "draw", "discard", "undo")
 
 
 @dataclass
@@ -45,7 +47,12 @@ class ClientModel(KeyHandling):
     overlay: str | None = None  # help | quit
     input: InputLine | None = None
     form: CreateForm | None = None
-    sel_pos: int | None = None
+    pirates: list[int] = field(default_factory=list)  # my pirates by stable number - 1
+    sel: int | None = None  # index into ``pirates``: the chosen pirate
+    history: list[dict[str, Any]] = field(default_factory=list)  # this game's events
+    log_scroll: int = 0  # lines scrolled back from the newest
+    notify: bool = True  # bell and terminal title when it becomes my turn
+    my_turn_seen: bool = False
     preview: Preview | None = None
     mode: str = "move"  # move | morgan
     morgan_index: int = 0
@@ -123,9 +130,40 @@ class ClientModel(KeyHandling):
         return None
 
     def my_positions(self) -> list[int]:
-        """My pirates' positions, sorted (pirate number i is index i-1)."""
-        me = self.my_seat_view()
-        return sorted(me["pirates"]) if me else []
+        """My pirates' positions by their stable numbers (pirate number i is index i-1)."""
+        return list(self.pirates) if self.my_seat_view() is not None else []
+
+    @property
+    def sel_pos(self) -> int | None:
+        """The position of the chosen pirate."""
+        if self.sel is None or not 0 <= self.sel < len(self.pirates):
+            return None
+        return self.pirates[self.sel]
+
+    @sel_pos.setter
+    def sel_pos(self, pos: int | None) -> None:
+        if self.sel_pos == pos:
+            return
+        self.sel = self.pirates.index(pos) if pos in self.pirates else None
+
+    def since_my_turn(self) -> list[dict[str, Any]]:
+        """The others' moves since my last action (what changed while I waited)."""
+        if self.seat is None:
+            return []
+        h = self.history
+        start = len(h)
+        for i in range(len(h) - 1, -1, -1):
+            e = h[i]
+            if e.get("type") == "turn" and e.get("seat") == self.seat and start == len(h):
+                start = i  # my turn began here; look before it
+                continue
+            if e.get("seat") == self.seat and e.get("type") in MOVES + ("end",):
+                return [x for x in h[i + 1:start] if x.get("type") in MOVES]
+        return [x for x in h[:start] if x.get("type") in MOVES]
+
+    def last_moved(self) -> set[int]:
+        """Where the others' pirates landed since my last action (highlighted on the board)."""
+        return {int(e["to"]) for e in self.since_my_turn() if "to" in e}
 
     def legal_kinds(self) -> set[str]:
         return {a.split()[0] for a in self.legal if a}
@@ -244,16 +282,21 @@ class ClientModel(KeyHandling):
         self.view = msg.get("view") or None
         self.legal = [str(a) for a in msg.get("legal") or []]
         self.seq = int(msg.get("seq") or 0)
-        if self.fresh_log:  # a full view repeats the recent events
+        events = [e for e in msg.get("events") or [] if isinstance(e, dict)]
+        restart = bool(old and self.view and old.get("outcome") and not self.view.get("outcome"))
+        if self.fresh_log or restart:  # a full view repeats the recent events
             self.fresh_log = False
             self.log = [x for x in self.log if x.startswith("<")]
+            self.history = []
+            self.pirates = []
+        self.history.extend(events)
+        del self.history[:-HISTORY_KEEP]
         self.add_log(list(msg.get("lines") or []))
+        self._track_pirates(events)
         self.screen = "game"
         self.preview = None
         if (self.status_error and not self.reconnecting) or self.status.startswith("sent: "):
             self.set_status("")
-        if old and self.view and old.get("outcome") and not self.view.get("outcome"):
-            self.log.clear()
         if not self.owes_discard():
             self.discard_pick.clear()
         if self.mode == "morgan" and "morgan" not in self.legal_kinds():
@@ -301,13 +344,50 @@ class ClientModel(KeyHandling):
             msg["color"] = self.color
         self.send(msg)
 
-    def _fix_selection(self) -> None:
-        mine = self.my_positions()
-        if not mine:
-            self.sel_pos = None
+    def _track_pirates(self, events: list[dict[str, Any]]) -> None:
+        """Keep each of my pirates' number as they move (numbers never re-rank)."""
+        me = self.my_seat_view()
+        if me is None:
+            self.pirates, self.sel = [], None
             return
-        if self.sel_pos in mine:
+        now = sorted(int(p) for p in me["pirates"])
+        order = list(self.pirates) if len(self.pirates) == len(now) else []
+        moved = None
+        for e in events:
+            owner = e.get("owner", e.get("seat"))
+            if owner != self.seat or "from" not in e or "to" not in e or not order:
+                continue
+            frm, to = int(e["from"]), int(e["to"])
+            if frm not in order:
+                continue
+            i = self.sel if self.sel is not None and order[self.sel] == frm else order.index(frm)
+            order[i] = to
+            if e.get("seat") == self.seat:
+                moved = i
+        if sorted(order) != now:
+            # Out of step (a fresh view, an undo): keep every number whose place still
+            # matches, give the others the remaining places in order.
+            left = list(now)
+            kept: list[int | None] = []
+            for p in order:
+                if p in left:
+                    left.remove(p)
+                    kept.append(p)
+                else:
+                    kept.append(None)
+            rest = iter(left)
+            order = [p if p is not None else next(rest) for p in kept] if order else now
+        self.pirates = order
+        if moved is not None:
+            self.sel = moved  # the selection follows the pirate just moved
+
+    def _fix_selection(self) -> None:
+        mine = self.pirates
+        if not mine:
+            self.sel = None
+            return
+        if self.sel is not None and 0 <= self.sel < len(mine):
             return
         movable = {int(a.split()[1]) for a in self.legal if a.startswith("advance ")}
-        candidates = [p for p in mine if p in movable]
-        self.sel_pos = (candidates or mine)[0]
+        candidates = [i for i, p in enumerate(mine) if p in movable]
+        self.sel = (candidates or [0])[0]

@@ -136,7 +136,7 @@ def _options_text(options: dict[str, Any] | None) -> str:
 def _seat_text(seat: dict[str, Any], owner: Any) -> str:
     who = seat.get("name") or ("bot" if seat.get("bot") else "—")
     if seat.get("bot"):
-        who = f"{who} (bot {seat['bot']})"
+        who = f"{who} ({seat['bot']} bot)"
     if seat.get("name") and not seat.get("bot") and seat.get("connected") is False:
         who += " (away)"
     if owner is not None and seat.get("seat") == owner:

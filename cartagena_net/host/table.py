@@ -20,6 +20,9 @@ from cartagena_net.host.tokens import new_token, same_secret
 log = Logger(namespace="cartagena.host.table")
 
 RECENT_EVENTS = 20
+# Bots are named after pirates of the golden age, each one once per table.
+BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Captain Kidd",
+             "Black Bart", "Ned Low", "Charles Vane", "Henry Avery", "Grace O'Malley")
 
 
 def load_bot(kind: str, rng: random.Random) -> Any:
@@ -276,10 +279,16 @@ class Table:
         bot = load_bot(kind, self._rng)
         chosen.bot_kind = kind
         chosen.bot = bot
-        chosen.name = f"{kind} bot"
+        chosen.name = self.bot_name()
         self._journal_seats()
         self.host.lobby_changed(self)
         return chosen
+
+    def bot_name(self) -> str:
+        """A bot name no other seat at this table uses."""
+        used = {s.name for s in self.seats}
+        free = [n for n in BOT_NAMES if n not in used]
+        return free[0] if free else f"bot {len(used)}"
 
     def remove_bot(self, conn: Any, seat: int) -> None:
         self._require_owner(conn)

@@ -47,8 +47,8 @@ def test_board_shows_every_space_with_symbol_and_pirates_by_colour() -> None:
     assert cells[3][1:] == "RBB"
     assert cells[9][1:] == "RL·"
     assert cells[36][1:] == "···"
-    assert "start 0: R×2 B×1" in text
-    assert "boat 37: R×2 L×1" in text
+    assert "start: R×2 B×1" in text
+    assert "boat: R×2 L×1" in text
 
 
 def test_pirate_styles_carry_seat_colours() -> None:
@@ -206,13 +206,13 @@ def test_lobby_and_browser_screens() -> None:
         {"id": 1, "name": "fun", "rules": "tortuga", "options": {"players": 3},
          "status": "waiting", "spectators": 2, "password": False, "owner": 0,
          "seats": [{"seat": 0, "name": "bob", "color": "red", "bot": None, "connected": True},
-                   {"seat": 1, "name": "greedy bot", "color": "blue", "bot": "greedy",
+                   {"seat": 1, "name": "Mary Read", "color": "blue", "bot": "greedy",
                     "connected": True},
                    {"seat": 2, "name": None, "color": "yellow", "bot": None,
                     "connected": False}]}]})
     text = screen(m)
     assert "1: fun" in text and "tortuga" in text and "players=3" in text
-    assert "red: bob ★" in text and "blue: greedy bot (bot greedy)" in text
+    assert "red: bob ★" in text and "blue: Mary Read (greedy bot)" in text
     assert "yellow: —" in text
     m.on_key("enter")
     assert m.take_outbox() == [{"type": "join_table", "table": 1, "seat": None,

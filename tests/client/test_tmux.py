@@ -89,9 +89,16 @@ def hand_keys(text: str) -> list[str]:
     return [k for k, n in re.findall(r"\S\*?([a-zA-Z])×(\d+)", line) if int(n) > 0]
 
 
+GOALS = ("rowboat", "sloop", "cove", "boat")
+
+
 def pirates(text: str) -> list[tuple[str, str]]:
+    """(pirate number, where) from ``pirates: [1],2@meeting place 3@7``."""
     line = next(x for x in text.splitlines() if x.startswith("pirates:"))
-    return re.findall(r"(\d)@([SB]|\d+)", line)
+    out = []
+    for ids, where in re.findall(r"([\d,\[\]]+)@(.+?)(?= [\[\d]|$)", line[8:].rstrip()):
+        out += [(n, where) for n in re.findall(r"\d", ids)]
+    return out
 
 
 def my_turn(text: str) -> bool:
@@ -101,12 +108,12 @@ def my_turn(text: str) -> bool:
 def take_turn_action(t: Tmux, s: str, text: str) -> None:
     """Choose an action from what the screen shows, preview it, confirm it."""
     cards = hand_keys(text)
-    free = [n for n, where in pirates(text) if where != "B"]
+    free = [n for n, where in pirates(text) if where not in GOALS]
     tries: list[list[str]] = []
     if cards and free:
         tries.append([free[0], cards[0]])
     if "r retreat" in text:
-        tries += [[n, "r"] for n, where in pirates(text) if where != "S"]
+        tries += [[n, "r"] for n, where in pirates(text) if where != "meeting place"]
     for keys in tries:
         t.keys(s, *keys)
         shown = wait_screen(t, s, lambda x: "Enter confirm" in x or "cannot" in x,
@@ -224,7 +231,7 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
                                       env=env, stdout=log, stderr=log))
         wait_port(port, hosts[-1])
         t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
-        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: greedy bot" in x, "lobby")
+        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: Mary Read (greedy bot)" in x, "lobby")
         t.keys("join", "Enter")
         wait_screen(t, "join", lambda x: "you own this table" in x, "the seat")
         t.keys("join", "s")

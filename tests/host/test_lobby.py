@@ -67,7 +67,7 @@ def test_create_join_leave_bots_start_and_play_again():
             bob.send(messages.Start(table=tid))
             s = await state_at(bob, first_seq + 1)
             assert s.view["outcome"] is None and s.view["seats"][2]["pirates"] == [0] * 6
-            assert [x.name for x in table.seats] == ["random bot", "greedy bot", "Bobby"]
+            assert [x.name for x in table.seats] == ["Anne Bonny", "Calico Jack", "Bobby"]
             for c in (watcher, ann, bob, cid):
                 c.close()
         finally:
