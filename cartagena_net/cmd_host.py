@@ -20,6 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-kind", default="greedy", help="bot kind: random or greedy")
     parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
     parser.add_argument("--headless", action="store_true", help="no local client: only host")
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+    from cartagena_net.cmd_join import add_notify_arguments
+
+    add_notify_arguments(parser)
     parser.add_argument("--state-dir", default=None, help="journal directory (crash safety)")
     parser.add_argument("--resume", action="store_true", help="restore tables from --state-dir")
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
@@ -153,7 +157,9 @@ def run(args: argparse.Namespace) -> int:
 
         def open_client() -> None:
             d = run_client(reactor, host=local, port=service.port, name=name, spectate=False,
-                           table=first, password=config.password)
+                           table=first, password=config.password, hosting=True,
+                           ascii_only=args.ascii, bell=not args.no_bell,
+                           title=not args.no_title)
             d.addCallbacks(client_done, client_failed)
 
         reactor.callWhenRunning(open_client)

@@ -27,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a bot waits before acting")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+    from cartagena_net.cmd_join import add_notify_arguments
+
+    add_notify_arguments(parser)
 
 
 def table_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
@@ -103,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
     def begin() -> None:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
-                       table=table, auto_start=True)
+                       table=table, auto_start=True, bell=not args.no_bell,
+                       title=not args.no_title)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

@@ -82,8 +82,12 @@ class ClientApp:
         broadcast: bool = True,
         udp_port: int = DEFAULT_PORT,
         reconnect_limit: float = RECONNECT_LIMIT,
+        bell: bool = True,
+        title: bool = True,
     ) -> None:
         self.reactor = reactor
+        self.bell = bell
+        self.title = title
         self.reconnect_limit = reconnect_limit
         self.reached = False  # this address answered once since it was chosen
         self.lost_at: float | None = None  # when the connection dropped (None: connected)
@@ -127,7 +131,25 @@ class ClientApp:
         if self.model.exit_requested and not self.closing:
             self.quit()
             return
+        self._notify()
         self.app.invalidate()
+
+    def _notify(self) -> None:
+        """A bell and the terminal title when it becomes this player's turn."""
+        m = self.model
+        mine = m.my_turn_now()
+        if mine == m.my_turn_seen:
+            return
+        m.my_turn_seen = mine
+        out = self.app.output
+        try:
+            if mine and self.bell:
+                out.bell()
+            if self.title:
+                out.set_title("cartagena: your turn" if mine else "cartagena")
+            out.flush()
+        except Exception:  # noqa: BLE001 - a terminal without a title or bell still plays
+            pass
 
     # ------------------------------------------------------------------ keys
 
@@ -146,6 +168,10 @@ class ClientApp:
         @kb.add("right")
         @kb.add("up")
         @kb.add("down")
+        @kb.add("pageup")
+        @kb.add("pagedown")
+        @kb.add("home")
+        @kb.add("end")
         def _(event: Any) -> None:
             self.on_key(key_name(event.key_sequence[-1].key))
 
@@ -430,6 +456,8 @@ def run_client(
     udp_port: int = DEFAULT_PORT,
     hosting: bool = False,
     reconnect_limit: float = RECONNECT_LIMIT,
+    bell: bool = True,
+    title: bool = True,
     app_input: Any = None,
     app_output: Any = None,
     on_app: Any = None,
@@ -439,7 +467,8 @@ def run_client(
     ``table``: sit down at (or watch) this table as soon as the lobby lists it;
     ``auto_start``: then start the game. ``hosting``: this client runs inside the host
     (quitting stops the host for everyone, and it says so). ``reconnect_limit``: seconds
-    of failed reconnects before giving up. Returns a Deferred firing with 0 on exit.
+    of failed reconnects before giving up. ``bell``/``title``: ring the terminal bell and
+    set the terminal title when it becomes your turn. Returns a Deferred firing with 0 on exit.
     ``on_app`` is called with the :class:`ClientApp` (tests use it to look inside).
     """
     from pathlib import Path
@@ -453,7 +482,8 @@ def run_client(
     client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,
                        app_output=app_output, browse=browse or host is None,
                        discovery_targets=discovery_targets, broadcast=broadcast,
-                       udp_port=udp_port, reconnect_limit=reconnect_limit)
+                       udp_port=udp_port, reconnect_limit=reconnect_limit, bell=bell,
+                       title=title)
     if host is not None and not browse:
         client.address = (host, int(port or DEFAULT_PORT))
         model.host_label = f"{host}:{client.address[1]}"

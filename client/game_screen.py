@@ -356,17 +356,49 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
 
 
 def feed_lines(model: ClientModel, width: int, height: int) -> list[Line]:
-    """The newest event-log and chat lines that fit."""
+    """The event-log and chat lines that fit, ending ``model.log_scroll`` entries back.
+
+    When scrolled back (or when older lines are cut), the first row says how to scroll.
+    """
     if height <= 0:
         return []
+    end = max(0, len(model.log) - model.log_scroll)
     out: list[Line] = []
-    for text in reversed(model.log):
+    first = end
+    for text in reversed(model.log[:end]):
         style = "fg:ansicyan" if text.startswith("<") else ""
         chunk = wrap(text, width, style)
         if len(out) + len(chunk) > height:
             break
         out = chunk + out
+        first -= 1
+    if (first > 0 or model.log_scroll) and height >= 2:
+        hint = (f"↑ {first} earlier · PgUp/PgDn scroll · Tab whole log" if first
+                else "the start of the game")
+        if model.log_scroll:
+            hint += f" · {model.log_scroll} newer below (End)"
+        if len(out) >= height:
+            out = out[1:]
+        out = [clip([(DIM, hint)], width)] + out
     return out
+
+
+def render_log(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The whole game's log on the full screen (Tab)."""
+    lines: list[Line] = [[(TITLE + " reverse", " Log of this game "),
+                          (DIM, " ↑↓ PgUp/PgDn Home/End scroll · any other key closes")]]
+    return lines + feed_lines(model, width, height - 2)
+
+
+MIN_WIDTH = 60
+
+
+def too_small(model: ClientModel, need_w: int, need_h: int, width: int, height: int
+              ) -> list[Line]:
+    """The message shown instead of a cut-off game."""
+    text = (f"window too small (need {need_w}x{need_h}, have {width}x{height}): "
+            "enlarge the terminal")
+    return wrap(text, width, ERR)
 
 
 def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -409,8 +441,8 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
             rpart = right[i] if i < len(right) else []
             merged.append(lpart + [(DIM, "│")] + clip(rpart, side))
         return merged
-    if room < 0:  # a very small terminal: keep the action lines, cut the middle
-        top = top[: max(0, len(top) + room)]
+    if room < 0 or width < MIN_WIDTH:  # too small to play: say so, cut nothing silently
+        return too_small(model, max(width, MIN_WIDTH), height - room, width, height)
     log = feed_lines(model, main_w, max(0, room - 1)) if room > 1 else []
     sep: list[Line] = [[(DIM, "─" * main_w if not model.ascii_only else "-" * main_w)]]
     return top + acts + (sep + log if log else [])

@@ -51,7 +51,6 @@ class ClientModel(KeyHandling):
     sel: int | None = None  # index into ``pirates``: the chosen pirate
     history: list[dict[str, Any]] = field(default_factory=list)  # this game's events
     log_scroll: int = 0  # lines scrolled back from the newest
-    notify: bool = True  # bell and terminal title when it becomes my turn
     my_turn_seen: bool = False
     preview: Preview | None = None
     mode: str = "move"  # move | morgan
@@ -145,6 +144,10 @@ class ClientModel(KeyHandling):
         if self.sel_pos == pos:
             return
         self.sel = self.pirates.index(pos) if pos in self.pirates else None
+
+    def my_turn_now(self) -> bool:
+        """It is my turn (or a decision is owed by me) and the game is on."""
+        return bool(self.legal) and self.game_running and not self.spectate
 
     def since_my_turn(self) -> list[dict[str, Any]]:
         """The others' moves since my last action (what changed while I waited)."""

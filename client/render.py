@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.game_screen import render_game
+from client.game_screen import render_game, render_log
 from client.glyphs import color_style, glyph
 from client.keymap import screen_keys
 from client.model import ClientModel
@@ -37,6 +37,8 @@ def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
     height = max(5, height)
     if model.overlay == "help":
         body = render_help(model, width, height)
+    elif model.overlay == "log":
+        body = render_log(model, width, height - 1)
     elif model.form is not None:
         body = render_form(model, width, height)
     elif model.gone is not None:
@@ -185,7 +187,7 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
         [],
     ]
     for i, s in enumerate(info.get("seats") or []):
-        sel = i == model.seat_index
+        sel = i == model.seat_index and model.may_manage()
         style = color_style(str(s.get("color", "")))
         lines.append([(SEL if sel else "", " ▸ " if sel else "   "),
                       (style, _seat_text(s, owner))])

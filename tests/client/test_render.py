@@ -140,13 +140,18 @@ def test_screens_fit_the_terminal(size, ascii_only) -> None:
     assert "hand:" in text
 
 
-def test_a_tiny_terminal_keeps_the_move_preview() -> None:
+def test_a_tiny_terminal_says_what_it_needs_instead_of_a_cut_board() -> None:
     m = game_model(jamaica_view(0))
     m.on_key("3")
     m.on_key(symbol_keys(SYMBOLS)["skull"])
     text = screen(m, 80, 12)
     assert len(text.splitlines()) == 12
-    assert "play skull: 3 → 8" in text
+    need = re.search(r"window too small \(need (\d+)x(\d+)", text)
+    assert need and "play skull" not in text
+    w, h = int(need.group(1)), int(need.group(2))
+    fits = screen(m, w, h)  # exactly the size asked for shows the whole game
+    assert "window too small" not in fits and "play skull: 3 → 8" in fits
+    assert "window too small (need 60x" in screen(m, 50, 40)
 
 
 def test_more_room_gives_a_side_log() -> None:

@@ -116,13 +116,13 @@ def take_turn_action(t: Tmux, s: str, text: str) -> None:
         tries += [[n, "r"] for n, where in pirates(text) if where != "meeting place"]
     for keys in tries:
         t.keys(s, *keys)
-        shown = wait_screen(t, s, lambda x: "Enter confirm" in x or "cannot" in x,
+        shown = wait_screen(t, s, lambda x: "Esc cancel" in x or "cannot" in x,
                             "the preview or a refusal")
-        if "Enter confirm" not in shown:
+        if "Esc cancel" not in shown:
             continue
         before = t.screen(s)
         t.keys(s, "Enter")
-        wait_screen(t, s, lambda x, b=before: x != b and "Enter confirm" not in x
+        wait_screen(t, s, lambda x, b=before: x != b and "Esc cancel" not in x
                     and "sent: " not in x, "the host to take the move")
         return
     for key, label in (("w", "w draw"), ("e", "e end turn")):
@@ -231,7 +231,7 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
                                       env=env, stdout=log, stderr=log))
         wait_port(port, hosts[-1])
         t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
-        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: Mary Read (greedy bot)" in x, "lobby")
+        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: Anne Bonny (greedy bot)" in x, "lobby")
         t.keys("join", "Enter")
         wait_screen(t, "join", lambda x: "you own this table" in x, "the seat")
         t.keys("join", "s")
@@ -248,12 +248,14 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
         text = wait_screen(t, "join", lambda x: "back in your seat" in x, "the seat again")
         assert board(text) == before
 
-        # leave, then a later `cartagena join` gets the seat back from the saved token
+        # leave, then a later `cartagena join` offers the saved seat and takes it on `r`
         t.keys("join", "q")
         wait_screen(t, "join", lambda x: "Leave the running game?" in x, "the question")
         t.keys("join", "y")
         wait_screen(t, "join", lambda x: "EXIT=0" in x, "the client to exit")
         t.start("again", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
+        wait_screen(t, "again", lambda x: "take it back" in x, "the offer of the saved seat")
+        t.keys("again", "r")
         text = wait_screen(t, "again", lambda x: "back in your seat" in x and my_turn(x),
                            "the seat from the saved token")
         assert board(text) == before
