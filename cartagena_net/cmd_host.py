@@ -10,6 +10,22 @@ from cartagena_net.game_args import add_game_arguments, game_options
 HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
 
 
+DEFAULT_TAKEOVER = 120.0
+
+
+def takeover_seconds(text: str) -> float | None:
+    """``--takeover``: seconds (> 0), or ``off``."""
+    if text.strip().lower() in ("off", "no", "never", "none"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds or off") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("--takeover needs more than 0 seconds, or off")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="host name shown to others (default: this machine's)")
     parser.add_argument("--port", type=int, default=41672, help="TCP port (0: any free port)")
@@ -30,8 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="answer LAN discovery on UDP 41672")
     parser.add_argument("--password", default=None, help="password needed to sit or watch")
     parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
-    parser.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
-                        help="a bot plays an absent player's seat after this long")
+    parser.add_argument("--takeover", type=takeover_seconds, default=DEFAULT_TAKEOVER,
+                        metavar="SECONDS|off",
+                        help=("a bot plays an absent player's seat after this long, until "
+                              f"the player returns (default {DEFAULT_TAKEOVER:g}; off: never)"))
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--no-game-log", action="store_true",
                         help="with --headless: do not log every game event")

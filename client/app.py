@@ -8,6 +8,7 @@ reconnects, discovery and the token store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -142,14 +143,13 @@ class ClientApp:
             return
         m.my_turn_seen = mine
         out = self.app.output
-        try:
+        # A terminal without a title or a bell still plays.
+        with contextlib.suppress(Exception):
             if mine and self.bell:
                 out.bell()
             if self.title:
                 out.set_title("cartagena: your turn" if mine else "cartagena")
             out.flush()
-        except Exception:  # noqa: BLE001 - a terminal without a title or bell still plays
-            pass
 
     # ------------------------------------------------------------------ keys
 

@@ -191,14 +191,16 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
         name = model.seat_name(seat)
         tag = " (you)" if seat == model.seat else ""
         extra = info.get(seat, {})
-        if extra.get("bot"):
+        if extra.get("bot") and extra.get("connected") is False:
+            tag += " away, bot"
+        elif extra.get("bot"):
             tag += " bot"
         elif extra.get("connected") is False:
             tag += " (away)"
         in_boat = sum(1 for p in s["pirates"] if p == boat)
         line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
                       (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
-                      ("", f"{name[:14]:<14}{tag:<8}"),
+                      ("", f"{name[:14]:<14}{tag:<11}"),
                       (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
                             f"{len(s['pirates'])}"))]
         hand = s.get("hand")

@@ -67,9 +67,18 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
         pairs.append((UNDO_KEY, "undo the last advance"))
     if not now and opts.get("filibusters"):
         pairs += [("letter", "discard owed: choose a card"), ("Backspace", "take back a pick")]
+    if model.may_manage():
+        absent, standing = model.absent_seats(), model.stand_in_seats()
+        if not now or absent:
+            who = model.seat_name(absent[0]) if absent else "an absent player"
+            pairs.append(("+", f"a bot plays for {who}"))
+        if not now or standing:
+            who = model.seat_name(standing[0]) if standing else "the absent player"
+            pairs.append(("-", f"the bot stops; the seat waits for {who}"))
     pairs += [("c", "chat")]
     if not now:
-        pairs += [("PgUp/PgDn", "scroll the log"), ("q", "quit (your seat is kept)")]
+        pairs += [("PgUp/PgDn Tab", "scroll the log, whole log"),
+                  ("q", "quit (your seat is kept)")]
     pairs.append(("?", "help"))
     return pairs
 
@@ -79,7 +88,7 @@ def waiting_keys(model: Any) -> KeyPairs:
     pairs: KeyPairs = []
     if model.may_manage():
         pairs += [("↑↓", "choose a seat"), ("b", "add greedy bot"), ("B", "add random bot"),
-                  ("x", "remove the chosen bot"), ("s/Enter", "start")]
+                  ("x", "remove the chosen bot or empty seat"), ("s/Enter", "start")]
     pairs += [("c", "chat"), ("l", "leave the table" if model.seat is not None
                               else "stop watching"), ("q", "quit"), ("?", "help")]
     return pairs

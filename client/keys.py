@@ -162,7 +162,12 @@ class KeyHandling:
             self.send({"type": "add_bot", "table": self.table, "seat": None, "kind": kind})
         elif key == "x" and seats:
             seat = seats[min(self.seat_index, len(seats) - 1)]
+            if seat.get("name") and not seat.get("bot"):
+                self.set_status("a player sits there: only bots and empty seats can be removed",
+                                error=True)
+                return
             self.send({"type": "remove_bot", "table": self.table, "seat": seat.get("seat")})
+            self.seat_index = max(0, min(self.seat_index, len(seats) - 2))
         elif key in ("s", "enter"):
             self.send({"type": "start", "table": self.table})
 
@@ -267,6 +272,9 @@ class KeyHandling:
             if key == "l":
                 self.leave()
             return
+        if key in ("+", "-") and self.may_manage():
+            self._key_stand_in(key)
+            return
         browsing = key in ("left", "right", "up", "down") or key.isdigit()
         if not self.legal and not browsing:
             if len(key) == 1 or key in ("enter",):
@@ -281,6 +289,24 @@ class KeyHandling:
             self._key_morgan(key)
             return
         self._key_move(key)
+
+    def _key_stand_in(self, key: str) -> None:
+        """Owner: a bot plays an absent player's seat (+), or stops doing so (-)."""
+        if key == "+":
+            seats = self.absent_seats()
+            if not seats:
+                self.set_status("every player is here: a bot stands in only for an absent one")
+                return
+            self.send({"type": "add_bot", "table": self.table, "seat": seats[0],
+                       "kind": "greedy"})
+            self.set_status(f"a bot plays for {self.seat_name(seats[0])} until they return")
+        else:
+            seats = self.stand_in_seats()
+            if not seats:
+                self.set_status("no bot is standing in for anyone")
+                return
+            self.send({"type": "remove_bot", "table": self.table, "seat": seats[0]})
+            self.set_status(f"{self.seat_name(seats[0])}'s seat waits for them again")
 
     def _select(self, pos: int) -> None:
         self.sel_pos = pos

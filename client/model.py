@@ -95,6 +95,23 @@ class ClientModel(KeyHandling):
         info = self.table_info
         return info is None or info.get("owner") is None or self.is_owner
 
+    def _my_table_seats(self) -> list[dict[str, Any]]:
+        return list((self.table_info or {}).get("seats") or [])
+
+    def absent_seats(self) -> list[int]:
+        """Seats whose player is away during the game, with no bot standing in."""
+        if not self.game_running:
+            return []
+        return [int(s["seat"]) for s in self._my_table_seats()
+                if s.get("name") and s.get("connected") is False and not s.get("bot")]
+
+    def stand_in_seats(self) -> list[int]:
+        """Seats a bot plays for an absent player during the game."""
+        if not self.game_running:
+            return []
+        return [int(s["seat"]) for s in self._my_table_seats()
+                if s.get("bot") and s.get("connected") is False]
+
     def saved_seat_free(self) -> bool:
         """An earlier run's seat at this host is kept and nobody is connected to it."""
         saved = self.saved_seat

@@ -137,7 +137,9 @@ def _options_text(options: dict[str, Any] | None) -> str:
 
 def _seat_text(seat: dict[str, Any], owner: Any) -> str:
     who = seat.get("name") or ("bot" if seat.get("bot") else "—")
-    if seat.get("bot"):
+    if seat.get("bot") and seat.get("name") and seat.get("connected") is False:
+        who = f"{who} (away; a {seat['bot']} bot plays)"
+    elif seat.get("bot"):
         who = f"{who} ({seat['bot']} bot)"
     if seat.get("name") and not seat.get("bot") and seat.get("connected") is False:
         who += " (away)"
