@@ -59,6 +59,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="per-connection message rate (bursts of twice as many)")
 
 
+def friends_address(bind: str, port: int) -> str:
+    """The address friends type to reach this host (shown in the host's own header)."""
+    from cartagena_net.discovery.interfaces import is_loopback, lan_addresses
+
+    if bind and bind not in ("0.0.0.0", "::"):
+        return f"{bind}:{port}" + (" (this machine only)" if is_loopback(bind) else "")
+    found = lan_addresses()
+    return f"{found[0]}:{port}" if found else f"127.0.0.1:{port} (no network found)"
+
+
 def _start_logging(fmt: str) -> None:
     from twisted.logger import (
         FilteringLogObserver,
@@ -171,11 +181,13 @@ def run(args: argparse.Namespace) -> int:
 
         name = (os.environ.get("USER") or config.name or "host")[:32]
         local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
+        label = friends_address(args.bind, service.port)
         first = min(service.lobby.tables)
 
         def open_client() -> None:
             d = run_client(reactor, host=local, port=service.port, name=name, spectate=False,
                            table=first, password=config.password, hosting=True,
+                           host_label=label,
                            ascii_only=args.ascii, bell=not args.no_bell,
                            title=not args.no_title)
             d.addCallbacks(client_done, client_failed)

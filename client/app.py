@@ -455,6 +455,7 @@ def run_client(
     broadcast: bool = True,
     udp_port: int = DEFAULT_PORT,
     hosting: bool = False,
+    host_label: str | None = None,
     reconnect_limit: float = RECONNECT_LIMIT,
     bell: bool = True,
     title: bool = True,
@@ -466,7 +467,8 @@ def run_client(
 
     ``table``: sit down at (or watch) this table as soon as the lobby lists it;
     ``auto_start``: then start the game. ``hosting``: this client runs inside the host
-    (quitting stops the host for everyone, and it says so). ``reconnect_limit``: seconds
+    (quitting stops the host for everyone, and it says so); ``host_label``: the address
+    shown in the header (the host's LAN address friends type). ``reconnect_limit``: seconds
     of failed reconnects before giving up. ``bell``/``title``: ring the terminal bell and
     set the terminal title when it becomes your turn. Returns a Deferred firing with 0 on exit.
     ``on_app`` is called with the :class:`ClientApp` (tests use it to look inside).
@@ -486,7 +488,7 @@ def run_client(
                        title=title)
     if host is not None and not browse:
         client.address = (host, int(port or DEFAULT_PORT))
-        model.host_label = f"{host}:{client.address[1]}"
+        model.host_label = host_label or f"{host}:{client.address[1]}"
     if on_app is not None:
         on_app(client)
     done = client.run()

@@ -351,9 +351,38 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
           f"  Winner: {model.seat_name(winner)} ({model.seat_color(winner)})")],
         line,
     ]
-    if model.seat is not None and not model.may_manage():
-        out.append([(DIM, "the table's owner can start another game")])
+    out += summary_lines(model, width)
+    if model.seat is not None:
+        out += wrap("You stay at this table for the next game, in which the next seat "
+                    "starts" + ("" if model.may_manage() else " (the owner starts it)")
+                    + "; l leaves.", width, DIM)
     out += keys_line(game_keys(model), width)
+    return out
+
+
+def summary_lines(model: ClientModel, width: int) -> list[Line]:
+    """Turns, time, and each seat's cards played and drawn, retreats and pirates home."""
+    view = model.view
+    assert view is not None
+    stats = model.game_stats()
+    boat = int(view.get("boat", len(view["board"]) + 1))
+    goal = view.get("goal_name") or "boat"
+    head = f"{count(stats['turns'], 'turn')}"
+    if stats.get("minutes") is not None:
+        head += f" in {count(int(stats['minutes']), 'minute')}"
+    if not stats["whole"]:
+        head += " (counted since you came in)"
+    out: list[Line] = [[(TITLE, "Summary: "), ("", head)]]
+    for s in view["seats"]:
+        seat = s["seat"]
+        c = str(s.get("color", ""))
+        per = stats["seats"].get(seat, {})
+        home = sum(1 for p in s["pirates"] if p == boat)
+        text = (f"{count(per.get('played', 0), 'card')} played, {per.get('drawn', 0)} drawn, "
+                f"{count(per.get('retreats', 0), 'retreat')}, "
+                f"{home}/{len(s['pirates'])} in the {goal}")
+        out.append(clip([("", "  "), (color_style(c), f"{model.seat_name(seat)[:14]} ({c})"),
+                         ("", ": " + text)], width))
     return out
 
 

@@ -6,6 +6,7 @@ messages and back.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from client.uistate import CreateForm, InputLine, Preview
 
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
 HISTORY_KEEP = 2000
+FULL_VIEW_EVENTS = 20  # a fresh full view carries up to this many recent events
 MOVES = ("advance", "retreat", "morgan", "draw", "discard", "undo")
 
 
@@ -52,6 +54,9 @@ class ClientModel(KeyHandling):
     history: list[dict[str, Any]] = field(default_factory=list)  # this game's events
     log_scroll: int = 0  # lines scrolled back from the newest
     my_turn_seen: bool = False
+    history_whole: bool = False  # the history goes back to the game's first event
+    game_started: float | None = None  # monotonic clock: the first state of this game
+    game_ended: float | None = None
     preview: Preview | None = None
     mode: str = "move"  # move | morgan
     morgan_index: int = 0
@@ -161,6 +166,33 @@ class ClientModel(KeyHandling):
         if self.sel_pos == pos:
             return
         self.sel = self.pirates.index(pos) if pos in self.pirates else None
+
+    def game_stats(self) -> dict[str, Any]:
+        """This game's numbers from the events seen: turns, and per seat cards played,
+        cards drawn and retreats; ``whole`` when the events go back to the start."""
+        seats: dict[int, dict[str, int]] = {}
+        turns = 0
+        for e in self.history:
+            kind = e.get("type")
+            if kind == "turn":
+                turns += 1
+            seat = e.get("seat")
+            if not isinstance(seat, int):
+                continue
+            per = seats.setdefault(seat, {"played": 0, "drawn": 0, "retreats": 0})
+            if kind == "advance":
+                per["played"] += 1
+            elif kind == "undo":
+                per["played"] = max(0, per["played"] - 1)
+            elif kind == "retreat":
+                per["retreats"] += 1
+            per["drawn"] += int(e.get("drawn") or 0) if kind in ("retreat", "morgan",
+                                                                   "draw") else 0
+        minutes = None
+        if self.game_started is not None and self.game_ended is not None:
+            minutes = max(0.0, self.game_ended - self.game_started) / 60.0
+        return {"turns": turns, "seats": seats, "whole": self.history_whole,
+                "minutes": minutes}
 
     def my_turn_now(self) -> bool:
         """It is my turn (or a decision is owed by me) and the game is on."""
@@ -309,6 +341,13 @@ class ClientModel(KeyHandling):
             self.log = [x for x in self.log if x.startswith("<")]
             self.history = []
             self.pirates = []
+            # A game seen from its first event: its summary and clock are whole.
+            self.history_whole = bool(self.view) and self.seq_is_start(events)
+            if self.history_whole or self.game_started is None or restart:
+                self.game_started = time.monotonic()
+            self.game_ended = None
+        if self.view and self.view.get("outcome") and self.game_ended is None:
+            self.game_ended = time.monotonic()
         self.history.extend(events)
         del self.history[:-HISTORY_KEEP]
         self.add_log(list(msg.get("lines") or []))
@@ -363,6 +402,13 @@ class ClientModel(KeyHandling):
         if self.color != "any" and not spec:
             msg["color"] = self.color
         self.send(msg)
+
+    def seq_is_start(self, events: list[dict[str, Any]]) -> bool:
+        """A full view whose events go back to the game's start: the host sends the last
+        20 events, so fewer mean all of them (as does a board with nobody moved yet)."""
+        untouched = all(p == 0 for seat in (self.view or {}).get("seats", [])
+                        for p in seat.get("pirates", []))
+        return len(events) < FULL_VIEW_EVENTS or untouched
 
     def _track_pirates(self, events: list[dict[str, Any]]) -> None:
         """Keep each of my pirates' number as they move (numbers never re-rank)."""

@@ -16,6 +16,7 @@ from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.tokens import new_token, same_secret
+from protocol import messages
 
 log = Logger(namespace="cartagena.host.table")
 
@@ -336,28 +337,43 @@ class Table:
     def remove_seat(self, seat: int) -> None:
         """Before the start: take an empty seat away (three friends at a four-seat table)."""
         keep = [s for s in self.seats if s.index != seat]
-        options = dict(self.options)
-        options["players"] = len(keep)
-        if keep and keep[-1].index != len(keep) - 1 or "colors" in options:
-            options["colors"] = ",".join(s.color for s in keep)  # everyone keeps a colour
         try:
-            game = self.host.game_for(self.rules, options)
+            self._reseat(keep)
         except HostError:
             raise HostError("bad-seat", f"a {self.rules} table cannot have "
                             f"{len(keep)} seats") from None
-        owner = self.seats[self.owner] if self.owner is not None else None
-        for i, s in enumerate(keep):
-            s.index = i
-        self.seats = keep
-        self.options = options
-        self.game = game
-        self.owner = owner.index if owner is not None else None
         if self.journal is not None:
             try:
                 self.journal.rewrite(self.meta_record(), self._seats_record())
             except OSError as exc:
                 self._journal_failed(exc)
         self.host.lobby_changed(self)
+
+    def _reseat(self, order: list[Seat]) -> None:
+        """Seats in a new order (or fewer): each keeps its colour, player, bot and token."""
+        options = dict(self.options)
+        options["players"] = len(order)
+        colors = [s.color for s in order]
+        if "colors" in options or colors != gamerec.seat_colors(self.game)[: len(order)]:
+            options["colors"] = ",".join(colors)
+        game = self.host.game_for(self.rules, options)  # HostError if the rules refuse
+        owner = self.seats[self.owner] if self.owner is not None else None
+        for i, s in enumerate(order):
+            s.index = i
+        self.seats = order
+        self.options = options
+        self.game = game
+        self.owner = owner.index if owner is not None else None
+
+    def _rotate_start_player(self) -> None:
+        """Play again: the next seat starts (everyone keeps a colour; players are told
+        their new seat numbers with ``joined``)."""
+        if len(self.seats) < 2:
+            return
+        self._reseat(self.seats[1:] + self.seats[:1])
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send_message(messages.Joined(table=self.id, seat=s.index, token=s.token))
 
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
@@ -371,6 +387,8 @@ class Table:
                 "seats-empty",
                 f"{len(empty)} seat(s) empty ({', '.join(empty)}): wait for players or add bots",
             )
+        if self.status == "finished":
+            self._rotate_start_player()
         state = gamerec.new_state(self.game)
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1

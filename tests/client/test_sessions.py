@@ -65,9 +65,13 @@ def test_leave_a_finished_game_and_sit_again(tmp_path) -> None:
         text = c.screen()
         assert "connecting" not in text
         assert f"Table {table}" in text and "s/Enter start" in text
+        seq = host.lobby.tables[table].seq
         c.keys("s")
-        await until(lambda: c.model.view and not c.model.game_over, "a new game")
-        assert await play_to_the_end(c) > 0
+        # a new game in which the next seat (the bot) starts: ann moves to seat 1
+        await until(lambda: c.model.view and c.model.seq > seq, "a new game")
+        assert c.model.seat == 1 and host.lobby.tables[table].seats[1].name == "ann"
+        await play_to_the_end(c)
+        assert c.model.game_over
         await c.finish()
         await stop(host)
 
