@@ -432,14 +432,116 @@ def too_small(model: ClientModel, need_w: int, need_h: int, width: int, height: 
     return wrap(text, width, ERR)
 
 
+PATH_CELL = 12  # "[12 ☠ R B ·]"
+PATH_JOIN = 3  # "───" between cells
+PATH_ROW = 6  # spaces a printed segment holds: one segment a row
+PATH_WIDTH = PATH_ROW * PATH_CELL + (PATH_ROW - 1) * PATH_JOIN + 2
+LOG_MIN = 4  # the larger board is drawn only if the log keeps this many rows
+
+
+def path_lines(model: ClientModel, width: int) -> list[Line] | None:
+    """The passage as a winding path, one printed segment a row, from the start to the
+    goal (larger cells: number, symbol and up to three pirates). None if too narrow."""
+    view = model.view
+    assert view is not None
+    if width < PATH_WIDTH:
+        return None
+    board = view["board"]
+    keys = model.keys
+    m = marks(model.ascii_only)
+    letters = color_letters(s.get("color", "") for s in view["seats"])
+    on: dict[int, list[str]] = {}
+    for s in view["seats"]:
+        for p in s["pirates"]:
+            on.setdefault(p, []).append(str(s.get("color", "")))
+    prev, sel, last = model.preview, model.sel_pos, model.last_moved()
+    boat = int(view.get("boat", len(board) + 1))
+    h, v = ("-", "|") if model.ascii_only else ("─", "│")
+    dot = "." if model.ascii_only else "·"
+
+    def cell(pos: int) -> Line:
+        num_style = DIM
+        if prev is not None and prev.landing == pos:
+            num_style = LAND
+        elif sel == pos and not model.spectate:
+            num_style = SEL
+        elif pos in last:
+            num_style = LAST
+        out: Line = [("", "["), (num_style, f"{pos:>2}"), ("", " "),
+                     ("bold", glyph(board[pos - 1], model.ascii_only, keys)), ("", " ")]
+        here = on.get(pos, [])
+        marks_: Line = [(color_style(c), letters.get(c, "?")) for c in here[:3]]
+        if len(here) > 3:
+            marks_[-1] = (DIM, "+")
+        if len(marks_) < 3 and prev is not None and prev.landing == pos:
+            marks_.append((LAND, "◆"))
+        marks_ += [(DIM, dot)] * (3 - len(marks_))
+        for i, mk in enumerate(marks_):
+            out += ([("", " ")] if i else []) + [mk]
+        return out + [("", "]")]
+
+    def ends(pos: int, name: str, mark: str) -> Line:
+        line: Line = [("bold", f"{mark} {name}:")] + _counts_by_color(model, pos)
+        if not model.spectate and sel == pos:
+            line.append((SEL, " [selected]"))
+        if prev is not None and prev.landing == pos and pos == boat:
+            line.append((LAND, f" ← lands in the {name}"))
+        return line
+
+    rows = [list(range(i + 1, min(i + PATH_ROW, len(board)) + 1))
+            for i in range(0, len(board), PATH_ROW)]
+    left_col = 1 + PATH_CELL // 2
+    right_col = 1 + (PATH_ROW - 1) * (PATH_CELL + PATH_JOIN) + PATH_CELL // 2
+    lines: list[Line] = [ends(0, view.get("start_name") or "start", m["start"]),
+                         [("", " " * left_col), (DIM, v)]]
+    for r, spaces in enumerate(rows):
+        forward = r % 2 == 0
+        shown = spaces if forward else list(reversed(spaces))
+        offset = 0 if forward else PATH_ROW - len(spaces)
+        line: Line = [("", " " + " " * offset * (PATH_CELL + PATH_JOIN))]
+        for i, pos in enumerate(shown):
+            if i:
+                line.append((DIM, h * PATH_JOIN))
+            line += cell(pos)
+        lines.append(line)
+        # the turn to the next row (or to the goal) on the side the path ends
+        col = right_col if forward else left_col
+        lines.append([("", " " * col), (DIM, v)])
+    end_col = right_col if len(rows) % 2 else left_col
+    goal = ends(boat, view.get("goal_name") or "boat", m["boat"])
+    indent = max(0, min(end_col - 2, width - width_of(goal)))
+    lines.append([("", " " * indent)] + goal)
+    return lines
+
+
 def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
-    """The game screen (player, spectator, or finished)."""
+    """The game screen (player, spectator, or finished).
+
+    With room to spare the board is drawn as a winding path of larger cells, and the
+    log takes every free row (below, or in a column of its own on wide screens).
+    """
+    layout = _game_layout(model, width, height, path=True)
+    if layout is None:
+        layout = _game_layout(model, width, height, path=False)
+    assert layout is not None
+    return layout
+
+
+def _game_layout(model: ClientModel, width: int, height: int, path: bool
+                 ) -> list[Line] | None:
     view = model.view
     assert view is not None
     side = 0
     if width >= WIDE:
         side = min(70, width - 82)
+        if path:
+            side = width - PATH_WIDTH - 1
+            if side < 30:
+                return None
     main_w = width - side - (1 if side else 0)
+    board = path_lines(model, main_w) if path else None
+    if path and board is None:
+        return None
     title: Line = [(TITLE, "cartagena-net"),
                    (DIM, f" · {model.host_label} · table {model.table} · {view.get('rules')} · ")]
     if model.spectate or model.seat is None:
@@ -450,8 +552,11 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     watching = int((model.table_info or {}).get("spectators") or 0)
     turn = turn_line(model) + ([(DIM, f" · {watching} watching")] if watching else [])
     top: list[Line] = [title, turn]
-    top += board_lines(model, main_w)
-    top.append(ends_line(model))
+    if board is not None:
+        top += board
+    else:
+        top += board_lines(model, main_w)
+        top.append(ends_line(model))
     top += players_lines(model, main_w)
     me = model.my_seat_view()
     if me is not None and not model.spectate:
@@ -461,6 +566,10 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     acts = action_lines(model, main_w)
     reserve = 1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
     room = height - reserve - len(top) - len(acts)
+    if path and room < (0 if side else LOG_MIN):
+        return None
+    if room < 0 or width < MIN_WIDTH:  # too small to play: say so, cut nothing silently
+        return too_small(model, max(width, MIN_WIDTH), height - room, width, height)
     if side:
         left = top + acts
         right: list[Line] = [[(TITLE, "log & chat")]]
@@ -472,8 +581,6 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
             rpart = right[i] if i < len(right) else []
             merged.append(lpart + [(DIM, "│")] + clip(rpart, side))
         return merged
-    if room < 0 or width < MIN_WIDTH:  # too small to play: say so, cut nothing silently
-        return too_small(model, max(width, MIN_WIDTH), height - room, width, height)
     log = feed_lines(model, main_w, max(0, room - 1)) if room > 1 else []
     sep: list[Line] = [[(DIM, "─" * main_w if not model.ascii_only else "-" * main_w)]]
     return top + acts + (sep + log if log else [])
