@@ -312,25 +312,35 @@ def since_lines(model: ClientModel, width: int) -> list[Line]:
     if model.spectate or model.seat is None:
         return []
     parts: list[str] = []
+    last_who = None
     for e in model.since_my_turn():
         who = model.seat_color(e.get("seat"))
+        if who == last_who and parts:
+            who = ""  # "blue start→2, start→11" rather than "blue ..., blue ..."
+        else:
+            last_who = who
         kind = e.get("type")
         frm, to = place_name(view, e.get("from")), place_name(view, e.get("to"))
+        who = f"{who} " if who else ""
         if kind == "advance":
-            parts.append(f"{who} {frm}→{to}")
+            parts.append(f"{who}{frm}→{to}")
         elif kind == "retreat":
-            parts.append(f"{who} back {frm}→{to} (+{count(int(e.get('drawn', 0)), 'card')})")
+            parts.append(f"{who}back {frm}→{to} (+{count(int(e.get('drawn', 0)), 'card')})")
         elif kind == "morgan":
-            parts.append(f"{who} pushed {model.seat_color(e.get('owner'))} {frm}→{to}")
+            parts.append(f"{who}pushed {model.seat_color(e.get('owner'))} {frm}→{to}")
         elif kind == "draw":
-            parts.append(f"{who} drew")
+            parts.append(f"{who}drew")
         elif kind == "discard":
-            parts.append(f"{who} discarded {e.get('card', '')}")
+            parts.append(f"{who}discarded {e.get('card', '')}")
         elif kind == "undo":
-            parts.append(f"{who} took a move back")
+            parts.append(f"{who}took a move back")
     if not parts:
         return []
-    return wrap("since your last turn: " + ", ".join(parts), width, LAST)[:2]
+    lines = wrap("since your last turn: " + ", ".join(parts), width, LAST)
+    if len(lines) > 2:  # a long round: the board's underlines and the log hold the rest
+        lines = lines[:2]
+        lines[1] = clip(lines[1], width - 2) + [(LAST, " …")]
+    return lines
 
 
 def end_lines(model: ClientModel, width: int) -> list[Line]:

@@ -215,7 +215,14 @@ class ClientModel(KeyHandling):
 
     def last_moved(self) -> set[int]:
         """Where the others' pirates landed since my last action (highlighted on the board)."""
-        return {int(e["to"]) for e in self.since_my_turn() if "to" in e}
+        landed: list[int] = []
+        for e in self.since_my_turn():
+            if "to" not in e:
+                continue
+            if e.get("from") in landed:  # moved on again: only the last landing shows
+                landed.remove(e["from"])
+            landed.append(int(e["to"]))
+        return set(landed)
 
     def legal_kinds(self) -> set[str]:
         return {a.split()[0] for a in self.legal if a}

@@ -245,3 +245,37 @@ def test_lobby_create_form_and_owner_commands() -> None:
     assert m.take_outbox() == [{"type": "remove_bot", "table": 4, "seat": 1},
                                {"type": "start", "table": 4}, {"type": "leave", "table": 4}]
     assert m.table is None
+
+
+def test_pirates_keep_their_numbers_and_the_selection_follows_the_move() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    before = list(m.my_positions())
+    assert before == sorted(before)  # first seen: numbered by position
+    m.on_key("2")  # pirate 2
+    moved_from = before[1]
+    i = v["seats"][0]["pirates"].index(moved_from)
+    v["seats"][0]["pirates"][i] = 30
+    m.on_message({"type": "state", "table": 1, "seq": 8, "view": v, "legal": legal_for(v),
+                  "events": [{"type": "advance", "seat": 0, "from": moved_from, "to": 30,
+                              "card": "skull"}], "lines": []})
+    after = m.my_positions()
+    assert after[1] == 30 and after[:1] + after[2:] == before[:1] + before[2:]
+    assert m.sel == 1 and m.sel_pos == 30  # still pirate 2, the one just moved
+    assert "[2]@30" in to_text(render_screen(m, 100, 30))
+
+
+def test_since_your_last_turn_and_the_last_moves_on_the_board() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.history = [
+        {"type": "turn", "seat": 0}, {"type": "advance", "seat": 0, "from": 0, "to": 3},
+        {"type": "end", "seat": 0}, {"type": "turn", "seat": 1},
+        {"type": "advance", "seat": 1, "from": 0, "to": 10},
+        {"type": "advance", "seat": 1, "from": 10, "to": 12},
+        {"type": "retreat", "seat": 1, "from": 18, "to": 9, "drawn": 1},
+        {"type": "turn", "seat": 0},
+    ]
+    assert m.last_moved() == {12, 9}  # 10 was passed through: not highlighted
+    text = to_text(render_screen(m, 100, 30))
+    assert "since your last turn: blue start→10, 10→12, back 18→9 (+1 card)" in text
