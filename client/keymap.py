@@ -49,10 +49,8 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
     if not now or "advance" in kinds:
         pairs.append(("letter", "preview a card" + (" (capital: dark)" if has_dark_cards(model)
                                                     else "")))
-    if now and (model.preview is not None or kinds & {"advance", "retreat"}):
-        pairs.append(("Enter", "confirm"))
-        if model.preview is not None:
-            pairs.append(("Esc", "cancel"))
+    if now and model.preview is None and kinds & {"advance", "retreat"}:
+        pairs.append(("Enter", "confirm"))  # (with a preview, its own line says so)
     elif not now:
         pairs += [("Enter", "confirm the preview"), ("Esc", "cancel the preview")]
     if (not now and opts.get("morgan") != "instead") or "retreat" in kinds:
