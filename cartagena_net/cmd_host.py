@@ -199,9 +199,10 @@ def run(args: argparse.Namespace) -> int:
             status["code"] = 1
             client_done(None)
 
-        import os
 
-        name = (os.environ.get("USER") or config.name or "host")[:32]
+        from cartagena_net.cmd_play import default_name
+
+        name = (default_name() or config.name or "host")[:32]
         local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
         label = friends_address(args.bind, service.port)
         first = min(service.lobby.tables)

@@ -15,13 +15,17 @@ from pathlib import Path
 from typing import Any
 
 FILE_NAME = "tokens.json"
+WINDOWS = os.name == "nt"
 KEEP = 50
 
 
 def state_dir() -> Path:
     """The user's state directory for cartagena-net."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state")
+    base = os.environ.get("XDG_STATE_HOME")
+    if not base and WINDOWS:
+        base = os.environ.get("LOCALAPPDATA")  # Windows: the user's local app data
+    if not base:
+        base = os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "cartagena-net"
 
 

@@ -149,6 +149,10 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
         assert "you: ann (red)" in text
         assert len(board(text)) == 2  # 6 spaces on one row, then the start and the rowboat
+        # your turn, noticed: the terminal's title says so, and the bell rang
+        assert t.tmux("display-message", "-p", "-t", "play", "#{pane_title}").strip() == \
+            "cartagena: your turn"
+        assert t.tmux("display-message", "-p", "-t", "play", "#{window_bell_flag}").strip() == "1"
 
         t.start("watch", [*CLI, "spectate", f"127.0.0.1:{port}"], window_of="play")
         spec = wait_screen(t, "play:watch", lambda x: "SPECTATING" in x and "meeting place" in x,

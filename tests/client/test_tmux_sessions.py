@@ -19,7 +19,7 @@ def test_host_and_joiner_of_one_user_then_the_host_quits(tmp_path: Path) -> None
     env = dict(os.environ)
     env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
                 "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-                "USER": "ann"})
+                "USER": "ann", "LOGNAME": "ann"})
     env.pop("TMUX", None)
     port = free_port()
     t = Tmux(f"ctgn-sessions-{os.getpid()}", env)
