@@ -214,7 +214,10 @@ def turn_line(model: ClientModel) -> Line:
     view = model.view
     assert view is not None
     if view.get("outcome"):
-        return [(TITLE + " reverse", " GAME OVER ")]
+        winner = (view.get("outcome") or {}).get("winner")
+        return [(TITLE + " reverse", " GAME OVER "),
+                ("bold", "  You win!" if winner == model.seat else
+                 f"  Winner: {model.seat_name(winner)} ({model.seat_color(winner)})")]
     turn = view.get("turn")
     left = int(view.get("actions_max", 0)) - int(view.get("actions_taken", 0))
     who = ("your" if turn == model.seat
@@ -349,18 +352,12 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
     assert view is not None
     outcome = view.get("outcome") or {}
     ranking = outcome.get("ranking") or []
-    winner = outcome.get("winner")
     line: Line = [(TITLE, "Ranking: ")]
     for i, seat in enumerate(ranking):
         c = model.seat_color(seat)
         line += [("", f"{i + 1}. "), (color_style(c), f"{model.seat_name(seat)} ({c})"),
                  ("", "  ")]
-    out: list[Line] = [
-        [(TITLE + " reverse", " GAME OVER "),
-         ("bold", "  You win!" if winner == model.seat else
-          f"  Winner: {model.seat_name(winner)} ({model.seat_color(winner)})")],
-        line,
-    ]
+    out: list[Line] = [line]  # (the winner is on the turn line)
     out += summary_lines(model, width)
     if model.seat is not None:
         out += wrap("You stay at this table for the next game, in which the next seat "
@@ -378,8 +375,10 @@ def summary_lines(model: ClientModel, width: int) -> list[Line]:
     boat = int(view.get("boat", len(view["board"]) + 1))
     goal = view.get("goal_name") or "boat"
     head = f"{count(stats['turns'], 'turn')}"
-    if stats.get("minutes") is not None:
-        head += f" in {count(int(stats['minutes']), 'minute')}"
+    minutes = stats.get("minutes")
+    if minutes is not None:
+        head += (" in under a minute" if minutes < 1 else
+                 f" in {count(round(minutes), 'minute')}")
     if not stats["whole"]:
         head += " (counted since you came in)"
     out: list[Line] = [[(TITLE, "Summary: "), ("", head)]]

@@ -7,7 +7,11 @@ import sys
 
 from cartagena_net import loop as loop_mod
 from cartagena_net.cmd_host import friends_address, takeover_seconds
-from cartagena_net.discovery.interfaces import broadcast_targets, interfaces, lan_addresses
+from cartagena_net.discovery.interfaces import (
+    broadcast_targets,
+    interfaces,
+    lan_addresses,
+)
 
 
 def test_a_selector_loop_is_chosen_explicitly_on_windows(monkeypatch) -> None:
