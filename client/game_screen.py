@@ -29,6 +29,15 @@ from client.text import (
 )
 
 
+def number_style(model: ClientModel, pos: int, last: set[int]) -> str:
+    """How a space's number is drawn: previewed landing, chosen pirate, others' last move."""
+    if model.preview is not None and model.preview.landing == pos:
+        return LAND
+    if model.sel_pos == pos and not model.spectate:
+        return SEL
+    return LAST if pos in last else DIM
+
+
 def board_lines(model: ClientModel, width: int) -> list[Line]:
     """The passage as a wrapped strip of numbered cells with the pirates on them."""
     view = model.view
@@ -44,19 +53,12 @@ def board_lines(model: ClientModel, width: int) -> list[Line]:
     cell_w = digits + 1 + 3 + 1
     per_row = max(1, (width + 1) // cell_w)
     prev = model.preview
-    sel = model.sel_pos
     last = model.last_moved()
     lines: list[Line] = []
     cur: Line = []
     for i, sym in enumerate(board):
         pos = i + 1
-        num_style = DIM
-        if prev is not None and prev.landing == pos:
-            num_style = LAND
-        elif sel == pos and not model.spectate:
-            num_style = SEL
-        elif pos in last:
-            num_style = LAST
+        num_style = number_style(model, pos, last)
         cell: Line = [(num_style, f"{pos:>{digits}}"), ("bold", glyph(sym, model.ascii_only, keys))]
         here = on.get(pos, [])
         for c in here[:3]:
@@ -469,13 +471,7 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
     dot = "." if model.ascii_only else "·"
 
     def cell(pos: int) -> Line:
-        num_style = DIM
-        if prev is not None and prev.landing == pos:
-            num_style = LAND
-        elif sel == pos and not model.spectate:
-            num_style = SEL
-        elif pos in last:
-            num_style = LAST
+        num_style = number_style(model, pos, last)
         out: Line = [("", "["), (num_style, f"{pos:>2}"), ("", " "),
                      ("bold", glyph(board[pos - 1], model.ascii_only, keys)), ("", " ")]
         here = on.get(pos, [])
@@ -518,7 +514,9 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
         lines.append([("", " " * col), (DIM, v)])
     end_col = right_col if len(rows) % 2 else left_col
     goal = ends(boat, view.get("goal_name") or "boat", m["boat"])
-    indent = max(0, min(end_col - 2, width - width_of(goal)))
+    counts = [("", f"{m['boat']} {view.get('goal_name') or 'boat'}:")] + _counts_by_color(
+        model, boat)  # the same place for everyone, whatever is selected or previewed
+    indent = max(0, min(end_col - 2, width - width_of(counts) - 12))
     lines.append([("", " " * indent)] + goal)
     return lines
 

@@ -77,10 +77,11 @@ def board(text: str) -> list[str]:
     """The board rows of a game screen (between the turn line and the start line)."""
     lines = text.splitlines()
     start = next((i for i, x in enumerate(lines) if "turn" in x or "GAME OVER" in x), None)
-    end = next((i for i, x in enumerate(lines) if x.startswith("⚑ ")), None)
+    end = next((i for i, x in enumerate(lines) if "⛴ " in x), None)
     if start is None or end is None:
         return []
-    return [x.split(" [selected")[0].rstrip() for x in lines[start + 1:end + 1]]
+    return [x.split(" [selected")[0].rstrip() for x in lines[start + 1:end + 1]
+            if x.strip() != "│"]
 
 
 def hand_keys(text: str) -> list[str]:
@@ -148,7 +149,10 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         text = wait_screen(t, "play", my_turn, "the game screen")
         port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
         assert "you: ann (red)" in text
-        assert len(board(text)) == 2  # 6 spaces on one row, then the start and the rowboat
+        # 100x30: the winding board; one segment is one row of 6 cells between the ends
+        rows = board(text)
+        assert rows[0].startswith("⚑ meeting place") and "⛴ rowboat" in rows[-1]
+        assert len(rows) == 3 and re.findall(r"\[ ?(\d+) ", rows[1]) == list("123456")
         # your turn, noticed: the terminal's title says so, and the bell rang
         assert t.tmux("display-message", "-p", "-t", "play", "#{pane_title}").strip() == \
             "cartagena: your turn"

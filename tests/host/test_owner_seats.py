@@ -15,28 +15,13 @@ def _seat(msg, tid, seat):
     return next(t for t in msg.tables if t["id"] == tid)["seats"][seat]
 
 
-async def play_on(table, players) -> None:
-    """Each seat's own client answers its turns with its first legal action; bots play
-    the others. Until the end of the game."""
-    while not table.state.is_over:
+async def play_on(table, players, turn_of=None) -> None:
+    """Each seat's own client answers its turns with the first legal action; bots and
+    stand-ins play the others. Until the end of the game (or of ``turn_of``'s turn)."""
+    while not table.state.is_over and (turn_of is None or table.state.turn == turn_of):
         seat = table.state.actor
         c = players.get(seat)
         if c is None or table.seats[seat].conn is None or table.seats[seat].controller:
-            await asyncio.sleep(0.01)
-            continue
-        seq = table.seq
-        c.send(messages.Action(table=table.id, seq=seq, action=str(
-            table.state.legal_actions()[0])))
-        while table.seq == seq:
-            await asyncio.sleep(0.01)
-
-
-async def play_turn(table, players, seat) -> None:
-    """Play until the turn of ``seat`` is over (bots and stand-ins play theirs)."""
-    while not table.state.is_over and table.state.turn == seat:
-        actor = table.state.actor
-        c = players.get(actor)
-        if c is None:
             await asyncio.sleep(0.01)
             continue
         seq = table.seq
@@ -70,7 +55,7 @@ def test_a_bot_stands_in_for_an_absent_player_until_they_return():
             turns = 0
             while turns < 2 and not table.state.is_over:
                 seat_before = table.state.turn
-                await play_turn(table, {a: ann}, seat_before)
+                await play_on(table, {a: ann}, turn_of=seat_before)
                 turns += 1
             # the owner takes the bot off again: the seat waits for bob
             if not table.state.is_over:
