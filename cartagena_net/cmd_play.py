@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
     def begin() -> None:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
-                       table=table, auto_start=True, bell=not args.no_bell,
+                       table=table, auto_start=True, solo=True, bell=not args.no_bell,
                        title=not args.no_title, web_url=web_url)
         d.addBoth(done)
 

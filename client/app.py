@@ -455,6 +455,7 @@ def run_client(
     broadcast: bool = True,
     udp_port: int = DEFAULT_PORT,
     hosting: bool = False,
+    solo: bool = False,
     host_label: str | None = None,
     reconnect_limit: float = RECONNECT_LIMIT,
     bell: bool = True,
@@ -468,7 +469,8 @@ def run_client(
 
     ``table``: sit down at (or watch) this table as soon as the lobby lists it;
     ``auto_start``: then start the game. ``hosting``: this client runs inside the host
-    (quitting stops the host for everyone, and it says so); ``host_label``: the address
+    (quitting stops the host for everyone, and it says so); ``solo``: the client of
+    `cartagena play` (quitting ends its game); ``host_label``: the address
     shown in the header (the host's LAN address friends type). ``reconnect_limit``: seconds
     of failed reconnects before giving up. ``bell``/``title``: ring the terminal bell and
     set the terminal title when it becomes your turn. Returns a Deferred firing with 0 on exit.
@@ -481,6 +483,7 @@ def run_client(
     model.auto_table = table
     model.auto_start = auto_start
     model.hosting = hosting
+    model.solo = solo
     model.web_url = web_url or ""
     rules_catalogue(model)
     tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()

@@ -70,6 +70,7 @@ class ClientModel(KeyHandling):
     auto_bots: int = 0
     exit_requested: bool = False
     hosting: bool = False  # this client runs inside the host: quitting ends every game
+    solo: bool = False  # `cartagena play`: quitting ends this game against bots
     saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
     gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False

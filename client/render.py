@@ -68,8 +68,12 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
     if model.input is not None:
         out.append([(KEY, model.input.prompt), ("", model.input.text), (SEL, " ")])
     if model.overlay == "quit":
-        question = (" Quit? You are the host: this ends the game for everyone. " if model.hosting
-                    else " Leave the running game? Your seat is kept for you. ")
+        if model.hosting:
+            question = " Quit? You are the host: this ends the game for everyone. "
+        elif model.solo:
+            question = " Quit? This ends the game. "
+        else:
+            question = " Leave the running game? Your seat is kept for you. "
         out.append([(ERR + " reverse", question), ("", " "),
                     (KEY, "y"), ("", " quit · "), (KEY, "n"), ("", " stay")])
     if model.reconnecting:

@@ -165,9 +165,9 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
 
         # Ctrl-C asks before leaving a running game; "n" stays
         t.keys("play", "C-c")
-        wait_screen(t, "play", lambda x: "Leave the running game?" in x, "the question")
+        wait_screen(t, "play", lambda x: "Quit? This ends the game." in x, "the question")
         t.keys("play", "n")
-        wait_screen(t, "play", lambda x: "Leave the running game?" not in x, "staying")
+        wait_screen(t, "play", lambda x: "Quit?" not in x, "staying")
 
         moves = 0
         compared = False
