@@ -198,7 +198,7 @@ def test_ascii_marks_are_unambiguous() -> None:
     hand = next(x for x in text.splitlines() if x.startswith("hand:"))
     assert "gun[g]x2" in hand and "rum*[U]x1" in hand and "ggx" not in hand
     ends = next(x for x in text.splitlines() if "sloop:" in x)
-    assert ends.split("sloop:")[0].rstrip().endswith("~")
+    assert ends.split("sloop:")[0].rstrip().endswith("@")
     assert "+" in text and not re.search(r"\d[a-zA-Z~]\S*\*", text.split("pirates:")[0])
 
 
