@@ -493,32 +493,53 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
             line.append((LAND, f" ← lands in the {name}"))
         return line
 
-    rows = [list(range(i + 1, min(i + PATH_ROW, len(board)) + 1))
-            for i in range(0, len(board), PATH_ROW)]
-    left_col = 1 + PATH_CELL // 2
-    right_col = 1 + (PATH_ROW - 1) * (PATH_CELL + PATH_JOIN) + PATH_CELL // 2
+    def col(index: int) -> int:  # the middle of the cell at ``index`` (0..5) of a row
+        return 1 + index * (PATH_CELL + PATH_JOIN) + PATH_CELL // 2
+
+    at = 0  # where the path stands now: the index of its last cell
     lines: list[Line] = [ends(0, view.get("start_name") or "start", m["start"]),
-                         [("", " " * left_col), (DIM, v)]]
-    for r, spaces in enumerate(rows):
-        forward = r % 2 == 0
-        shown = spaces if forward else list(reversed(spaces))
-        offset = 0 if forward else PATH_ROW - len(spaces)
-        line: Line = [("", " " + " " * offset * (PATH_CELL + PATH_JOIN))]
+                         [("", " " * col(at)), (DIM, v)]]
+    for spaces in path_rows(view):
+        n = len(spaces)
+        if at + n - 1 < PATH_ROW:  # on to the right from here
+            first, shown, at = at, spaces, at + n - 1
+        elif at - n + 1 >= 0:  # back to the left from here
+            first, shown, at = at - n + 1, list(reversed(spaces)), at - n + 1
+        else:
+            first, shown, at = 0, spaces, n - 1
+        line: Line = [("", " " + " " * first * (PATH_CELL + PATH_JOIN))]
         for i, pos in enumerate(shown):
             if i:
                 line.append((DIM, h * PATH_JOIN))
             line += cell(pos)
         lines.append(line)
-        # the turn to the next row (or to the goal) on the side the path ends
-        col = right_col if forward else left_col
-        lines.append([("", " " * col), (DIM, v)])
-    end_col = right_col if len(rows) % 2 else left_col
+        lines.append([("", " " * col(at)), (DIM, v)])  # the turn to the next row
     goal = ends(boat, view.get("goal_name") or "boat", m["boat"])
     counts = [("", f"{m['boat']} {view.get('goal_name') or 'boat'}:")] + _counts_by_color(
         model, boat)  # the same place for everyone, whatever is selected or previewed
-    indent = max(0, min(end_col - 2, width - width_of(counts) - 12))
+    indent = max(0, min(col(at) - 2, width - width_of(counts) - 12))
     lines.append([("", " " * indent)] + goal)
     return lines
+
+
+def path_rows(view: dict) -> list[list[int]]:
+    """The spaces row by row: each path cut into printed segments of six, the sloop (the
+    Whole Jailbreak) a row of its own between the two paths."""
+    board = view["board"]
+    paths = view.get("paths") or [{"first": 1, "last": len(board)}]
+    rows: list[list[int]] = []
+    done = 0
+    for path in paths:
+        first, last = int(path["first"]), int(path["last"])
+        between = list(range(done + 1, first))  # the sloop, between the paths
+        if between:
+            rows.append(between)
+        rows += [list(range(i, min(i + PATH_ROW - 1, last) + 1))
+                 for i in range(first, last + 1, PATH_ROW)]
+        done = last
+    if done < len(board):
+        rows.append(list(range(done + 1, len(board) + 1)))
+    return rows
 
 
 def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
