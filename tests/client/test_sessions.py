@@ -140,3 +140,32 @@ def test_reconnecting_gives_up_after_a_bounded_time(tmp_path) -> None:
         await stop(host)
 
     run(main())
+
+
+def test_undo_from_the_keyboard_then_play_to_the_end(tmp_path) -> None:
+    """Undo: z takes back an advance that revealed nothing; the log says so."""
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "jamaica", {"players": 2, "segments": 1,
+                                                     "pirates": 2}, bots=1)
+        c = Client(host.port, tmp_path, table=table, auto_start=True)
+        await until(lambda: c.model.legal, "my turn")
+        before = list(c.model.my_positions())
+        assert "z undo" not in c.screen(100, 30)
+        advance = next(a for a in c.model.legal if a.startswith("advance"))
+        from tests.client.test_app import keys_for
+
+        seq = c.model.seq
+        c.keys(*keys_for(c.model, advance))
+        await until(lambda: c.model.seq > seq and "undo" in c.model.legal, "undo offered")
+        assert "z undo the last advance" in c.screen(120, 30)
+        seq = c.model.seq
+        c.keys("z")
+        await until(lambda: c.model.seq > seq, "the undo")
+        assert c.model.my_positions() == before and "undo" not in c.model.legal
+        assert any("takes back" in line for line in c.model.log)
+        await play_to_the_end(c)
+        await c.finish()
+        await stop(host)
+
+    run(main())

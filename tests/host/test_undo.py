@@ -49,8 +49,9 @@ def test_undo_an_advance_then_play_on_to_the_end(tmp_path):
                 else:
                     await state_at(ann)
             bot = 1 - seat
-            assert not any(e.get("type") == "undo" and e.get("seat") == bot
-                           for e in table.state.events or [])
+            acts = [r for r in _journal(table) if r.get("t") == "act"]
+            assert any(r["seat"] == bot for r in acts)
+            assert not any(r["seat"] == bot and r["action"] == "undo" for r in acts)
         finally:
             await stop_host(host)
 
