@@ -193,7 +193,9 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
          (DIM, "  (you own this table)" if model.is_owner else "")],
         [(DIM, f"watch in a browser: {model.web_url}")] if model.web_url else [],
     ]
-    if model.web_url:
+    if model.hosting:
+        lines.insert(2, [(DIM, f"friends join with: cartagena join {model.host_label}")])
+    if model.web_url or model.hosting:
         lines.append([])
     for i, s in enumerate(info.get("seats") or []):
         sel = i == model.seat_index and model.may_manage()

@@ -223,3 +223,20 @@ def test_rules_doc_names_the_keys_the_client_uses() -> None:
                 assert exceptions.get(sym) == key, (name, sym, key)
             else:
                 assert sym not in exceptions
+
+
+def test_the_hosts_own_waiting_room_and_header_give_the_address_for_friends() -> None:
+    m = ClientModel(name="ann", screen="lobby", hosting=True, host_label="192.168.1.20:41672")
+    m.on_message({"type": "lobby", "tables": [{
+        "id": 1, "name": "t", "rules": "jamaica", "options": {}, "status": "waiting",
+        "spectators": 0, "password": False, "owner": 0,
+        "seats": [{"seat": 0, "name": "ann", "color": "red", "bot": None, "connected": True},
+                  {"seat": 1, "name": None, "color": "blue", "bot": None,
+                   "connected": False}]}]})
+    m.on_message({"type": "joined", "table": 1, "seat": 0, "token": "t"})
+    text = to_text(render_screen(m, 80, 24))
+    assert "friends join with: cartagena join 192.168.1.20:41672" in text
+    g = model_for("jamaica", {})
+    g.host_label = "192.168.1.20:41672"
+    assert to_text(render_screen(g, 80, 24)).splitlines()[0].startswith(
+        "cartagena-net · 192.168.1.20:41672 · table 1")
