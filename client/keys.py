@@ -355,8 +355,8 @@ class KeyHandling:
             if "undo" in self.legal:
                 self.send_action("undo")
             else:
-                self.set_status("nothing to undo now: only an advance that revealed nothing "
-                                "can be taken back, before your next action", error=True)
+                self.set_status("nothing to undo: only an advance that revealed nothing, "
+                                "before your next action", error=True)
             return
         if key == "w":
             self.try_action("draw", "draw a card (whole turn)")
