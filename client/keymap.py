@@ -11,6 +11,7 @@ from typing import Any
 KeyPairs = list[tuple[str, str]]
 
 UNDO_KEY = "z"
+SAIL_KEY = "f"  # ferry the sloop (the Whole Jailbreak)
 SCROLL_KEYS = ("pageup", "pagedown", "home", "end")
 
 
@@ -61,6 +62,8 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
         pairs.append(("w", "draw (whole turn, empty hand)"))
     if (not now and opts.get("morgan") not in (None, "off")) or "morgan" in kinds:
         pairs.append(("m", "Morgan push"))
+    if (not now and opts.get("story") == "whole") or "sail" in kinds:
+        pairs.append((SAIL_KEY, "sail the sloop to the other shore"))
     if not now or "undo" in kinds:
         pairs.append((UNDO_KEY, "undo the last advance"))
     if not now and opts.get("filibusters"):

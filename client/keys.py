@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from client.keymap import UNDO_KEY
+from client.keymap import SAIL_KEY, UNDO_KEY
 from client.landing import advance_to, morgan_to, place_name, retreat_to
 from client.uistate import COLORS, CreateForm, InputLine, Preview
 
@@ -350,6 +350,9 @@ class KeyHandling:
                                     "or retreat)", error=True)
                     return
             self.try_action("end", "end the turn")
+            return
+        if key == SAIL_KEY:
+            self.try_action("sail", "sail the sloop")
             return
         if key == UNDO_KEY:
             if "undo" in self.legal:

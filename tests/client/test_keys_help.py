@@ -17,6 +17,7 @@ from client.render import render_screen, to_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [(name, {}) for name in PRESETS] + [
+    ("studiogiochi-2017", {"story": "whole", "morgan": "island"}),
     ("studiogiochi-2017", {"morgan": "also", "filibusters": True}),
     ("studiogiochi-2017", {"morgan": "instead"}),
 ]
