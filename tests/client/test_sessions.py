@@ -7,9 +7,13 @@ from __future__ import annotations
 import asyncio
 import socket
 
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.app import run_client
 from client.tokens import TokenStore
 from tests.client.test_app import Client, play_to_the_end
-from tests.twisted_loop import make_host, run, until, wait
+from tests.twisted_loop import make_host, reactor, run, until, wait
 from tests.twisted_loop import stop_host as stop
 
 SMALL = {"players": 2, "segments": 1, "pirates": 2}
@@ -166,6 +170,46 @@ def test_undo_from_the_keyboard_then_play_to_the_end(tmp_path) -> None:
         assert any("takes back" in line for line in c.model.log)
         await play_to_the_end(c)
         await c.finish()
+        await stop(host)
+
+    run(main())
+
+
+class RecordingOutput(DummyOutput):
+    """prompt_toolkit's headless output, noting the bell and the title it is asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def bell(self) -> None:
+        self.calls.append("bell")
+
+    def set_title(self, title: str) -> None:
+        self.calls.append(f"title:{title}")
+
+
+def test_your_turn_rings_and_sets_the_title_unless_turned_off(tmp_path) -> None:
+    async def main() -> None:
+        host = make_host()
+        seen = {}
+        for flag in (True, False):
+            table = host.create_table("t", "jamaica", SMALL, bots=1)
+            out = RecordingOutput()
+            with create_pipe_input() as pipe:
+                box: dict = {}
+                done = run_client(reactor, "127.0.0.1", host.port, "ann", table=table,
+                                  auto_start=True, state_dir=tmp_path / str(flag),
+                                  app_input=pipe, app_output=out, bell=flag, title=flag,
+                                  on_app=lambda a, box=box: box.setdefault("a", a))
+                app = box["a"]
+                await until(lambda app=app: app.model.legal, "my turn")
+                await asyncio.sleep(0.1)
+                seen[flag] = list(out.calls)
+                app.quit()
+                await wait(done)
+        assert seen[True][:2] == ["bell", "title:cartagena: your turn"]
+        assert seen[False] == []
         await stop(host)
 
     run(main())
