@@ -11,8 +11,9 @@ def test_undo_an_advance_then_play_on_to_the_end(tmp_path):
     async def scenario() -> None:
         host = make_host(state_dir=str(tmp_path / "state"))
         try:
+            # three pirates: nobody can win in one turn, so the bot plays too
             tid = host.create_table("t", "jamaica", {"players": 2, "segments": 1,
-                                                     "pirates": 2}, bots=1)
+                                                     "pirates": 3}, bots=1)
             ((ann, seat, _),) = await seat_players(host.port, tid, ["ann"])
             eve, _ = await join(host.port, "eve", role="spectator")
             eve.send(messages.JoinTable(table=tid, spectate=True))
