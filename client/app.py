@@ -27,7 +27,6 @@ from client.tokens import TokenStore
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 DEFAULT_PORT = 41672
 RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
-HOST_ENDED = "the host ended the game"
 
 KEY_NAMES = {
     "c-m": "enter",
