@@ -54,6 +54,20 @@ class Tmux:
                        timeout=30)
 
 
+def terminal_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of the programs under test: own state dir, UTF-8, no outer tmux."""
+    env = dict(os.environ)
+    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
+                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **extra})
+    env.pop("TMUX", None)
+    return env
+
+
+def assert_no_traceback(env: dict[str, str]) -> None:
+    err = Path(env["CTGN_ERR"])
+    assert "Traceback" not in (err.read_text() if err.exists() else "")
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
@@ -137,10 +151,7 @@ def take_turn_action(t: Tmux, s: str, text: str) -> None:
 
 
 def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
-    env = dict(os.environ)
-    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
-                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
-    env.pop("TMUX", None)
+    env = terminal_env(tmp_path)
     t = Tmux(f"ctgn-client-{os.getpid()}", env)
     try:
         t.start("play", [*CLI, "play", "--rules", "ravensburger", "--option", "segments=1",
@@ -195,8 +206,7 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         wait_screen(t, "play:watch", lambda x: "EXIT=0" in x, "the spectator to exit")
         t.keys("play", "q")
         wait_screen(t, "play", lambda x: "EXIT=0" in x, "cartagena play to exit")
-        err = Path(env["CTGN_ERR"]).read_text() if Path(env["CTGN_ERR"]).exists() else ""
-        assert "Traceback" not in err
+        assert_no_traceback(env)
     finally:
         t.kill()
 
@@ -224,10 +234,7 @@ def wait_port(port: int, proc: subprocess.Popen) -> None:
 
 
 def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
-    env = dict(os.environ)
-    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
-                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
-    env.pop("TMUX", None)
+    env = terminal_env(tmp_path)
     port = free_port()
     host_cmd = [*CLI, "host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
                 "--discovery", "off", "--state-dir", str(tmp_path / "host"), "--bot-delay", "0"]

@@ -10,17 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.client.test_tmux import CLI, Tmux, free_port, wait_screen
+from tests.client.test_tmux import (
+    CLI,
+    Tmux,
+    assert_no_traceback,
+    free_port,
+    terminal_env,
+    wait_screen,
+)
 
 pytestmark = pytest.mark.tmux
 
 
 def test_host_and_joiner_of_one_user_then_the_host_quits(tmp_path: Path) -> None:
-    env = dict(os.environ)
-    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
-                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-                "USER": "ann", "LOGNAME": "ann"})
-    env.pop("TMUX", None)
+    env = terminal_env(tmp_path, USER="ann", LOGNAME="ann")
     port = free_port()
     t = Tmux(f"ctgn-sessions-{os.getpid()}", env)
     try:
@@ -57,7 +60,6 @@ def test_host_and_joiner_of_one_user_then_the_host_quits(tmp_path: Path) -> None
         assert "reconnecting" not in text
         t.keys("host:join", "q")
         wait_screen(t, "host:join", lambda x: "EXIT=0" in x, "the joiner to exit")
-        err = Path(env["CTGN_ERR"]).read_text() if Path(env["CTGN_ERR"]).exists() else ""
-        assert "Traceback" not in err
+        assert_no_traceback(env)
     finally:
         t.kill()
