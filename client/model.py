@@ -202,9 +202,11 @@ class ClientModel(KeyHandling):
 
     def since_my_turn(self) -> list[dict[str, Any]]:
         """The others' moves since my last action (what changed while I waited)."""
-        if self.seat is None:
-            return []
         h = self.history
+        if self.seat is None:  # a watcher: the last turn played and the one going on
+            turns = [i for i, e in enumerate(h) if e.get("type") == "turn"]
+            start = turns[-2] if len(turns) >= 2 else 0
+            return [x for x in h[start:] if x.get("type") in MOVES]
         start = len(h)
         for i in range(len(h) - 1, -1, -1):
             e = h[i]

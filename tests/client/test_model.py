@@ -279,3 +279,17 @@ def test_since_your_last_turn_and_the_last_moves_on_the_board() -> None:
     assert m.last_moved() == {12, 9}  # 10 was passed through: not highlighted
     text = to_text(render_screen(m, 100, 30))
     assert "since your last turn: blue start→10, 10→12, back 18→9 (+1 card)" in text
+
+
+def test_watchers_see_the_last_turns_moves_underlined() -> None:
+    v = jamaica_view(0)
+    m = ClientModel(name="eve", spectate=True)
+    m.on_message({"type": "joined", "table": 1, "seat": None})
+    m.on_message({"type": "state", "table": 1, "seq": 3, "view": v, "legal": [], "lines": []})
+    m.history = [
+        {"type": "turn", "seat": 0}, {"type": "advance", "seat": 0, "from": 0, "to": 3},
+        {"type": "turn", "seat": 1}, {"type": "advance", "seat": 1, "from": 0, "to": 10},
+        {"type": "turn", "seat": 2}, {"type": "advance", "seat": 2, "from": 0, "to": 12},
+    ]
+    assert m.last_moved() == {10, 12}
+    assert "since your last turn" not in to_text(render_screen(m, 100, 30))
