@@ -31,7 +31,7 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
         s2 = await state_at(ann, s.seq + 1)
         before = host.lobby.tables[tid]
         # the accepted action was on disk before ann could see its result
-        records, _ = read_journal(before.journal.path)
+        records = read_journal(before.journal.path).records
         assert records[-1]["t"] == "act" and records[-1]["seq"] == s2.seq
         assert stat.S_IMODE(os.stat(tmp_state).st_mode) == 0o700
         for _, path in list_journals(tmp_state):
