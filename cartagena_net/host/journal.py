@@ -39,7 +39,8 @@ def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
     if mode != 0o700:
         os.chmod(p, 0o700)
         if existed:
-            log.warn("state dir {path} was mode {old:04o}; set to 0700 (journals hold "
+            log.warn(  # noqa: G010 - twisted's Logger has warn()
+                "state dir {path} was mode {old:04o}; set to 0700 (journals hold "
                      "seat tokens and hidden cards)", path=str(p), old=mode)
     return p
 
@@ -175,7 +176,7 @@ def parse_line(line: bytes) -> dict[str, Any]:
     except ValueError:
         raise ValueError("not valid JSON") from None
     if not isinstance(rec, dict) or not isinstance(rec.get("t"), str):
-        raise ValueError("not a journal record")
+        raise ValueError("not a journal record")  # noqa: TRY004 - one error type for a bad line
     return rec
 
 

@@ -78,7 +78,8 @@ class HostService(Service):
             folder, count = archive_journals(self.state_dir)
             if folder is not None:
                 self.archived = (folder, count)
-                log.warn("started without --resume: {n} journal file(s) of an earlier run "
+                log.warn(  # noqa: G010 - twisted's Logger has warn()
+                    "started without --resume: {n} journal file(s) of an earlier run "
                          "moved to {folder} (move them back and start with --resume to "
                          "restore those tables)", n=count, folder=str(folder))
         if self.state_dir is not None:
@@ -147,7 +148,8 @@ class HostService(Service):
                     password=password, spectators=self.config.spectators, creator=address,
                 )
             except FileExistsError:  # a journal nobody listed: never overwrite it
-                log.warn("table id {id} skipped: {path} exists", id=table_id,
+                log.warn(  # noqa: G010 - twisted's Logger has warn()
+                    "table id {id} skipped: {path} exists", id=table_id,
                          path=str(journal_path(self.state_dir or ".", table_id)))
                 self.lobby.next_id = table_id + 1
                 continue

@@ -6,7 +6,6 @@ import stat
 import zlib
 
 import pytest
-
 from twisted.internet.task import Clock
 from twisted.logger import formatEvent
 
