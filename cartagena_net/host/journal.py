@@ -41,7 +41,7 @@ def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
         if existed:
             log.warn(  # noqa: G010 - twisted's Logger has warn()
                 "state dir {path} was mode {old:04o}; set to 0700 (journals hold "
-                     "seat tokens and hidden cards)", path=str(p), old=mode)
+                "seat tokens and hidden cards)", path=str(p), old=mode)
     return p
 
 

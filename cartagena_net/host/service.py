@@ -80,8 +80,8 @@ class HostService(Service):
                 self.archived = (folder, count)
                 log.warn(  # noqa: G010 - twisted's Logger has warn()
                     "started without --resume: {n} journal file(s) of an earlier run "
-                         "moved to {folder} (move them back and start with --resume to "
-                         "restore those tables)", n=count, folder=str(folder))
+                    "moved to {folder} (move them back and start with --resume to "
+                    "restore those tables)", n=count, folder=str(folder))
         if self.state_dir is not None:
             # New tables never take the id of a journal file present (kept aside ones too).
             self.lobby.next_id = max(self.lobby.next_id, highest_journal_id(self.state_dir) + 1)
@@ -150,7 +150,7 @@ class HostService(Service):
             except FileExistsError:  # a journal nobody listed: never overwrite it
                 log.warn(  # noqa: G010 - twisted's Logger has warn()
                     "table id {id} skipped: {path} exists", id=table_id,
-                         path=str(journal_path(self.state_dir or ".", table_id)))
+                    path=str(journal_path(self.state_dir or ".", table_id)))
                 self.lobby.next_id = table_id + 1
                 continue
             break
