@@ -98,6 +98,8 @@ class _Replay:
             self.outcomes = _outcomes(rec.get("chance"))
             self.actions, self.action_records = [], []
             self.seq = _seq(rec)
+        elif kind == "seq":  # seq moved on past records lost to damage
+            self.seq = max(self.seq, _seq(rec))
         elif kind == "act":
             if not isinstance(rec.get("action"), str):
                 raise ValueError("an act record without an action")
@@ -205,10 +207,11 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         table.sent_events = state.event_count
         table.status = "finished" if state.is_over else "playing"
     if stop is not None:
-        # Every record lost may have moved seq on by one: stay ahead of what was sent.
-        table.seq += read.lines - len(records) + (1 if read.torn else 0)
+        # Every record lost may have moved seq on by one: go past anything a player
+        # saw, so that no action aimed at a lost state can be taken for this one.
+        table.seq += read.lines - len(records) + 1
         kept = move_aside(path, keep_copy=True)
-        write_journal(path, records)
+        write_journal(path, [*records, {"t": "seq", "seq": table.seq}])
         log.error("table {id}: journal {file}, record {n}: {why}; the table is restored "
                   "up to record {m} and the original journal is kept as {kept}",
                   id=table_id, file=str(path), n=stop[0], why=stop[1], m=len(records),
