@@ -98,8 +98,10 @@ class Player:
 
 
 async def play_to_end(players: list[Player], table: int, rng: random.Random,
-                      min_reshuffles: int = 0, max_steps: int = 20000) -> Any:
-    """Play the seated clients' moves (bots may hold the other seats) until the game ends.
+                      min_reshuffles: int = 0, max_steps: int = 20000,
+                      stop: Any = None) -> Any:
+    """Play the seated clients' moves (bots may hold the other seats) until the game ends
+    (or ``stop(state)`` holds for the newest state).
 
     Retreats are preferred until ``min_reshuffles`` reshuffles were seen. Returns
     the final state message (of the first player that saw it).
@@ -117,6 +119,8 @@ async def play_to_end(players: list[Player], table: int, rng: random.Random,
             done = [s for s in known if s.seq == newest and s.view["outcome"] is not None]
             if done:
                 return done[0]
+            if stop is not None and any(stop(s) for s in known if s.seq == newest):
+                return next(s for s in known if s.seq == newest and stop(s))
             seen = max(reshuffles(p.events) for p in players)
             mover = next((p for p in players if p.latest is not None
                           and p.latest.seq == newest and p.latest.legal), None)
