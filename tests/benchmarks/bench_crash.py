@@ -135,38 +135,12 @@ def main() -> None:
     seats[0].send({"type": "start", "table": 1})
     for s in seats:
         s.expect("state")
-    game_reshuffles = 0
+    game = {"reshuffles": 0}
     try:
         for _ in range(CYCLES):
             killer = threading.Timer(rng.uniform(*KILL_AFTER), os.kill, (proc.pid, signal.SIGKILL))
             killer.start()
-            in_flight: tuple[Seat, int, str] | None = None
-            try:
-                while True:
-                    newest = max(s.latest["seq"] for s in seats)
-                    if seats[0].latest["view"]["outcome"] is not None:
-                        in_flight = (seats[0], newest, "start")
-                        seats[0].send({"type": "start", "table": 1})
-                        for s in seats:
-                            s.state_after(newest)
-                        stats["finished"] += 1
-                        game_reshuffles = 0
-                        in_flight = None
-                        continue
-                    mover = next(s for s in seats if s.latest["legal"])
-                    action = choose(mover.latest["legal"], rng, game_reshuffles >= 2)
-                    in_flight = (mover, newest, action)
-                    mover.send({"type": "action", "table": 1, "seq": newest, "action": action})
-                    for s in seats:
-                        msg = s.state_after(newest)
-                        if s is mover:
-                            n = sum(1 for e in msg["events"] if e["type"] == "reshuffle")
-                            game_reshuffles += n
-                            stats["reshuffles"] += n
-                    in_flight = None
-                    stats["actions"] += 1
-            except (ConnectionError, OSError):
-                pass
+            in_flight = play(seats, rng, stats, game)
             killer.join()
             proc.wait(timeout=30)
             for s in seats:
@@ -179,7 +153,7 @@ def main() -> None:
             stats[verdict] += 1
             if verdict == "in_flight" and in_flight is not None and in_flight[2] == "start":
                 stats["finished"] += 1
-                game_reshuffles = 0
+                game["reshuffles"] = 0
             elif verdict == "mismatch":
                 print(json.dumps({"mismatch": {"fresh": fresh, "last": last,
                                                "in_flight": in_flight and in_flight[1:]}},
@@ -187,6 +161,9 @@ def main() -> None:
             for b in back:
                 b.token = next(s.token for s in seats if s.seat == b.seat)
             seats = sorted(back, key=lambda b: b.seat)
+        play(seats, rng, stats, game, to_the_end=True)  # the last game ends too
+        if seats[0].latest["view"]["outcome"] is None:
+            raise RuntimeError("the last game did not end")
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -207,9 +184,48 @@ def main() -> None:
         "tracebacks_in_host_log": host_log.count("Traceback"),
         "seconds": round(elapsed, 1),
     }
-    result["target_met"] = result["exact_restores"] == CYCLES and result["mismatches"] == 0
+    result["target_met"] = (result["exact_restores"] == CYCLES and result["mismatches"] == 0
+                            and result["tracebacks_in_host_log"] == 0)
     shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(result))
+
+
+def play(seats: list[Seat], rng: random.Random, stats: dict[str, int], game: dict[str, int],
+         to_the_end: bool = False) -> tuple[Seat, int, str] | None:
+    """Play without pause until the host dies (or, ``to_the_end``, the game ends).
+
+    Returns what was in flight when the connection broke: (seat, seq, action) or None.
+    """
+    in_flight: tuple[Seat, int, str] | None = None
+    try:
+        while True:
+            newest = max(s.latest["seq"] for s in seats)
+            if seats[0].latest["view"]["outcome"] is not None:
+                if to_the_end:
+                    stats["finished"] += 1
+                    return None
+                in_flight = (seats[0], newest, "start")
+                seats[0].send({"type": "start", "table": 1})
+                for s in seats:
+                    s.state_after(newest)
+                stats["finished"] += 1
+                game["reshuffles"] = 0
+                in_flight = None
+                continue
+            mover = next(s for s in seats if s.latest["legal"])
+            action = choose(mover.latest["legal"], rng, game["reshuffles"] >= 2)
+            in_flight = (mover, newest, action)
+            mover.send({"type": "action", "table": 1, "seq": newest, "action": action})
+            for s in seats:
+                msg = s.state_after(newest)
+                if s is mover:
+                    n = sum(1 for e in msg["events"] if e["type"] == "reshuffle")
+                    game["reshuffles"] += n
+                    stats["reshuffles"] += n
+            in_flight = None
+            stats["actions"] += 1
+    except (ConnectionError, OSError):
+        return in_flight
 
 
 def _verdict(fresh: dict, last: dict, in_flight: tuple[Any, int, str] | None) -> str:
