@@ -16,7 +16,8 @@ class HostConfig:
 
     ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
-    every game event (from the spectator view) at info level.
+    every game event (from the spectator view) at info level. ``web_port`` None: no
+    web view; 0: any free port. ``web_bind`` None: where the game binds.
     """
 
     name: str = field(default_factory=default_host_name)
@@ -41,3 +42,8 @@ class HostConfig:
     lobby_delay: float = 0.05
     max_send_buffer: int = 1 << 20
     log_events: bool = False
+    web_port: int | None = None
+    web_bind: str | None = None
+    web_idle_timeout: float = 20.0
+    web_keepalive: float = 15.0
+    web_max_buffer: int = 1 << 18
