@@ -32,11 +32,10 @@ class Lobby:
         self.changed(table)
 
     def remove_table(self, table: Table) -> None:
-        """Forget a table; every connection in the lobby is told."""
+        """Forget a table (the caller pushes the change)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
             self._dirty.discard(table)
-            self.changed()
 
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, int) else None

@@ -198,6 +198,11 @@ class HostService(Service):
                 log.error("table {id}: cannot remove its journal: {err}", id=table.id,
                           err=str(exc))
         self.lobby.remove_table(table)
+        if self.web is not None:  # its web watchers are told the table is gone
+            feed = self.web.feeds.pop(table.id, None)
+            if feed is not None:
+                feed.close()
+        self.lobby_changed()
         log.info("table {id} removed: nobody is left at it", id=table.id)
 
     def summary(self) -> dict[str, Any]:
