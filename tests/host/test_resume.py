@@ -101,6 +101,13 @@ def _spawn(state_dir: Path, *extra: str, stderr: int = subprocess.DEVNULL,
     return proc, int(line.rsplit(" ", 1)[1])
 
 
+def _stop(*procs: subprocess.Popen | None) -> None:
+    for p in procs:
+        if p is not None and p.poll() is None:
+            p.terminate()
+            p.wait(timeout=30)
+
+
 def test_kill_9_then_resume_in_a_subprocess(tmp_state):
     proc, port = _spawn(tmp_state, "--players", "2", "--name", "crashy")
     proc2 = None
@@ -143,10 +150,7 @@ def test_kill_9_then_resume_in_a_subprocess(tmp_state):
 
         run(after_resume())
     finally:
-        for p in (proc, proc2):
-            if p is not None and p.poll() is None:
-                p.terminate()
-                p.wait(timeout=30)
+        _stop(proc, proc2)
 
 
 def test_kill_9_when_the_stock_runs_low_then_play_past_a_reshuffle_to_the_end(tmp_state):
@@ -196,10 +200,7 @@ def test_kill_9_when_the_stock_runs_low_then_play_past_a_reshuffle_to_the_end(tm
 
         run(after_resume())
     finally:
-        for p in (proc, proc2):
-            if p is not None and p.poll() is None:
-                p.terminate()
-                p.wait(timeout=30)
+        _stop(proc, proc2)
     text = log.read_text()
     assert "Traceback" not in text and "internal" not in text, text
     assert "restored table 1 (playing)" in text
