@@ -27,6 +27,11 @@ def chance_outcomes(state: Any, seen: int = 0) -> list[list[int]]:
     return [list(o) for o in state.chance[seen:]]
 
 
+def chance_count(state: Any) -> int:
+    """How many chance outcomes the state has recorded so far."""
+    return len(state.chance)
+
+
 def restore(game: Any, outcomes: list[list[int]], actions: list[str]) -> Any:
     """Rebuild a state from its chance outcomes and accepted actions."""
     return State.replay(game, outcomes, actions)

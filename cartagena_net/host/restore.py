@@ -203,7 +203,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
     table.seq = rep.seq
     if state is not None:
         table.state = state
-        table.chance_seen = len(state.chance)
+        table.chance_seen = gamerec.chance_count(state)
         table.sent_events = state.event_count
         table.status = "finished" if state.is_over else "playing"
     if stop is not None:

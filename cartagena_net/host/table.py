@@ -180,16 +180,20 @@ class Table:
 
     def vacant(self) -> bool:
         """Nobody to keep this table for: no game on, no spectator, and no human seated
-        (waiting) or no human still connected (finished). Bot seats do not count."""
+        (waiting) or no human still connected (finished). Bot seats do not count.
+        A vacant table a client created is removed at once; see :meth:`leave_seat`."""
         if self.playing or self.spectators:
             return False
         if self.status == "finished":
             return not any(s.human and s.conn is not None for s in self.seats)
         return not any(s.human for s in self.seats)
 
-    def _remove_if_vacant(self) -> None:
-        if self.vacant():
+    def _remove_if_vacant(self) -> bool:
+        """A client's table that is vacant goes (the host's own tables stay)."""
+        if self.creator is not None and self.vacant():
             self.host.remove_table(self)
+            return True
+        return False
 
     def leave(self, conn: Any) -> None:
         """``conn`` leaves: a spectator goes; a seat is freed before the start, kept after."""
@@ -224,9 +228,8 @@ class Table:
         if self.owner == seat.index:
             humans = [s.index for s in self.seats if s.human]
             self.owner = humans[0] if humans else None
-        if self.vacant():
-            self.host.remove_table(self)  # its journal goes with it: it holds no game
-            return
+        if self._remove_if_vacant():
+            return  # its journal went with it: it held no game
         self._journal_seats()
         self.host.lobby_changed(self)
 
@@ -385,10 +388,10 @@ class Table:
         self.seq += 1
         if self.journal is not None:
             record: dict[str, Any] = {"t": "act", "seq": self.seq, "seat": seat, "action": text}
-            if len(self.state.chance) > self.chance_seen:
+            if gamerec.chance_count(self.state) > self.chance_seen:
                 record["chance"] = gamerec.chance_outcomes(self.state, self.chance_seen)
             self._journal(record)
-        self.chance_seen = len(self.state.chance)
+        self.chance_seen = gamerec.chance_count(self.state)
         if self.state.is_over:
             self.status = "finished"
             self.host.lobby_changed(self)

@@ -49,9 +49,13 @@ class CrashMachine(RuleBasedStateMachine):
     # -- helpers -----------------------------------------------------------
 
     async def _new_table(self, rules: str) -> None:
-        tid = self.host.create_table(rules, rules, LONG_GAMES[rules])
-        seated = await seat_players(self.host.port, tid, ["ann", "bob"])
-        players = [Player(c, seat, tok) for c, seat, tok in seated]
+        ann, _ = await join(self.host.port, "ann")
+        ann.send(messages.CreateTable(name=rules, rules=rules, options=LONG_GAMES[rules]))
+        joined = await ann.expect(messages.Joined)
+        tid = joined.table
+        seated = await seat_players(self.host.port, tid, ["bob"])
+        players = [Player(ann, joined.seat, joined.token),
+                   *(Player(c, seat, tok) for c, seat, tok in seated)]
         players[0].client.send(messages.Start(table=tid))
         for p in players:
             while p.latest is None:

@@ -42,6 +42,13 @@ def test_an_empty_table_goes_with_its_journal_as_soon_as_it_empties(tmp_state):
             ann.close()
             await until(lambda: not host.lobby.tables, "the table is removed")
             assert list_journals(tmp_state) == []
+            # the host's own tables (the first table of `cartagena host`) stay
+            house = host.create_table("house", "jamaica", SHORT, bots=1, bot_kind="random")
+            ((bob, _, _),) = await seat_players(host.port, house, ["bob"])
+            bob.send(messages.Leave(table=house))
+            await bob.expect(messages.Lobby, lambda m: m.tables[0]["seats"][0]["name"] is None)
+            assert list(host.lobby.tables) == [house] and journal_path(tmp_state, house).exists()
+            bob.close()
             watcher.close()
         finally:
             await stop_host(host)
@@ -53,8 +60,10 @@ def test_a_finished_table_goes_when_its_last_human_leaves(tmp_state):
     async def scenario() -> None:
         host = make_host(state_dir=str(tmp_state))
         try:
-            tid = host.create_table("t", "jamaica", SHORT)
-            (ann, s0, t0), (bob, s1, t1) = await seat_players(host.port, tid, ["ann", "bob"])
+            ann, _ = await join(host.port, "ann")
+            joined = await _create(ann)
+            tid, s0, t0 = joined.table, joined.seat, joined.token
+            ((bob, s1, t1),) = await seat_players(host.port, tid, ["bob"])
             ann.send(messages.Start(table=tid))
             players = [Player(ann, s0, t0), Player(bob, s1, t1)]
             await play_to_end(players, tid, random.Random(3))
