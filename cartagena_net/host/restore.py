@@ -204,6 +204,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
     if state is not None:
         table.state = state
         table.chance_seen = gamerec.chance_count(state)
+        table.actions_seen = len(rep.actions)
         table.sent_events = state.event_count
         table.status = "finished" if state.is_over else "playing"
     if stop is not None:

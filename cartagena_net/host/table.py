@@ -63,7 +63,8 @@ class Table:
         self.status = "waiting"
         self.seq = 0
         self.sent_events = 0
-        self.chance_seen = 0
+        self.chance_seen = 0  # chance outcomes and actions of the last good state
+        self.actions_seen = 0
         self._bot_call: Any = None
         self._bot_failures = 0
         self.faulted = False  # the engine failed and the state could not be rebuilt
@@ -339,6 +340,7 @@ class Table:
                 self._journal_failed(exc)
         self.state = state
         self.chance_seen = len(outcomes)
+        self.actions_seen = 0
         self.status = "playing"
         self.sent_events = 0
         log.info("table {table}: a new game starts", table=self.id)
@@ -392,6 +394,7 @@ class Table:
                 record["chance"] = gamerec.chance_outcomes(self.state, self.chance_seen)
             self._journal(record)
         self.chance_seen = gamerec.chance_count(self.state)
+        self.actions_seen += 1
         if self.state.is_over:
             self.status = "finished"
             self.host.lobby_changed(self)
@@ -410,7 +413,7 @@ class Table:
         state = self.state
         try:
             good = gamerec.restore(self.game, gamerec.chance_outcomes(state)[: self.chance_seen],
-                                   [str(a) for a in state.history])
+                                   [str(a) for a in state.history[: self.actions_seen]])
             good.forget_events(self.sent_events - RECENT_EVENTS)
         except Exception:  # noqa: BLE001 - then the table cannot go on
             log.failure("table {table}: cannot rebuild its last good state; the table "
