@@ -204,3 +204,21 @@ def test_kill_9_when_the_stock_runs_low_then_play_past_a_reshuffle_to_the_end(tm
     text = log.read_text()
     assert "Traceback" not in text and "internal" not in text, text
     assert "restored table 1 (playing)" in text
+
+
+def test_the_cli_without_resume_archives_old_journals_and_says_where(tmp_state):
+    tmp_state.mkdir(mode=0o755)
+    os.chmod(tmp_state, 0o755)
+    old = tmp_state / "table-3.journal"
+    old.write_bytes(b"an earlier run's game\n")
+    log = tmp_state.parent / "host.log"
+    with open(log, "w") as err:
+        proc, _ = _spawn(tmp_state, stderr=err)
+    _stop(proc)
+    text = log.read_text()
+    (folder,) = [p for p in tmp_state.iterdir() if p.name.startswith("archive-")]
+    assert (folder / "table-3.journal").read_bytes() == b"an earlier run's game\n"
+    assert f"1 journal file(s) of an earlier run moved to {folder}" in text
+    assert "--resume" in text and "was mode 0755; set to 0700" in text
+    assert stat.S_IMODE(os.stat(tmp_state).st_mode) == 0o700
+    assert [i for i, _ in list_journals(tmp_state)] == [1]  # the first table, made afresh
