@@ -7,8 +7,8 @@ from cartagena_net.engine import State
 from protocol import messages
 from tests.twisted_loop import until
 
-from .crashkit import LONG_GAMES, Player, captured_logs, grep, play_to_end
-from .helpers import make_host, run, seat_players, state_at, stop_host
+from .crashkit import LONG_GAMES, Player, captured_logs, grep, play_to_end, reshuffles
+from .helpers import join, make_host, run, seat_players, state_at, stop_host
 
 
 def _half_applying_bug(monkeypatch, victim, fail_on=None):
@@ -89,5 +89,40 @@ def test_a_bot_seat_never_stalls_on_an_engine_fault(monkeypatch):
             assert table.state.is_over and not table.faulted
         finally:
             await stop_host(host)
+
+    run(scenario())
+
+
+def test_a_bot_plays_on_from_a_restored_game_past_a_reshuffle_to_the_end(tmp_state):
+    """Timed bot calls on a restored game (a takeover bot here) never stall it."""
+    async def scenario() -> None:
+        host = make_host(state_dir=str(tmp_state))
+        tid = host.create_table("t", "jamaica", LONG_GAMES["jamaica"])
+        seated = await seat_players(host.port, tid, ["ann", "bob"])
+        seated[0][0].send(messages.Start(table=tid))
+        players = [Player(c, seat, tok) for c, seat, tok in seated]
+        low = await play_to_end(players, tid, random.Random(4), min_reshuffles=10**6,
+                                stop=lambda s: s.view["stock"] <= 2)
+        assert low.view["outcome"] is None
+        await stop_host(host)
+        for p in players:
+            p.client.close()
+        with captured_logs() as logs:
+            again = make_host(state_dir=str(tmp_state), resume=True, takeover=0.0)
+            try:
+                ann = players[0]
+                back, _ = await join(again.port, "ann", token=ann.token)
+                p = Player(back, ann.seat, ann.token)
+                await p.pump()
+                p.events.clear()  # what happens after the restore only
+                end = await play_to_end([p], tid, random.Random(5), min_reshuffles=1)
+                assert end.view["outcome"] is not None and reshuffles(p.events) >= 1
+                assert [e for e in p.events if e.get("seat") == players[1].seat
+                        and e["type"] in ("advance", "retreat", "end")]  # the bot played
+                back.close()
+            finally:
+                await stop_host(again)
+        assert grep(logs, "a bot plays")
+        assert not grep(logs, "Traceback") and not grep(logs, "engine fault")
 
     run(scenario())
