@@ -62,5 +62,4 @@ def test_undo_an_advance_then_play_on_to_the_end(tmp_path):
 def _journal(table):
     from cartagena_net.host.journal import read_journal
 
-    records, _ = read_journal(table.journal.path)
-    return records
+    return read_journal(table.journal.path).records
