@@ -136,7 +136,8 @@ def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
 
 
 def _options_text(options: dict[str, Any] | None) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()))
+    """A table's options (the seat colours show with the seats themselves)."""
+    return " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()) if k != "colors")
 
 
 def _seat_text(seat: dict[str, Any], owner: Any) -> str:
