@@ -263,6 +263,14 @@ class KeyHandling:
             return
         if self.game_over:
             if key in ("p", "enter") and self.seat is not None:
+                empty = [x for x in (self.table_info or {}).get("seats") or []
+                         if not x.get("name") and not x.get("bot")]
+                if empty and self.may_manage():
+                    # Someone left: the table's room, where bots and seats are managed.
+                    self.screen = "lobby"
+                    self.set_status(f"{len(empty)} seat(s) left empty: add a bot (b), remove "
+                                    "the seat (x) or wait for a player, then s")
+                    return
                 self.send({"type": "start", "table": self.table})
                 self.set_status("asked for another game with the same table")
             elif key == "l":

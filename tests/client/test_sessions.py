@@ -213,3 +213,37 @@ def test_your_turn_rings_and_sets_the_title_unless_turned_off(tmp_path) -> None:
         await stop(host)
 
     run(main())
+
+
+def test_after_the_game_each_player_stays_or_leaves(tmp_path) -> None:
+    """Play again: bob leaves, ann stays; ann fills the seat with a bot and starts again."""
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "jamaica", {"players": 2, "segments": 1,
+                                                     "pirates": 1})
+        ann = Client(host.port, tmp_path / "a", table=table)
+        await until(lambda: ann.model.seat == 0, "ann's seat")
+        bob = Client(host.port, tmp_path / "b", name="bob", table=table)
+        await until(lambda: bob.model.seat == 1, "bob's seat")
+        ann.keys("s")
+        await until(lambda: ann.model.view and bob.model.view, "the game")
+        await asyncio.gather(play_to_the_end(ann), play_to_the_end(bob))
+        assert "You stay at this table for the next game" in bob.screen(100, 30)
+        bob.keys("l")
+        await until(lambda: ann.model.table_info and not ann.model.table_info["seats"][1]
+                    .get("name"), "bob's seat to be free")
+        ann.keys("p")
+        await until(lambda: ann.model.screen == "lobby", "the table's room")
+        assert "seat(s) left empty" in ann.screen(100, 30)
+        ann.keys("b")
+        await until(lambda: ann.model.table_info["seats"][1].get("bot"), "the bot")
+        seq = ann.model.seq
+        ann.keys("s")
+        await until(lambda: ann.model.screen == "game" and ann.model.seq > seq, "a new game")
+        await play_to_the_end(ann)
+        assert ann.model.game_over
+        await ann.finish()
+        await bob.finish()
+        await stop(host)
+
+    run(main())
