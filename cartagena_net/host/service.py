@@ -22,6 +22,7 @@ from cartagena_net.host.journal import (
 )
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
+from cartagena_net.host.passwords import PasswordChecker, hash_password
 from cartagena_net.host.table import Table
 from protocol import Connection, Role, encode_frame
 
@@ -52,6 +53,9 @@ class HostService(Service):
         self.caps = ConnectionCaps(config.max_connections, config.max_per_address)
         self.connections: set[HostConnection] = set()
         self.host_id = uuid.uuid4().hex
+        self.passwords = PasswordChecker(reactor)
+        # Only the hash is kept; an unusable password is refused here (ValueError).
+        self.password_hash = hash_password(config.password) if config.password else None
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
         self.state_dir: Path | None = None
@@ -87,6 +91,7 @@ class HostService(Service):
         """
         super().stopService()
         self.lobby.cancel()
+        self.passwords.stop()
         for conn in list(self.connections):
             conn.fail("shutting-down", "the host is shutting down")
         for table in self.lobby.tables.values():
@@ -113,14 +118,24 @@ class HostService(Service):
         bots: int = 0,
         bot_kind: str = "greedy",
         password: str | None = None,
+        password_hash: str | None = None,
     ) -> int:
-        """Create a table (bots take the last seats); return its id. HostError if refused."""
+        """Create a table (bots take the last seats); return its id. HostError if refused.
+
+        ``password`` is hashed here (about 40 ms); the lobby passes ``password_hash``,
+        made off the reactor thread, instead.
+        """
+        if password:
+            try:
+                password_hash = hash_password(password)
+            except ValueError as exc:
+                raise HostError("bad-field", f"unusable table password: {exc}") from None
         if len(self.lobby.tables) >= self.config.max_tables:
             raise HostError("too-many-tables", f"this host has {self.config.max_tables} tables")
         table_id = self.lobby.next_id
         table = Table(
             self, table_id, name[:64], rules, options,
-            password=password, spectators=self.config.spectators,
+            password_hash=password_hash, spectators=self.config.spectators,
         )
         if table.journal is not None:
             table.journal.append(table.meta_record())

@@ -41,7 +41,7 @@ class Table:
         name: str,
         rules: str,
         options: dict[str, Any],
-        password: str | None = None,
+        password_hash: str | None = None,
         spectators: bool = True,
         fresh: bool = True,
     ) -> None:
@@ -51,7 +51,7 @@ class Table:
         self.rules = rules
         self.options = dict(options)
         self.game = host.game_for(rules, self.options)
-        self.password = password
+        self.password_hash = password_hash  # never the password itself
         self.allow_spectators = spectators
         colors = gamerec.seat_colors(self.game)
         self.seats = [Seat(i, c) for i, c in enumerate(colors)]
@@ -83,7 +83,7 @@ class Table:
             "options": dict(self.options),
             "status": self.status,
             "spectators": len(self.spectators),
-            "password": self.password is not None,
+            "password": self.password_hash is not None,
             "owner": self.owner,
             "seats": [s.public() for s in self.seats],
         }
@@ -100,7 +100,7 @@ class Table:
             "status": self.status,
             "free": self.free_seats(),
             "seats": len(self.seats),
-            "password": self.password is not None,
+            "password": self.password_hash is not None,
         }
 
     @property
@@ -115,10 +115,6 @@ class Table:
         return out
 
     # -- joining and leaving -------------------------------------------------
-
-    def check_password(self, password: str | None) -> None:
-        if not same_secret(password, self.password):
-            raise HostError("bad-password", f"table {self.id} needs its password")
 
     def sit(self, conn: Any, seat: int | None, name: str, color: str | None) -> Seat:
         """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""
@@ -470,7 +466,7 @@ class Table:
             "name": self.name,
             "rules": self.rules,
             "options": self.options,
-            "password": self.password,
+            "password_hash": self.password_hash,
             "spectators": self.allow_spectators,
         }
 
