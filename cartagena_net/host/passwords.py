@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
-from twisted.logger import Logger
+from twisted.logger import Logger, LogLevel
 
 from protocol import clean_secret
 
@@ -194,7 +194,7 @@ class PasswordChecker:
                 return True
             failures = self.throttle.failed(address)
             if failures >= self.throttle.free:
-                log.warning("{addr}: wrong {what} password ({n} in a row); its next answers "
+                log.emit(LogLevel.warn, "{addr}: wrong {what} password ({n} in a row); its next answers "
                          "wait {delay:.1f} s", addr=address, what=what, n=failures,
                          delay=self.throttle.step(failures))
             else:

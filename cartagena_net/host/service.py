@@ -22,7 +22,7 @@ from cartagena_net.host.journal import (
 )
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
-from cartagena_net.host.passwords import PasswordChecker, hash_password
+from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, hash_password
 from cartagena_net.host.table import Table
 from protocol import Connection, Role, encode_frame
 
@@ -53,7 +53,9 @@ class HostService(Service):
         self.caps = ConnectionCaps(config.max_connections, config.max_per_address)
         self.connections: set[HostConnection] = set()
         self.host_id = uuid.uuid4().hex
-        self.passwords = PasswordChecker(reactor)
+        self.passwords = PasswordChecker(reactor, GuessThrottle(
+            reactor.seconds, free=config.guess_free, base=config.guess_delay,
+            cap=config.guess_max_delay))
         # Only the hash is kept; an unusable password is refused here (ValueError).
         self.password_hash = hash_password(config.password) if config.password else None
         self._listening: Any = None
