@@ -10,7 +10,8 @@ from .helpers import join, make_host, run, stop_host
 
 def test_a_trickling_client_is_dropped_while_an_honest_one_stays():
     async def scenario() -> None:
-        host = make_host(handshake_timeout=1.0, ping_interval=0.5, idle_timeout=3.0)
+        # (no pings during the test: the client would answer one mid-frame)
+        host = make_host(handshake_timeout=1.0, ping_interval=30, idle_timeout=60)
         try:
             trickler, _ = await join(host.port, "slow")
             honest, _ = await join(host.port, "ann")
@@ -28,7 +29,7 @@ def test_a_trickling_client_is_dropped_while_an_honest_one_stays():
             assert (err.code, err.fatal) == ("idle-timeout", True)
             assert "incomplete" in err.message, (err, reason)
             assert loop.time() - started < 8
-            # the honest client answered every ping and is still there
+            # the honest client is still there
             honest.send(messages.Ping(nonce=9))
             assert (await honest.expect(messages.Pong, lambda m: m.nonce == 9)).nonce == 9
             assert not honest.lost.done()
