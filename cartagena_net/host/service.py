@@ -170,7 +170,7 @@ class HostService(Service):
         if game is None:
             try:
                 game = make_game(rules, **options)
-            except (ValueError, TypeError, KeyError) as exc:
+            except Exception as exc:  # noqa: BLE001 - whatever the engine refuses is bad-rules
                 raise HostError("bad-rules", f"cannot make a {rules!r} game: {exc}") from None
             if len(self._games) >= GAME_CACHE:
                 self._games.clear()
