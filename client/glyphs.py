@@ -52,7 +52,10 @@ RESERVED_KEYS = frozenset("qrewmcy")
 
 
 def glyph(symbol: str, ascii_only: bool = False, keys: dict[str, str] | None = None) -> str:
-    """The one-column mark of ``symbol`` (a dark card ``skull*`` looks like ``skull``)."""
+    """The one-column mark of ``symbol`` (a dark card ``skull*`` looks like ``skull``);
+    ``None`` is the sloop's place between two paths (the Whole Jailbreak)."""
+    if symbol is None:
+        return "~"
     base = symbol.rstrip("*")
     if not ascii_only and base in UNICODE_GLYPHS:
         return UNICODE_GLYPHS[base]

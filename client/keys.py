@@ -325,7 +325,7 @@ class KeyHandling:
         self.morgan_index %= len(acts)
         action = acts[self.morgan_index]
         _, seat, pos = action.split()
-        land, draw = morgan_to(self.view, int(pos))
+        land, draw = morgan_to(self.view, int(pos), int(seat))
         who = self.seat_color(int(seat)) or f"seat {seat}"
         self.preview = Preview(action, f"Morgan: push {who} {pos} → {land}, draw {draw}",
                                land, int(pos))

@@ -16,7 +16,8 @@ class HostConfig:
 
     ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
-    every game event (from the spectator view) at info level.
+    every game event (from the spectator view) at info level. ``web_port`` None: no
+    web view; 0: any free port. ``web_bind`` None: where the game binds.
 
     ``handshake_timeout`` is also how long one frame may take to arrive whole.
     ``password`` (the host's, plaintext; the service keeps only its hash). Wrong
@@ -48,3 +49,8 @@ class HostConfig:
     guess_free: int = 3
     guess_delay: float = 0.5
     guess_max_delay: float = 30.0
+    web_port: int | None = None
+    web_bind: str | None = None
+    web_idle_timeout: float = 20.0
+    web_keepalive: float = 15.0
+    web_max_buffer: int = 1 << 18

@@ -102,7 +102,7 @@ class Lobby:
                 raise HostError("bad-token", "unknown or expired seat token", fatal=True)
             self._welcome(conn, version, table, seat)
             return None
-        stored = self.host.password_hash
+        stored = self.host.password
         if stored is None:
             self._welcome(conn, version, None, None)
             return None
@@ -177,17 +177,17 @@ class Lobby:
             self._create(conn, msg, None)
             return None
         # The protocol refused an unusable password (bad-field); hash it off the reactor.
-        return self.host.passwords.hash(msg.password).addCallback(
-            lambda hashed: self._create(conn, msg, hashed))
+        return self.host.passwords.make(msg.password).addCallback(
+            lambda stored: self._create(conn, msg, stored))
 
-    def _create(self, conn: Any, msg: Any, password_hash: str | None) -> None:
+    def _create(self, conn: Any, msg: Any, stored: Any) -> None:
         if conn.table is not None or conn.closed:
             return
         table_id = self.host.create_table(
             msg.name or f"table {self.next_id}",
             msg.rules,
             dict(msg.options or {}),
-            password_hash=password_hash,
+            stored_password=stored,
         )
         table = self.tables[table_id]
         self._sit(conn, table, None, None)
@@ -199,7 +199,7 @@ class Lobby:
             raise HostError("not-allowed", "a spectator connection only watches: "
                             "send join_table with spectate true")
         table = self.table(msg.table)
-        if table.password_hash is None:
+        if table.password is None:
             self._join(conn, table, msg)
             return None
         if msg.password is None:
@@ -212,7 +212,7 @@ class Lobby:
                 raise HostError("no-such-table", f"table {table.id} is gone")
             self._join(conn, table, msg)
 
-        return self.host.passwords.check(conn.address, msg.password, table.password_hash,
+        return self.host.passwords.check(conn.address, msg.password, table.password,
                                          f"table {table.id}").addCallback(checked)
 
     def _join(self, conn: Any, table: Table, msg: Any) -> None:

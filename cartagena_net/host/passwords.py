@@ -71,13 +71,13 @@ def verify_password(offered: str | None, stored: str) -> bool:
     return hmac.compare_digest(got, expected)
 
 
-def journaled_hash(meta: dict[str, Any]) -> str | None:
-    """The password hash of a journaled table record (older journals held the password)."""
+def journaled_password(meta: dict[str, Any]) -> StoredPassword | None:
+    """The password of a journaled table record (older journals held the text itself)."""
     stored = meta.get("password_hash")
     if is_hash(stored):
-        return stored
+        return StoredPassword(stored)
     legacy = meta.get("password")
-    return hash_password(legacy) if isinstance(legacy, str) and legacy else None
+    return StoredPassword.make(legacy) if isinstance(legacy, str) and legacy else None
 
 
 class GuessThrottle:
@@ -140,11 +140,64 @@ class GuessThrottle:
         self._seen.pop(address, None)
 
 
-class PasswordChecker:
-    """Hashes and checks passwords off the reactor thread, throttling guessers.
+_PROCESS_KEY = os.urandom(32)
 
-    ``reactor`` is the host's reactor; with one that has no threads (a test's
-    ``task.Clock``) the hash runs inline.
+
+def _quick_digest(cleaned: str) -> bytes:
+    return hmac.new(_PROCESS_KEY, cleaned.encode("utf-8"), hashlib.sha256).digest()
+
+
+class StoredPassword:
+    """A password as a host keeps it: never the text itself.
+
+    ``hash`` is the salted scrypt hash (what journals hold). Once this process has seen
+    the password (it was set here, or offered right once since a restore), a digest
+    keyed with a random per-process key also checks it in microseconds, so no check
+    after the first costs the reactor anything.
+    """
+
+    __slots__ = ("_quick", "hash")
+
+    def __init__(self, stored: str, quick: bytes | None = None) -> None:
+        if not is_hash(stored):
+            raise ValueError("not a password hash")
+        self.hash = stored
+        self._quick = quick
+
+    @classmethod
+    def make(cls, password: str) -> StoredPassword:
+        """Hash a password that :func:`clean_secret` accepts (about 40 ms)."""
+        stored = hash_password(password)
+        return cls(stored, _quick_digest(clean_secret(password) or ""))
+
+    def quick_check(self, offered: str | None) -> bool | None:
+        """Whether ``offered`` matches, at once; None when only :meth:`slow_check` knows."""
+        try:
+            cleaned = clean_secret(offered) if isinstance(offered, str) else None
+        except ValueError:
+            return False
+        if cleaned is None:
+            return False
+        if self._quick is None:
+            return None
+        return hmac.compare_digest(_quick_digest(cleaned), self._quick)
+
+    def slow_check(self, offered: str | None) -> bool:
+        """Whether ``offered`` matches the scrypt hash (about 40 ms; thread-safe)."""
+        return verify_password(offered, self.hash)
+
+    def learn(self, offered: str) -> None:
+        """``offered`` passed :meth:`slow_check`: check it quickly from now on."""
+        cleaned = clean_secret(offered)
+        if cleaned is not None:
+            self._quick = _quick_digest(cleaned)
+
+
+class PasswordChecker:
+    """Checks passwords without blocking the reactor, throttling guessers.
+
+    A scrypt hash runs in a small thread pool; ``reactor`` is the host's reactor (with
+    one that has no threads, a test's ``task.Clock``, it runs inline).
     """
 
     def __init__(self, reactor: Any, throttle: GuessThrottle | None = None) -> None:
@@ -170,11 +223,24 @@ class PasswordChecker:
         if pool is not None:
             pool.stop()
 
-    def hash(self, password: str) -> defer.Deferred:
-        """Deferred firing with :func:`hash_password` of ``password``."""
-        return self._in_thread(hash_password, password)
+    def make(self, password: str) -> defer.Deferred:
+        """Deferred firing with :meth:`StoredPassword.make` of ``password``."""
+        return self._in_thread(StoredPassword.make, password)
 
-    def check(self, address: str, offered: str | None, stored: str, what: str) -> defer.Deferred:
+    def _match(self, offered: str | None, stored: StoredPassword) -> defer.Deferred:
+        quick = stored.quick_check(offered)
+        if quick is not None:
+            return defer.succeed(quick)
+
+        def learned(ok: bool) -> bool:
+            if ok and offered is not None:
+                stored.learn(offered)
+            return ok
+
+        return self._in_thread(stored.slow_check, offered).addCallback(learned)
+
+    def check(self, address: str, offered: str | None, stored: StoredPassword,
+              what: str) -> defer.Deferred:
         """Deferred firing with whether ``offered`` matches ``stored``.
 
         A failure is counted against ``address``; once it has failed a few times its
@@ -183,22 +249,35 @@ class PasswordChecker:
         wait = self.throttle.delay(address)
         if wait > 0:
             d: defer.Deferred = defer.Deferred()
-            self.reactor.callLater(wait, lambda: self._in_thread(
-                verify_password, offered, stored).chainDeferred(d))
+            self.reactor.callLater(wait, lambda: self._match(offered, stored).chainDeferred(d))
         else:
-            d = self._in_thread(verify_password, offered, stored)
+            d = self._match(offered, stored)
+        return d.addCallback(self._judged, address, what)
 
-        def judged(ok: bool) -> bool:
-            if ok:
-                self.throttle.succeeded(address)
-                return True
-            failures = self.throttle.failed(address)
-            if failures >= self.throttle.free:
-                log.emit(LogLevel.warn, "{addr}: wrong {what} password ({n} in a row); its next answers "
-                         "wait {delay:.1f} s", addr=address, what=what, n=failures,
-                         delay=self.throttle.step(failures))
-            else:
-                log.info("{addr}: wrong {what} password", addr=address, what=what)
-            return False
+    def check_now(self, address: str, offered: str | None, stored: StoredPassword,
+                  what: str) -> str | None:
+        """A check that cannot wait (an HTTP request): None if ``offered`` matches, else
+        why not. An address that must wait is refused unchecked; a password this
+        process has not seen yet is checked in the background (ask again soon)."""
+        if self.throttle.delay(address) > 0:
+            return "too many wrong passwords from your address: wait a little"
+        quick = stored.quick_check(offered)
+        if quick is None:
+            self.check(address, offered, stored, what)
+            return "checking the password: try again in a moment"
+        if not self._judged(quick, address, what):
+            return "wrong or missing password"
+        return None
 
-        return d.addCallback(judged)
+    def _judged(self, ok: bool, address: str, what: str) -> bool:
+        if ok:
+            self.throttle.succeeded(address)
+            return True
+        failures = self.throttle.failed(address)
+        if failures >= self.throttle.free:
+            log.emit(LogLevel.warn, "{addr}: wrong {what} password ({n} in a row); its next "
+                     "answers wait {delay:.1f} s", addr=address, what=what, n=failures,
+                     delay=self.throttle.step(failures))
+        else:
+            log.info("{addr}: wrong {what} password", addr=address, what=what)
+        return False

@@ -8,7 +8,7 @@ from twisted.logger import Logger
 
 from cartagena_net.host import gamerec
 from cartagena_net.host.journal import list_journals, read_journal
-from cartagena_net.host.passwords import journaled_hash
+from cartagena_net.host.passwords import journaled_password
 from cartagena_net.host.table import Table, load_bot
 
 log = Logger(namespace="cartagena.host.restore")
@@ -39,7 +39,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         f.truncate(good)
     table = Table(
         host, table_id, meta["name"], meta["rules"], meta.get("options") or {},
-        password_hash=journaled_hash(meta), spectators=bool(meta.get("spectators", True)),
+        password=journaled_password(meta), spectators=bool(meta.get("spectators", True)),
         fresh=False,
     )
     seats_rec: dict[str, Any] | None = None

@@ -22,7 +22,7 @@ from cartagena_net.host.journal import (
 )
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
-from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, hash_password
+from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredPassword
 from cartagena_net.host.table import Table
 from protocol import Connection, Role, encode_frame
 
@@ -57,9 +57,10 @@ class HostService(Service):
             reactor.seconds, free=config.guess_free, base=config.guess_delay,
             cap=config.guess_max_delay))
         # Only the hash is kept; an unusable password is refused here (ValueError).
-        self.password_hash = hash_password(config.password) if config.password else None
+        self.password = StoredPassword.make(config.password) if config.password else None
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
+        self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
@@ -84,6 +85,18 @@ class HostService(Service):
         )
         log.info("host {name!r} listening on TCP port {port}", name=self.config.name,
                  port=self.port)
+        if self.config.web_port is not None:
+            from cartagena_net.web import WebServer
+
+            bind = self.config.bind if self.config.web_bind is None else self.config.web_bind
+            self.web = WebServer(self, self.config.web_port, bind)
+            try:
+                self.web.start()
+            except Exception:
+                self.web = None
+                self._listening.stopListening()
+                self._listening = None
+                raise
 
     def stopService(self) -> defer.Deferred:
         """Say goodbye to every client, close the journals, stop listening.
@@ -98,10 +111,14 @@ class HostService(Service):
             conn.fail("shutting-down", "the host is shutting down")
         for table in self.lobby.tables.values():
             table.close()
+        stopping = []
+        if self.web is not None:
+            stopping.append(defer.maybeDeferred(self.web.stop))
+            self.web = None
         listening, self._listening = self._listening, None
-        if listening is None:
-            return defer.succeed(None)
-        return defer.maybeDeferred(listening.stopListening)
+        if listening is not None:
+            stopping.append(defer.maybeDeferred(listening.stopListening))
+        return defer.gatherResults(stopping).addCallback(lambda _: None)
 
     @property
     def port(self) -> int:
@@ -120,16 +137,16 @@ class HostService(Service):
         bots: int = 0,
         bot_kind: str = "greedy",
         password: str | None = None,
-        password_hash: str | None = None,
+        stored_password: StoredPassword | None = None,
     ) -> int:
         """Create a table (bots take the last seats); return its id. HostError if refused.
 
-        ``password`` is hashed here (about 40 ms); the lobby passes ``password_hash``,
+        ``password`` is hashed here (about 40 ms); the lobby passes ``stored_password``,
         made off the reactor thread, instead.
         """
         if password:
             try:
-                password_hash = hash_password(password)
+                stored_password = StoredPassword.make(password)
             except ValueError as exc:
                 raise HostError("bad-field", f"unusable table password: {exc}") from None
         if len(self.lobby.tables) >= self.config.max_tables:
@@ -137,7 +154,7 @@ class HostService(Service):
         table_id = self.lobby.next_id
         table = Table(
             self, table_id, name[:64], rules, options,
-            password_hash=password_hash, spectators=self.config.spectators,
+            password=stored_password, spectators=self.config.spectators,
         )
         if table.journal is not None:
             table.journal.append(table.meta_record())
@@ -177,8 +194,21 @@ class HostService(Service):
             self._games[key] = game
         return game
 
+    def check_password(self, password: str | None, address: str = "web") -> None:
+        """HostError ``bad-password`` unless ``password`` is the host's (or none is set).
+
+        For checks that cannot wait (the web view): see PasswordChecker.check_now.
+        """
+        if self.password is None:
+            return
+        refused = self.passwords.check_now(address, password, self.password, "host")
+        if refused is not None:
+            raise HostError("bad-password", f"this host needs its password: {refused}")
+
     def lobby_changed(self, table: Any = None) -> None:
         self.lobby.changed(table)
+        if self.web is not None:
+            self.web.table_changed(table)
 
     def make_wire(self) -> Connection:
         if self.config.max_frame is not None:

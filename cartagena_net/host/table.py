@@ -14,6 +14,7 @@ from cartagena_net.engine import (
 )
 from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.tokens import new_token, same_secret
 
@@ -41,7 +42,7 @@ class Table:
         name: str,
         rules: str,
         options: dict[str, Any],
-        password_hash: str | None = None,
+        password: StoredPassword | None = None,
         spectators: bool = True,
         fresh: bool = True,
     ) -> None:
@@ -51,7 +52,7 @@ class Table:
         self.rules = rules
         self.options = dict(options)
         self.game = host.game_for(rules, self.options)
-        self.password_hash = password_hash  # never the password itself
+        self.password = password  # a hash, never the password itself
         self.allow_spectators = spectators
         colors = gamerec.seat_colors(self.game)
         self.seats = [Seat(i, c) for i, c in enumerate(colors)]
@@ -83,7 +84,7 @@ class Table:
             "options": dict(self.options),
             "status": self.status,
             "spectators": len(self.spectators),
-            "password": self.password_hash is not None,
+            "password": self.password is not None,
             "owner": self.owner,
             "seats": [s.public() for s in self.seats],
         }
@@ -100,7 +101,7 @@ class Table:
             "status": self.status,
             "free": self.free_seats(),
             "seats": len(self.seats),
-            "password": self.password_hash is not None,
+            "password": self.password is not None,
         }
 
     @property
@@ -115,6 +116,16 @@ class Table:
         return out
 
     # -- joining and leaving -------------------------------------------------
+
+    def check_password(self, password: str | None, address: str = "web") -> None:
+        """HostError ``bad-password`` unless ``password`` opens this table, decided at once
+        (the web view; a client's ``join_table`` waits for a throttled check instead)."""
+        if self.password is None:
+            return
+        refused = self.host.passwords.check_now(address, password, self.password,
+                                                f"table {self.id}")
+        if refused is not None:
+            raise HostError("bad-password", f"table {self.id} needs its password: {refused}")
 
     def sit(self, conn: Any, seat: int | None, name: str, color: str | None) -> Seat:
         """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""
@@ -379,6 +390,10 @@ class Table:
     def _full_state(self, viewer: Any) -> dict[str, Any]:
         return self._state_wire(viewer, max(0, self.state.event_count - RECENT_EVENTS))
 
+    def full_state(self, viewer: Any) -> dict[str, Any]:
+        """A fresh full ``state`` map for ``viewer`` with the recent events (web view)."""
+        return self._full_state(viewer)
+
     def _broadcast(self, full: bool = False, first: int | None = None) -> None:
         """Each seated player's own view, then the spectators' shared frame.
 
@@ -392,7 +407,9 @@ class Table:
         for s in seats:
             if s.conn is not None:
                 s.conn.write_state(self.id, encode(self._state_wire(s.index, since)))
-        if self.spectators or self.host.config.log_events:
+        web = self.host.web
+        watched = web is not None and web.watching(self.id)
+        if self.spectators or self.host.config.log_events or watched:
             spec = self._state_wire(SPECTATOR, since)
             if self.host.config.log_events:
                 for line in spec["lines"]:
@@ -401,6 +418,8 @@ class Table:
                 data = encode(spec)
                 for conn in list(self.spectators):
                     conn.write_state(self.id, data)
+            if watched:
+                web.publish_state(self, spec, full)  # encoded once for every web watcher
         self.sent_events = self.state.event_count
         self.state.forget_events(self.sent_events - RECENT_EVENTS)  # nothing older is resent
         self._schedule_bot()
@@ -466,7 +485,7 @@ class Table:
             "name": self.name,
             "rules": self.rules,
             "options": self.options,
-            "password_hash": self.password_hash,
+            "password_hash": None if self.password is None else self.password.hash,
             "spectators": self.allow_spectators,
         }
 

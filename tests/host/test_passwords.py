@@ -15,9 +15,10 @@ from twisted.logger import globalLogPublisher
 from cartagena_net.host.passwords import (
     GuessThrottle,
     PasswordChecker,
+    StoredPassword,
     hash_password,
     is_hash,
-    journaled_hash,
+    journaled_password,
     verify_password,
 )
 from cartagena_net.password_args import ENV, add_password_arguments, read_password
@@ -59,10 +60,24 @@ def test_a_password_is_cleaned_the_same_way_when_set_and_when_offered():
 
 def test_journaled_tables_hold_the_hash_and_old_plaintext_journals_still_work():
     h = hash_password("pw")
-    assert journaled_hash({"password_hash": h}) == h
-    legacy = journaled_hash({"password": "pw"})
-    assert is_hash(legacy) and verify_password("pw", legacy)
-    assert journaled_hash({}) is None and journaled_hash({"password": None}) is None
+    restored = journaled_password({"password_hash": h})
+    assert restored.hash == h
+    # restored from a journal, this process has not seen the password: only the slow
+    # check knows; once it passed, checks are quick
+    assert restored.quick_check("pw") is None and restored.quick_check("no") is None
+    assert restored.slow_check("pw") and not restored.slow_check("no")
+    restored.learn("pw")
+    assert restored.quick_check("pw") is True and restored.quick_check("no") is False
+    legacy = journaled_password({"password": "pw"})
+    assert is_hash(legacy.hash) and verify_password("pw", legacy.hash)
+    assert journaled_password({}) is None and journaled_password({"password": None}) is None
+
+
+def test_a_password_set_here_checks_quickly_and_refuses_unusable_offers():
+    stored = StoredPassword.make("caf\u00e9")
+    assert stored.quick_check("cafe\u0301") is True
+    for wrong in ("cafe", "", None, "a\tb", "x" * 200, 5):
+        assert stored.quick_check(wrong) is False
 
 
 # -- the throttle, on a fake clock ------------------------------------------------------
@@ -93,7 +108,7 @@ def test_guesses_are_answered_more_and_more_slowly_then_forgotten():
 def test_the_checker_delays_with_the_reactor_and_logs_the_guesser():
     clock = Clock()
     checker = PasswordChecker(clock, GuessThrottle(clock.seconds, free=1, base=2.0))
-    stored = hash_password("right")
+    stored = journaled_password({"password_hash": hash_password("right")})
     events = []
     globalLogPublisher.addObserver(events.append)
     try:
@@ -205,10 +220,10 @@ def test_table_passwords_over_tcp_are_hashed_journaled_as_hashes_and_checked(tmp
                                             password="t4ble pw"))
             joined = await owner.expect(messages.Joined)
             table = host.lobby.tables[joined.table]
-            assert is_hash(table.password_hash)
+            assert is_hash(table.password.hash)
             journal = (tmp_state / f"table-{joined.table}.journal").read_text()
             assert "t4ble pw" not in journal
-            assert table.password_hash in journal
+            assert table.password.hash in journal
             entry = (await owner.expect(
                 messages.Lobby, lambda m: any(t["id"] == joined.table for t in m.tables))
             ).tables

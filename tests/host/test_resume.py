@@ -56,7 +56,7 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
             assert after.seats[seat].token == tok and after.seats[seat].conn is None
             waiting = again.lobby.tables[other]
             assert (waiting.rules, waiting.status) == ("tortuga", "waiting")
-            assert verify_password("pw", waiting.password_hash)
+            assert verify_password("pw", waiting.password.hash)
             assert (waiting.seats[0].name, waiting.seats[0].token) == ("bob", bob_tok)
             back, welcome = await join(again.port, "ann", token=tok)
             assert welcome.resumed == {"table": tid, "seat": seat}

@@ -35,12 +35,13 @@ GAMES = [
     ("hispaniola", {"players": 2, "segments": 1}),               # row, hidden hands
     ("studiogiochi-2017", {"players": 4, "morgan": "also", "filibusters": True,
                            "hand_limit": 3, "segments": 1}),   # draw, owe, discard, morgan
+    ("studiogiochi-2017", {"players": 3, "story": "whole"}),      # sail, captain, undo
 ]
 
 
 def test_the_doc_lists_every_event_type():
     assert set(EVENTS) == {"advance", "retreat", "morgan", "draw", "discard", "owe", "row",
-                           "reshuffle", "turn", "end", "win"}
+                           "reshuffle", "turn", "end", "win", "sail", "captain", "undo"}
     assert EVENTS["retreat"] == ({"seat", "from", "to", "drawn"}, {"cards"})
 
 
@@ -61,13 +62,16 @@ def test_events_views_and_actors_are_as_documented(rules, options):
         steps = 0
         while not state.is_over and steps < 3000:
             before = state.event_count
-            legal = state.legal_actions()
+            legal = state.legal_actions(undo=True)
             # turn vs actor: the first seat owing a decision, else the turn's seat
             pending = state.pending
             assert state.actor == (pending[0][0] if pending else state.turn)
             if pending:  # Filibusters: the debtor pays, one card kind per legal action
                 assert all(str(a).startswith("discard ") for a in legal)
             liked = [a for a in legal if str(a).split()[0] in prefer]
+            undo = [a for a in legal if str(a) == "undo"]
+            if undo and rng.random() < 0.1:
+                liked = undo
             state.apply(rng.choice(liked if liked and rng.random() < 0.8 else legal))
             steps += 1
             for viewer in _viewers(state):
@@ -103,6 +107,8 @@ def test_events_views_and_actors_are_as_documented(rules, options):
         expected.add("reshuffle")
     if game.filibusters:
         expected |= {"owe", "discard", "morgan", "draw"}
+    if options.get("story") == "whole":
+        expected = {"sail", "captain", "undo", "advance", "turn", "end", "win"}
     assert expected <= seen, expected - seen
 
 
