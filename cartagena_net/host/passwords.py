@@ -211,7 +211,7 @@ class PasswordChecker:
         if self._pool is None:
             from twisted.python.threadpool import ThreadPool
 
-            self._pool = ThreadPool(minthreads=0, maxthreads=2, name="cartagena-passwords")
+            self._pool = ThreadPool(minthreads=0, maxthreads=1, name="cartagena-passwords")
             self._pool.start()
         from twisted.internet.threads import deferToThreadPool
 
