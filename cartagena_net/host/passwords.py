@@ -204,9 +204,11 @@ class PasswordChecker:
         self.reactor = reactor
         self.throttle = throttle or GuessThrottle(reactor.seconds)
         self._pool: Any = None
+        self._stopped = False
+        self._waiting: set[Any] = set()
 
     def _in_thread(self, f: Callable[..., Any], *args: Any) -> defer.Deferred:
-        if not hasattr(self.reactor, "callFromThread"):
+        if self._stopped or not hasattr(self.reactor, "callFromThread"):
             return defer.maybeDeferred(f, *args)
         if self._pool is None:
             from twisted.python.threadpool import ThreadPool
@@ -218,7 +220,12 @@ class PasswordChecker:
         return deferToThreadPool(self.reactor, self._pool, f, *args)
 
     def stop(self) -> None:
-        """Stop the worker threads (the host is stopping)."""
+        """Stop the worker threads and drop the delayed checks (the host is stopping)."""
+        self._stopped = True
+        for call in self._waiting:
+            if call.active():
+                call.cancel()
+        self._waiting.clear()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.stop()
@@ -249,7 +256,13 @@ class PasswordChecker:
         wait = self.throttle.delay(address)
         if wait > 0:
             d: defer.Deferred = defer.Deferred()
-            self.reactor.callLater(wait, lambda: self._match(offered, stored).chainDeferred(d))
+
+            def due() -> None:
+                self._waiting.discard(call)
+                self._match(offered, stored).chainDeferred(d)
+
+            call = self.reactor.callLater(wait, due)
+            self._waiting.add(call)
         else:
             d = self._match(offered, stored)
         return d.addCallback(self._judged, address, what)

@@ -125,6 +125,12 @@ def test_the_checker_delays_with_the_reactor_and_logs_the_guesser():
         globalLogPublisher.removeObserver(events.append)
     texts = [e.get("log_format", "") for e in events]
     assert any("wrong {what} password" in t for t in texts)
+    # a check still waiting when the host stops is dropped with its timer
+    checker.check("10.1.1.1", "wrong", stored, "host")
+    checker.check("10.1.1.1", "wrong", stored, "host")
+    assert any(c.active() for c in clock.getDelayedCalls())
+    checker.stop()
+    assert not any(c.active() for c in clock.getDelayedCalls())
 
 
 # -- command line -----------------------------------------------------------------------
