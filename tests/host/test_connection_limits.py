@@ -37,6 +37,15 @@ def hello(conn: HostConnection, **fields) -> None:
     conn.dataReceived(encode_frame(msg.to_wire()))
 
 
+def at_table(host: HostService, table: int, spectate: bool = False,
+             address: str = "10.0.0.1") -> tuple[HostConnection, StringTransport]:
+    """A welcomed connection that joined ``table`` (a seat, or watching)."""
+    conn, transport = connect(host, address)
+    hello(conn)
+    conn.dataReceived(encode_frame(messages.JoinTable(table=table, spectate=spectate).to_wire()))
+    return conn, transport
+
+
 def test_handshake_deadline_drops_silent_connections():
     clock = Clock()
     host = make(clock)

@@ -5,14 +5,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from twisted.internet.task import Clock
-from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 
-from cartagena_net.host.connection import HostConnection
 from protocol import encode_frame, messages
 from tests.protocol.test_fuzz_text import hostile_text, unicode_number
 
-from .test_connection_limits import hello, make, received
+from .test_connection_limits import at_table, make, received
 
 #: Codes a seated, welcomed client may get for a bad request (none is fatal).
 ANSWERS = {"bad-field", "unknown-type", "not-allowed", "wrong-table", "no-such-table",
@@ -39,14 +37,7 @@ def _game():
     clock = Clock()
     host = make(clock, rate=1e9, burst=1e9)
     tid = host.create_table("t", "jamaica", {"players": 2})
-    players = []
-    for _ in range(2):
-        conn = HostConnection(host, "10.0.0.1")
-        t = StringTransport()
-        conn.makeConnection(t)
-        hello(conn)
-        conn.dataReceived(encode_frame(messages.JoinTable(table=tid).to_wire()))
-        players.append((conn, t))
+    players = [at_table(host, tid) for _ in range(2)]
     players[0][0].dataReceived(encode_frame(messages.Start(table=tid).to_wire()))
     return host, tid, players
 
