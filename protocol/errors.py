@@ -57,7 +57,8 @@ ERROR_CODES: dict[str, tuple[bool, str]] = {
     "idle-timeout": (True, ("no complete message (not even pong) for too long, or a "
                      "frame left incomplete for too long")),
     "resumed-elsewhere": (True, "the seat was resumed by another connection"),
-    "too-many-tables": (False, "the host has as many tables as it allows"),
+    "too-many-tables": (False, "the host, or the sender's address, has as many tables as allowed"),
+    "table-fault": (False, "the host failed on this action; refused, the game is unchanged"),
     "no-spectators": (False, "the table does not admit spectators"),
     "seats-empty": (False, "start refused: seats are empty (wait or add bots)"),
     "no-such-table": (False, "table id unknown"),
