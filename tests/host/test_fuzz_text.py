@@ -83,3 +83,19 @@ def test_hostile_text_gets_documented_answers_and_no_failure(requests, actions):
     finally:
         globalLogPublisher.removeObserver(events.append)
     assert not _failures(events), _failures(events)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="0123456789²①٣३３", min_size=1, max_size=4))
+def test_only_ascii_digits_name_a_journal(tmp_path_factory, digits):
+    from cartagena_net.host.journal import highest_journal_id, list_journals
+
+    state = tmp_path_factory.mktemp("state")
+    (state / f"table-{digits}.journal").write_text("")
+    (state / f"table-{digits}.journal.bad-1").write_text("")
+    found = list_journals(state)
+    if digits.isascii():
+        assert found == [(int(digits), state / f"table-{digits}.journal")]
+        assert highest_journal_id(state) == int(digits)
+    else:
+        assert found == [] and highest_journal_id(state) == 0
