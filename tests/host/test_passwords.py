@@ -260,6 +260,13 @@ def test_table_passwords_over_tcp_are_hashed_journaled_as_hashes_and_checked(tmp
             assert set(host.lobby.tables) == before
             maker.send(messages.Ping(nonce=5))
             assert (await maker.expect(messages.Pong)).nonce == 5
+            # an unusable host password in a hello is a clear fatal error (the handshake)
+            bad = await connect(host.port)
+            bad.send_map({"type": "hello", "versions": [1], "name": "x", "password": "a\tb"})
+            err = await bad.expect(messages.Error)
+            assert (err.code, err.fatal) == ("bad-field", True)
+            assert "control characters" in err.message
+            await bad.closed()
             for c in (owner, guest, maker):
                 c.close()
         finally:
