@@ -118,9 +118,12 @@ class HostConnection(tprotocol.Protocol):
         self._partial_call = None
         if self.closed or self._partial_since is None:
             return
-        age = self.reactor.seconds() - self._partial_since
         limit = self.config.handshake_timeout
-        if age >= limit and self._held is None:
+        if self._held is not None:  # not read while the host answers: the clock restarts after
+            self._partial_call = self.reactor.callLater(limit, self._check_partial)
+            return
+        age = self.reactor.seconds() - self._partial_since
+        if age >= limit:
             self.fail("idle-timeout", f"a frame was still incomplete after {age:.0f} s "
                       f"(at most {limit:g} s)")
             return
@@ -275,6 +278,7 @@ class HostConnection(tprotocol.Protocol):
                 return
             if transport is not None:
                 transport.resumeProducing()
+            self._partial_since = None  # a frame cut by the wait gets a full deadline
             self._drain()
             self._watch_partial()
 
@@ -282,9 +286,11 @@ class HostConnection(tprotocol.Protocol):
         later.addBoth(done)
 
     def _peer_error(self, msg: Any) -> None:
-        """The client reports an error: logged; a fatal one ends the connection."""
-        log.info("{addr} reports {fatal}error {code}: {message}", addr=self.address,
-                 fatal="fatal " if msg.fatal else "", code=msg.code, message=msg.message)
+        """The client reports an error: logged (at debug level unless fatal, so a chatty
+        client cannot flood the log); a fatal one ends the connection."""
+        emit = log.info if msg.fatal else log.debug
+        emit("{addr} reports {fatal}error {code}: {message}", addr=self.address,
+             fatal="fatal " if msg.fatal else "", code=msg.code, message=msg.message)
         if msg.fatal:
             self.closed = True
             self.transport.loseConnection()

@@ -221,3 +221,21 @@ def test_a_client_error_is_logged_not_answered_and_a_fatal_one_closes():
     assert transport.value() == b"" and not transport.disconnecting
     conn.dataReceived(encode_frame(messages.Error(code="bye", fatal=True).to_wire()))
     assert transport.value() == b"" and transport.disconnecting
+
+
+def test_a_frame_cut_by_a_slow_password_check_gets_a_full_deadline_after_it():
+    clock = Clock()
+    host = make(clock, password="pw", guess_free=1, guess_delay=10)
+    guesser, t1 = connect(host, "10.0.0.7")
+    hello(guesser, password="wrong")  # the free failure: answered at once
+    assert received(t1)[-1]["code"] == "bad-password" and t1.disconnecting
+    conn, transport = connect(host, "10.0.0.7")
+    ping = encode_frame(messages.Ping(nonce=4).to_wire())
+    conn.dataReceived(encode_frame(messages.Hello(name="ann", password="pw").to_wire())
+                      + ping[:3])
+    assert received(transport) == []  # this address's checks now wait 10 s
+    clock.advance(10)
+    assert [f["type"] for f in received(transport)][:2] == ["welcome", "lobby"]
+    clock.advance(4)  # the cut frame's 5 s run from the end of the wait
+    conn.dataReceived(ping[3:])
+    assert received(transport)[-1]["type"] == "pong" and not transport.disconnecting
