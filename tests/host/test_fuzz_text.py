@@ -99,3 +99,26 @@ def test_only_ascii_digits_name_a_journal(tmp_path_factory, digits):
         assert highest_journal_id(state) == int(digits)
     else:
         assert found == [] and highest_journal_id(state) == 0
+
+
+HOST_WITH_PASSWORDS: list = []
+
+
+@settings(max_examples=200, deadline=None)
+@given(hostile_text | st.none() | st.sampled_from(["pw", "tp", "p\u0077"]),
+       st.text(max_size=20))
+def test_web_password_checks_answer_or_refuse_any_text(offered, address):
+    from cartagena_net.host.errors import HostError
+
+    if not HOST_WITH_PASSWORDS:  # one host (a scrypt hash costs ~40 ms)
+        host = make(Clock(), password="pw", guess_free=10**9)
+        HOST_WITH_PASSWORDS.append((host, host.create_table("t", "jamaica", {}, password="tp")))
+    host, tid = HOST_WITH_PASSWORDS[0]
+    for check, right in ((host.check_password, "pw"),
+                         (host.lobby.tables[tid].check_password, "tp")):
+        try:
+            check(offered, address)
+        except HostError as exc:
+            assert exc.code == "bad-password" and offered != right
+        else:
+            assert offered == right
