@@ -5,6 +5,8 @@ import argparse
 import sys
 from typing import Any
 
+from cartagena_net.password_args import add_password_arguments, read_password
+
 HELP = "join a host: HOST[:PORT], or choose among the hosts found on the LAN"
 
 
@@ -13,13 +15,22 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
                         help="the host (default port 41672); none: browse the LAN")
     parser.add_argument("--table", type=int, default=None, help="go straight to this table")
-    parser.add_argument("--password", default=None, help="the host's or table's password")
+    add_password_arguments(parser, "the host's or table's password")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
     parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
                         help="also probe this address for hosts (repeatable)")
     parser.add_argument("--no-broadcast", action="store_true",
                         help="find hosts only by probing the --to addresses")
     parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+    add_notify_arguments(parser)
+
+
+def add_notify_arguments(parser: argparse.ArgumentParser) -> None:
+    """--no-bell and --no-title: how the client tells you it is your turn."""
+    parser.add_argument("--no-bell", action="store_true",
+                        help="no terminal bell when it becomes your turn")
+    parser.add_argument("--no-title", action="store_true",
+                        help="do not set the terminal title when it becomes your turn")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +44,11 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
 
     host: str | None = None
     port: int | None = None
+    try:
+        password = read_password(args)
+    except ValueError as exc:
+        print(f"cartagena: {exc}", file=sys.stderr)
+        return 2
     if args.address:
         try:
             host, port = split_address(args.address)
@@ -56,9 +72,10 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
 
     def begin() -> None:
         d = run_client(reactor, host, port, name, spectate=spectate, ascii_only=args.ascii,
-                       table=args.table, password=args.password, browse=host is None,
+                       table=args.table, password=password, browse=host is None,
                        discovery_targets=args.to, broadcast=not args.no_broadcast,
-                       udp_port=args.udp_port)
+                       udp_port=args.udp_port, bell=not args.no_bell,
+                       title=not args.no_title)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

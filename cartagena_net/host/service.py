@@ -16,19 +16,22 @@ from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.journal import (
     Journal,
+    archive_journals,
     ensure_state_dir,
+    highest_journal_id,
     journal_path,
-    list_journals,
+    write_atomically,
 )
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
+from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredPassword
 from cartagena_net.host.table import Table
-from cartagena_net.host.tokens import same_secret
 from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
 
 GAME_CACHE = 64
+HOST_ENDED = "the host ended the game"  # the reason every client is given on a stop
 
 
 class _Factory(tprotocol.Factory):
@@ -53,10 +56,16 @@ class HostService(Service):
         self.caps = ConnectionCaps(config.max_connections, config.max_per_address)
         self.connections: set[HostConnection] = set()
         self.host_id = uuid.uuid4().hex
+        self.passwords = PasswordChecker(reactor, GuessThrottle(
+            reactor.seconds, free=config.guess_free, base=config.guess_delay,
+            cap=config.guess_max_delay))
+        # Only the hash is kept; an unusable password is refused here (ValueError).
+        self.password = StoredPassword.make(config.password) if config.password else None
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
+        self.archived: tuple[Path, int] | None = None  # where old journals were moved
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
             self.host_id = self._load_host_id()
@@ -73,8 +82,17 @@ class HostService(Service):
                 log.info("restored table {id} ({status})", id=table.id, status=table.status)
                 table.resumed()
         elif self.state_dir is not None:
-            for _, path in list_journals(self.state_dir):
-                path.unlink()
+            # Journals are never deleted: those of an earlier run are archived.
+            folder, count = archive_journals(self.state_dir)
+            if folder is not None:
+                self.archived = (folder, count)
+                log.warn(  # noqa: G010 - twisted's Logger has warn()
+                    "started without --resume: {n} journal file(s) of an earlier run "
+                    "moved to {folder} (move them back and start with --resume to "
+                    "restore those tables)", n=count, folder=str(folder))
+        if self.state_dir is not None:
+            # New tables never take the id of a journal file present (kept aside ones too).
+            self.lobby.next_id = max(self.lobby.next_id, highest_journal_id(self.state_dir) + 1)
         self._listening = self.reactor.listenTCP(
             self.config.port, _Factory(self), interface=self.config.bind
         )
@@ -101,8 +119,9 @@ class HostService(Service):
         """
         super().stopService()
         self.lobby.cancel()
+        self.passwords.stop()
         for conn in list(self.connections):
-            conn.fail("shutting-down", "the host is shutting down")
+            conn.say_bye(HOST_ENDED)
         for table in self.lobby.tables.values():
             table.close()
         stopping = []
@@ -131,24 +150,77 @@ class HostService(Service):
         bots: int = 0,
         bot_kind: str = "greedy",
         password: str | None = None,
+        stored_password: StoredPassword | None = None,
+        address: str | None = None,
     ) -> int:
-        """Create a table (bots take the last seats); return its id. HostError if refused."""
+        """Create a table (bots take the last seats); return its id. HostError if refused.
+
+        ``password`` is hashed here (about 40 ms); the lobby passes ``stored_password``,
+        made off the reactor thread, instead.
+
+        ``address``: the client address asking (None: the host itself); one address
+        holds at most ``config.max_tables_per_address`` tables.
+        """
+        if password:
+            try:
+                stored_password = StoredPassword.make(password)
+            except ValueError as exc:
+                raise HostError("bad-field", f"unusable table password: {exc}") from None
         if len(self.lobby.tables) >= self.config.max_tables:
             raise HostError("too-many-tables", f"this host has {self.config.max_tables} tables")
-        table_id = self.lobby.next_id
-        table = Table(
-            self, table_id, name[:64], rules, options,
-            password=password, spectators=self.config.spectators,
-        )
-        if table.journal is not None:
-            table.journal.append(table.meta_record())
+        cap = self.config.max_tables_per_address
+        if address is not None and sum(
+            1 for t in self.lobby.tables.values() if t.creator == address
+        ) >= cap:
+            raise HostError("too-many-tables",
+                            f"{address} already holds {cap} tables on this host")
+        while True:
+            table_id = self.lobby.next_id
+            try:
+                table = Table(
+                    self, table_id, name[:64], rules, options,
+                    password=stored_password, spectators=self.config.spectators,
+                    creator=address,
+                )
+            except FileExistsError:  # a journal nobody listed: never overwrite it
+                log.warn(  # noqa: G010 - twisted's Logger has warn()
+                    "table id {id} skipped: {path} exists", id=table_id,
+                    path=str(journal_path(self.state_dir or ".", table_id)))
+                self.lobby.next_id = table_id + 1
+                continue
+            break
+        self.lobby.next_id = max(self.lobby.next_id, table_id + 1)
         if bots < 0 or bots > len(table.seats):
             table.close()
+            if table.journal is not None:
+                table.journal.remove()
             raise HostError("bad-field", f"a table of {len(table.seats)} seats takes 0..{len(table.seats)} bots")
+        if table.journal is not None:
+            table.journal.append(table.meta_record())
         for i in range(bots):
             table.add_bot(None, len(table.seats) - 1 - i, bot_kind)
         self.lobby.add_table(table)
         return table_id
+
+    def remove_table(self, table: Table) -> None:
+        """Remove a table that holds no game and nobody (its journal goes with it)."""
+        if self.lobby.tables.get(table.id) is not table:
+            return
+        journal = table.journal
+        table.close()
+        if journal is not None:
+            try:
+                journal.remove()
+            except OSError as exc:
+                log.error("table {id}: cannot remove its journal: {err}", id=table.id,
+                          err=str(exc))
+        self.lobby.remove_table(table)
+        if self.web is not None:  # its web watchers are told the table is gone
+            feed = self.web.feeds.pop(table.id, None)
+            if feed is not None:
+                feed.close()
+        self.lobby_changed()
+        log.info("table {id} removed: nobody is left at it", id=table.id)
 
     def summary(self) -> dict[str, Any]:
         """What discovery announces: host name and tables (never passwords or tokens)."""
@@ -171,17 +243,23 @@ class HostService(Service):
         if game is None:
             try:
                 game = make_game(rules, **options)
-            except (ValueError, TypeError, KeyError) as exc:
+            except Exception as exc:  # noqa: BLE001 - whatever the engine refuses is bad-rules
                 raise HostError("bad-rules", f"cannot make a {rules!r} game: {exc}") from None
             if len(self._games) >= GAME_CACHE:
                 self._games.clear()
             self._games[key] = game
         return game
 
-    def check_password(self, password: str | None) -> None:
-        """HostError ``bad-password`` unless ``password`` is the host's (or none is set)."""
-        if not same_secret(password, self.config.password):
-            raise HostError("bad-password", "this host needs its password")
+    def check_password(self, password: str | None, address: str = "web") -> None:
+        """HostError ``bad-password`` unless ``password`` is the host's (or none is set).
+
+        For checks that cannot wait (the web view): see PasswordChecker.check_now.
+        """
+        if self.password is None:
+            return
+        refused = self.passwords.check_now(address, password, self.password, "host")
+        if refused is not None:
+            raise HostError("bad-password", f"this host needs its password: {refused}")
 
     def lobby_changed(self, table: Any = None) -> None:
         self.lobby.changed(table)
@@ -207,6 +285,7 @@ class HostService(Service):
         return encode_frame(wire, check=False)
 
     def open_journal(self, table_id: int, fresh: bool = True) -> Journal | None:
+        """The journal of a table (None without a state dir); ``fresh``: a new file."""
         if self.state_dir is None:
             return None
         return Journal(journal_path(self.state_dir, table_id), fresh=fresh)
@@ -232,6 +311,5 @@ class HostService(Service):
                 return text[:64]
         except FileNotFoundError:
             pass
-        path.write_text(self.host_id)
-        path.chmod(0o600)
+        write_atomically(path, self.host_id.encode())
         return self.host_id
