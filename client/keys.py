@@ -465,7 +465,7 @@ class KeyHandling:
         self.power_index %= len(acts)
         action = acts[self.power_index]
         text, land, frm = describe(self.view, action)
-        more = f"  ({self.power_index + 1}/{len(acts)}, ←→ for others)" if len(acts) > 1 else ""
+        more = f" ({self.power_index + 1}/{len(acts)} ←→)" if len(acts) > 1 else ""
         self.preview = Preview(action, text + more, land, frm)
 
     def _key_power(self, key: str, acts: list[str]) -> None:
@@ -473,22 +473,26 @@ class KeyHandling:
         if key in ("left", "right", "up", "down", POWER_KEY):
             self.power_index += -1 if key in ("left", "up") else 1
             self._preview_power(acts)
-        elif key == "enter" and self.preview:
-            self.send_action(self.preview.action)
-            self.mode = "move"
+        elif key == "enter":
+            if self.preview:
+                self.send_action(self.preview.action)
+                self.mode = "move"
+            else:  # nothing chosen yet: show the first choice
+                self._preview_power(acts)
         elif key == "escape":
             self.mode = "move"
             self.preview = None
         elif len(key) == 1 and key.lower() in {v: k for k, v in self.keys.items()}:
             sym = {v: k for k, v in self.keys.items()}[key.lower()]
-            card = sym + "*" if key.isupper() else sym
-            for i, a in enumerate(acts):
-                w = a.split()
-                if card in (w[1], w[-1]) and (w[0] != "power" or w[1] == card):
-                    self.power_index = i
-                    self._preview_power(acts)
-                    return
-            self.set_status(f"no {card} choice now", error=True)
+            cards = [sym + "*", sym] if key.isupper() else [sym, sym + "*"]
+            for card in cards:  # capital: dark first
+                for i, a in enumerate(acts):
+                    w = a.split()
+                    if card in (w[1], w[-1]) and (w[0] != "power" or w[1] == card):
+                        self.power_index = i
+                        self._preview_power(acts)
+                        return
+            self.set_status(f"no {sym} choice now", error=True)
         elif key.isdigit() and acts and acts[0].startswith("give "):
             for i, a in enumerate(acts):
                 if a.split()[1] == key:

@@ -37,18 +37,18 @@ def describe(view: dict[str, Any], action: str) -> tuple[str, int | None, int | 
     power = card.removesuffix("*")
     players = len(view.get("seats") or [])
     if power == "gun":
-        return (f"Gun ({card}): look at {color(view, int(words[2]))}'s cards and take one; "
-                "they draw another"), None, None
+        return (f"Gun ({card}): look at {color(view, int(words[2]))}'s cards, take one",
+                None, None)
     if power == "rum":
-        return (f"Rum ({card}): draw {players + 1}, keep 2, give one to each other player",
+        return (f"Rum ({card}): draw {players + 1}, keep 2, give 1 to each other",
                 None, None)
     if power == "lantern":
-        return (f"Lantern ({card}): draw 4, keep 1, put 3 back on top in your order",
+        return (f"Lantern ({card}): draw 4, keep 1, put 3 back in your order",
                 None, None)
     if power == "chest":
         pos = int(words[2])
-        return (f"Chest ({card}): open the tile at {place_name(view, pos)} (1-3 cards, "
-                "empty, or the snake)"), None, pos
+        return (f"Chest ({card}): open the tile at {place_name(view, pos)} (cards, empty "
+                "or snake)"), None, pos
     if power == "parrot":
         pos, sym = int(words[3]), words[4]
         land = advance_to(view, pos, sym)

@@ -2,9 +2,9 @@
 preview, the Gun's target hand, the Rum's hand-out, the Lantern's order, chest tiles."""
 from __future__ import annotations
 
+from cartagena_net.engine import State, make_game, view
 from client.model import ClientModel
 from client.render import render_screen, to_text
-from cartagena_net.engine import State, make_game, view
 
 
 def game(placed, hands, players=2) -> State:
