@@ -280,6 +280,7 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
     boat = int(view.get("boat", len(view["board"]) + 1))
     info = {s.get("seat"): s for s in (model.table_info or {}).get("seats") or []}
     goal = view.get("goal_name") or "boat"
+    sloop = sloop_pos(view)
     lines: list[Line] = []
     for s in view["seats"]:
         seat = s["seat"]
@@ -300,6 +301,8 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
                       ("", f"{name[:14]:<14}{tag:<11}"),
                       (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
                             f"{len(s['pirates'])}"))]
+        if sloop is not None:
+            line.append((DIM, f"  aboard {s['pirates'].count(sloop)}"))
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
             line += [("", "  ")] + public_cards(model, hand)

@@ -437,12 +437,12 @@ class KeyHandling:
             return
         taken, most = int(view.get("actions_taken", 0)), int(view.get("actions_max", 0))
         if view.get("free_sail") and view.get("captain") == self.seat and not taken:
-            cost = "free: the Captain's sail, no action spent"
+            cost = "free, Captain's sail"
         elif most - taken <= 1:
-            cost = "your last action: the turn ends"
+            cost = "last action, turn ends"
         else:
-            cost = f"costs 1 action ({most - taken - 1} left after it)"
-        self.preview = Preview("sail", f"sail the sloop {here.title()} → {there.title()}, {cost}",
+            cost = f"1 action, {most - taken - 1} left"
+        self.preview = Preview("sail", f"sail {here.title()} → {there.title()}: {cost}",
                                None, sloop.get("pos"))
 
     def _why_no_sail(self, view: dict, shore: str) -> str:
