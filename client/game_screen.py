@@ -721,7 +721,9 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     acts = action_lines(model, main_w)
     reserve = 1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
     room = height - reserve - len(top) - len(acts)
-    if path and room < (0 if side else LOG_MIN):
+    # a preview adds a line: keep room for it so the board does not change shape under it
+    spare = 1 if model.preview is None and model.legal and not model.owes_discard() else 0
+    if path and room - spare < (0 if side else LOG_MIN):
         return None
     if labels and not path and room < 0 and named_paths(view):
         return None

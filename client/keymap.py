@@ -66,7 +66,7 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
         pairs.append((SAIL_KEY, "sail the sloop" if now else
                       "sail the sloop to the other shore (preview; Enter confirms)"))
     if not now or "undo" in kinds:
-        pairs.append((UNDO_KEY, "undo the last advance"))
+        pairs.append((UNDO_KEY, "undo the last move"))
     if not now and opts.get("filibusters"):
         pairs += [("letter", "discard owed: choose a card"), ("Backspace", "take back a pick")]
     if model.may_manage():

@@ -366,7 +366,7 @@ class KeyHandling:
             if "undo" in self.legal:
                 self.send_action("undo")
             else:
-                self.set_status("nothing to undo: only an advance that revealed nothing, "
+                self.set_status("nothing to undo: only an advance or sail that revealed nothing, "
                                 "before your next action", error=True)
             return
         if key == "w":
