@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.client.test_tmux import (
     CLI,
+    ROOT,
     Tmux,
     assert_no_traceback,
+    free_port,
     hand_keys,
     my_turn,
     pirates,
     terminal_env,
+    wait_port,
     wait_screen,
 )
 
@@ -165,3 +169,70 @@ def test_whole_jailbreak_played_from_the_keyboard_to_the_end(tmp_path: Path) -> 
         assert_no_traceback(env)
     finally:
         t.kill()
+
+
+def sloop_seen(text: str) -> tuple[str, str]:
+    """(shore, load) of the sloop as drawn."""
+    load = re.search(r"sloop: (.*?) *(?:≈|Cartagena|Tortuga)", sloop_line(text))
+    assert load, text
+    return shore(text), load.group(1)
+
+
+def test_whole_jailbreak_hosted_joined_and_watched_over_tcp(tmp_path: Path) -> None:
+    """`cartagena host` (127.0.0.1, no discovery) with story=whole; `cartagena join` plays
+    it from the keyboard against the host's bot while `cartagena spectate` watches: the
+    watcher sees the sloop where the player sees it, and the same end."""
+    env = terminal_env(tmp_path)
+    port = free_port()
+    log = open(tmp_path / "host.log", "w")  # noqa: SIM115 - closed in finally
+    host = subprocess.Popen(
+        [*CLI, "host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
+         "--discovery", "off", "--web", "off", "--state-dir", str(tmp_path / "host"),
+         "--bot-delay", "0", "--rules", "studiogiochi-2017", "-o", "story=whole",
+         "-o", "pirates=1", "--players", "2", "--bots", "1"],
+        cwd=ROOT, env=env, stdout=log, stderr=log)
+    t = Tmux(f"ctgn-jailbreak-tcp-{os.getpid()}", env)
+    try:
+        wait_port(port, host)
+        t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
+        wait_screen(t, "join", lambda x: "story=whole" in x and "greedy bot" in x, "the lobby")
+        t.keys("join", "Enter")
+        wait_screen(t, "join", lambda x: "you own this table" in x, "the seat")
+        t.keys("join", "s")
+        text = wait_screen(t, "join", my_turn, "my turn")
+        assert sloop_seen(text) == ("Cartagena", "empty")
+        t.start("watch", [*CLI, "spectate", f"127.0.0.1:{port}"], window_of="join")
+        wait_screen(t, "join:watch", lambda x: "SPECTATING" in x and "⛴" in x
+                    and sloop_seen(x) == ("Cartagena", "empty"), "the watcher's board")
+
+        seen = {"sails": 0, "free": 0, "landed": 0}
+        actions, compared = 0, 0
+        while True:
+            text = wait_screen(t, "join", lambda x: my_turn(x) or "GAME OVER" in x,
+                               "my turn or the end")
+            if "GAME OVER" in text:
+                break
+            mine = sloop_seen(text)
+            if seen["sails"] and compared < 3:  # the sloop has sailed: the watcher agrees
+                wait_screen(t, "join:watch", lambda x, m=mine: "SPECTATING" in x
+                            and sloop_seen(x) == m, f"the watcher to show the sloop {mine}")
+                compared += 1
+            take_action(t, "join", text, seen)
+            actions += 1
+            assert actions < 400, f"the game does not end:\n{text}"
+        assert seen["sails"] >= 1 and compared >= 1, seen
+        watch = wait_screen(t, "join:watch", lambda x: "GAME OVER" in x, "the watcher's end")
+        assert sloop_seen(watch) == sloop_seen(text)
+        winner = re.search(r"Winner: .+? \((red|blue)\)|You win!", text).group(0)
+        assert ("(red)" in watch.split("Winner:")[1].splitlines()[0]) == (
+            winner == "You win!" or "(red)" in winner)
+        assert re.search(r"⛱ cove: [RB]×1", watch)
+        t.keys("join:watch", "q")
+        wait_screen(t, "join:watch", lambda x: "EXIT=0" in x, "the watcher to exit")
+        assert_no_traceback(env)
+    finally:
+        t.kill()
+        if host.poll() is None:
+            host.kill()
+            host.wait(timeout=30)
+        log.close()
