@@ -54,11 +54,16 @@ def settled(t: Tmux, s: str, before: str, what: str) -> str:
                        and "sent: " not in x, what)
 
 
+def refused(text: str) -> bool:
+    """The status line (the last) says why a key did nothing."""
+    last = (text.rstrip().splitlines() or [""])[-1]
+    return any(w in last for w in ("cannot", "only", "no "))
+
+
 def preview_and_confirm(t: Tmux, s: str, keys: list[str]) -> str | None:
     """Press keys; if a preview shows, confirm it and return the preview's text."""
     t.keys(s, *keys)
-    shown = wait_screen(t, s, lambda x: "Esc cancel" in x or "cannot" in x or "only" in x
-                        or "no " in x.splitlines()[-1], "a preview or a refusal")
+    shown = wait_screen(t, s, lambda x: "Esc cancel" in x or refused(x), "a preview or a refusal")
     if "Esc cancel" not in shown:
         t.keys(s, "Escape")
         return None
