@@ -168,6 +168,10 @@ def test_sailing_is_previewed_with_its_cost(width, height) -> None:
 
 
 def test_a_sail_that_is_not_allowed_says_why() -> None:
+    # not your turn
+    m = model_of(whole_state("cartagena", turn=1), seat=0)
+    m.on_key("f")
+    assert m.preview is None and m.take_outbox() == [] and "not your turn" in m.status
     # yellow has nobody aboard: the sloop cannot take it to Tortuga
     state = whole_state("cartagena", turn=2)
     m = model_of(state, seat=2)
