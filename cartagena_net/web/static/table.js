@@ -32,13 +32,16 @@
   }
 
   // The moves of the last turn that moved: highlighted on the board and in the log.
+  // A move taken back (an "undo" event after it) is not one of them.
   function lastMoves() {
     const picked = [];
-    let seenMove = false;
+    let seenMove = false, undone = 0;
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i];
       if (e.type === "turn" && seenMove) break;
-      if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
+      if (e.type === "undo") undone++;
+      else if (MOVES.has(e.type) && undone > 0) undone--;
+      else if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
     }
     return picked;
   }

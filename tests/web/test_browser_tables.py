@@ -1,0 +1,55 @@
+"""A person at a table on a real host (game protocol) while a browser watches it:
+moves taken back are not highlighted; a table that goes away says so on its page."""
+from __future__ import annotations
+
+from protocol import messages
+from tests.web.player import Player
+from tests.web.test_browser import board_ready, no_errors, viewport, wait_for
+
+LOG = """return [...document.querySelectorAll('#event-log li.event')].map((li) =>
+  [li.dataset.type, li.classList.contains('recent'), li.textContent]);"""
+
+
+def page_at(browser, seq: int) -> None:
+    wait_for(browser, f"Number(document.body.dataset.seq) >= {seq}", f"the page shows seq {seq}")
+
+
+def test_a_move_taken_back_is_not_highlighted(browser, host_process):
+    host = host_process("--players", "2", "--bots", "2", "--bot-delay", "0.2")
+    ann = Player(host.port, "ann")
+    try:
+        ann.send(messages.CreateTable(name="undo", rules="studiogiochi-2017",
+                                      options={"players": 2, "story": "whole"}))
+        joined = ann.expect(messages.Joined)
+        ann.send(messages.AddBot(table=joined.table, kind="greedy"))
+        ann.expect(messages.Lobby, lambda m: any(
+            t["id"] == joined.table and all(s["name"] for s in t["seats"]) for t in m.tables))
+        viewport(browser, 1280, 800)
+        browser.get(f"{host.url}table/{joined.table}")
+        wait_for(browser, "document.getElementById('conn').dataset.live === 'yes'", "the page is live")
+        ann.send(messages.Start(table=joined.table))
+        ann.my_turn()
+        board_ready(browser)
+        advance = next(a for a in ann.state.legal if a.startswith("advance 0 "))
+        moved = ann.act(advance)
+        to = next(e["to"] for e in moved.events if e["type"] == "advance")
+        page_at(browser, moved.seq)
+        log = browser.execute_script(LOG)
+        assert log[0][0] == "advance" and log[0][1], log  # the move, highlighted
+        assert browser.execute_script(
+            f"return document.querySelector('#board [data-key=\"place:{to}\"]').classList.contains('highlight')")
+        back = ann.act("undo")  # the engine takes it back (rules D23)
+        page_at(browser, back.seq)
+        log = browser.execute_script(LOG)
+        assert log[0][0] == "undo" and log[1][0] == "advance", log
+        assert not log[1][1], "a move taken back is not highlighted"
+        assert not browser.execute_script(
+            f"return document.querySelector('#board [data-key=\"place:{to}\"]').classList.contains('highlight')")
+        # The same move again, kept this time: highlighted again.
+        again = ann.act(advance)
+        page_at(browser, again.seq)
+        log = browser.execute_script(LOG)
+        assert log[0][0] == "advance" and log[0][1] and not log[2][1], log
+        no_errors(browser)
+    finally:
+        ann.close()
