@@ -149,7 +149,7 @@
     piles.replaceChildren();
     const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
     piles.append(
-      el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, "Stock"), el("span", { class: "pile-value" }, `${view.stock} cards`)),
+      el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, "Stock"), el("span", { class: "pile-value" }, `${view.stock} card${view.stock === 1 ? "" : "s"}`)),
       el("div", { class: "pile", id: "discard" }, el("span", { class: "pile-label" }, "Discard"),
         top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 26) : el("span", { class: "pile-value" }, "empty"),
         el("span", { class: "pile-count" }, `${view.discard.length}`)));
