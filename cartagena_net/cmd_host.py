@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-kind", default="greedy", help="bot kind: random or greedy")
     parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
     parser.add_argument("--headless", action="store_true", help="no local client: only host")
-    parser.add_argument("--state-dir", default=None, help="journal directory (crash safety)")
+    parser.add_argument("--state-dir", default=None, help="journal directory (crash safety); without --resume, journals of an earlier run are moved to an archive-* folder in it")
     parser.add_argument("--resume", action="store_true", help="restore tables from --state-dir")
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
                         help="answer LAN discovery on UDP 41672")
@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --headless: do not log every game event")
     parser.add_argument("--max-connections", type=int, default=1024)
     parser.add_argument("--max-per-address", type=int, default=64)
+    parser.add_argument("--max-tables-per-address", type=int, default=16, metavar="N",
+                        help="tables one client address may hold at once (default 16)")
     parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
                         help="per-connection message rate (bursts of twice as many)")
     parser.add_argument("--web", default=None, metavar="PORT|off",
@@ -86,6 +88,7 @@ def build_config(args: argparse.Namespace) -> Any:
         bot_delay=args.bot_delay,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
+        max_tables_per_address=args.max_tables_per_address,
         rate=args.rate_limit,
         burst=2 * args.rate_limit,
         log_events=bool(args.headless and not args.no_game_log),
@@ -122,6 +125,11 @@ def run(args: argparse.Namespace) -> int:
     except (CannotListenError, OSError) as exc:
         print(f"cartagena host: cannot start: {exc}", file=sys.stderr)
         return 1
+    if service.archived is not None:
+        folder, count = service.archived
+        print(f"cartagena host: {count} journal file(s) of an earlier run moved to {folder} "
+              "(to restore those tables, move them back and start with --resume)",
+              file=sys.stderr)
     if not service.lobby.tables:
         try:
             tid = service.create_table(

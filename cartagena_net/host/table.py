@@ -43,7 +43,8 @@ class Table:
         options: dict[str, Any],
         password: str | None = None,
         spectators: bool = True,
-        fresh: bool = True,
+        open_journal: bool = True,
+        creator: str | None = None,
     ) -> None:
         self.host = host
         self.id = table_id
@@ -53,6 +54,7 @@ class Table:
         self.game = host.game_for(rules, self.options)
         self.password = password
         self.allow_spectators = spectators
+        self.creator = creator  # the address that created it (a per-address cap counts it)
         colors = gamerec.seat_colors(self.game)
         self.seats = [Seat(i, c) for i, c in enumerate(colors)]
         self.owner: int | None = None
@@ -61,11 +63,14 @@ class Table:
         self.status = "waiting"
         self.seq = 0
         self.sent_events = 0
-        self.chance_seen = 0
+        self.chance_seen = 0  # chance outcomes and actions of the last good state
+        self.actions_seen = 0
         self._bot_call: Any = None
+        self._bot_failures = 0
+        self.faulted = False  # the engine failed and the state could not be rebuilt
         self.entry_cache: dict[str, Any] | None = None
         self._rng = random.Random(random.SystemRandom().getrandbits(64))
-        self.journal: Any = host.open_journal(table_id, fresh)
+        self.journal: Any = host.open_journal(table_id) if open_journal else None
 
     # -- lobby information -------------------------------------------------
 
@@ -176,7 +181,25 @@ class Table:
             return False
         self.spectators.discard(conn)
         self.host.lobby_changed(self)
+        self._remove_if_vacant()
         return True
+
+    def vacant(self) -> bool:
+        """Nobody to keep this table for: no game on, no spectator, and no human seated
+        (waiting) or no human still connected (finished). Bot seats do not count.
+        A vacant table a client created is removed at once; see :meth:`leave_seat`."""
+        if self.playing or self.spectators:
+            return False
+        if self.status == "finished":
+            return not any(s.human and s.conn is not None for s in self.seats)
+        return not any(s.human for s in self.seats)
+
+    def _remove_if_vacant(self) -> bool:
+        """A client's table that is vacant goes (the host's own tables stay)."""
+        if self.creator is not None and self.vacant():
+            self.host.remove_table(self)
+            return True
+        return False
 
     def leave(self, conn: Any) -> None:
         """``conn`` leaves: a spectator goes; a seat is freed before the start, kept after."""
@@ -211,6 +234,8 @@ class Table:
         if self.owner == seat.index:
             humans = [s.index for s in self.seats if s.human]
             self.owner = humans[0] if humans else None
+        if self._remove_if_vacant():
+            return  # its journal went with it: it held no game
         self._journal_seats()
         self.host.lobby_changed(self)
 
@@ -320,6 +345,7 @@ class Table:
                 self._journal_failed(exc)
         self.state = state
         self.chance_seen = len(outcomes)
+        self.actions_seen = 0
         self.status = "playing"
         self.sent_events = 0
         log.info("table {table}: a new game starts", table=self.id)
@@ -339,6 +365,8 @@ class Table:
             raise HostError("not-allowed", f"you have no seat at table {self.id}")
         if self.status != "playing" or self.state is None:
             raise HostError("not-started", f"table {self.id} is not playing")
+        if self.faulted:
+            raise HostError("table-fault", f"table {self.id} stopped after a host fault")
         if seq != self.seq:
             raise HostError("stale", f"stale action: seq {seq} but the game is at {self.seq}")
         if self.state.actor != seat.index:
@@ -346,25 +374,61 @@ class Table:
         self.apply(seat.index, text)
 
     def apply(self, seat: int, text: str) -> None:
-        """Apply an action for ``seat``, journal it, then broadcast."""
+        """Apply an action for ``seat``, journal it, then broadcast.
+
+        Any other exception from the engine is a fault of this table only: the action
+        is refused (``table-fault``) and the table keeps its last good state.
+        """
         try:
             self.state.apply(text)
         except IllegalActionError as exc:
             raise HostError("illegal-action", str(exc) or "that action breaks a rule") from None
         except InvalidActionError as exc:
             raise HostError("bad-action", str(exc) or f"cannot read {text!r}") from None
+        except Exception:  # noqa: BLE001 - an engine bug must not take the table down
+            self._engine_fault(seat, text)
+            raise HostError(
+                "table-fault",
+                f"the host failed to apply {text[:60]!r} (a fault logged on the host); "
+                "the action was refused and the game is unchanged",
+            ) from None
         self.seq += 1
         if self.journal is not None:
             record: dict[str, Any] = {"t": "act", "seq": self.seq, "seat": seat, "action": text}
-            added = gamerec.chance_outcomes(self.state, self.chance_seen)
-            if added:
-                record["chance"] = added
-                self.chance_seen += len(added)
+            if gamerec.chance_count(self.state) > self.chance_seen:
+                record["chance"] = gamerec.chance_outcomes(self.state, self.chance_seen)
             self._journal(record)
+        self.chance_seen = gamerec.chance_count(self.state)
+        self.actions_seen += 1
         if self.state.is_over:
             self.status = "finished"
             self.host.lobby_changed(self)
         self._broadcast(first=seat)
+
+    def _engine_fault(self, seat: int, text: str) -> None:
+        """Log an engine failure and make sure the state is the last good one.
+
+        The state is rebuilt from what was journaled (its chance outcomes and accepted
+        actions), so even an engine that changed something before failing leaves no
+        trace; if that cannot be done the table refuses every further action.
+        """
+        log.failure("table {table}: engine fault at seq {seq} on {action!r} by seat {seat}; "
+                    "the action is refused and the table keeps its last good state",
+                    table=self.id, seq=self.seq, action=text[:200], seat=seat)
+        state = self.state
+        try:
+            good = gamerec.restore(self.game, gamerec.chance_outcomes(state)[: self.chance_seen],
+                                   [str(a) for a in state.history[: self.actions_seen]])
+            good.forget_events(self.sent_events - RECENT_EVENTS)
+        except Exception:  # noqa: BLE001 - then the table cannot go on
+            log.failure("table {table}: cannot rebuild its last good state; the table "
+                        "refuses every further action", table=self.id)
+            self.faulted = True
+            return
+        if good.event_count != self.sent_events:
+            log.error("table {table}: the rebuilt state has {n} events, {m} were sent",
+                      table=self.id, n=good.event_count, m=self.sent_events)
+        self.state = good
 
     def _legal(self, seat: int) -> list[str]:
         if self.state is None or self.state.is_over or self.state.actor != seat:
@@ -425,7 +489,8 @@ class Table:
     # -- bots ----------------------------------------------------------------
 
     def _bot_to_move(self) -> Seat | None:
-        if self.status != "playing" or self.state is None or self.state.is_over:
+        if (self.status != "playing" or self.state is None or self.state.is_over
+                or self.faulted):
             return None
         actor = self.state.actor
         if actor is None:
@@ -439,7 +504,15 @@ class Table:
         self._bot_call = self.host.reactor.callLater(self.host.config.bot_delay, self._bot_move)
 
     def _bot_move(self) -> None:
+        """A timed call: whatever fails, the bot's seat is tried again (never stalls)."""
         self._bot_call = None
+        try:
+            self._bot_play()
+        except Exception:  # noqa: BLE001 - a timed call must not die silently
+            log.failure("table {table}: bot move failed", table=self.id)
+            self._bot_failed()
+
+    def _bot_play(self) -> None:
         seat = self._bot_to_move()
         if seat is None:
             return
@@ -451,10 +524,28 @@ class Table:
             choice = None
         if choice not in legal:
             choice = self._rng.choice(legal)
-        try:
-            self.apply(seat.index, choice)
-        except HostError as exc:
-            log.error("table {table}: bot action refused: {msg}", table=self.id, msg=exc.message)
+        # If the engine refuses the bot's choice, a few other legal actions are tried.
+        others = [a for a in legal if a != choice]
+        self._rng.shuffle(others)
+        for text in [choice, *others][:4]:
+            try:
+                self.apply(seat.index, text)
+            except HostError as exc:
+                log.error("table {table}: bot action {action!r} refused: {msg}",
+                          table=self.id, action=text, msg=exc.message)
+                if self.faulted:
+                    return
+                continue
+            self._bot_failures = 0
+            return
+        self._bot_failed()
+
+    def _bot_failed(self) -> None:
+        """Nothing the bot tried was applied: try again later, backing off to a minute."""
+        self._bot_failures += 1
+        if self._bot_call is None and self._bot_to_move() is not None:
+            delay = min(60.0, self.host.config.bot_delay + 2.0 ** min(self._bot_failures, 6))
+            self._bot_call = self.host.reactor.callLater(delay, self._bot_move)
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -485,6 +576,7 @@ class Table:
             "options": self.options,
             "password": self.password,
             "spectators": self.allow_spectators,
+            "creator": self.creator,
         }
 
     def _seats_record(self) -> dict[str, Any]:
