@@ -453,8 +453,6 @@ class WebServer:
     def _push(self) -> None:
         self._push_call = None
         dirty, self._dirty = self._dirty, set()
-        for tid in [t for t in self.feeds if t not in self.host.lobby.tables]:
-            self.table_removed(tid)  # the host forgot the table: its watchers are told
         for tid in dirty:
             table = self.host.lobby.tables.get(tid)
             feed = self.feeds.get(tid)

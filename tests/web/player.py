@@ -11,6 +11,10 @@ from protocol import Connection, Role, messages
 TIMEOUT = 30.0
 
 
+class Refused(Exception):
+    """The host answered with an ``error``."""
+
+
 class Player:
     def __init__(self, port: int, name: str) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
@@ -38,7 +42,7 @@ class Player:
             if isinstance(msg, messages.State):
                 self.state = msg
             if isinstance(msg, messages.Error):
-                raise AssertionError(f"the host refused: {msg.code}: {msg.message}")
+                raise Refused(f"{msg.code}: {msg.message}")
             if isinstance(msg, cls) and (pred is None or pred(msg)):
                 return msg
         raise TimeoutError(f"no {cls.__name__} from the host")

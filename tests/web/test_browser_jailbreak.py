@@ -3,7 +3,14 @@ Jailbreak's two paths, the sloop with its load at its shore, the Captain and the
 the island path on its own."""
 from __future__ import annotations
 
-from tests.web.test_browser import SIZES, board_ready, check_screenshot, no_errors, viewport, wait_for
+from tests.web.test_browser import (
+    SIZES,
+    board_ready,
+    check_screenshot,
+    no_errors,
+    viewport,
+    wait_for,
+)
 
 WHOLE = ("--rules", "studiogiochi-2017", "-o", "story=whole")
 SLOW_WAIT = 150  # a bot game reaches its first sail after some turns

@@ -2,6 +2,8 @@
 moves taken back are not highlighted; a table that goes away says so on its page."""
 from __future__ import annotations
 
+from selenium.webdriver.common.by import By
+
 from protocol import messages
 from tests.web.player import Player
 from tests.web.test_browser import board_ready, no_errors, viewport, wait_for
@@ -51,5 +53,40 @@ def test_a_move_taken_back_is_not_highlighted(browser, host_process):
         log = browser.execute_script(LOG)
         assert log[0][0] == "advance" and log[0][1] and not log[2][1], log
         no_errors(browser)
+    finally:
+        ann.close()
+
+
+def test_a_table_that_goes_away_says_so_and_links_to_the_list(browser, host_process):
+    host = host_process("--players", "2", "--bots", "2", "--bot-delay", "0.5")
+    ann = Player(host.port, "ann")
+    try:
+        ann.send(messages.CreateTable(name="short-lived", rules="jamaica", options={"players": 2}))
+        tid = ann.expect(messages.Joined).table
+        viewport(browser, 390, 844, True)
+        browser.get(f"{host.url}table/{tid}")
+        wait_for(browser, "document.getElementById('table-name').textContent === 'short-lived'",
+                 "the page shows the waiting table")
+        wait_for(browser, "document.getElementById('watching').textContent === '1 watching'",
+                 "this browser is counted as watching")
+        browser.execute_script("window.stillThisPage = 'yes'")
+        ann.close()  # the only person leaves before any game: the host removes the table
+        wait_for(browser, "document.body.dataset.gone === 'yes'", "the page says the table is gone")
+        notice = browser.find_element(By.ID, "notice")
+        assert notice.is_displayed() and f"Table {tid} is gone" in notice.text
+        assert browser.find_element(By.ID, "conn").text == "table gone"
+        assert browser.execute_script("return window.stillThisPage") == "yes"  # told, not reloaded
+        browser.find_element(By.ID, "to-tables").click()
+        wait_for(browser, "document.querySelectorAll('#tables .table-entry').length === 1", "the list")
+        assert browser.find_element(By.CSS_SELECTOR, "#tables .table-entry").get_attribute("data-table") == "1"
+        assert f"cartagena join 127.0.0.1:{host.port}" == browser.find_element(By.ID, "join-command").text
+        no_errors(browser)
+        # The table's address now answers 404 with a page that says so, linking to the list.
+        browser.get(f"{host.url}table/{tid}")
+        wait_for(browser, "document.getElementById('gone') !== null", "the no-such-table page")
+        assert "not on this host" in browser.find_element(By.ID, "gone").text
+        assert browser.find_element(By.CSS_SELECTOR, "#gone a").get_attribute("href") == host.url
+        logged = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert len(logged) == 1 and f"/table/{tid} " in logged[0] and "404" in logged[0], logged
     finally:
         ann.close()
