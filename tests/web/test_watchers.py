@@ -2,8 +2,6 @@
 (real host, real HTTP and a real game-protocol client on 127.0.0.1)."""
 from __future__ import annotations
 
-import asyncio
-
 from protocol import messages
 from tests.host.helpers import join
 from tests.twisted_loop import run, stop_host, until
@@ -55,18 +53,6 @@ def test_web_watchers_are_counted_with_the_spectators():
     run(go())
 
 
-async def stream_end(stream) -> bytes:
-    """Read the stream to its end (the last chunk): what came after the last event read."""
-    rest = b""
-    while not stream.chunks.done:
-        data = await asyncio.wait_for(stream.reader.read(65536), 20)
-        if not data:
-            break
-        rest += stream.chunks.feed(data)
-    assert stream.chunks.done, "the stream ended with its last chunk"
-    return rest
-
-
 def test_a_removed_table_tells_its_watchers_and_is_404_after():
     async def go():
         host = web_host()
@@ -90,7 +76,7 @@ def test_a_removed_table_tells_its_watchers_and_is_404_after():
             for s in gone:
                 _, block = await s.event("gone")
                 assert event_data(block) == {"id": tid, "text": f"table {tid} is gone"}
-                assert b"event:" not in await stream_end(s)  # one gone event, then the end
+                assert b"event:" not in await s.read_to_end()  # one gone event, then the end
                 s.close()
             assert tid not in host.lobby.tables and tid not in host.web.feeds
             _, block = await lobby_stream.event("lobby")
