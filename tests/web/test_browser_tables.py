@@ -2,6 +2,8 @@
 moves taken back are not highlighted; a table that goes away says so on its page."""
 from __future__ import annotations
 
+import socket
+
 from selenium.webdriver.common.by import By
 
 from protocol import messages
@@ -90,3 +92,29 @@ def test_a_table_that_goes_away_says_so_and_links_to_the_list(browser, host_proc
         assert len(logged) == 1 and f"/table/{tid} " in logged[0] and "404" in logged[0], logged
     finally:
         ann.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_page_follows_the_host_through_a_restart(browser, host_process, tmp_path):
+    ports = ("--port", str(free_port()), "--web", str(free_port()))
+    game = ("--players", "3", "--bots", "3", "--bot-delay", "0.2", "--state-dir", str(tmp_path))
+    host = host_process(*game, *ports)
+    viewport(browser, 1280, 800)
+    browser.get(host.url + "table/1")
+    board_ready(browser)
+    browser.execute_script("window.stillThisPage = 'yes'")
+    wait_for(browser, "Number(document.body.dataset.seq) >= 3", "a few moves")
+    host.stop()  # the host goes down: the page waits for it
+    wait_for(browser, "document.getElementById('conn').dataset.live === 'no'", "the page sees it")
+    seq = int(browser.execute_script("return document.body.dataset.seq"))
+    again = host_process(*game, *ports, "--resume")
+    assert again.url == host.url
+    wait_for(browser, f"Number(document.body.dataset.seq) > {seq}", "the restored game goes on in the page")
+    assert browser.find_element(By.ID, "conn").text == "live"
+    assert browser.execute_script("return window.stillThisPage") == "yes"  # no reload
+    assert browser.execute_script("return document.querySelectorAll('#board .piece').length") > 0

@@ -217,7 +217,7 @@
     if (refused) {
       notice(refused.text);
       setConnection("not watching", false);
-      if (refused.reason === "no-answer") setTimeout(connect, 3000);   // the host may come back
+      if (refused.retry) setTimeout(connect, 3000);   // the host may come back or have room
       return;
     }
     notice("");
