@@ -79,14 +79,15 @@ class Feed:
     def __len__(self) -> int:
         return len(self.watchers)
 
-    def add(self, request: Any, first: list[Frame]) -> Watcher:
-        """Start the event stream on ``request`` with ``first`` frames, then join the feed."""
+    def add(self, request: Any, first: Callable[[], list[Frame]]) -> Watcher:
+        """Join the feed, then start the event stream on ``request`` with the frames
+        ``first()`` makes (made once the watcher counts, so they include it)."""
         watcher = Watcher(self, request)
-        request.write(b"".join(f.raw for f in first) or b": \n\n")  # headers + first data
         self.watchers.add(watcher)
-        request.notifyFinish().addBoth(lambda _: self.discard(watcher))
         if self._on_change is not None:
             self._on_change(self)
+        request.write(b"".join(f.raw for f in first()) or b": \n\n")  # headers + first data
+        request.notifyFinish().addBoth(lambda _: self.discard(watcher))
         return watcher
 
     def discard(self, watcher: Watcher) -> None:

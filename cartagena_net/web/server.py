@@ -383,7 +383,7 @@ class WebServer:
 
     def watch(self, request: Any, table_id: int | None) -> None:
         if table_id is None:
-            self.lobby_feed.add(request, [Frame.event("lobby", self.lobby_data())])
+            self.lobby_feed.add(request, lambda: [Frame.event("lobby", self.lobby_data())])
             return
         table = self.host.lobby.tables[table_id]
         feed = self.feeds.get(table_id)
@@ -391,9 +391,12 @@ class WebServer:
             feed = self.feeds[table_id] = Feed(
                 f"table {table_id}", self.config.web_max_buffer,
                 lambda f: self._feed_changed(table_id, f))
-        first = [Frame.event("table", table.lobby_entry())]
-        if table.state is not None:
-            first.append(self._full_frame(table))
+
+        def first() -> list[Frame]:
+            frames = [Frame.event("table", table.lobby_entry())]
+            if table.state is not None:
+                frames.append(self._full_frame(table))
+            return frames
         feed.add(request, first)
 
     def _feed_changed(self, table_id: int, feed: Feed) -> None:

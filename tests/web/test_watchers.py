@@ -23,7 +23,9 @@ def test_web_watchers_are_counted_with_the_spectators():
             lobby, _ = await join(host.port, "ann")
             await lobby.expect(messages.Lobby, counted(tid, 0))
             streams = [await open_stream(port, f"/table/{tid}/events") for _ in range(2)]
-            for s in streams:
+            for n, s in enumerate(streams, 1):
+                _, block = await s.event("table")
+                assert event_data(block)["spectators"] == n  # its first event counts it
                 await s.event("state")
             await lobby.expect(messages.Lobby, counted(tid, 2))
             listed = event_data(b"data: " + (await fetch(port, "/tables.json")).body)
