@@ -26,7 +26,7 @@ UNICODE_GLYPHS: dict[str, str] = {
 }
 
 UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·"}
-ASCII_MARKS = {"start": "S", "boat": "B", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
+ASCII_MARKS = {"start": "S", "boat": "@", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
 
 # prompt_toolkit colour names for the seat colours.
 COLOR_STYLES: dict[str, str] = {
@@ -48,7 +48,7 @@ COLOR_STYLES: dict[str, str] = {
 }
 
 # Keys that the game screen uses for commands; symbols never take them.
-RESERVED_KEYS = frozenset("qrewmcy")
+RESERVED_KEYS = frozenset("qrewmcyzf")
 
 
 def glyph(symbol: str, ascii_only: bool = False, keys: dict[str, str] | None = None) -> str:

@@ -37,3 +37,18 @@ def morgan_to(view: dict[str, Any], pos: int, owner: int = -1) -> tuple[int, int
     """(landing, cards drawn) of a Morgan push from ``pos``: next space ahead with 1 or 2."""
     got = Preview(view).push(owner, pos)
     return got if got is not None else (pos, 0)
+
+
+def place_name(view: dict[str, Any], pos: int | None) -> str:
+    """A position as players read it: the edition's start, goal and sloop names, else its
+    number."""
+    if pos is None:
+        return "?"
+    if pos == 0:
+        return str(view.get("start_name") or "start")
+    if pos == int(view.get("boat", len(view["board"]) + 1)):
+        return str(view.get("goal_name") or "boat")
+    sloop = view.get("sloop")
+    if isinstance(sloop, dict) and sloop.get("pos") == pos:
+        return "sloop"
+    return str(pos)

@@ -31,6 +31,7 @@ from protocol import Connection, Role, encode_frame
 log = Logger(namespace="cartagena.host")
 
 GAME_CACHE = 64
+HOST_ENDED = "the host ended the game"  # the reason every client is given on a stop
 
 
 class _Factory(tprotocol.Factory):
@@ -114,7 +115,7 @@ class HostService(Service):
         super().stopService()
         self.lobby.cancel()
         for conn in list(self.connections):
-            conn.fail("shutting-down", "the host is shutting down")
+            conn.say_bye(HOST_ENDED)
         for table in self.lobby.tables.values():
             table.close()
         stopping = []

@@ -16,10 +16,14 @@ from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.tokens import new_token, same_secret
+from protocol import messages
 
 log = Logger(namespace="cartagena.host.table")
 
 RECENT_EVENTS = 20
+# Bots are named after pirates of the golden age, each one once per table.
+BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Captain Kidd",
+             "Black Bart", "Ned Low", "Charles Vane", "Henry Avery", "Grace O'Malley")
 
 
 def load_bot(kind: str, rng: random.Random) -> Any:
@@ -248,7 +252,7 @@ class Table:
         if seat.takeover_call is not None and seat.takeover_call.active():
             seat.takeover_call.cancel()
         seat.takeover_call = None
-        seat.takeover_bot = None
+        seat.stand_in(None, None)  # the player is back: the stand-in bot steps aside
         log.info("table {table}: {color} reconnected", table=self.id, color=seat.color)
         self.host.lobby_changed(self)
         if self.state is not None:
@@ -264,12 +268,20 @@ class Table:
         def take_over() -> None:
             seat.takeover_call = None
             if seat.conn is None and self.status == "playing":
-                seat.takeover_bot = load_bot("greedy", self._rng)
-                log.info("table {table}: a bot plays {color} until it returns",
-                         table=self.id, color=seat.color)
-                self._schedule_bot()
+                self._stand_in(seat, "greedy")
 
         seat.takeover_call = self.host.reactor.callLater(delay, take_over)
+
+    def _stand_in(self, seat: Seat, kind: str) -> None:
+        """A bot of ``kind`` plays ``seat`` until its player returns."""
+        if seat.takeover_call is not None and seat.takeover_call.active():
+            seat.takeover_call.cancel()
+        seat.takeover_call = None
+        seat.stand_in(load_bot(kind, self._rng), kind)
+        log.info("table {table}: a bot plays {color} until it returns",
+                 table=self.id, color=seat.color)
+        self.host.lobby_changed(self)
+        self._schedule_bot()
 
     def find_token(self, token: str) -> Seat | None:
         found = None
@@ -301,25 +313,97 @@ class Table:
         if conn is not None:
             self._require_owner(conn)
         if self.playing:
-            raise HostError("already-started", "bots are added before the start")
+            return self._hand_to_bot(seat, kind)
         chosen = self._choose_seat(seat, None)
         bot = load_bot(kind, self._rng)
         chosen.bot_kind = kind
         chosen.bot = bot
-        chosen.name = f"{kind} bot"
+        chosen.name = self.bot_name()
         self._journal_seats()
         self.host.lobby_changed(self)
         return chosen
 
+    def bot_name(self) -> str:
+        """A bot name no other seat at this table uses."""
+        used = {s.name for s in self.seats}
+        free = [n for n in BOT_NAMES if n not in used]
+        return free[0] if free else f"bot {len(used)}"
+
+    def _hand_to_bot(self, seat: int | None, kind: str) -> Seat:
+        """During a game: a bot plays an absent player's seat until the player returns."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            raise HostError("already-started", "during a game a bot can only stand in for "
+                            "an absent player: name the seat")
+        chosen = self.seats[seat]
+        if not chosen.human or chosen.conn is not None:
+            raise HostError("bad-seat", f"the {chosen.color} player is here: a bot stands in "
+                            "only for an absent player")
+        load_bot(kind, self._rng)  # an unknown kind is refused before anything changes
+        self._stand_in(chosen, kind)
+        return chosen
+
     def remove_bot(self, conn: Any, seat: int) -> None:
+        """Remove a bot; during a game, stop a stand-in bot; before it, remove an empty seat."""
         self._require_owner(conn)
+        if not 0 <= seat < len(self.seats):
+            raise HostError("bad-seat", f"seat {seat} does not exist (0..{len(self.seats) - 1})")
+        chosen = self.seats[seat]
         if self.playing:
-            raise HostError("already-started", "bots are removed before the start")
-        if not 0 <= seat < len(self.seats) or self.seats[seat].bot_kind is None:
+            if chosen.takeover_bot is None:
+                raise HostError("already-started", "during a game only a bot standing in "
+                                "for an absent player can be taken off")
+            chosen.stand_in(None, None)  # the seat waits for its player again
+            self.host.lobby_changed(self)
+            return
+        if not chosen.occupied:
+            self.remove_seat(seat)
+            return
+        if chosen.bot_kind is None:
             raise HostError("bad-seat", f"seat {seat} has no bot")
-        self.seats[seat].clear()
+        chosen.clear()
         self._journal_seats()
         self.host.lobby_changed(self)
+
+    def remove_seat(self, seat: int) -> None:
+        """Before the start: take an empty seat away (three friends at a four-seat table)."""
+        keep = [s for s in self.seats if s.index != seat]
+        try:
+            self._reseat(keep)
+        except HostError:
+            raise HostError("bad-seat", f"a {self.rules} table cannot have "
+                            f"{len(keep)} seats") from None
+        if self.journal is not None:
+            try:
+                self.journal.rewrite(self.meta_record(), self._seats_record())
+            except OSError as exc:
+                self._journal_failed(exc)
+        self.host.lobby_changed(self)
+
+    def _reseat(self, order: list[Seat]) -> None:
+        """Seats in a new order (or fewer): each keeps its colour, player, bot and token."""
+        options = dict(self.options)
+        options["players"] = len(order)
+        colors = [s.color for s in order]
+        if "colors" in options or colors != gamerec.seat_colors(self.game)[: len(order)]:
+            options["colors"] = ",".join(colors)
+        game = self.host.game_for(self.rules, options)  # HostError if the rules refuse
+        owner = self.seats[self.owner] if self.owner is not None else None
+        for i, s in enumerate(order):
+            s.index = i
+        self.seats = order
+        self.options = options
+        self.game = game
+        self.owner = owner.index if owner is not None else None
+
+    def _rotate_start_player(self) -> None:
+        """Play again: the next seat starts (everyone keeps a colour; players are told
+        their new seat numbers with ``joined``)."""
+        if len(self.seats) < 2:
+            return
+        self._reseat(self.seats[1:] + self.seats[:1])
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send_message(messages.Joined(table=self.id, seat=s.index, token=s.token))
 
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
@@ -333,6 +417,8 @@ class Table:
                 "seats-empty",
                 f"{len(empty)} seat(s) empty ({', '.join(empty)}): wait for players or add bots",
             )
+        if self.status == "finished":
+            self._rotate_start_player()
         state = gamerec.new_state(self.game)
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1
@@ -431,9 +517,14 @@ class Table:
         self.state = good
 
     def _legal(self, seat: int) -> list[str]:
+        """The actions ``seat`` may send now; "undo" too when the engine allows it."""
         if self.state is None or self.state.is_over or self.state.actor != seat:
             return []
-        return [str(a) for a in self.state.legal_actions()]
+        acts = [str(a) for a in self.state.legal_actions()]
+        can_undo = getattr(self.state, "can_undo", None)
+        if can_undo is not None and can_undo():
+            acts.append("undo")
+        return acts
 
     def _state_wire(self, viewer: Any, since: int) -> dict[str, Any]:
         """A ``state`` message as a wire map: the engine's view for ``viewer`` only."""
@@ -516,7 +607,7 @@ class Table:
         seat = self._bot_to_move()
         if seat is None:
             return
-        legal = self._legal(seat.index)
+        legal = [a for a in self._legal(seat.index) if a != "undo"]  # bots never undo
         try:
             choice = seat.controller.choose(view(self.state, seat.index), legal)
         except Exception:  # noqa: BLE001 - a bot bug must not stop the table

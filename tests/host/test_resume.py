@@ -43,8 +43,8 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
         bob_tok = (await bob.expect(messages.Joined)).token
         ann.close()
         await stop_host(host)
-        err = await bob.expect(messages.Error)
-        assert (err.code, err.fatal) == ("shutting-down", True)
+        bye = await bob.expect(messages.Bye)
+        assert bye.reason == "the host ended the game"
         await bob.closed()
 
         again = make_host(state_dir=str(tmp_state), resume=True)
