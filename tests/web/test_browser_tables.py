@@ -36,13 +36,14 @@ def test_a_move_taken_back_is_not_highlighted(browser, host_process):
         board_ready(browser)
         advance = next(a for a in ann.state.legal if a.startswith("advance 0 "))
         moved = ann.act(advance)
+        assert "undo" in moved.legal
         to = next(e["to"] for e in moved.events if e["type"] == "advance")
         page_at(browser, moved.seq)
         log = browser.execute_script(LOG)
         assert log[0][0] == "advance" and log[0][1], log  # the move, highlighted
         assert browser.execute_script(
             f"return document.querySelector('#board [data-key=\"place:{to}\"]').classList.contains('highlight')")
-        back = ann.act("undo")  # the engine takes it back (rules D23)
+        back = ann.act("undo")  # taken back (rules D23)
         page_at(browser, back.seq)
         log = browser.execute_script(LOG)
         assert log[0][0] == "undo" and log[1][0] == "advance", log
