@@ -18,6 +18,11 @@ class HostConfig:
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
     every game event (from the spectator view) at info level. ``web_port`` None: no
     web view; 0: any free port. ``web_bind`` None: where the game binds.
+
+    ``handshake_timeout`` is also how long one frame may take to arrive whole.
+    ``password`` (the host's, plaintext; the service keeps only its hash). Wrong
+    passwords: the first ``guess_free`` from an address cost nothing, then each check
+    from it waits ``guess_delay`` seconds, doubling up to ``guess_max_delay``.
     """
 
     name: str = field(default_factory=default_host_name)
@@ -42,6 +47,9 @@ class HostConfig:
     lobby_delay: float = 0.05
     max_send_buffer: int = 1 << 20
     log_events: bool = False
+    guess_free: int = 3
+    guess_delay: float = 0.5
+    guess_max_delay: float = 30.0
     web_port: int | None = None
     web_bind: str | None = None
     web_idle_timeout: float = 20.0

@@ -14,6 +14,7 @@ from cartagena_net.engine import (
 )
 from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.tokens import new_token, same_secret
 from protocol import messages
@@ -45,7 +46,7 @@ class Table:
         name: str,
         rules: str,
         options: dict[str, Any],
-        password: str | None = None,
+        password: StoredPassword | None = None,
         spectators: bool = True,
         open_journal: bool = True,
         creator: str | None = None,
@@ -56,7 +57,7 @@ class Table:
         self.rules = rules
         self.options = dict(options)
         self.game = host.game_for(rules, self.options)
-        self.password = password
+        self.password = password  # a hash, never the password itself
         self.allow_spectators = spectators
         self.creator = creator  # the address that created it (a per-address cap counts it)
         colors = gamerec.seat_colors(self.game)
@@ -130,9 +131,15 @@ class Table:
 
     # -- joining and leaving -------------------------------------------------
 
-    def check_password(self, password: str | None) -> None:
-        if not same_secret(password, self.password):
-            raise HostError("bad-password", f"table {self.id} needs its password")
+    def check_password(self, password: str | None, address: str = "web") -> None:
+        """HostError ``bad-password`` unless ``password`` opens this table, decided at once
+        (the web view; a client's ``join_table`` waits for a throttled check instead)."""
+        if self.password is None:
+            return
+        refused = self.host.passwords.check_now(address, password, self.password,
+                                                f"table {self.id}")
+        if refused is not None:
+            raise HostError("bad-password", f"table {self.id} needs its password: {refused}")
 
     def sit(self, conn: Any, seat: int | None, name: str, color: str | None) -> Seat:
         """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""
@@ -665,7 +672,7 @@ class Table:
             "name": self.name,
             "rules": self.rules,
             "options": self.options,
-            "password": self.password,
+            "password_hash": None if self.password is None else self.password.hash,
             "spectators": self.allow_spectators,
             "creator": self.creator,
         }

@@ -364,12 +364,13 @@ class WebServer:
             except HostError as exc:
                 return http.FORBIDDEN, exc.message, "no-spectators"
         try:
-            self.host.check_password(cookie(request, "cartagena_host"))
+            self.host.check_password(cookie(request, "cartagena_host"), client_address(request))
         except HostError as exc:
             return http.FORBIDDEN, exc.message, "host-password"
         if table is not None:
             try:
-                table.check_password(cookie(request, f"cartagena_table_{table_id}"))
+                table.check_password(cookie(request, f"cartagena_table_{table_id}"),
+                                     client_address(request))
             except HostError as exc:
                 return http.FORBIDDEN, exc.message, "table-password"
         return None
@@ -485,6 +486,11 @@ def cookie(request: Any, name: str) -> str | None:
         return unquote(raw.decode("ascii"), errors="strict")
     except (UnicodeDecodeError, ValueError):
         return None
+
+
+def client_address(request: Any) -> str:
+    """The browser's address (password guesses are throttled per address)."""
+    return getattr(request.getClientAddress(), "host", "?")
 
 
 def url_host(bind: str) -> str:

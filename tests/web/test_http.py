@@ -121,7 +121,8 @@ def test_unknown_and_crafted_paths_are_404():
 
 def test_host_and_table_passwords():
     async def go():
-        host = web_host(password="harbour-pass")
+        # (many wrong cookies from one address: the guess throttle is tested below)
+        host = web_host(password="harbour-pass", guess_free=1000)
         open_tid = bot_table(host)
         locked = bot_table(host, password="x y;z=é")
         port = host.web.port
@@ -156,6 +157,40 @@ def test_host_and_table_passwords():
             # Another table's password does not open this one.
             other = {**good, f"cartagena_table_{open_tid}": "x%20y%3Bz%3D%C3%A9"}
             assert (await fetch(port, stream, "HEAD", cookies=other)).status == 403
+        finally:
+            await stop_host(host)
+    run(go())
+
+
+def test_password_guesses_over_the_web_are_throttled_and_a_restored_password_is_learned():
+    from cartagena_net.host.passwords import StoredPassword
+
+    async def go():
+        host = web_host(password="harbour-pass", guess_free=2, guess_delay=30)
+        # as if restored from a journal: this process has never seen the table's password
+        locked = bot_table(host, password="deck")
+        table = host.lobby.tables[locked]
+        table.password = StoredPassword(table.password.hash)
+        port = host.web.port
+        good = {"cartagena_host": "harbour-pass"}
+        stream = f"/table/{locked}/events"
+        try:
+            right = {**good, f"cartagena_table_{locked}": "deck"}
+            r = await fetch(port, stream, "HEAD", cookies=right)
+            # refused while it is checked off the reactor, then let in
+            assert r.status == 403 and r.header("x-cartagena-refused") == "table-password"
+            for _ in range(100):
+                r = await fetch(port, stream, "HEAD", cookies=right)
+                if r.status == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert r.status == 200  # learned: now checked at once
+            for _ in range(2):  # the free wrong guesses
+                r = await fetch(port, "/tables.json", cookies={"cartagena_host": "nope"})
+                assert r.status == 403 and b"wrong" in r.body
+            # from now on this address waits: even the right password is refused unchecked
+            r = await fetch(port, "/tables.json", cookies=good)
+            assert r.status == 403 and b"wait" in r.body
         finally:
             await stop_host(host)
     run(go())
