@@ -38,9 +38,9 @@ EVENT_FIELDS = {
     "turn": ({"seat"}, set()),
     "end": ({"seat"}, set()),
     "win": ({"seat"}, set()),
-    "undo": ({"seat", "action"}, {"from", "to", "card", "shore"}),
     "sail": ({"seat", "shore", "free"}, set()),
     "captain": ({"seat"}, set()),
+    "undo": ({"seat", "action"}, {"from", "to", "card", "shore"}),
 }
 TABLE_KEYS = {"id", "name", "rules", "options", "status", "spectators", "password",
               "owner", "seats"}
