@@ -5,8 +5,9 @@ Paths (nothing else exists; no file is ever looked up by a name from the request
 ``/``                  the tables, as in the lobby (``index.html``)
 ``/tables.json``       the lobby as JSON
 ``/events``            the lobby as Server-Sent Events (``lobby`` events)
-``/table/N``           one table, live (``table.html``)
-``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events)
+``/table/N``           one table, live (``table.html``; 404 ``no-table.html`` if none)
+``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events,
+                       and ``gone`` when the host removes the table)
 ``/static/NAME``       the page's own CSS, JavaScript and SVG, from a fixed list
 
 Only GET and HEAD are allowed (anything else: 405). Game data on a table stream is the
