@@ -489,7 +489,7 @@ class KeyHandling:
         def at_chosen(a: str) -> bool:
             w = a.split()
             return w[1].rstrip("*") in ("chest", "parrot", "hook") and \
-                str(self.sel_pos) in w[2:4] + w[3:4]
+                str(self.sel_pos) in w[2:4]  # the pirate's position is one of these
         return sorted(acts, key=lambda a: not at_chosen(a))
 
     def _preview_power(self, acts: list[str]) -> None:

@@ -432,24 +432,22 @@ class Magic(Variant):
         c, pool = self.take_from(pool, action.card)
         state.hands[seat][c] += 1
         state._log(("keep", seat, (c,)))
-        state.pending.pop(0)
-        if len(pool) > 1:
-            self.owe(state, seat, len(pool) - 1, "stack")
-            state.extra["power"] = ("lantern", seat, k, pool, ())
-            return 0
-        self.put_back(state, seat, pool)
-        self.done(state, seat, (k,))
-        return 0
+        return self.lantern_next(state, seat, k, pool, ())
 
     def decide_stack(self, state: State, seat: int, action: Action) -> int:
         _, _, k, pool, placed = self.owed(state, seat, "stack")
         c, pool = self.take_from(pool, action.card)
-        placed = (*placed, c)
+        return self.lantern_next(state, seat, k, pool, (*placed, c))
+
+    def lantern_next(self, state: State, seat: int, k: int, pool: tuple[int, ...],
+                     placed: tuple[int, ...]) -> int:
+        """After a keep or a stack: the next card to put back is owed, or (one card left)
+        it goes last by itself and the power is over."""
+        state.pending.pop(0)
         if len(pool) > 1:
-            state.pending[0] = (seat, len(pool) - 1, "stack")
+            self.owe(state, seat, len(pool) - 1, "stack")
             state.extra["power"] = ("lantern", seat, k, pool, placed)
             return 0
-        state.pending.pop(0)
         self.put_back(state, seat, placed + pool)
         self.done(state, seat, (k,))
         return 0
