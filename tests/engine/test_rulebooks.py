@@ -9,14 +9,14 @@ import pytest
 from cartagena_net.engine import (
     PRESETS,
     SPECTATOR,
-    IllegalActionError,
     State,
     make_game,
     view,
 )
 from cartagena_net.engine.presets import CLASSIC, JUNGLE, STUDIOGIOCHI, WEB_2008
 
-from .helpers import cards_total, position
+from .helpers import cards_total, position, refused
+from .helpers import legal as acts
 
 S1672 = "SDKBPH" * 2  # 12 spaces (skull dagger key bottle pistol hat twice), boat 13
 J2014 = "RKPHLS" * 2  # rum key pistol hook lantern spyglass, boat 13
@@ -27,18 +27,6 @@ def duo(preset: str, placed, hands, turn=0, board=None, **options) -> State:
     board = board or {"ravensburger": J2014, "ravensburger-advanced": J2014,
                       "studiogiochi-2017": G2017}.get(preset, S1672)
     return position(preset, board, "red,blue", placed, hands, turn, **options)
-
-
-def acts(s: State) -> set[str]:
-    return {str(a) for a in s.legal_actions()}
-
-
-def refused(s: State, text: str) -> str:
-    before = s.copy()
-    with pytest.raises(IllegalActionError) as err:
-        s.apply(text)
-    assert s == before
-    return err.value.rule
 
 
 # == every preset's numbers against its book ==========================================
@@ -594,6 +582,25 @@ def test_filibusters_others_over_seven_discard_their_choice():
     assert {str(a) for a in s.legal_actions()} == {"discard gun", "discard rum"}
     s.apply("discard rum rum")
     assert s.actor == 0 and s.hand_size(1) == 7 and s.hand_size(0) == 9
+
+
+def test_filibusters_on_the_last_action_the_turn_passes_once_debts_are_paid():
+    s = duo("studiogiochi-2017", [[0, 0], [0, 0]], [["gun*", "rum", "rum"], ["gun"] * 9],
+            filibusters=True)
+    s.apply("advance 0 rum")
+    s.apply("advance 0 rum")
+    s.apply("advance 2 gun*")
+    assert (s.turn, s.actor, s.pending) == (0, 1, [(1, 2)])
+    s.apply("discard gun gun")
+    assert (s.turn, s.actor, s.taken) == (1, 1, 0)
+
+
+def test_filibusters_a_winning_dark_card_leaves_no_debt():
+    # The game is over the moment the last pirate boards (D15).
+    s = duo("studiogiochi-2017", [[13, 12], [0, 0]], [["chest*"], ["gun"] * 9],
+            filibusters=True)
+    s.apply("advance 12 chest*")
+    assert s.outcome.winner == 0 and s.pending == []
 
 
 def test_filibusters_a_light_card_asks_nothing():
