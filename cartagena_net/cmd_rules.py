@@ -22,7 +22,8 @@ ACTIONS = {
     "morgan SEAT P": "(morgan=) push SEAT's pirate at P forward to the next space with 1 "
                      "or 2, draw that many (2 at the end of the path)",
     "sail": "(story=whole) move the sloop to the other shore",
-    "draw": "with no cards: draw one card as the whole turn",
+    "draw": "with no cards (and, with empty_hand_draw=stuck, no retreat or Morgan move "
+            "either): draw one card as the whole turn",
     "end": "end the turn (after at least one action)",
     "discard CARD [CARD...]": "(filibusters=) a discard owed after a dark card",
     "undo": "take back the last advance or sail of this turn, when it revealed nothing",

@@ -184,6 +184,14 @@ def test_1672_advance_to_the_next_vacant_sign_from_start_or_passage():
     assert s.discard and len(s.discard) == 2  # "Play a card to the table (discard pile)"
 
 
+def test_1672_a_pirate_aboard_the_sloop_does_not_advance():
+    # "select one of your pirates (either one already in the underground passage or one
+    # who has yet to enter it)": not one aboard.
+    s = duo("jamaica", [[13, 0], [0, 0]], [["skull"], []])
+    assert acts(s) == {"advance 0 skull"}
+    assert refused(s, "advance 13 skull") == "advance-from-boat"
+
+
 def test_1672_no_vacant_sign_ahead_climbs_aboard_the_sloop():
     # "If there is no vacant space with the sign you selected ahead of the pirate you
     # intend to move, you can advance him all the way to the end of the passage and let
