@@ -139,7 +139,7 @@ def test_1672_tortuga_open_hands_and_a_row_of_12_in_the_arrows_direction():
     s = duo("tortuga", [[0, 8], [6, 6]], [[], []])
     first_two = list(s.row[:2])
     s.apply("retreat 8")  # 6 holds 2: the first two of the row, in the arrow's order
-    assert sorted(s.hands[0]) == sorted(s.hands[0]) and s.hand_size(0) == 2
+    assert s.hand_size(0) == 2
     assert sorted(k for k in range(len(s.hands[0])) for _ in range(s.hands[0][k])) == \
         sorted(first_two)
 
@@ -150,6 +150,17 @@ def test_1672_tortuga_new_row_of_12_when_depleted():
     s.row = s.row[:1]
     s.apply("retreat 8")
     assert s.hand_size(0) == 2 and len(s.row) == 11  # a new row of 12, one taken
+
+
+def test_1672_row_runs_out_mid_draw_the_rest_from_the_new_row():
+    # D12: the next cards in the arrow's order, the new row's first when it runs out.
+    s = duo("tortuga", [[0, 8], [6, 6]], [[], []])
+    s.row = s.row[:1]
+    last = s.row[0]
+    next_row_head = s.stock[-1]  # the new row is dealt from the top of the stock
+    s.apply("retreat 8")
+    assert s.hands[0][last] >= 1 and s.hands[0][next_row_head] >= 1
+    assert view(s, SPECTATOR)["seats"][0]["hand"] is not None
 
 
 def test_1672_turn_one_to_three_moves_at_least_one():
@@ -165,11 +176,11 @@ def test_1672_turn_one_to_three_moves_at_least_one():
 
 def test_1672_moves_in_any_order_and_combination():
     # "Moves may be performed in any order and in any combination"
-    s = duo("jamaica", [[0, 4], [2, 5]], [["hat"], []])
+    s = duo("jamaica", [[0, 4], [2, 5]], [["hat", "hat"], []])
+    s.apply("advance 0 hat")  # the hat space 6
     s.apply("retreat 4")  # to 2 (one pirate): 1 card
-    s.apply("advance 2 hat")  # the hat space 6
-    s.apply("advance 6 hat" if s.hands[0][CLASSIC.index("hat")] else "end")
-    assert s.turn == 1
+    s.apply("advance 2 hat")  # 6 is taken: the next hat, 12
+    assert s.pirates[0] == [6, 12] and s.hand_size(0) == 1 and s.turn == 1
 
 
 def test_1672_advance_to_the_next_vacant_sign_from_start_or_passage():
