@@ -34,6 +34,13 @@ SURPLUS_DECAY = 0.5
 DARK_CARD_BONUS = 0.5  # a dark card can make opponents discard (Filibusters)
 WIN_VALUE = 1e6
 LANDING_BONUS = 3.0  # a pirate aboard the sloop at Tortuga is this much further along
+# Loops: greedy counts how often it comes back to the same board (every pirate, the
+# sloop's shore). From the LOOP_PATIENCE-th return on, it plays more and more for its own
+# progress only (cards and opponents count less, down to nothing after LOOP_SPAN more),
+# so a cycle of retreats, pushes and discards that nobody breaks cannot last.
+LOOP_PATIENCE = 3
+LOOP_SPAN = 4
+LOOP_MEMORY = 20_000  # positions remembered at most (the memory starts again beyond)
 
 
 class Bot:
@@ -131,12 +138,32 @@ class GreedyBot(Bot):
 
     kind = "greedy"
 
+    def __init__(self, rng: _random.Random | None = None) -> None:
+        super().__init__(rng)
+        self._visits: Counter[tuple[Any, ...]] = Counter()
+        self._last: tuple[Any, ...] | None = None
+
+    def _stall(self, view: dict[str, Any]) -> float:
+        """How stuck the game looks, 0 to 1: from how often this board came back."""
+        try:
+            sloop = view.get("sloop") or {}
+            key = (sloop.get("shore"),
+                   *(tuple(sorted(int(p) for p in s["pirates"])) for s in view["seats"]))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return 0.0
+        if key != self._last:  # a return to this board (not another decision on it)
+            if len(self._visits) >= LOOP_MEMORY:
+                self._visits.clear()
+            self._visits[key] += 1
+            self._last = key
+        return min(1.0, max(0, self._visits[key] - LOOP_PATIENCE) / LOOP_SPAN)
+
     def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         legal = list(legal)
         try:
-            scored = self._score_all(view, legal)
+            scored = self._score_all(view, legal, self._stall(view))
         except (KeyError, ValueError, TypeError, IndexError):
             scored = []
         if not scored:
@@ -147,14 +174,15 @@ class GreedyBot(Bot):
 
     # -- scoring ----------------------------------------------------------
 
-    def _score_all(self, view: dict[str, Any], legal: list[str]) -> list[tuple[float, str]]:
+    def _score_all(self, view: dict[str, Any], legal: list[str],
+                   stall: float = 0.0) -> list[tuple[float, str]]:
         me = view["viewer"]
         if not isinstance(me, int):
             return []
         board = board_from_view(view)
         seat_info = {int(s["seat"]): s for s in view["seats"]}
         hand = list(seat_info[me].get("hand") or [])
-        ctx = _Context(view, me, seat_info, list(board.symbols))
+        ctx = _Context(view, me, seat_info, list(board.symbols), stall)
         scored = []
         for action in legal:
             score = self._score(action, board, hand, ctx)
@@ -276,9 +304,11 @@ class _Context:
     """What the evaluation needs besides the board: who we are, what is known."""
 
     def __init__(
-        self, view: dict[str, Any], me: int, seats: dict[int, dict[str, Any]], board: list[str]
+        self, view: dict[str, Any], me: int, seats: dict[int, dict[str, Any]], board: list[str],
+        stall: float = 0.0,
     ) -> None:
         self.me = me
+        self.stall = stall  # 0: play normally; 1: a loop to break, only progress counts
         symbols = view.get("symbols") or sorted(set(board))
         self.symbols = [base_symbol(s) for s in symbols]
         self.opponents = [s for s in seats if s != me]
@@ -335,12 +365,18 @@ class _Context:
         best_gain = _best_gains(land, mine_open, self.symbols, board, self.me)
         progress += BOAT_BONUS * sum(1 for p in mine if p >= board.boat)
         need = max(2, round(sum(board.boat - p for p in mine) * CARDS_PER_SPACE))
-        value = progress + self._hand_value(hand, extra_cards, best_gain, need)
+        # In a loop, cards and opponents count less and less: progress breaks it.
+        calm = 1.0 - self.stall
+        value = progress + calm * self._hand_value(hand, extra_cards, best_gain, need)
+        # Each opponent weighs 1/(opponents) of one: helping all of them a little is
+        # no worse than helping one a lot (summing them made every shared gain, such as
+        # a sail that lands everyone aboard, look worse than standing still).
+        share = calm / max(1, len(self.opponents))
         for seat in self.opponents:
             theirs = board.pirates[seat]
             landed = LANDING_BONUS * sum(1 for p in theirs if board.aboard_landed(p))
-            value -= OPPONENT_PROGRESS_WEIGHT * (sum(theirs) + landed)
-            value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board, land)
+            value -= share * OPPONENT_PROGRESS_WEIGHT * (sum(theirs) + landed)
+            value -= share * OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board, land)
         return value
 
     def _hand_value(

@@ -17,9 +17,15 @@ def seat_colors(game: Any) -> list[str]:
     return list(game.colors[: game.players])
 
 
-def new_state(game: Any) -> Any:
-    """A new game dealt with the OS's secure RNG."""
-    return game.new_state(rng=random.SystemRandom())
+def new_state(game: Any, rng: random.Random | None = None) -> Any:
+    """A new game dealt with the OS's secure RNG (``rng``: a seeded one, for practice
+    and tests only)."""
+    return game.new_state(rng=rng if rng is not None else random.SystemRandom())
+
+
+def deal_rng(seed: int) -> random.Random:
+    """The RNG a host seeded with ``seed`` deals from (practice and tests only)."""
+    return random.Random(f"deal {seed}")
 
 
 def chance_outcomes(state: Any, seen: int = 0) -> list[list[int]]:

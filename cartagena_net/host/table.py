@@ -74,7 +74,11 @@ class Table:
         self._bot_failures = 0
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.entry_cache: dict[str, Any] | None = None
-        self._rng = random.Random(random.SystemRandom().getrandbits(64))
+        seed = getattr(getattr(host, "config", None), "seed", None)
+        self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
+                                  else seed)
+        # A seeded host (practice, tests) deals from its own seeded RNG; else the OS's.
+        self._deal_rng = None if seed is None else gamerec.deal_rng(seed)
         self.journal: Any = host.open_journal(table_id) if open_journal else None
 
     # -- lobby information -------------------------------------------------
@@ -426,7 +430,7 @@ class Table:
             )
         if self.status == "finished":
             self._rotate_start_player()
-        state = gamerec.new_state(self.game)
+        state = gamerec.new_state(self.game, self._deal_rng)
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1
         if self.journal is not None:
