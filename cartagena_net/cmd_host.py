@@ -150,7 +150,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.headless:
         _start_logging(args.log_format)
-    service = HostService(config, reactor)
+    try:
+        service = HostService(config, reactor)
+    except OSError as exc:  # the state dir cannot be made or used (a file, no permission)
+        print(f"cartagena host: cannot use the state dir {args.state_dir}: {exc}",
+              file=sys.stderr)
+        return 1
     from twisted.internet.error import CannotListenError
 
     try:

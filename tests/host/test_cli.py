@@ -67,3 +67,52 @@ def test_summary_feeds_the_discovery_responder():
             await stop_host(host)
 
     run(scenario())
+
+
+def _host_in(state_dir, *extra):
+    from .test_resume import _host_command
+
+    return subprocess.run(
+        [*_host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
+         "--discovery", "off", "--web", "off", "--state-dir", str(state_dir), *extra],
+        check=False, capture_output=True, text=True, timeout=60, input="")
+
+
+def test_a_state_dir_that_is_a_file_is_refused_with_a_message_not_a_traceback(tmp_path):
+    path = tmp_path / "state"
+    path.write_text("my notes\n")
+    done = _host_in(path)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert "state" in done.stderr and str(path) in done.stderr
+    assert path.read_text() == "my notes\n"  # untouched
+
+
+def test_an_unreadable_host_id_is_kept_aside_and_replaced(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    (state / "host-id").write_bytes(b"\xff\xfe\x00garbage\n")
+    proc, _port = _spawn_host(state)
+    try:
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err
+    assert "host-id" in err
+    aside = [p for p in state.iterdir() if p.name.startswith("host-id.bad")]
+    assert len(aside) == 1 and aside[0].read_bytes() == b"\xff\xfe\x00garbage\n"
+    new_id = (state / "host-id").read_text().strip()
+    assert re.fullmatch(r"[0-9a-f]{32}", new_id)
+
+
+def _spawn_host(state_dir):
+    from .test_resume import _host_command
+
+    proc = subprocess.Popen(
+        [*_host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
+         "--discovery", "off", "--web", "off", "--state-dir", str(state_dir)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert "listening on port" in line, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, int(line.rsplit(" ", 1)[1])
