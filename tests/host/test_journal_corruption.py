@@ -132,6 +132,39 @@ def test_an_illegal_action_record_is_reported_and_the_file_kept(tmp_state):
     run(scenario())
 
 
+@pytest.mark.parametrize("case", ["seq gap", "wrong seat"])
+def test_an_action_record_out_of_sequence_or_by_the_wrong_seat_is_reported(tmp_state, case):
+    """A checksummed record can still be wrong: records missing before it (its seq jumps)
+    or a seat that was not the one to act. Neither is replayed silently."""
+    async def scenario() -> None:
+        tid, path, seats, snaps = await _game_on_disk(tmp_state)
+        n = len(read_journal(path).records)
+        state, seq = snaps[n]
+        legal = str(state.legal_actions()[0])
+        if case == "seq gap":
+            rec, why = {"t": "act", "seq": seq + 5, "seat": state.actor, "action": legal}, \
+                f"seq {seq + 5}"
+        else:
+            rec, why = {"t": "act", "seq": seq + 1, "seat": 1 - state.actor, "action": legal}, \
+                f"seat {1 - state.actor}"
+        _append(path, encode_record(rec))
+        original = path.read_bytes()
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            (kept,) = _bad_copies(path)
+            assert kept.read_bytes() == original
+            line = grep(logs, str(path), f"record {n + 1}:", why)
+            assert line and f"up to record {n}" in line[0]
+            table = host.lobby.tables[tid]
+            assert table.state == state and table.seq > seq
+            await _play_on(host.port, tid, seats)
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
 CASES = {
     "empty": (b"", "file: the file is empty"),
     "garbage": (os.urandom(300).replace(b"\n", b"") + b"\n" + os.urandom(50),
