@@ -220,9 +220,7 @@ class HostService(Service):
                           err=str(exc))
         self.lobby.remove_table(table)
         if self.web is not None:  # its web watchers are told the table is gone
-            feed = self.web.feeds.pop(table.id, None)
-            if feed is not None:
-                feed.close()
+            self.web.table_removed(table.id)
         self.lobby_changed()
         log.info("table {id} removed: nobody is left at it", id=table.id)
 

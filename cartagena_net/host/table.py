@@ -92,11 +92,16 @@ class Table:
             "rules": self.rules,
             "options": dict(self.options),
             "status": self.status,
-            "spectators": len(self.spectators),
+            "spectators": len(self.spectators) + self._web_watchers(),
             "password": self.password is not None,
             "owner": self.owner,
             "seats": [s.public() for s in self.seats],
         }
+
+    def _web_watchers(self) -> int:
+        """Browsers watching through the web view count as spectators too."""
+        web = self.host.web
+        return web.watchers(self.id) if web is not None else 0
 
     def free_seats(self) -> int:
         return 0 if self.playing else sum(1 for s in self.seats if not s.occupied)

@@ -8,6 +8,7 @@ import socket
 
 import pytest
 
+from cartagena_net.web.server import PAGES as PAGE_NAMES
 from cartagena_net.web.server import STATIC_TYPES, package_file
 from tests.host.helpers import WireClient
 from tests.twisted_loop import make_host, run, stop_host, until
@@ -81,7 +82,7 @@ def test_content_types_csp_and_head():
 
 def test_page_files_load_nothing_from_elsewhere():
     """No inline script or style, no CDN, no external font: only the page's own files."""
-    for name in ("index.html", "table.html"):
+    for name in PAGE_NAMES:
         html = package_file(name).decode()
         for attrs, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.DOTALL):
             assert 'src="/static/' in attrs and body.strip() == ""
@@ -89,7 +90,7 @@ def test_page_files_load_nothing_from_elsewhere():
         assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
         for ref in re.findall(r'(?:src|href)="([^"]+)"', html):
             assert ref.startswith("/"), ref
-    for name in [*STATIC_TYPES, "index.html", "table.html"]:
+    for name in [*STATIC_TYPES, *PAGE_NAMES]:
         text = package_file(name).decode()
         urls = set(re.findall(r"https?://[^\s\"'`)]+", text))
         assert urls <= {"http://www.w3.org/2000/svg"}, (name, urls)
@@ -384,12 +385,7 @@ def test_streams_end_cleanly_when_the_host_stops():
         s = await open_stream(host.web.port, f"/table/{tid}/events")
         await s.event("state")
         await stop_host(host)
-        while not s.chunks.done:
-            data = await asyncio.wait_for(s.reader.read(65536), 20)
-            if not data:
-                break
-            s.chunks.feed(data)
-        assert s.chunks.done  # the chunked stream's last chunk: the browser reconnects later
+        await s.read_to_end(20)  # the chunked stream's last chunk: the browser reconnects later
         assert host.caps.total == 0 or await until(lambda: host.caps.total == 0, "released")
         s.close()
     run(go())
