@@ -168,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena host: {count} journal file(s) of an earlier run moved to {folder} "
               "(to restore those tables, move them back and start with --resume)",
               file=sys.stderr)
-    if not service.lobby.tables:
+    if not any(t.creator is None for t in service.lobby.tables.values()):
+        # The host's own table (restored ones are kept; an empty one is not restored).
         try:
             tid = service.create_table(
                 args.table_name or f"{config.name}'s table", args.rules, options,
