@@ -112,7 +112,7 @@ def test_an_illegal_action_record_is_reported_and_the_file_kept(tmp_state):
         tid, path, seats, snaps = await _game_on_disk(tmp_state)
         n = len(read_journal(path).records)
         seq = snaps[n][1]
-        _append(path, encode_record({"t": "act", "seq": seq + 1, "seat": 0,
+        _append(path, encode_record({"t": "act", "seq": seq + 1, "seat": snaps[n][0].actor,
                                      "action": "advance 0 nonsense"}))
         original = path.read_bytes()
         with captured_logs() as logs:
