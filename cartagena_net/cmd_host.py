@@ -151,6 +151,10 @@ def run(args: argparse.Namespace) -> int:
     if args.headless:
         _start_logging(args.log_format)
     try:
+        if args.state_dir:
+            from cartagena_net.host.journal import ensure_state_dir, lock_state_dir
+
+            state_lock = lock_state_dir(ensure_state_dir(args.state_dir))  # noqa: F841 - held
         service = HostService(config, reactor)
     except OSError as exc:  # the state dir cannot be made or used (a file, no permission)
         print(f"cartagena host: cannot use the state dir {args.state_dir}: {exc}",

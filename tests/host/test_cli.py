@@ -116,3 +116,28 @@ def _spawn_host(state_dir):
     line = proc.stdout.readline()
     assert "listening on port" in line, (line, proc.stderr.read() if proc.poll() is not None else "")
     return proc, int(line.rsplit(" ", 1)[1])
+
+
+def test_a_second_host_on_the_same_state_dir_is_refused_and_touches_nothing(tmp_path):
+    """Two hosts on one state dir would archive or drop each other's live journals."""
+    state = tmp_path / "state"
+    first, _port = _spawn_host(state)
+    try:
+        before = {p.name: p.read_bytes() for p in state.iterdir() if p.is_file()}
+        assert any(name.startswith("table-") for name in before)
+        for extra in ((), ("--resume",)):
+            done = _host_in(state, *extra)
+            assert done.returncode != 0, done.stderr
+            assert "Traceback" not in done.stderr
+            assert "another host" in done.stderr and str(state) in done.stderr
+            after = {p.name: p.read_bytes() for p in state.iterdir() if p.is_file()}
+            assert after == before  # nothing archived, removed or rewritten
+            assert not [p for p in state.iterdir() if p.is_dir()]
+        assert first.poll() is None
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=30)
+    # once the first host is gone, the dir is free again
+    again, _port = _spawn_host(state)
+    again.send_signal(signal.SIGTERM)
+    again.communicate(timeout=30)
