@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def web_port(value: str | None, game_port: int) -> int | None:
     """The web view's port from ``--web`` (None: off). ValueError if it is not one."""
     if value is None:
-        return game_port + 1 if game_port else 0
+        return game_port + 1 if 0 < game_port < 65535 else 0
     if value.strip().lower() == "off":
         return None
     try:
@@ -165,7 +165,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         service.startService()
     except (CannotListenError, OSError) as exc:
-        print(f"cartagena host: cannot start: {exc}", file=sys.stderr)
+        hint = ""
+        if (isinstance(exc, CannotListenError) and config.web_port
+                and exc.port == config.web_port):
+            hint = " (the web view's port: choose another with --web PORT, or --web off)"
+        print(f"cartagena host: cannot start: {exc}{hint}", file=sys.stderr)
         return 1
     if service.archived is not None:
         folder, count = service.archived

@@ -69,13 +69,18 @@ def test_summary_feeds_the_discovery_responder():
     run(scenario())
 
 
-def _host_in(state_dir, *extra):
+def _host_run(*extra):
+    """A headless host on 127.0.0.1 run to its end (these ones stop at once)."""
     from .test_resume import _host_command
 
     return subprocess.run(
         [*_host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
-         "--discovery", "off", "--web", "off", "--state-dir", str(state_dir), *extra],
+         "--discovery", "off", *extra],
         check=False, capture_output=True, text=True, timeout=60, input="")
+
+
+def _host_in(state_dir, *extra):
+    return _host_run("--web", "off", "--state-dir", str(state_dir), *extra)
 
 
 def test_a_state_dir_that_is_a_file_is_refused_with_a_message_not_a_traceback(tmp_path):
@@ -141,3 +146,23 @@ def test_a_second_host_on_the_same_state_dir_is_refused_and_touches_nothing(tmp_
     again, _port = _spawn_host(state)
     again.send_signal(signal.SIGTERM)
     again.communicate(timeout=30)
+
+
+def test_a_busy_web_port_is_named_with_the_options_that_avoid_it(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        web = busy.getsockname()[1]
+        done = _host_run("--web", str(web))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert str(web) in done.stderr and "--web off" in done.stderr
+
+
+def test_the_default_web_port_stays_a_port_next_to_the_highest_game_port():
+    from cartagena_net.cmd_host import web_port
+
+    assert web_port(None, 41672) == 41673
+    assert web_port(None, 65535) == 0  # any free port, never 65536
+    assert web_port(None, 0) == 0
