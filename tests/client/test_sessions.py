@@ -247,3 +247,29 @@ def test_after_the_game_each_player_stays_or_leaves(tmp_path) -> None:
         await stop(host)
 
     run(main())
+
+
+def test_a_host_password_is_asked_for_and_hidden_as_it_is_typed(tmp_path) -> None:
+    """Joining a host with a password, without --password: the client asks for it
+    (typed as dots) instead of a dead "connecting…" screen, then sits down and plays."""
+    async def main() -> None:
+        host = make_host(password="sesame")
+        table = host.create_table("t", "ravensburger", SMALL, bots=1)
+        c = Client(host.port, tmp_path, table=table, auto_start=True)
+        await until(lambda: c.model.input is not None, "the password question")
+        assert "password" in c.screen().lower()
+        c.keys("wrong", "\r")
+        await asyncio.sleep(1.0)  # sent, refused, and asked again
+        await until(lambda: c.model.input is not None and c.model.input.text == ""
+                    and "wrong" in c.screen().lower(),
+                    "the question again, saying the password was wrong")
+        c.keys("sesa")
+        await asyncio.sleep(0.2)
+        assert "sesa" not in c.screen() and "••••" in c.screen()
+        c.keys("me", "\r")
+        await until(lambda: c.model.view, "the game")
+        assert await play_to_the_end(c) > 0
+        await c.finish()
+        await stop(host)
+
+    run(main())
