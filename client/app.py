@@ -210,6 +210,8 @@ class ClientApp:
         from protocol import LocalProtocolError, messages
 
         fields = {k: v for k, v in msg.items() if k != "type"}
+        if kind == "join_table" and not fields.get("password") and self.password:
+            fields["password"] = self.password  # --password: the host's or the table's
         try:
             obj = messages.MESSAGE_TYPES[str(kind)](**fields)
         except (LocalProtocolError, TypeError, ValueError) as exc:

@@ -67,7 +67,7 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
     out: list[Line] = []
     if model.input is not None:
         typed = model.input.text
-        if model.input.purpose == "password":
+        if model.input.purpose in ("password", "table-password"):
             typed = "•" * len(typed)  # never shown as typed
         out.append([(KEY, model.input.prompt), ("", typed), (SEL, " ")])
     if model.overlay == "quit":
