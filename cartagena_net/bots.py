@@ -4,7 +4,8 @@ Pure Python (no Twisted, no msgpack). A bot sees only what its seat may see: the
 dict returned by ``cartagena_net.engine.view(state, seat)`` and the legal action
 strings for that seat. ``random`` picks uniformly; ``greedy`` scores every legal
 action by simulating it on the public board (the engine's :mod:`preview` rules, the
-sloop of the Whole Jailbreak included) and evaluating the result.
+sloop of the Whole Jailbreak included) and evaluating the result; with Black Magic
+Woman it weighs each card power (and its Gun, Rum and Lantern choices) the same way.
 """
 from __future__ import annotations
 
@@ -200,6 +201,57 @@ class GreedyBot(Bot):
         if kind == "sail":
             after.sail()
             return ctx.evaluate(after, hand)
+        if kind == "power" and len(words) >= 2:
+            return self._score_power(words, board, after, hand, ctx)
+        if kind in ("take", "keep") and len(words) >= 2:
+            return ctx.evaluate(board, [*hand, words[1]])
+        if kind == "give" and len(words) >= 3:
+            # Give away what helps that opponent least and us least.
+            card = base_symbol(words[2])
+            return ctx.evaluate(board, hand) - ctx.gain(board, int(words[1]), card) \
+                - ctx.gain(board, me, card)
+        if kind == "stack" and len(words) >= 2:
+            # The top card goes to whoever draws next: the least use to the next opponent.
+            nxt = ctx.opponents[0] if ctx.opponents else me
+            return ctx.evaluate(board, hand) - ctx.gain(board, nxt, base_symbol(words[1]))
+        return ctx.evaluate(board, hand) - 1.0
+
+    def _score_power(self, words: list[str], board: Board, after: Board, hand: list[str],
+                     ctx: _Context) -> float:
+        """Black Magic Woman: a power's worth, simulated on the public board."""
+        card = words[1]
+        power = base_symbol(card)
+        me = ctx.me
+        kept = list(hand)
+        if card in kept:
+            kept.remove(card)
+        if power == "parrot" and len(words) >= 5:
+            second, pos, sym = words[2], int(words[3]), words[4]
+            if second in kept:
+                kept.remove(second)
+            after.move(me, pos, board.advance_to(pos, sym, me))
+            return ctx.evaluate(after, kept)
+        if power == "hook" and len(words) >= 4:
+            second, pos = words[2], int(words[3])
+            if second in kept:
+                kept.remove(second)
+            dst = board.advance_to(pos, base_symbol(second), me)
+            after.move(me, pos, dst)
+            after.move(me, pos, dst)
+            return ctx.evaluate(after, kept)
+        if power == "gun":
+            return ctx.evaluate(board, kept, extra_cards=1) + 0.5  # the pick is ours
+        if power == "rum":
+            others = len(ctx.opponents)
+            return ctx.evaluate(board, kept, extra_cards=2) - 0.3 * CARD_VALUE * others
+        if power == "lantern":
+            return ctx.evaluate(board, kept, extra_cards=1) + 1.0  # best of four
+        if power == "chest" and len(words) >= 3:
+            pos = int(words[2])
+            cards, snake = ctx.chest_odds()
+            back = max(0, pos - 1)
+            return ctx.evaluate(board, kept, extra_cards=round(cards)) \
+                - snake * back * REAR_WEIGHTS[0]
         return ctx.evaluate(board, hand) - 1.0
 
 
@@ -236,12 +288,35 @@ class _Context:
             hand = seats[s].get("hand")
             self.opponent_hands[s] = [base_symbol(c) for c in hand] if hand is not None else None
             self.opponent_sizes[s] = int(seats[s].get("hand_size") or 0)
+        self.magic = view.get("magic") or {}
         cards = list(seats[me].get("hand") or []) + list(view.get("discard") or [])
         self.dark_cards = any(str(c).endswith("*") for c in cards)
         self.dark_bonus = 0.0
         if self.dark_cards:
             over = sum(max(0, n - FILIBUSTER_LIMIT) for n in self.opponent_sizes.values())
             self.dark_bonus = 0.5 * over * CARD_VALUE
+
+    def gain(self, board: Board, seat: int, symbol: str) -> int:
+        """The longest advance a card of ``symbol`` gives ``seat`` now."""
+        occ = board.occupancy()
+        positions = {p for p in board.pirates[seat] if p < board.boat}
+        if not positions:
+            return 0
+        land = board.landings(occ, positions)
+        return _best_gains(land, positions, self.symbols, board, seat).get(symbol, 0)
+
+    def chest_odds(self) -> tuple[float, float]:
+        """(expected cards, chance of the snake) of a closed chest tile (Black Magic
+        Woman): the closed tiles are the eight less the opened ones."""
+        closed = [1, 1, 2, 2, 3, 3, 0, -1]
+        names = {"1": 1, "2": 2, "3": 3, "empty": 0, "snake": -1}
+        for t in self.magic.get("tiles_open") or ():
+            if names.get(t) in closed:
+                closed.remove(names[t])
+        if not closed:
+            return 0.0, 0.0
+        return (sum(t for t in closed if t > 0) / len(closed),
+                closed.count(-1) / len(closed))
 
     def evaluate(self, board: Board, hand: list[str], extra_cards: int = 0) -> float:
         mine = board.pirates[self.me]

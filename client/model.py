@@ -60,8 +60,9 @@ class ClientModel(KeyHandling):
     game_started: float | None = None  # monotonic clock: the first state of this game
     game_ended: float | None = None
     preview: Preview | None = None
-    mode: str = "move"  # move | morgan
+    mode: str = "move"  # move | morgan | power
     morgan_index: int = 0
+    power_index: int = 0  # the power (or a power's decision) offered, Black Magic Woman
     discard_pick: list[str] = field(default_factory=list)
     seat_index: int = 0
     reconnecting: bool = False
@@ -238,6 +239,10 @@ class ClientModel(KeyHandling):
     def owes_discard(self) -> bool:
         return "discard" in self.legal_kinds()
 
+    def owes_magic(self) -> bool:
+        """A power's decision is owed (Gun's take, Rum's give, Lantern's keep/stack)."""
+        return bool(self.legal_kinds() & {"take", "give", "keep", "stack"})
+
     def seat_name(self, seat: int) -> str:
         """The player's name at ``seat`` (from the lobby), else its colour."""
         info = self.table_info
@@ -375,6 +380,9 @@ class ClientModel(KeyHandling):
             self.discard_pick.clear()
         if self.mode == "morgan" and "morgan" not in self.legal_kinds():
             self.mode = "move"
+        if self.mode == "power":
+            self.mode = "move"
+        self.power_index = 0
         self._fix_selection()
 
     def _on_error(self, msg: dict[str, Any]) -> None:
