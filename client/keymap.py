@@ -91,9 +91,18 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
     pairs += [("c", "chat")]
     if not now:
         pairs += [("PgUp/PgDn Tab", "scroll the log, whole log"),
-                  ("q", "quit (your seat is kept)")]
+                  ("q", quit_help(model))]
     pairs.append(("?", "help"))
     return pairs
+
+
+def quit_help(model: Any) -> str:
+    """What q does in a game, as the quit question says it."""
+    if getattr(model, "hosting", False):
+        return "quit (ends the game for everyone)"
+    if getattr(model, "solo", False):
+        return "quit (ends the game)"
+    return "quit (your seat is kept)"
 
 
 def waiting_keys(model: Any) -> KeyPairs:

@@ -83,6 +83,10 @@ class KeyHandling:
             self.set_status(f"name: {self.name} (used when you next sit down)")
         elif purpose == "address" and text:
             self.send({"type": "_connect", "address": text})
+        elif purpose == "password" and text:
+            self.send({"type": "_password", "text": text})
+        elif purpose == "table-password" and text and self.joining:
+            self.join(self.joining[0], self.joining[1], password=text)
 
     def start_input(self, purpose: str, prompt: str, text: str = "") -> None:
         self.input = InputLine(purpose, prompt, text)

@@ -49,6 +49,7 @@ class ClientModel(KeyHandling):
     status_error: bool = False
     overlay: str | None = None  # help | quit
     input: InputLine | None = None
+    joining: tuple[int, bool] | None = None  # the last join_table sent: (table, spectate)
     form: CreateForm | None = None
     pirates: list[int] = field(default_factory=list)  # my pirates by stable number - 1
     sel: int | None = None  # index into ``pirates``: the chosen pirate
@@ -392,6 +393,8 @@ class ClientModel(KeyHandling):
             self.stop(f"{text}: this client stopped so the two do not fight over it")
             return
         self.set_status(text, error=True)
+        if code == "bad-password" and msg.get("ref") == "join_table" and self.joining:
+            self.start_input("table-password", f"password for table {self.joining[0]}: ")
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         sender, text = str(msg.get("sender") or "host"), str(msg.get("text") or "")
@@ -417,12 +420,16 @@ class ClientModel(KeyHandling):
 
     # ------------------------------------------------------------------ outgoing helpers
 
-    def join(self, table: int, spectate: bool | None = None) -> None:
+    def join(self, table: int, spectate: bool | None = None,
+             password: str | None = None) -> None:
         spec = self.spectate if spectate is None else spectate
         msg: dict[str, Any] = {"type": "join_table", "table": table, "seat": None,
                                "spectate": spec, "name": self.name}
         if self.color != "any" and not spec:
             msg["color"] = self.color
+        if password:
+            msg["password"] = password
+        self.joining = (table, spec)  # asked again with a password if the table wants one
         self.send(msg)
 
     def seq_is_start(self, events: list[dict[str, Any]]) -> bool:

@@ -399,12 +399,16 @@ class Table:
             options["colors"] = ",".join(colors)
         game = self.host.game_for(self.rules, options)  # HostError if the rules refuse
         owner = self.seats[self.owner] if self.owner is not None else None
+        moved = [s for i, s in enumerate(order) if s.index != i]
         for i, s in enumerate(order):
             s.index = i
         self.seats = order
         self.options = options
         self.game = game
         self.owner = owner.index if owner is not None else None
+        for s in moved:  # players are told their new seat numbers with ``joined``
+            if s.conn is not None:
+                s.conn.send_message(messages.Joined(table=self.id, seat=s.index, token=s.token))
 
     def _rotate_start_player(self) -> None:
         """Play again: the next seat starts (everyone keeps a colour; players are told
@@ -412,9 +416,6 @@ class Table:
         if len(self.seats) < 2:
             return
         self._reseat(self.seats[1:] + self.seats[:1])
-        for s in self.seats:
-            if s.conn is not None:
-                s.conn.send_message(messages.Joined(table=self.id, seat=s.index, token=s.token))
 
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
