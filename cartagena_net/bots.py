@@ -152,8 +152,8 @@ class GreedyBot(Bot):
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0.0
         if key != self._last:  # a return to this board (not another decision on it)
-            if len(self._visits) >= LOOP_MEMORY:
-                self._visits.clear()
+            if len(self._visits) >= LOOP_MEMORY or not any(map(any, key[1:])):
+                self._visits.clear()  # everyone at the start: a new game
             self._visits[key] += 1
             self._last = key
         return min(1.0, max(0, self._visits[key] - LOOP_PATIENCE) / LOOP_SPAN)

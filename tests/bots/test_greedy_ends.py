@@ -104,6 +104,9 @@ def test_a_board_that_keeps_coming_back_makes_greedy_play_for_progress():
     # Several decisions on one visit count once: a fresh bot is patient again.
     fresh = GreedyBot(random.Random(0))
     assert [fresh.choose(v, legal) for _ in range(10)] == ["retreat 14"] * 10
+    # A new game (everyone at the start) wipes the memory: patient again.
+    bot.choose(make_view(BOARD, [0] * 6, [0] * 6, ["skull"]), ["advance 0 skull"])
+    assert bot.choose(v, legal) == "retreat 14"
 
 
 @pytest.mark.parametrize("options", [
