@@ -424,7 +424,7 @@ def since_lines(model: ClientModel, width: int) -> list[Line]:
     """What the others did since my last action (their landings are underlined on the board)."""
     view = model.view
     assert view is not None
-    if model.spectate or model.seat is None:
+    if model.spectate or model.seat is None or not model.had_a_turn():
         return []
     parts: list[str] = []
     last_who = None
