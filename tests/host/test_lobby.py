@@ -117,3 +117,23 @@ def test_connected_is_true_for_a_present_human_or_a_bot_and_false_for_a_free_sea
             await stop_host(host)
 
     run(scenario())
+
+
+def test_a_colour_is_matched_whatever_its_case():
+    async def scenario() -> None:
+        host = make_host()
+        try:
+            ann, _ = await join(host.port, "ann")
+            ann.send(messages.CreateTable(name="t", rules="jamaica", options={"players": 3}))
+            tid = (await ann.expect(messages.Joined)).table
+            colors = [s.color for s in host.lobby.tables[tid].seats]
+            bob, _ = await join(host.port, "bob")
+            bob.send(messages.JoinTable(table=tid, color=colors[2].upper()))
+            assert (await bob.expect(messages.Joined)).seat == 2
+            cid, _ = await join(host.port, "cid")
+            cid.send(messages.JoinTable(table=tid, seat=1, color=colors[1].title()))
+            assert (await cid.expect(messages.Joined)).seat == 1
+        finally:
+            await stop_host(host)
+
+    run(scenario())
