@@ -307,6 +307,7 @@ class ClientApp:
         self.model.token = self.sent_token if welcome.resumed else None
         saved = None if welcome.resumed else self.tokens.entry(welcome.host_id)
         self.model.saved_seat = saved if saved and saved.get("token") else None
+        self._token_notice()
         session.on_message = self._message
         self.refresh()
 
@@ -363,7 +364,14 @@ class ClientApp:
         if wire.get("type") == "joined" and wire.get("token") and self.model.host_id:
             self.tokens.save(self.model.host_id, str(wire["token"]), self._address_text(),
                              wire.get("table"), wire.get("seat"))
+            self._token_notice()
         self.refresh()
+
+    def _token_notice(self) -> None:
+        """Say once that a damaged seats file was kept aside."""
+        notice = self.tokens.take_notice()
+        if notice:
+            self.model.set_status(notice, error=True)
 
     def _closed(self, reason: str) -> None:
         self.session = None
