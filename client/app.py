@@ -19,13 +19,12 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
-from client.model import ClientModel
+from client.model import DEFAULT_PORT, ClientModel
 from client.plain import plain_error
 from client.render import render_screen, to_formatted
 from client.tokens import TokenStore
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
-DEFAULT_PORT = 41672
 RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
 
 KEY_NAMES = {

@@ -15,6 +15,7 @@ from client.keys import KeyHandling
 from client.plain import plain_error
 from client.uistate import CreateForm, InputLine, Preview
 
+DEFAULT_PORT = 41672  # the host's TCP port when an address names none
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
 HISTORY_KEEP = 2000
 FULL_VIEW_EVENTS = 20  # a fresh full view carries up to this many recent events
