@@ -19,13 +19,12 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
-from client.model import ClientModel
+from client.model import DEFAULT_PORT, ClientModel
 from client.plain import plain_error
 from client.render import render_screen, to_formatted
 from client.tokens import TokenStore
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
-DEFAULT_PORT = 41672
 RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
 
 KEY_NAMES = {
@@ -307,6 +306,7 @@ class ClientApp:
         self.model.token = self.sent_token if welcome.resumed else None
         saved = None if welcome.resumed else self.tokens.entry(welcome.host_id)
         self.model.saved_seat = saved if saved and saved.get("token") else None
+        self._token_notice()
         session.on_message = self._message
         self.refresh()
 
@@ -363,7 +363,14 @@ class ClientApp:
         if wire.get("type") == "joined" and wire.get("token") and self.model.host_id:
             self.tokens.save(self.model.host_id, str(wire["token"]), self._address_text(),
                              wire.get("table"), wire.get("seat"))
+            self._token_notice()
         self.refresh()
+
+    def _token_notice(self) -> None:
+        """Say once that a damaged seats file was kept aside."""
+        notice = self.tokens.take_notice()
+        if notice:
+            self.model.set_status(notice, error=True)
 
     def _closed(self, reason: str) -> None:
         self.session = None

@@ -9,7 +9,7 @@ from collections import Counter
 from client.glyphs import color_letters, color_style, end_mark, glyph, marks
 from client.keymap import game_keys
 from client.landing import place_name
-from client.model import ClientModel
+from client.model import DEFAULT_PORT, ClientModel
 from client.plain import count
 from client.powers import magic_lines_text
 from client.text import (
@@ -424,7 +424,7 @@ def since_lines(model: ClientModel, width: int) -> list[Line]:
     """What the others did since my last action (their landings are underlined on the board)."""
     view = model.view
     assert view is not None
-    if model.spectate or model.seat is None:
+    if model.spectate or model.seat is None or not model.had_a_turn():
         return []
     parts: list[str] = []
     last_who = None
@@ -681,19 +681,64 @@ def path_rows(view: dict) -> list[list[int]]:
     return rows
 
 
+def title_line(model: ClientModel, width: int) -> Line:
+    """The header: where, which table and rules, and who you are. Who you are always
+    shows: the name of the program, the address's default port and the rules give way."""
+    view = model.view
+    assert view is not None
+    if model.spectate or model.seat is None:
+        me: Line = [(TITLE + " reverse", " SPECTATING ")]
+    else:
+        c = model.seat_color(model.seat)
+        me = [("", "you: "), (color_style(c), f"{model.name} ({c})")]
+    address = model.host_label
+    short = address.removesuffix(f":{DEFAULT_PORT}")  # `cartagena join HOST` means this port
+    table, rules = f"table {model.table}", str(view.get("rules") or "")
+    for brand, parts in ((True, [address, table, rules]), (True, [short, table, rules]),
+                         (False, [short, table, rules]), (False, [short, table]),
+                         (False, [table]), (False, [])):
+        head: Line = [(TITLE, "cartagena-net")] if brand else []
+        text = "".join(f"{x} · " for x in parts if x)
+        head += [(DIM, (" · " if brand else "") + text)]
+        if width_of(head + me) <= width:
+            return head + me
+    return clip(me, width)
+
+
 def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     """The game screen (player, spectator, or finished).
 
     With room to spare the board is drawn as a winding path of larger cells, and the
     log takes every free row (below, or in a column of its own on wide screens).
     """
-    layout = _game_layout(model, width, height, path=True)
-    if layout is None:  # the strip, with the paths' names if they fit
-        layout = _game_layout(model, width, height, path=False)
-    if layout is None:
-        layout = _game_layout(model, width, height, path=False, labels=False)
-    assert layout is not None
+    layout = _any_layout(model, width, height)
+    if layout is None:  # too small to play: say so, cut nothing silently
+        return too_small(model, *needed_size(model, width, height), width, height)
     return layout
+
+
+def _any_layout(model: ClientModel, width: int, height: int) -> list[Line] | None:
+    """The winding path, else the strip with the paths' names, else the bare strip."""
+    for path, labels in ((True, True), (False, True), (False, False)):
+        layout = _game_layout(model, width, height, path=path, labels=labels)
+        if layout is not None:
+            return layout
+    return None
+
+
+def needed_size(model: ClientModel, width: int, height: int) -> tuple[int, int]:
+    """The smallest height (at this width, or the least width) at which the game draws."""
+    w = max(width, MIN_WIDTH)
+    lo, hi = 1, max(height, 200)
+    while _any_layout(model, w, hi) is None and hi < 2000:
+        hi *= 2
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _any_layout(model, w, mid) is None:
+            lo = mid + 1
+        else:
+            hi = mid
+    return w, hi
 
 
 def _game_layout(model: ClientModel, width: int, height: int, path: bool,
@@ -711,13 +756,7 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     board = path_lines(model, main_w) if path else None
     if path and board is None:
         return None
-    title: Line = [(TITLE, "cartagena-net"),
-                   (DIM, f" · {model.host_label} · table {model.table} · {view.get('rules')} · ")]
-    if model.spectate or model.seat is None:
-        title.append((TITLE + " reverse", " SPECTATING "))
-    else:
-        c = model.seat_color(model.seat)
-        title += [("", "you: "), (color_style(c), f"{model.name} ({c})")]
+    title = title_line(model, main_w)
     web = f" · web: {model.web_url}"
     if model.web_url and sum(len(text) for _, text in title) + len(web) <= main_w:
         title.append((DIM, web))
@@ -747,8 +786,8 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
         return None
     if labels and not path and room < 0 and named_paths(view):
         return None
-    if room < 0 or width < MIN_WIDTH:  # too small to play: say so, cut nothing silently
-        return too_small(model, max(width, MIN_WIDTH), height - room, width, height)
+    if room < 0 or width < MIN_WIDTH:
+        return None
     if side:
         left = top + acts
         right: list[Line] = [[(TITLE, "log & chat")]]

@@ -15,6 +15,7 @@ from client.keys import KeyHandling
 from client.plain import plain_error
 from client.uistate import CreateForm, InputLine, Preview
 
+DEFAULT_PORT = 41672  # the host's TCP port when an address names none
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
 HISTORY_KEEP = 2000
 FULL_VIEW_EVENTS = 20  # a fresh full view carries up to this many recent events
@@ -218,6 +219,16 @@ class ClientModel(KeyHandling):
             if e.get("seat") == self.seat and e.get("type") in MOVES + ("end",):
                 return [x for x in h[i + 1:start] if x.get("type") in MOVES]
         return [x for x in h[:start] if x.get("type") in MOVES]
+
+    def had_a_turn(self) -> bool:
+        """I have acted in this game (so "since your last turn" means something). A history
+        that does not reach back to the game's start cannot tell: then assume so."""
+        if self.seat is None:
+            return False
+        if not self.history_whole:
+            return True
+        return any(e.get("seat") == self.seat and e.get("type") in MOVES + ("end",)
+                   for e in self.history)
 
     def last_moved(self) -> set[int]:
         """Where the others' pirates landed since my last action (highlighted on the board)."""

@@ -5,14 +5,28 @@ Stored in ``$XDG_STATE_HOME/cartagena-net/tokens.json`` (or
 A running client resumes only the seat it holds itself (kept in memory); a seat saved
 here by an earlier run is offered in the lobby and taken back only when the user asks,
 so two clients of one user never fight over one seat.
+
+Writes are atomic (a private temp file renamed over the old one, under a lock where the
+platform has ``fcntl``), so clients sharing one home never corrupt the file. A file that
+cannot be read as tokens is never overwritten: it is kept aside as
+``tokens.json.bad-<time>`` and :attr:`TokenStore.notice` says so once.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the rename alone keeps the file whole
+    fcntl = None  # type: ignore[assignment]
 
 FILE_NAME = "tokens.json"
 WINDOWS = os.name == "nt"
@@ -35,44 +49,106 @@ class TokenStore:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = directory if directory is not None else state_dir()
         self.path = self.directory / FILE_NAME
+        self.notice: str | None = None  # a damaged file kept aside, said once
 
-    def _load(self) -> dict[str, dict[str, Any]]:
+    def take_notice(self) -> str | None:
+        """What went wrong with the file since last asked (shown once to the user)."""
+        notice, self.notice = self.notice, None
+        return notice
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the store's lock (other clients of this user wait) while reading and writing."""
+        fd = None
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if fcntl is not None:
+                fd = os.open(self.directory / (FILE_NAME + ".lock"), os.O_RDWR | os.O_CREAT,
+                             0o600)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:  # an unwritable directory: reading still works
+            logging.getLogger(__name__).warning("cannot lock %s: %s", self.path, exc)
+        try:
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)  # closing releases the lock
+
+    def _load(self) -> dict[str, dict[str, Any]] | None:
+        """The saved tokens; None when the file exists but cannot be read (keep it)."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
             return {}
-        return data if isinstance(data, dict) else {}
+        except OSError as exc:
+            logging.getLogger(__name__).warning("cannot read %s: %s", self.path, exc)
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and all(isinstance(v, dict) for v in data.values()):
+            return data
+        return self._set_aside()
+
+    def _set_aside(self) -> dict[str, dict[str, Any]] | None:
+        """Move a damaged file out of the way, keeping it; start afresh."""
+        aside = self.path.with_name(f"{FILE_NAME}.bad-{time.strftime('%Y%m%dT%H%M%S')}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = aside.with_name(f"{FILE_NAME}.bad-{time.strftime('%Y%m%dT%H%M%S')}-{n}")
+        try:
+            os.replace(self.path, aside)
+        except OSError as exc:
+            logging.getLogger(__name__).warning("cannot move %s aside: %s", self.path, exc)
+            return None
+        self.notice = f"the saved seats file was damaged; kept it as {aside}"
+        logging.getLogger(__name__).warning("%s", self.notice)
+        return {}
 
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
-        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, self.path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", suffix=".tmp", dir=self.directory)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
     def save(self, host_id: str, token: str, address: str = "", table: Any = None,
              seat: Any = None) -> None:
         """Remember the token of our seat at ``host_id``."""
         if not host_id or not token:
             return
-        data = self._load()
-        data[host_id] = {"token": token, "address": address, "table": table, "seat": seat,
-                         "saved": time.time()}
-        if len(data) > KEEP:
-            for key in sorted(data, key=lambda k: data[k].get("saved", 0))[: len(data) - KEEP]:
-                del data[key]
-        self._write(data)
+        with self._locked():
+            data = self._load()
+            if data is None:
+                return
+            data[host_id] = {"token": token, "address": address, "table": table, "seat": seat,
+                             "saved": time.time()}
+            if len(data) > KEEP:
+                for key in sorted(data, key=lambda k: data[k].get("saved", 0))[: len(data) - KEEP]:
+                    del data[key]
+            self._write(data)
 
     def entry(self, host_id: str) -> dict[str, Any] | None:
         """The saved ``{token, address, table, seat, saved}`` for a host id, if any."""
-        data = self._load().get(host_id) if host_id else None
+        if not host_id:
+            return None
+        with self._locked():
+            data = (self._load() or {}).get(host_id)
         return dict(data) if isinstance(data, dict) else None
 
     def lookup(self, host_id: str = "", address: str = "") -> str | None:
         """The stored token for a host id, else for the address it was last seen at."""
-        data = self._load()
+        with self._locked():
+            data = self._load() or {}
         if host_id and host_id in data:
             return str(data[host_id].get("token") or "") or None
         if address:
@@ -84,8 +160,11 @@ class TokenStore:
 
     def forget(self, host_id: str = "", token: str = "") -> None:
         """Drop a token that the host no longer accepts."""
-        data = self._load()
-        keep = {k: v for k, v in data.items()
-                if not (k == host_id or (token and v.get("token") == token))}
-        if keep != data:
-            self._write(keep)
+        with self._locked():
+            data = self._load()
+            if data is None:
+                return
+            keep = {k: v for k, v in data.items()
+                    if not (k == host_id or (token and v.get("token") == token))}
+            if keep != data:
+                self._write(keep)

@@ -161,7 +161,7 @@ class Table:
 
     def _choose_seat(self, seat: int | None, color: str | None) -> Seat:
         if color is not None:
-            matches = [s for s in self.seats if s.color == color]
+            matches = [s for s in self.seats if s.color.casefold() == color.casefold()]
             if not matches:
                 names = ", ".join(s.color for s in self.seats)
                 raise HostError("bad-seat", f"no {color!r} seat at this table (colours: {names})")

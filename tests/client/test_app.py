@@ -270,3 +270,20 @@ def test_typed_address_from_the_browser(tmp_path) -> None:
         await stop(host)
 
     run(main())
+
+
+def test_a_damaged_tokens_file_is_kept_aside_and_said_in_the_status_line(tmp_path) -> None:
+    async def main() -> None:
+        host = make_host()
+        (tmp_path / "state").mkdir(mode=0o700)
+        (tmp_path / "state" / "tokens.json").write_text("{half a fi")
+        c = Client(host.port, tmp_path, name="ann")
+        await until(lambda: c.model.screen == "lobby" and "damaged" in c.model.status,
+                    "the notice")
+        kept = list((tmp_path / "state").glob("tokens.json.bad-*"))
+        assert len(kept) == 1 and kept[0].read_text() == "{half a fi"
+        assert "kept it as" in c.screen(200, 30)
+        await c.finish()
+        await stop(host)
+
+    run(main())

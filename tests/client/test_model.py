@@ -281,6 +281,21 @@ def test_since_your_last_turn_and_the_last_moves_on_the_board() -> None:
     assert "since your last turn: blue start→10, 10→12, back 18→9 (+1 card)" in text
 
 
+def test_since_your_last_turn_waits_for_your_first_turn() -> None:
+    v = jamaica_view(1)
+    m = seated(v, [], seat=1)
+    m.history_whole = True  # the game seen from its first event
+    m.history = [{"type": "turn", "seat": 0},
+                 {"type": "advance", "seat": 0, "from": 0, "to": 3, "card": "skull"},
+                 {"type": "end", "seat": 0}, {"type": "turn", "seat": 1}]
+    assert "since your last turn" not in to_text(render_screen(m, 100, 30))
+    m.history += [{"type": "advance", "seat": 1, "from": 0, "to": 5, "card": "key"},
+                  {"type": "end", "seat": 1}, {"type": "turn", "seat": 0},
+                  {"type": "advance", "seat": 0, "from": 0, "to": 7, "card": "hat"},
+                  {"type": "end", "seat": 0}, {"type": "turn", "seat": 1}]
+    assert "since your last turn: red start→7" in to_text(render_screen(m, 100, 30))
+
+
 def test_watchers_see_the_last_turns_moves_underlined() -> None:
     v = jamaica_view(0)
     m = ClientModel(name="eve", spectate=True)

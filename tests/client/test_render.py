@@ -271,3 +271,41 @@ def test_the_whole_log_scrolls_back_to_the_start() -> None:
     assert "line 298" in screen(m, 80, 24) and "line 299" not in screen(m, 80, 24)
     m.on_key("x")
     assert m.overlay is None and m.log_scroll == 0
+
+
+@pytest.mark.parametrize("size", [(50, 30), (40, 10), (59, 24), (30, 60), (80, 10), (100, 8)])
+def test_the_size_a_small_window_asks_for_really_draws(size) -> None:
+    for preview in (False, True):
+        m = game_model(jamaica_view(0))
+        if preview:
+            m.on_key("3")
+            m.on_key(symbol_keys(SYMBOLS)["skull"])
+        text = " ".join(screen(m, *size).split())  # the message wraps on narrow screens
+        need = re.search(r"window too small \(need (\d+)x(\d+), have (\d+)x(\d+)\)", text)
+        assert need, text
+        w, h = int(need.group(1)), int(need.group(2))
+        assert (int(need.group(3)), int(need.group(4))) == size
+        assert w == max(size[0], 60)
+        fits = screen(m, w, h)  # resized to the size named: the board draws
+        assert "window too small" not in fits
+        assert sorted(board_cells(fits)) == list(range(1, 37))
+        assert "window too small" in screen(m, w, h - 1)  # and no less would do
+
+
+@pytest.mark.parametrize("label", ["192.168.100.123:41672", "192.168.100.123:47999",
+                                   "[fd00::1234:5678:9abc]:47999"])
+@pytest.mark.parametrize("name", ["ann", "Annabelle Bonny", "x" * 32])
+@pytest.mark.parametrize("rules", ["jamaica", "studiogiochi-2017", "ravensburger-advanced"])
+def test_the_header_always_says_who_you_are(label, name, rules) -> None:
+    v = jamaica_view(1)
+    v["rules"] = rules
+    m = game_model(v, seat=1, hosting=True)
+    m.host_label, m.name = label, name
+    m.web_url = "http://192.168.100.123:8080/"
+    for width in (60, 80, 100):
+        head = screen(m, width, 40).splitlines()[0]
+        assert f"you: {name} (blue)" in head, head
+        assert "table 3" in head or len(name) == 32
+    head = screen(m, 80, 24).splitlines()[0]
+    if len(name) < 20:  # room for where too: the address (its default port may go)
+        assert label.removesuffix(":41672") in head

@@ -201,5 +201,8 @@ def test_the_others_sail_is_told_since_your_last_turn() -> None:
     state.apply("end")
     game_events = view(state, 1, since=0)["events"]
     m = model_of(state, seat=1, history=game_events)
+    assert "since your last turn" not in "\n".join(screen(m, 80, 24))  # blue never played
+    earlier = [{"type": "turn", "seat": 1}, {"type": "draw", "seat": 1}, {"type": "end", "seat": 1}]
+    m = model_of(state, seat=1, history=earlier + game_events)
     text = "\n".join(screen(m, 80, 24))
     assert "red sailed to Tortuga (Captain, free)" in text

@@ -1,8 +1,12 @@
 """Seat tokens on disk: private files, lookups by host id or address."""
 from __future__ import annotations
 
+import json
 import os
 import stat
+import subprocess
+import sys
+from pathlib import Path
 
 from client.tokens import TokenStore, state_dir
 
@@ -37,6 +41,60 @@ def test_a_damaged_file_loses_nothing_else(tmp_path) -> None:
     assert store.lookup("h1") is None
     store.save("h1", "t")
     assert store.lookup("h1") == "t"
+
+
+def test_a_damaged_file_is_kept_aside_and_told_once(tmp_path) -> None:
+    for damaged in ("{not json", "[1, 2]", '{"h0": "not an entry"}'):
+        directory = tmp_path / str(len(damaged))
+        store = TokenStore(directory)
+        directory.mkdir()
+        store.path.write_text(damaged)
+        assert store.entry("h0") is None
+        kept = list(directory.glob("tokens.json.bad-*"))
+        assert len(kept) == 1 and kept[0].read_text() == damaged  # the damaged bytes, whole
+        notice = store.take_notice()
+        assert notice and "damaged" in notice and str(kept[0]) in notice
+        assert store.take_notice() is None
+        store.save("h1", "t")
+        assert store.lookup("h1") == "t" and store.take_notice() is None
+        assert list(directory.glob("tokens.json.bad-*")) == kept
+        assert json.loads(store.path.read_text())["h1"]["token"] == "t"
+
+
+def test_an_unreadable_file_is_never_overwritten(tmp_path) -> None:
+    store = TokenStore(tmp_path)
+    store.path.mkdir()  # not a file: reading it fails
+    store.save("h1", "t")
+    store.forget("h1")
+    assert store.path.is_dir() and store.lookup("h1") is None
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from client.tokens import TokenStore
+store = TokenStore(Path(sys.argv[1]))
+me = sys.argv[2]
+for round in range(8):
+    for i in range(25):
+        store.save(f"{me}{i}", f"tok-{me}{i}-{round}", "127.0.0.1:1", 1, 0)
+        assert store.lookup(f"{me}{i}") == f"tok-{me}{i}-{round}", "lost my own save"
+        assert store.take_notice() is None, "a whole file looked damaged"
+"""
+
+
+def test_two_clients_sharing_one_home_never_damage_the_file(tmp_path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path / "d"), me],
+                              env=env, stderr=subprocess.PIPE, text=True) for me in "ab"]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    data = json.loads((tmp_path / "d" / "tokens.json").read_text())
+    assert {k: v["token"] for k, v in data.items()} == {
+        f"{me}{i}": f"tok-{me}{i}-7" for me in "ab" for i in range(25)}
+    assert not list((tmp_path / "d").glob("tokens.json.bad-*"))
+    assert not list((tmp_path / "d").glob("*.tmp"))
+    assert stat.S_IMODE(os.stat(tmp_path / "d" / "tokens.json").st_mode) == 0o600
 
 
 def test_state_dir_on_windows_is_local_app_data(monkeypatch, tmp_path) -> None:

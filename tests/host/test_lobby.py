@@ -100,19 +100,42 @@ def test_bad_rules_and_options_are_refused():
     run(scenario())
 
 
+async def _three_seat_table(port):
+    """ann's new jamaica table of three seats: her connection and the table's id."""
+    ann, _ = await join(port, "ann")
+    ann.send(messages.CreateTable(name="t", rules="jamaica", options={"players": 3}))
+    return ann, (await ann.expect(messages.Joined)).table
+
+
 def test_connected_is_true_for_a_present_human_or_a_bot_and_false_for_a_free_seat():
     """docs/protocol.md 4.4: ``connected`` for each kind of seat, as the lobby lists it."""
     async def scenario() -> None:
         host = make_host()
         try:
-            ann, _ = await join(host.port, "ann")
-            ann.send(messages.CreateTable(name="t", rules="jamaica", options={"players": 3}))
-            tid = (await ann.expect(messages.Joined)).table
+            ann, tid = await _three_seat_table(host.port)
             ann.send(messages.AddBot(table=tid, seat=1, kind="random"))
             lobby = await ann.expect(messages.Lobby, lambda m: _table(m, tid)["seats"][1]["bot"])
             seats = _table(lobby, tid)["seats"]
             assert [(s["name"] is not None, s["bot"], s["connected"]) for s in seats] == [
                 (True, None, True), (True, "random", True), (False, None, False)]
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+def test_a_colour_is_matched_whatever_its_case():
+    async def scenario() -> None:
+        host = make_host()
+        try:
+            _ann, tid = await _three_seat_table(host.port)
+            colors = [s.color for s in host.lobby.tables[tid].seats]
+            bob, _ = await join(host.port, "bob")
+            bob.send(messages.JoinTable(table=tid, color=colors[2].upper()))
+            assert (await bob.expect(messages.Joined)).seat == 2
+            cid, _ = await join(host.port, "cid")
+            cid.send(messages.JoinTable(table=tid, seat=1, color=colors[1].title()))
+            assert (await cid.expect(messages.Joined)).seat == 1
         finally:
             await stop_host(host)
 
