@@ -3,7 +3,13 @@
 Pure Python (no Twisted, no msgpack). A bot sees only what its seat may see: the
 dict returned by ``cartagena_net.engine.view(state, seat)`` and the legal action
 strings for that seat. ``random`` picks uniformly; ``greedy`` scores every legal
-action by simulating it on the public board and evaluating the result.
+action by simulating it on the public board and evaluating the result; ``ismcts``
+searches (information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`) for a
+time budget. A bot with an ``observe(events)`` method is also shown the public events
+its seat watches (the ``events`` of its views), to remember cards drawn in the open.
+
+Levels (``--level``): easy = greedy, normal = ismcts thinking 0.5 s a decision,
+hard = ismcts thinking 2 s.
 """
 from __future__ import annotations
 
@@ -15,7 +21,16 @@ from typing import Any
 
 from cartagena_net.engine import moves
 
-BOT_KINDS: tuple[str, ...] = ("random", "greedy")
+BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
+
+# level -> (bot kind, seconds of thought per decision; None = the kind does not think)
+LEVELS: dict[str, tuple[str, float | None]] = {
+    "easy": ("greedy", None),
+    "normal": ("ismcts", 0.5),
+    "hard": ("ismcts", 2.0),
+}
+DEFAULT_LEVEL = "normal"
+DEFAULT_THINK = LEVELS[DEFAULT_LEVEL][1]
 
 # Weights of the greedy evaluation (units: spaces of progress).
 REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)  # rearmost pirate first
@@ -56,13 +71,85 @@ class RandomBot(Bot):
         return self.rng.choice(list(legal))
 
 
-def make_bot(kind: str, rng: _random.Random | None = None) -> Bot:
-    """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise."""
+def make_bot(
+    kind: str, rng: _random.Random | None = None, think: float | None = None, **search: Any
+) -> Bot:
+    """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise. ``think`` is
+    the ismcts budget in seconds a decision (default: the normal level's); ``search``
+    passes further :class:`cartagena_net.ismcts.SearchConfig` fields."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
+    if kind == "ismcts":
+        return IsmctsBot(rng, think=think, **search)
     raise ValueError(f"unknown bot kind {kind!r}; choose one of {', '.join(BOT_KINDS)}")
+
+
+def level_bot(level: str, think: float | None = None) -> tuple[str, float | None]:
+    """(bot kind, think seconds) of a ``--level``, ``think`` overriding its budget."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    kind, budget = LEVELS[level]
+    if think is not None:
+        if not think > 0:
+            raise ValueError("--think takes a positive number of seconds")
+        budget = think
+    return kind, budget
+
+
+class IsmctsBot(Bot):
+    """Information-set MCTS for ``think`` seconds a decision (see :mod:`cartagena_net.ismcts`).
+
+    It remembers, from the events it observes, the cards other seats drew in the open
+    (face-up row, open hands) until they play a card of that kind.
+    """
+
+    kind = "ismcts"
+
+    def __init__(
+        self, rng: _random.Random | None = None, think: float | None = None, **search: Any
+    ) -> None:
+        super().__init__(rng)
+        from cartagena_net.ismcts import SearchConfig
+
+        self.config = SearchConfig(think=DEFAULT_THINK if think is None else think, **search)
+        self.known: dict[int, list[str]] = {}
+        self.seat: int | None = None
+        self.last: Any = None  # the last SearchResult (iterations, seconds, visits)
+
+    def observe(self, events: Sequence[dict[str, Any]], seat: int | None = None) -> None:
+        """Public events this seat watched (in order, each once)."""
+        from cartagena_net.engine.determinize import track_known
+
+        if seat is not None and seat != self.seat:
+            self.seat, self.known = seat, {}
+        if self.seat is not None:
+            track_known(self.known, events, self.seat)
+
+    def reset(self) -> None:
+        """A new game: forget what was seen."""
+        self.known = {}
+
+    def job(self, view: dict[str, Any], legal: Sequence[str]) -> tuple[Any, tuple]:
+        """(function, arguments) of the search, picklable to run in a worker process."""
+        from cartagena_net.ismcts import search
+
+        me = view.get("viewer")
+        if isinstance(me, int) and me != self.seat:
+            self.seat, self.known = me, {}
+        if "events" in view:
+            self.observe(view["events"])
+        known = {s: list(c) for s, c in self.known.items()}
+        return search, (view, list(legal), known, self.config.to_dict(),
+                        self.rng.getrandbits(63))
+
+    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        fn, args = self.job(view, legal)
+        self.last = fn(*args)
+        return self.last.action
 
 
 # -- board simulation on the public view ----------------------------------
