@@ -4,10 +4,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import time
 
-from cartagena_net.engine import make_game, view
+from cartagena_net.bots import BOT_KINDS, DEFAULT_THINK
+from cartagena_net.engine import make_game
 from cartagena_net.game_args import add_game_arguments, game_options
+from cartagena_net.match import play_match
 
 HELP = "play games between bots in-process and print statistics"
 
@@ -18,7 +19,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="reproducible games from a seed")
     parser.add_argument("--bot", default="random",
                         help="bot kind for every seat, or one per seat comma separated "
-                             "(random, greedy); default random-legal")
+                             f"({', '.join(BOT_KINDS)}); default random-legal")
+    parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                        help="seconds an ismcts bot thinks per decision "
+                             f"(default {DEFAULT_THINK:g}, the normal level's)")
+    parser.add_argument("--rotate", action="store_true",
+                        help="turn the seats each game, so every kind plays every seat")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -29,47 +35,36 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"cartagena selfplay: {err}") from None
     if args.games < 1:
         raise SystemExit("cartagena: --games must be at least 1")
+    if args.think is not None and not args.think > 0:
+        raise SystemExit("cartagena: --think takes a positive number of seconds")
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     kinds = args.bot.split(",")
     if len(kinds) == 1:
         kinds *= game.players
     if len(kinds) != game.players:
         raise SystemExit(f"cartagena: --bot needs 1 or {game.players} kinds")
-    bots = None
-    if any(k != "random" for k in kinds):
-        from cartagena_net.bots import make_bot
-
-        bots = [make_bot(k, random.Random(rng.getrandbits(64))) for k in kinds]
-    wins = [0] * game.players
-    turns = actions = 0
-    start = time.perf_counter()
-    for _ in range(args.games):
-        state = game.new_state(seed=rng.getrandbits(64), events=False)
-        turns += 1
-        while not state.is_over:
-            legal = state.legal_actions()
-            seat, turn = state.actor, state.turn
-            if bots is None:
-                state.apply(rng.choice(legal))
-            else:
-                choice = bots[seat].choose(view(state, seat), [str(a) for a in legal])
-                state.apply(choice, seat=seat)
-            actions += 1
-            turns += state.turn != turn
-        wins[state.outcome.winner] += 1
-    elapsed = time.perf_counter() - start
-    result = {
-        "rules": game.preset, "players": game.players, "bots": kinds, "games": args.games,
-        "mean_turns": round(turns / args.games, 1),
-        "mean_actions": round(actions / args.games, 1), "wins": wins,
-        "games_per_s": round(args.games / elapsed, 1), "seed": args.seed,
-    }
+    unknown = [k for k in kinds if k not in BOT_KINDS]
+    if unknown:
+        raise SystemExit(f"cartagena: unknown bot kind {unknown[0]!r}; "
+                         f"choose from {', '.join(BOT_KINDS)}")
+    result = play_match(game, kinds, args.games, rng, think=args.think, rotate=args.rotate)
+    result["seed"] = args.seed
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{args.games} games of {game.preset}, {game.players} players ({', '.join(kinds)})")
+    print(f"{args.games} games of {game.preset}, {game.players} players ({', '.join(kinds)})"
+          + (", seats turning" if args.rotate else ""))
     print(f"mean turns {result['mean_turns']}, mean actions {result['mean_actions']}")
-    for seat, n in enumerate(wins):
-        print(f"  seat {seat} ({game.colors[seat]}, {kinds[seat]}): {n} wins")
+    if not args.rotate:
+        for seat, n in enumerate(result["wins"]):
+            print(f"  seat {seat} ({game.colors[seat]}, {kinds[seat]}): {n} wins")
+    for kind, k in result["kinds"].items():
+        lo, hi = k["ci95"]
+        line = (f"  {kind}: won {k['wins']} of {k['games']} ({k['win_rate']:.1%}, "
+                f"95% CI {lo:.1%}..{hi:.1%})")
+        if "decision_mean_s" in k:
+            line += (f"; decisions {k['decision_mean_s'] * 1000:.0f} ms mean, "
+                     f"{k['decision_p99_s'] * 1000:.0f} ms p99")
+        print(line)
     print(f"{result['games_per_s']} games/s")
     return 0

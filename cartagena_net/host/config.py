@@ -16,7 +16,9 @@ class HostConfig:
 
     ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
-    every game event (from the spectator view) at info level.
+    every game event (from the spectator view) at info level. ``bot_think`` is the
+    searching bots' budget in seconds a decision (None: the normal level's);
+    ``bot_workers`` the processes that run their searches (0: one thread).
     """
 
     name: str = field(default_factory=default_host_name)
@@ -28,6 +30,8 @@ class HostConfig:
     spectators: bool = True
     takeover: float | None = None
     bot_delay: float = 0.7
+    bot_think: float | None = None
+    bot_workers: int = 2
     handshake_timeout: float = 5.0
     ping_interval: float = 15.0
     idle_timeout: float = 45.0

@@ -23,6 +23,7 @@ from cartagena_net.host.journal import (
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
 from cartagena_net.host.table import Table
+from cartagena_net.host.thinker import Thinker
 from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
@@ -54,6 +55,7 @@ class HostService(Service):
         self.host_id = uuid.uuid4().hex
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
+        self.thinker = Thinker(reactor, config.bot_workers)
         self.state_dir: Path | None = None
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
@@ -91,6 +93,7 @@ class HostService(Service):
             conn.fail("shutting-down", "the host is shutting down")
         for table in self.lobby.tables.values():
             table.close()
+        self.thinker.shutdown()
         listening, self._listening = self._listening, None
         if listening is None:
             return defer.succeed(None)

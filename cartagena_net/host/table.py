@@ -22,13 +22,14 @@ log = Logger(namespace="cartagena.host.table")
 RECENT_EVENTS = 20
 
 
-def load_bot(kind: str, rng: random.Random) -> Any:
-    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown)."""
+def load_bot(kind: str, rng: random.Random, think: float | None = None) -> Any:
+    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown); ``think``
+    is a searching bot's budget in seconds a decision."""
     from cartagena_net.bots import BOT_KINDS, make_bot
 
     if kind not in BOT_KINDS:
         raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")
-    return make_bot(kind, rng)
+    return make_bot(kind, rng, think=think)
 
 
 class Table:
@@ -63,6 +64,7 @@ class Table:
         self.sent_events = 0
         self.chance_seen = 0
         self._bot_call: Any = None
+        self._thinking: Any = None  # the Deferred of a bot search under way
         self.entry_cache: dict[str, Any] | None = None
         self._rng = random.Random(random.SystemRandom().getrandbits(64))
         self.journal: Any = host.open_journal(table_id, fresh)
@@ -273,7 +275,7 @@ class Table:
         if self.playing:
             raise HostError("already-started", "bots are added before the start")
         chosen = self._choose_seat(seat, None)
-        bot = load_bot(kind, self._rng)
+        bot = load_bot(kind, self._rng, self.host.config.bot_think)
         chosen.bot_kind = kind
         chosen.bot = bot
         chosen.name = f"{kind} bot"
@@ -315,6 +317,11 @@ class Table:
                 self._journal_failed(exc)
         self.state = state
         self.chance_seen = len(outcomes)
+        self._stop_thinking()
+        for s in self.seats:
+            reset = getattr(s.controller, "reset", None)
+            if reset is not None:
+                reset()
         self.status = "playing"
         self.sent_events = 0
         log.info("table {table}: a new game starts", table=self.id)
@@ -396,6 +403,8 @@ class Table:
         for s in seats:
             if s.conn is not None:
                 s.conn.write_state(self.id, encode(self._state_wire(s.index, since)))
+            elif s.controller is not None and hasattr(s.controller, "observe"):
+                s.controller.observe(view(self.state, s.index, since=since)["events"], s.index)
         if self.spectators or self.host.config.log_events:
             spec = self._state_wire(SPECTATOR, since)
             if self.host.config.log_events:
@@ -421,7 +430,12 @@ class Table:
         return seat if seat.controller is not None else None
 
     def _schedule_bot(self) -> None:
-        if self._bot_call is not None or self._bot_to_move() is None:
+        if (self._bot_call is not None or self._thinking is not None
+                or self._bot_to_move() is None):
+            return
+        seat = self._bot_to_move()
+        if hasattr(seat.controller, "job"):
+            self._think(seat)  # a search: think now, answer no sooner than bot_delay
             return
         self._bot_call = self.host.reactor.callLater(self.host.config.bot_delay, self._bot_move)
 
@@ -436,12 +450,61 @@ class Table:
         except Exception:  # noqa: BLE001 - a bot bug must not stop the table
             log.failure("table {table}: bot failed; playing a random action", table=self.id)
             choice = None
+        self._bot_play(seat, legal, choice)
+
+    def _bot_play(self, seat: Seat, legal: list[str], choice: Any) -> None:
         if choice not in legal:
             choice = self._rng.choice(legal)
         try:
             self.apply(seat.index, choice)
         except HostError as exc:
             log.error("table {table}: bot action refused: {msg}", table=self.id, msg=exc.message)
+
+    def _think(self, seat: Seat) -> None:
+        """Run the seat's search in the host's thinker (off the reactor thread)."""
+        reactor = self.host.reactor
+        legal = self._legal(seat.index)
+        seq, bot, began = self.seq, seat.controller, reactor.seconds()
+        try:
+            fn, args = bot.job(view(self.state, seat.index), legal)
+            d = self.host.thinker.run(fn, *args)
+        except Exception:  # noqa: BLE001 - a bot bug must not stop the table
+            log.failure("table {table}: bot failed; playing a random action", table=self.id)
+            self._bot_call = reactor.callLater(self.host.config.bot_delay, self._bot_play,
+                                               seat, legal, None)
+            return
+        self._thinking = d
+
+        def answered(result: Any) -> None:
+            if self._thinking is not d:
+                return  # the table moved on (new game, closed)
+            self._thinking = None
+            if self.seq != seq or seat.controller is not bot:
+                self._schedule_bot()
+                return
+            wait = max(0.0, self.host.config.bot_delay - (reactor.seconds() - began))
+            self._bot_call = reactor.callLater(wait, self._bot_answer, seat, seq, legal,
+                                               getattr(result, "action", result))
+
+        def failed(failure: Any) -> None:
+            log.failure("table {table}: bot search failed; playing a random action",
+                        failure, table=self.id)
+            answered(None)
+
+        d.addCallbacks(answered, failed)
+
+    def _bot_answer(self, seat: Seat, seq: int, legal: list[str], choice: Any) -> None:
+        self._bot_call = None
+        if self.seq != seq or self._bot_to_move() is not seat:
+            self._schedule_bot()
+            return
+        self._bot_play(seat, legal, choice)
+
+    def _stop_thinking(self) -> None:
+        self._thinking = None
+        if self._bot_call is not None and self._bot_call.active():
+            self._bot_call.cancel()
+        self._bot_call = None
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -453,9 +516,7 @@ class Table:
 
     def close(self) -> None:
         """Cancel timers and close the journal (the host is stopping)."""
-        if self._bot_call is not None and self._bot_call.active():
-            self._bot_call.cancel()
-        self._bot_call = None
+        self._stop_thinking()
         for s in self.seats:
             if s.takeover_call is not None and s.takeover_call.active():
                 s.takeover_call.cancel()
