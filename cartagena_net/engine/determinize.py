@@ -79,7 +79,7 @@ class Determinizer:
 
     def __init__(self, view: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None = None):
         me = view["viewer"]
-        if not isinstance(me, int):
+        if me == "spectator":
             raise ValueError("a determinization is for a seat, not a spectator")
         g = game_of_view(view)
         self.game = g
