@@ -32,7 +32,8 @@ CARD_VALUE = 4.0
 CARD_DECAY = 0.85
 LOW_HAND_BONUS = 3.0
 CARDS_PER_SPACE = 0.2
-SURPLUS = 0.4
+SURPLUS = 0.1  # a card beyond what the way ahead needs is worth little
+MAX_NEED = 10  # no more cards than this are ever needed at once
 TEMPERATURE = 8.0  # spaces of lead that make a reward of about 0.73
 
 
@@ -76,7 +77,7 @@ def seat_value(state: Any, seat: int) -> float:
         value += p * REAR_WEIGHTS[i if i < 6 else 5]
         togo += boat - p
     value += BOAT_BONUS * state.home[seat]
-    need = max(2, int(togo * CARDS_PER_SPACE + 0.5))
+    need = min(MAX_NEED, max(2, int(togo * CARDS_PER_SPACE + 0.5)))
     cards = sum(state.hands[seat])
     v = CARD_VALUE
     for i in range(cards):

@@ -14,6 +14,8 @@ from typing import Any
 
 from cartagena_net.engine import Game, view
 
+MAX_ACTIONS = 20_000  # a game this long is stuck (e.g. every card hoarded): stopped
+
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
@@ -33,61 +35,73 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
-def play_match(
-    game: Game,
-    kinds: Sequence[str],
-    games: int,
-    rng: random.Random,
-    think: float | None = None,
-    rotate: bool = False,
-    progress: Any = None,
-) -> dict[str, Any]:
-    """Play ``games`` games; return seat wins, each kind's win rate (95% CI) and the
-    decision times of bots that think (mean and p99, seconds)."""
+def play_game(game: Game, order: Sequence[str], seed: int,
+              think: float | None = None) -> dict[str, Any]:
+    """One game between bots of ``order`` (one kind a seat), all randomness from ``seed``.
+
+    Returns the winning seat, the turns and actions played and, for bots that think,
+    their decision times (seconds) and search iterations."""
     from cartagena_net.bots import make_bot
 
+    n = game.players
+    rng = random.Random(seed)
+    only_random = all(k == "random" for k in order)
+    bots = [make_bot(k, random.Random(rng.getrandbits(64)), think=think) for k in order]
+    state = game.new_state(seed=rng.getrandbits(64), events=not only_random)
+    seen = [0] * n
+    times: dict[str, list[float]] = {}
+    iterations: dict[str, list[int]] = {}
+    turns, actions = 1, 0
+    while not state.is_over and actions < MAX_ACTIONS:
+        legal = state.legal_actions()
+        seat, turn = state.actor, state.turn
+        if only_random:
+            state.apply(rng.choice(legal))
+        else:
+            v = view(state, seat, since=seen[seat])
+            seen[seat] = state.event_count
+            t0 = time.perf_counter()
+            choice = bots[seat].choose(v, [str(a) for a in legal])
+            last = getattr(bots[seat], "last", None)
+            if last is not None and len(legal) > 1:
+                times.setdefault(order[seat], []).append(time.perf_counter() - t0)
+                iterations.setdefault(order[seat], []).append(last.iterations)
+            state.apply(choice, seat=seat)
+            state.forget_events(min(seen))
+        actions += 1
+        turns += state.turn != turn
+    if state.is_over:
+        winner, unfinished = state.outcome.winner, False
+    else:  # an endless game (cards hoarded): the most advanced seat wins, and it is counted
+        winner = max(range(n), key=lambda s: (state.home[s], sum(state.pirates[s])))
+        unfinished = True
+    return {"winner": winner, "order": list(order), "turns": turns, "actions": actions,
+            "times": times, "iterations": iterations, "unfinished": unfinished}
+
+
+def summarize(game: Game, kinds: Sequence[str], results: Sequence[dict[str, Any]],
+              seconds: float) -> dict[str, Any]:
+    """Seat wins, each kind's win rate with its 95% CI, and decision times."""
     n = game.players
     wins = [0] * n
     kind_wins = dict.fromkeys(kinds, 0)
     kind_games = dict.fromkeys(kinds, 0)
     times: dict[str, list[float]] = {}
     iterations: dict[str, list[int]] = {}
-    turns = actions = 0
-    start = time.perf_counter()
-    for g in range(games):
-        shift = g % n if rotate else 0
-        order = [kinds[(i - shift) % n] for i in range(n)]
-        only_random = all(k == "random" for k in order)
-        bots = [make_bot(k, random.Random(rng.getrandbits(64)), think=think) for k in order]
-        state = game.new_state(seed=rng.getrandbits(64), events=not only_random)
-        seen = [0] * n
-        turns += 1
-        while not state.is_over:
-            legal = state.legal_actions()
-            seat, turn = state.actor, state.turn
-            if only_random:
-                state.apply(rng.choice(legal))
-            else:
-                v = view(state, seat, since=seen[seat])
-                seen[seat] = state.event_count
-                t0 = time.perf_counter()
-                choice = bots[seat].choose(v, [str(a) for a in legal])
-                last = getattr(bots[seat], "last", None)
-                if last is not None and len(legal) > 1:
-                    times.setdefault(order[seat], []).append(time.perf_counter() - t0)
-                    iterations.setdefault(order[seat], []).append(last.iterations)
-                state.apply(choice, seat=seat)
-                state.forget_events(min(seen))
-            actions += 1
-            turns += state.turn != turn
-        winner = state.outcome.winner
-        wins[winner] += 1
+    turns = actions = unfinished = 0
+    for r in results:
+        unfinished += bool(r.get("unfinished"))
+        order = r["order"]
+        wins[r["winner"]] += 1
         for k in set(order):
             kind_games[k] += 1
-        kind_wins[order[winner]] += 1
-        if progress is not None:
-            progress(g + 1, order[winner])
-    elapsed = time.perf_counter() - start
+        kind_wins[order[r["winner"]]] += 1
+        turns += r["turns"]
+        actions += r["actions"]
+        for k, ts in r["times"].items():
+            times.setdefault(k, []).extend(ts)
+            iterations.setdefault(k, []).extend(r["iterations"][k])
+    games = max(1, len(results))
     per_kind = {}
     for k in kind_wins:
         lo, hi = wilson(kind_wins[k], kind_games[k])
@@ -96,19 +110,43 @@ def play_match(
             "win_rate": round(kind_wins[k] / kind_games[k], 4) if kind_games[k] else 0.0,
             "ci95": [round(lo, 4), round(hi, 4)],
         }
-        if k in times:
-            entry["decisions"] = len(times[k])
-            entry["decision_mean_s"] = round(sum(times[k]) / len(times[k]), 4)
-            entry["decision_p99_s"] = round(percentile(times[k], 0.99), 4)
-            entry["decision_max_s"] = round(max(times[k]), 4)
-            entry["iterations_mean"] = round(sum(iterations[k]) / len(iterations[k]), 1)
-            total_t = sum(times[k])
-            entry["iterations_per_s"] = round(sum(iterations[k]) / total_t) if total_t else 0
+        if times.get(k):
+            ts, its = times[k], iterations[k]
+            entry["decisions"] = len(ts)
+            entry["decision_mean_s"] = round(sum(ts) / len(ts), 4)
+            entry["decision_p99_s"] = round(percentile(ts, 0.99), 4)
+            entry["decision_max_s"] = round(max(ts), 4)
+            entry["iterations_mean"] = round(sum(its) / len(its), 1)
+            entry["iterations_per_s"] = round(sum(its) / sum(ts)) if sum(ts) else 0
         per_kind[k] = entry
     return {
-        "rules": game.preset, "players": n, "bots": list(kinds), "games": games,
-        "rotate": rotate, "think": think,
+        "rules": game.preset, "players": n, "bots": list(kinds), "games": len(results),
         "mean_turns": round(turns / games, 1), "mean_actions": round(actions / games, 1),
-        "wins": wins, "kinds": per_kind, "seconds": round(elapsed, 1),
-        "games_per_s": round(games / elapsed, 1),
+        "wins": wins, "kinds": per_kind, "unfinished": unfinished,
+        "seconds": round(seconds, 1),
+        "games_per_s": round(len(results) / seconds, 2) if seconds else 0.0,
     }
+
+
+def seat_order(kinds: Sequence[str], g: int, rotate: bool) -> list[str]:
+    """The kinds seat by seat in game ``g`` (turned by ``g`` seats with ``rotate``)."""
+    n = len(kinds)
+    shift = g % n if rotate else 0
+    return [kinds[(i - shift) % n] for i in range(n)]
+
+
+def play_match(
+    game: Game,
+    kinds: Sequence[str],
+    games: int,
+    rng: random.Random,
+    think: float | None = None,
+    rotate: bool = False,
+) -> dict[str, Any]:
+    """Play ``games`` games in this process; the :func:`summarize` of them."""
+    start = time.perf_counter()
+    results = [play_game(game, seat_order(kinds, g, rotate), rng.getrandbits(64), think)
+               for g in range(games)]
+    out = summarize(game, kinds, results, time.perf_counter() - start)
+    out.update(rotate=rotate, think=think)
+    return out
