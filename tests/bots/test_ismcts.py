@@ -220,14 +220,14 @@ def test_levels_and_kinds():
 
 def test_ismcts_beats_random():
     wins = 0
-    for seed in range(6):
-        game = make_game("jamaica", players=2)
+    for seed in range(4):
+        game = make_game("jamaica", players=2, segments=3)
         state = game.new_state(seed=seed)
         kinds = ["ismcts", "random"] if seed % 2 == 0 else ["random", "ismcts"]
-        bots = [make_bot(k, random.Random(seed), iterations=150, think=30.0) for k in kinds]
+        bots = [make_bot(k, random.Random(seed), iterations=60, think=30.0) for k in kinds]
         while not state.is_over:
             seat = state.actor
             legal = [str(a) for a in state.legal_actions()]
             state.apply(bots[seat].choose(view(state, seat), legal))
         wins += kinds[state.outcome.winner] == "ismcts"
-    assert wins == 6
+    assert wins == 4
