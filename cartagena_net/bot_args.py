@@ -9,8 +9,8 @@ from cartagena_net.bots import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
 
 def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None = None) -> None:
     """Add ``--level`` and ``--think`` (and ``kind_flag``, e.g. ``--bot-kind``)."""
-    levels = ", ".join(f"{name} = {kind}" + (f" {think:g} s" if think else "")
-                       for name, (kind, think) in LEVELS.items())
+    levels = ", ".join(f"{name} = {kind}" + (f" {n} iterations, <= {think:g} s" if n else "")
+                       for name, (kind, think, n) in LEVELS.items())
     parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL,
                         help=f"bot strength ({levels}); default {DEFAULT_LEVEL}")
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
@@ -21,10 +21,7 @@ def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None =
 
 
 def bot_choice(args: argparse.Namespace, kind: str | None = None) -> tuple[str, float | None]:
-    """(bot kind, think seconds) from ``--level``/``--think`` and an explicit ``kind``;
-    ValueError with a reason for a bad budget."""
-    level_kind, think = level_bot(args.level, args.think)
-    chosen = kind or level_kind
-    if chosen == "ismcts" and think is None:
-        think = LEVELS["normal"][1]
-    return chosen, think
+    """(bot kind, think seconds or None for the level's own budget) from ``--level``,
+    ``--think`` and an explicit ``kind``; ValueError with a reason for a bad budget."""
+    level_kind, _ = level_bot(args.level, args.think)
+    return kind or level_kind, args.think

@@ -8,8 +8,8 @@ searches (information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`) 
 time budget. A bot with an ``observe(events)`` method is also shown the public events
 its seat watches (the ``events`` of its views), to remember cards drawn in the open.
 
-Levels (``--level``): easy = greedy, normal = ismcts thinking 0.5 s a decision,
-hard = ismcts thinking 2 s.
+Levels (``--level``): easy = greedy; normal = ismcts, 1000 search iterations a
+decision but never more than 1 s; hard = ismcts, 5000 iterations, at most 3 s.
 """
 from __future__ import annotations
 
@@ -23,14 +23,15 @@ from cartagena_net.engine import moves
 
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
-# level -> (bot kind, seconds of thought per decision; None = the kind does not think)
-LEVELS: dict[str, tuple[str, float | None]] = {
-    "easy": ("greedy", None),
-    "normal": ("ismcts", 0.5),
-    "hard": ("ismcts", 2.0),
+# level -> (bot kind, seconds a decision at most, search iterations a decision);
+# None = the kind does not search. A level's iteration count makes its strength the same
+# on any machine; its time bound still holds on a slow or busy one.
+LEVELS: dict[str, tuple[str, float | None, int | None]] = {
+    "easy": ("greedy", None, None),
+    "normal": ("ismcts", 1.0, 1000),
+    "hard": ("ismcts", 3.0, 5000),
 }
 DEFAULT_LEVEL = "normal"
-DEFAULT_THINK = LEVELS[DEFAULT_LEVEL][1]
 
 # Weights of the greedy evaluation (units: spaces of progress).
 REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)  # rearmost pirate first
@@ -72,17 +73,21 @@ class RandomBot(Bot):
 
 
 def make_bot(
-    kind: str, rng: _random.Random | None = None, think: float | None = None, **search: Any
+    kind: str,
+    rng: _random.Random | None = None,
+    think: float | None = None,
+    level: str | None = None,
+    **search: Any,
 ) -> Bot:
-    """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise. ``think`` is
-    the ismcts budget in seconds a decision (default: the normal level's); ``search``
-    passes further :class:`cartagena_net.ismcts.SearchConfig` fields."""
+    """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise. An ismcts bot
+    searches as ``level`` does (default normal), or for ``think`` seconds a decision when
+    given; ``search`` passes further :class:`cartagena_net.ismcts.SearchConfig` fields."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
     if kind == "ismcts":
-        return IsmctsBot(rng, think=think, **search)
+        return IsmctsBot(rng, think=think, level=level, **search)
     raise ValueError(f"unknown bot kind {kind!r}; choose one of {', '.join(BOT_KINDS)}")
 
 
@@ -90,7 +95,7 @@ def level_bot(level: str, think: float | None = None) -> tuple[str, float | None
     """(bot kind, think seconds) of a ``--level``, ``think`` overriding its budget."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
-    kind, budget = LEVELS[level]
+    kind, budget, _ = LEVELS[level]
     if think is not None:
         if not think > 0:
             raise ValueError("--think takes a positive number of seconds")
@@ -108,12 +113,22 @@ class IsmctsBot(Bot):
     kind = "ismcts"
 
     def __init__(
-        self, rng: _random.Random | None = None, think: float | None = None, **search: Any
+        self,
+        rng: _random.Random | None = None,
+        think: float | None = None,
+        level: str | None = None,
+        **search: Any,
     ) -> None:
         super().__init__(rng)
         from cartagena_net.ismcts import SearchConfig
 
-        self.config = SearchConfig(think=DEFAULT_THINK if think is None else think, **search)
+        _, level_think, level_iterations = LEVELS[level or DEFAULT_LEVEL]
+        if level_think is None:
+            _, level_think, level_iterations = LEVELS[DEFAULT_LEVEL]
+        if think is None:  # the level's budget: a number of iterations, bounded in time
+            think = level_think
+            search.setdefault("iterations", level_iterations)
+        self.config = SearchConfig(think=think, **search)
         self.known: dict[int, list[str]] = {}
         self.seat: int | None = None
         self.last: Any = None  # the last SearchResult (iterations, seconds, visits)

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     def start() -> None:
         d = play_bot(reactor, host, port, kind=kind, table=args.table, games=args.games,
                      name=name, password=args.password, rng=rng, timeout=args.timeout,
-                     think=think)
+                     think=think, level=args.level)
         d.addCallbacks(lambda result: outcome.update(result=result),
                        lambda f: outcome.update(error=f.getErrorMessage()))
         d.addBoth(lambda _: reactor.callLater(0, reactor.stop))

@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 
     name = (args.name or default_name())[:32]
     config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
-                        bot_delay=args.bot_delay, bot_think=think)
+                        bot_delay=args.bot_delay, bot_level=args.level,
+                        bot_think=think)
     service = HostService(config, reactor)
     try:
         service.startService()

@@ -5,7 +5,8 @@ import argparse
 import json
 import random
 
-from cartagena_net.bots import BOT_KINDS, DEFAULT_THINK
+from cartagena_net.bot_args import add_level_arguments
+from cartagena_net.bots import BOT_KINDS
 from cartagena_net.engine import make_game
 from cartagena_net.game_args import add_game_arguments, game_options
 from cartagena_net.match import play_match
@@ -20,9 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", default="random",
                         help="bot kind for every seat, or one per seat comma separated "
                              f"({', '.join(BOT_KINDS)}); default random-legal")
-    parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
-                        help="seconds an ismcts bot thinks per decision "
-                             f"(default {DEFAULT_THINK:g}, the normal level's)")
+    add_level_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
                         help="turn the seats each game, so every kind plays every seat")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -47,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise SystemExit(f"cartagena: unknown bot kind {unknown[0]!r}; "
                          f"choose from {', '.join(BOT_KINDS)}")
-    result = play_match(game, kinds, args.games, rng, think=args.think, rotate=args.rotate)
+    result = play_match(game, kinds, args.games, rng, think=args.think, rotate=args.rotate,
+                        level=args.level)
     result["seed"] = args.seed
     if args.json:
         print(json.dumps(result))

@@ -39,7 +39,8 @@ TEMPERATURE = 8.0  # spaces of lead that make a reward of about 0.73
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How the search runs. ``think`` seconds bound it; ``iterations`` (if set) too."""
+    """How the search runs: ``iterations`` (if set) a decision, and never longer than
+    ``think`` seconds."""
 
     think: float = 1.0
     iterations: int | None = None
@@ -213,10 +214,8 @@ def search(
     while True:
         if cap is not None and it >= cap:
             break
-        if cap is None and it and time.perf_counter() >= deadline:
+        if it and time.perf_counter() >= deadline:
             break
-        if cap is not None and it >= 8 and time.perf_counter() >= deadline + cfg.think:
-            break  # a hard stop even with a fixed count
         it += 1
         s = det.sample(rng)
         node = root

@@ -35,8 +35,8 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
-def play_game(game: Game, order: Sequence[str], seed: int,
-              think: float | None = None) -> dict[str, Any]:
+def play_game(game: Game, order: Sequence[str], seed: int, think: float | None = None,
+              level: str | None = None) -> dict[str, Any]:
     """One game between bots of ``order`` (one kind a seat), all randomness from ``seed``.
 
     Returns the winning seat, the turns and actions played and, for bots that think,
@@ -46,7 +46,8 @@ def play_game(game: Game, order: Sequence[str], seed: int,
     n = game.players
     rng = random.Random(seed)
     only_random = all(k == "random" for k in order)
-    bots = [make_bot(k, random.Random(rng.getrandbits(64)), think=think) for k in order]
+    bots = [make_bot(k, random.Random(rng.getrandbits(64)), think=think, level=level)
+            for k in order]
     state = game.new_state(seed=rng.getrandbits(64), events=not only_random)
     seen = [0] * n
     times: dict[str, list[float]] = {}
@@ -142,11 +143,12 @@ def play_match(
     rng: random.Random,
     think: float | None = None,
     rotate: bool = False,
+    level: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games in this process; the :func:`summarize` of them."""
     start = time.perf_counter()
-    results = [play_game(game, seat_order(kinds, g, rotate), rng.getrandbits(64), think)
-               for g in range(games)]
+    results = [play_game(game, seat_order(kinds, g, rotate), rng.getrandbits(64), think,
+                         level) for g in range(games)]
     out = summarize(game, kinds, results, time.perf_counter() - start)
-    out.update(rotate=rotate, think=think)
+    out.update(rotate=rotate, think=think, level=level)
     return out

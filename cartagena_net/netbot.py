@@ -69,10 +69,11 @@ class NetBot:
         rng: random.Random | None = None,
         password: str | None = None,
         think: float | None = None,
+        level: str | None = None,
     ) -> None:
         self.session = session
         self.password = password
-        self.bot = make_bot(kind, rng, think=think)
+        self.bot = make_bot(kind, rng, think=think, level=level)
         self.wanted = table
         self.games = games
         self.name = name
@@ -247,6 +248,7 @@ def play_bot(
     rng: random.Random | None = None,
     timeout: float = 10.0,
     think: float | None = None,
+    level: str | None = None,
 ) -> defer.Deferred:
     """Connect, sit and play; fires with a ``NetBotResult`` (or fails with NetBotError,
     ``client.net.HostError`` or a connection error)."""
@@ -256,7 +258,8 @@ def play_bot(
     def connected(pair: tuple[Any, Any]) -> defer.Deferred:
         session, _welcome = pair
         bot = NetBot(session, kind=kind, table=table, games=games, name=name, rng=rng,
-                     password=password, think=think)
+                     password=password, think=think,
+                     level=level)
         return bot.done
 
     d = connect(reactor, host, port, name, role="player", password=password, timeout=timeout)

@@ -16,8 +16,9 @@ class HostConfig:
 
     ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
-    every game event (from the spectator view) at info level. ``bot_think`` is the
-    searching bots' budget in seconds a decision (None: the normal level's);
+    every game event (from the spectator view) at info level. ``bot_level`` is the
+    searching bots' level (``cartagena_net.bots.LEVELS``) and ``bot_think``, if set,
+    their budget in seconds a decision instead;
     ``bot_workers`` the processes that run their searches (0: one thread).
     """
 
@@ -30,6 +31,7 @@ class HostConfig:
     spectators: bool = True
     takeover: float | None = None
     bot_delay: float = 0.7
+    bot_level: str = "normal"
     bot_think: float | None = None
     bot_workers: int = 2
     handshake_timeout: float = 5.0

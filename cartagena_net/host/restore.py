@@ -66,7 +66,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
             seat.token = srec.get("token")
             seat.bot_kind = srec.get("bot")
             if seat.bot_kind is not None:
-                seat.bot = load_bot(seat.bot_kind, table._rng, host.config.bot_think)
+                seat.bot = load_bot(seat.bot_kind, table._rng, host.config)
     table.seq = seq
     if started:
         table.state = gamerec.restore(table.game, outcomes, actions)

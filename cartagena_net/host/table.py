@@ -22,14 +22,16 @@ log = Logger(namespace="cartagena.host.table")
 RECENT_EVENTS = 20
 
 
-def load_bot(kind: str, rng: random.Random, think: float | None = None) -> Any:
-    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown); ``think``
-    is a searching bot's budget in seconds a decision."""
+def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
+    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown); a
+    searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
     from cartagena_net.bots import BOT_KINDS, make_bot
 
     if kind not in BOT_KINDS:
         raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")
-    return make_bot(kind, rng, think=think)
+    if config is None:
+        return make_bot(kind, rng)
+    return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)
 
 
 class Table:
@@ -275,7 +277,7 @@ class Table:
         if self.playing:
             raise HostError("already-started", "bots are added before the start")
         chosen = self._choose_seat(seat, None)
-        bot = load_bot(kind, self._rng, self.host.config.bot_think)
+        bot = load_bot(kind, self._rng, self.host.config)
         chosen.bot_kind = kind
         chosen.bot = bot
         chosen.name = f"{kind} bot"

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cartagena_net.bots import DEFAULT_THINK
+from cartagena_net.bots import DEFAULT_LEVEL, LEVELS
 from cartagena_net.engine import make_game
 from cartagena_net.match import play_game, seat_order, summarize
 
@@ -45,15 +45,17 @@ def matchups(args: argparse.Namespace) -> list[tuple[str, str, dict, list[str], 
 
 
 def one(task: tuple) -> tuple[int, dict]:
-    index, preset, options, order, seed, think = task
+    index, preset, options, order, seed, think, level = task
     game = make_game(preset, players=len(order), **options)
-    return index, play_game(game, order, seed, think)
+    return index, play_game(game, order, seed, think, level)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--think", type=float, default=DEFAULT_THINK)
+    parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL)
+    parser.add_argument("--think", type=float, default=None,
+                        help="seconds a decision instead of the level's budget")
     parser.add_argument("--heads-up", type=int, default=400)
     parser.add_argument("--four", type=int, default=200)
     parser.add_argument("--random", type=int, default=100)
@@ -73,7 +75,7 @@ def main() -> None:
         for i, (_, preset, options, kinds, games) in enumerate(plan):
             if g < games:
                 tasks.append((i, preset, options, seat_order(kinds, g, True),
-                              rng.getrandbits(63), args.think))
+                              rng.getrandbits(63), args.think, args.level))
     start = time.perf_counter()
     results: list[list[dict]] = [[] for _ in plan]
     cut = False
@@ -97,7 +99,8 @@ def main() -> None:
             if time.perf_counter() - start > args.budget:
                 cut = True
         elapsed = time.perf_counter() - start
-    report = {"bench": "bots", "think": args.think, "budget_s": args.budget,
+    report = {"bench": "bots", "level": args.level, "level_budget": LEVELS[args.level],
+              "think": args.think, "budget_s": args.budget,
               "seconds": round(elapsed, 1), "jobs": args.jobs, "cut_by_budget": cut,
               "matchups": []}
     for (name, preset, options, kinds, games), res in zip(plan, results):
