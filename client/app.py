@@ -58,7 +58,7 @@ def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
         raise ValueError(f"no host in {text!r}")
     if not port:
         return host, default_port
-    if not port.isdigit() or not 0 < int(port) < 65536:
+    if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ValueError(f"bad port in {text!r}")
     return host, int(port)
 

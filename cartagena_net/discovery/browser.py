@@ -59,7 +59,7 @@ def parse_target(target: Target, default_port: int = DISCOVERY_PORT) -> tuple[st
         text = target.strip()
         if text.count(":") == 1:
             host, port_text = text.split(":")
-            if not port_text.isdigit():
+            if not (port_text.isascii() and port_text.isdigit()):
                 raise ValueError(f"bad port in {target!r}")
             port = int(port_text)
         else:

@@ -44,8 +44,13 @@ class Action:
         return k
 
 
+_DIGITS = re.compile(r"[0-9]{1,5}\Z")
+
+
 def _int(word: str, text: str) -> int:
-    if not word.isdigit() or len(word) > 5 or int(word) > _MAX_POS:
+    # Only ASCII digits are numbers: str.isdigit() also admits '²' or '①', which int()
+    # refuses, and int() alone admits '٣' or '+3'.
+    if not _DIGITS.match(word) or int(word) > _MAX_POS:
         raise InvalidActionError(f"{word!r} is not a position or seat number in {text!r}")
     return int(word)
 

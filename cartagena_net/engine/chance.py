@@ -14,6 +14,10 @@ from typing import Protocol
 class Chance(Protocol):
     def shuffle(self, items: list[int]) -> None: ...
 
+    def fork(self) -> Chance:
+        """An independent source with the same future: using one never changes the other."""
+        ...
+
 
 class RandomChance:
     """Shuffles with an RNG."""
@@ -24,19 +28,44 @@ class RandomChance:
     def shuffle(self, items: list[int]) -> None:
         self.rng.shuffle(items)
 
+    def fork(self) -> RandomChance:
+        if isinstance(self.rng, random.SystemRandom):
+            # The OS's RNG has no state to share: each draw is fresh for everyone.
+            return self
+        twin = random.Random()
+        twin.setstate(self.rng.getstate())
+        return RandomChance(twin)
+
 
 class ReplayChance:
-    """Plays back recorded outcomes, checking each is a permutation of what is shuffled."""
+    """Plays back recorded outcomes, checking each is a permutation of what is shuffled.
 
-    def __init__(self, outcomes: Iterable[Sequence[int]]) -> None:
-        self._outcomes = [tuple(o) for o in outcomes]
+    Once the recorded outcomes are used up (a game restored from its journal plays on),
+    the ``fallback`` source makes fresh ones: by default the OS's secure RNG.
+    """
+
+    def __init__(self, outcomes: Iterable[Sequence[int]], fallback: Chance | None = None) -> None:
+        self._outcomes = tuple(tuple(o) for o in outcomes)
         self._next = 0
+        self.fallback: Chance = fallback or RandomChance(random.SystemRandom())
+
+    @property
+    def replaying(self) -> bool:
+        """True while recorded outcomes remain."""
+        return self._next < len(self._outcomes)
 
     def shuffle(self, items: list[int]) -> None:
         if self._next >= len(self._outcomes):
-            raise ValueError("replay ran out of recorded chance outcomes")
+            self.fallback.shuffle(items)
+            return
         outcome = self._outcomes[self._next]
         if sorted(outcome) != sorted(items):
             raise ValueError("recorded chance outcome does not match the cards shuffled")
         self._next += 1
         items[:] = outcome
+
+    def fork(self) -> ReplayChance:
+        twin = ReplayChance.__new__(ReplayChance)
+        twin._outcomes, twin._next = self._outcomes, self._next
+        twin.fallback = self.fallback.fork()
+        return twin

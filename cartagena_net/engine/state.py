@@ -1,7 +1,7 @@
 """A game in progress: pirates, cards, whose turn, decisions owed, and the outcome.
 
-Every rule lives here. ``apply`` validates completely before it changes anything, so an
-illegal action raises and leaves the state exactly as it was.
+Every rule lives here. ``apply`` is atomic: whatever it raises (a rule error, or any
+unexpected fault), the state is left exactly as it was before the call.
 """
 from __future__ import annotations
 
@@ -87,17 +87,27 @@ class State:
         return s
 
     @classmethod
-    def replay(cls, game: Game, chance: list, actions: list, events: bool = True) -> State:
-        """Rebuild a game from its recorded chance outcomes and action list."""
-        s = cls.new(game, ReplayChance(chance), events=events)
+    def replay(cls, game: Game, chance: list, actions: list, events: bool = True,
+               fallback: Chance | None = None) -> State:
+        """Rebuild a game from its recorded chance outcomes and action list.
+
+        The state then plays on: once the recorded outcomes are used up, new ones come
+        from ``fallback`` (default: the OS's secure RNG) and are recorded as usual.
+        """
+        s = cls.new(game, ReplayChance(chance, fallback), events=events)
         for a in actions:
             s.apply(a)
         return s
 
-    def copy(self, events: bool = False) -> State:
-        """An independent copy (sharing only immutable parts and the chance source)."""
+    def copy(self, events: bool = False, chance: Chance | None = None) -> State:
+        """An independent copy: playing on it never changes this state, chance included.
+
+        The copy's chance source is a fork of this one (the same future outcomes), or
+        ``chance`` if given (e.g. a search's own RNG, which saves forking a seeded one).
+        """
         c = State.__new__(State)
-        c.game, c.board, c._tables, c._chance = self.game, self.board, self._tables, self._chance
+        c.game, c.board, c._tables = self.game, self.board, self._tables
+        c._chance = chance if chance is not None else self._chance.fork()
         c.pirates = [list(p) for p in self.pirates]
         c.occ = list(self.occ)
         c.home = list(self.home)
@@ -248,6 +258,37 @@ class State:
             action = parse_action(action)
         if self.outcome is not None:
             raise IllegalActionError("the game is over", "game-over")
+        saved = self._save()
+        try:
+            self._apply(action, seat)
+        except BaseException:
+            self._restore(saved)
+            raise
+
+    def _save(self) -> tuple:
+        """Everything ``_apply`` may change, copied deep enough to put back."""
+        ch = self._chance
+        return (
+            [list(p) for p in self.pirates], list(self.occ), list(self.home),
+            [list(h) for h in self.hands], list(self.stock), list(self.discard),
+            None if self.row is None else list(self.row), self.turn, self.taken,
+            list(self.pending), self.outcome, len(self.history), len(self.chance),
+            None if self.events is None else len(self.events),
+            ch._next if isinstance(ch, ReplayChance) else None,
+        )
+
+    def _restore(self, saved: tuple) -> None:
+        (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
+         self.turn, self.taken, self.pending, self.outcome, nhist, nchance, nevents,
+         replay_next) = saved
+        del self.history[nhist:]
+        del self.chance[nchance:]
+        if nevents is not None and self.events is not None:
+            del self.events[nevents:]
+        if replay_next is not None:
+            self._chance._next = replay_next  # type: ignore[union-attr]
+
+    def _apply(self, action: Action, seat: int | None) -> None:
         actor = self.pending[0][0] if self.pending else self.turn
         if seat is not None and seat != actor:
             who = self.game.colors[actor]
@@ -443,8 +484,12 @@ class State:
             self._log(("reshuffle", len(self.stock)))
 
     def _refill_row(self) -> None:
-        if not self.stock:
+        if len(self.stock) < self.game.row_size and self.discard:
+            # The stock alone cannot fill the row: the discard pile is shuffled in under it
+            # (the stock's own cards stay on top, dealt first).
+            rest = self.stock
             self._reshuffle()
+            self.stock += rest
         n = min(self.game.row_size, len(self.stock))
         if n:
             self.row = [self.stock.pop() for _ in range(n)]
