@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from cartagena_net.engine.determinize import Determinizer
+from cartagena_net.engine.moves import morgan_target, retreat_target
 
 # Evaluation weights (units: spaces of progress), close to the greedy bot's.
 REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)
@@ -120,13 +121,15 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
     cards = sum(state.hands[seat])
     card_worth = 4.5 if cards <= 2 else 2.5 if cards <= 5 else 1.0
     rear = state.pirates[seat][0]
+    index = g.card_index
+    jitter = rng.random
     best = None
     best_score = -1e9
     for a in legal:
         kind = a.kind
         if kind == "advance":
             p = a.pos
-            k = g.card_index[a.card]
+            k = index[a.card]
             t = boat
             for q in ahead[p][k % nsym]:
                 if not occ[q]:
@@ -136,10 +139,10 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
             score -= card_worth * 0.5
         elif kind == "retreat":
             p = a.pos
-            t = state.retreat_target(p)
+            t = retreat_target(occ, p)
             score = occ[t] * card_worth - (p - t) * 0.6
         elif kind == "morgan":
-            t, n = state.morgan_target(a.pos)
+            t, n = morgan_target(occ, a.pos, boat)
             score = n * card_worth - (t - a.pos) * 0.8
         elif kind == "end":
             score = 0.5
@@ -148,7 +151,7 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
         else:  # discard: shed the most duplicated kind
             k = g.card_index[a.cards[0]]
             score = state.hands[seat][k]
-        score += rng.random() * 0.3
+        score += jitter() * 0.3
         if score > best_score:
             best, best_score = a, score
     return best
@@ -168,7 +171,7 @@ def playout(state: Any, rng: random.Random, cfg: SearchConfig) -> None:
             a = quick_action(state, legal, rng, eps)
         else:
             a = legal[rng.randrange(len(legal))]
-        state.apply(a)
+        state.apply_unchecked(a)
         if state.turn != turn:
             turns += 1
 
@@ -233,7 +236,7 @@ def search(
                     entry = children.get(id(b))
                     if entry is not None and entry[1] is not child:
                         entry[1].avail += 1
-                s.apply(a)
+                s.apply_unchecked(a)
                 path.append(child)
                 break
             best = None
@@ -244,7 +247,7 @@ def search(
                 ucb = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if ucb > best_ucb:
                     best_ucb, best = ucb, (b, ch)
-            s.apply(best[0])
+            s.apply_unchecked(best[0])
             node = best[1]
             path.append(node)
         playout(s, rng, cfg)

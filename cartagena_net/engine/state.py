@@ -265,6 +265,12 @@ class State:
             self._restore(saved)
             raise
 
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply one of ``legal_actions()`` for the actor, without the atomic save: the
+        search's fast path, on its own copies. The same result as :meth:`apply` for a
+        legal action; anything else may leave the state half changed."""
+        self._apply(action, None)
+
     def _save(self) -> tuple:
         """Everything ``_apply`` may change, copied deep enough to put back."""
         ch = self._chance

@@ -235,3 +235,20 @@ def test_ismcts_beats_random():
             state.apply(bots[seat].choose(view(state, seat), legal))
         wins += kinds[state.outcome.winner] == "ismcts"
     assert wins == 4
+
+
+@pytest.mark.parametrize(("preset", "options"), SETTINGS, ids=IDS)
+def test_apply_unchecked_agrees_with_apply(preset, options):
+    """The search's fast apply gives exactly the checked apply's result on legal actions."""
+    for seed in range(3):
+        game = make_game(preset, players=2 + seed, **options)
+        a = game.new_state(seed=seed)
+        b = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not a.is_over:
+            action = rng.choice(a.legal_actions())
+            a.apply(action)
+            b.apply_unchecked(action)
+            assert a == b
+            assert a.chance == b.chance and a.events == b.events and a.history == b.history
+        assert b.is_over and a.outcome == b.outcome
