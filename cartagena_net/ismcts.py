@@ -80,7 +80,7 @@ def seat_value(state: Any, seat: int) -> float:
         togo += boat - p
     value += BOAT_BONUS * state.home[seat]
     need = min(MAX_NEED, max(2, int(togo * CARDS_PER_SPACE + 0.5)))
-    cards = sum(state.hands[seat])
+    cards = state.hand_size(seat)
     v = CARD_VALUE
     for i in range(cards):
         value += (v if i < need else v * SURPLUS) + (LOW_HAND_BONUS if i < 3 else 0.0)
@@ -118,7 +118,7 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
     occ = state.occ
     boat = state.board.boat
     ahead = state.board.ahead
-    cards = sum(state.hands[seat])
+    cards = state.hand_size(seat)
     card_worth = 4.5 if cards <= 2 else 2.5 if cards <= 5 else 1.0
     rear = state.pirates[seat][0]
     index = g.card_index
@@ -148,9 +148,8 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
             score = 0.5
         elif kind == "draw":
             score = 5.0
-        else:  # discard: shed the most duplicated kind
-            k = g.card_index[a.cards[0]]
-            score = state.hands[seat][k]
+        else:  # discard (Filibusters): any card, at random
+            score = 0.0
         score += jitter() * 0.3
         if score > best_score:
             best, best_score = a, score
