@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from cartagena_net.engine import RandomChance
 from cartagena_net.engine.determinize import Determinizer
 from cartagena_net.engine.moves import morgan_target, retreat_target
 
@@ -49,6 +50,8 @@ class SearchConfig:
     playout: str = "greedy"  # "greedy" (epsilon-greedy), "random"
     rounds: float = 1.0  # playout length in rounds of turns; 0 = evaluate at once; -1 = to the end
     epsilon: float = 0.15
+    trees: int = 1  # 1: one tree shared by every determinization (SO-ISMCTS); k > 1:
+    # determinized UCT, k fixed determinizations with a tree each, root visits summed
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -204,7 +207,10 @@ def search(
         return SearchResult(legal[0], 0, 0.0, {legal[0]: 0})
     rng = random.Random(seed)
     det = Determinizer(view, known)
-    root = Node(-1)
+    trees = max(1, cfg.trees)
+    roots = [Node(-1) for _ in range(trees)]
+    worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
+    chance = RandomChance(rng)
     c = cfg.exploration
     deadline = start + cfg.think
     cap = cfg.iterations
@@ -218,8 +224,13 @@ def search(
             break
         if it and time.perf_counter() >= deadline:
             break
+        if trees > 1:
+            root = roots[it % trees]
+            s = worlds[it % trees].copy(chance=chance)
+        else:
+            root = roots[0]
+            s = det.sample(rng)
         it += 1
-        s = det.sample(rng)
         node = root
         path = [root]
         while s.outcome is None:
@@ -255,6 +266,9 @@ def search(
             n.visits += 1
             if n.player >= 0:
                 n.wins += r[n.player]
-    visits = {str(a): ch.visits for a, ch in root.children.values()}
+    visits: dict[str, int] = {}
+    for root in roots:
+        for a, ch in root.children.values():
+            visits[str(a)] = visits.get(str(a), 0) + ch.visits
     choice = max(legal, key=lambda a: (visits.get(a, -1), a))
     return SearchResult(choice, it, time.perf_counter() - start, visits)
