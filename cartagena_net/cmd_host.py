@@ -36,6 +36,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-per-address", type=int, default=64)
     parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
                         help="per-connection message rate (bursts of twice as many)")
+    parser.add_argument("--web", default=None, metavar="PORT|off",
+                        help="read-only web view of the tables for browsers "
+                             "(default: the game port + 1; off: none)")
+
+
+def web_port(value: str | None, game_port: int) -> int | None:
+    """The web view's port from ``--web`` (None: off). ValueError if it is not one."""
+    if value is None:
+        return game_port + 1 if game_port else 0
+    if value.strip().lower() == "off":
+        return None
+    try:
+        port = int(value)
+    except ValueError:
+        raise ValueError(f"--web takes a port number or off, not {value!r}") from None
+    if not 0 <= port <= 65535:
+        raise ValueError(f"--web port {port} is not in 0..65535")
+    return port
 
 
 def _start_logging(fmt: str) -> None:
@@ -74,6 +92,7 @@ def build_config(args: argparse.Namespace) -> Any:
         rate=args.rate_limit,
         burst=2 * args.rate_limit,
         log_events=bool(args.headless and not args.no_game_log),
+        web_port=web_port(args.web, args.port),
     )
     if args.name:
         config.name = args.name[:64]
@@ -93,12 +112,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = game_options(args)
         bot_kind, _ = bot_choice(args, args.bot_kind)
+        config = build_config(args)
     except ValueError as exc:
         print(f"cartagena host: {exc}", file=sys.stderr)
         return 2
     if args.headless:
         _start_logging(args.log_format)
-    config = build_config(args)
     service = HostService(config, reactor)
     from twisted.internet.error import CannotListenError
 
@@ -121,6 +140,9 @@ def run(args: argparse.Namespace) -> int:
             service.stopService()
             return 2
     print(f"cartagena host: listening on port {service.port}", flush=True)
+    web_url = service.web.url if service.web is not None else None
+    if web_url:
+        print(f"cartagena host: web view at {web_url}", flush=True)
 
     services: list[Any] = [service]
     if args.discovery == "on":
@@ -157,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
 
         def open_client() -> None:
             d = run_client(reactor, host=local, port=service.port, name=name, spectate=False,
-                           table=first, password=config.password)
+                           table=first, password=config.password, web_url=web_url)
             d.addCallbacks(client_done, client_failed)
 
         reactor.callWhenRunning(open_client)

@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a bot waits before acting")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+    parser.add_argument("--web", type=int, default=None, metavar="PORT",
+                        help="also show the table in a browser at http://127.0.0.1:PORT/")
 
 
 def table_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
@@ -69,9 +71,14 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("cartagena play: --bot-delay must be 0 or more", file=sys.stderr)
         return 2
+    if args.web is not None and not 0 <= args.web <= 65535:
+        print(f"cartagena play: --web port {args.web} is not in 0..65535", file=sys.stderr)
+        return 2
     from cartagena_net.loop import install_reactor
 
     reactor = install_reactor()
+    from twisted.internet.error import CannotListenError
+
     from cartagena_net.host import HostConfig, HostService
     from cartagena_net.host.errors import HostError
     from client.app import run_client
@@ -79,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     name = (args.name or default_name())[:32]
     config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
-                        bot_think=think)
+                        bot_think=think, web_port=args.web)  # the web view: only if asked
     service = HostService(config, reactor)
     try:
         service.startService()
@@ -89,9 +96,12 @@ def run(args: argparse.Namespace) -> int:
         service.stopService()
         print(f"cartagena play: {exc.message}", file=sys.stderr)
         return 2
-    except OSError as exc:
+    except (OSError, CannotListenError) as exc:
         print(f"cartagena play: cannot start the host: {exc}", file=sys.stderr)
         return 1
+    web_url = service.web.url if service.web is not None else None
+    if web_url:
+        print(f"cartagena play: web view at {web_url}", flush=True)
     status = {"code": 0}
 
     def done(result: Any) -> None:
@@ -106,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
     def begin() -> None:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
-                       table=table, auto_start=True)
+                       table=table, auto_start=True, web_url=web_url)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

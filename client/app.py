@@ -380,18 +380,21 @@ def run_client(
     app_input: Any = None,
     app_output: Any = None,
     on_app: Any = None,
+    web_url: str | None = None,
 ) -> Any:
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
     ``table``: sit down at (or watch) this table as soon as the lobby lists it;
     ``auto_start``: then start the game. Returns a Deferred firing with 0 on exit.
     ``on_app`` is called with the :class:`ClientApp` (tests use it to look inside).
+    ``web_url``: the host's web view, shown in the header (the host's own client).
     """
     from pathlib import Path
 
     model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate)
     model.auto_table = table
     model.auto_start = auto_start
+    model.web_url = web_url or ""
     rules_catalogue(model)
     tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()
     client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,

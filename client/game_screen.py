@@ -326,6 +326,9 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     else:
         c = model.seat_color(model.seat)
         title += [("", "you: "), (color_style(c), f"{model.name} ({c})")]
+    web = f" · web: {model.web_url}"
+    if model.web_url and sum(len(text) for _, text in title) + len(web) <= main_w:
+        title.append((DIM, web))
     watching = int((model.table_info or {}).get("spectators") or 0)
     turn = turn_line(model) + ([(DIM, f" · {watching} watching")] if watching else [])
     top: list[Line] = [title, turn]

@@ -25,6 +25,7 @@ class ClientModel(KeyHandling):
     spectate: bool = False
     screen: str = "connecting"  # browser | connecting | lobby | game
     host_label: str = ""
+    web_url: str = ""  # the host's web view, shown in the header of the host's own client
     host_id: str = ""
     color: str = "any"
     hosts: list[Any] = field(default_factory=list)

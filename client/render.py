@@ -147,7 +147,8 @@ def _seat_text(seat: dict[str, Any], owner: Any) -> str:
 def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     """Tables on the host, with rules and seats."""
     lines: list[Line] = [[(TITLE, "cartagena-net"), ("", f" · lobby of {model.host_label}"),
-                          (DIM, f"   you: {model.name} ({model.color})")], []]
+                          (DIM, f"   you: {model.name} ({model.color})")]
+                         + ([(DIM, f"   web view: {model.web_url}")] if model.web_url else []), []]
     if not model.tables:
         lines.append([(DIM, "no tables yet: press t to create one")])
     for i, t in enumerate(model.tables):
@@ -179,8 +180,10 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
          ("", f"  {info.get('rules', '')} "), (DIM, _options_text(info.get("options")))],
         [("", f"{info.get('status', 'waiting')} · you: {model.name}, {role}"),
          (DIM, "  (you own this table)" if model.is_owner else "")],
-        [],
+        [(DIM, f"watch in a browser: {model.web_url}")] if model.web_url else [],
     ]
+    if model.web_url:
+        lines.append([])
     for i, s in enumerate(info.get("seats") or []):
         sel = i == model.seat_index
         style = color_style(str(s.get("color", "")))

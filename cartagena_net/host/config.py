@@ -16,10 +16,11 @@ class HostConfig:
 
     ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
-    every game event (from the spectator view) at info level. ``bot_level`` is the
-    searching bots' level (``cartagena_net.bots.LEVELS``) and ``bot_think``, if set,
-    their budget in seconds a decision instead;
-    ``bot_workers`` the processes that run their searches (0: one thread).
+    every game event (from the spectator view) at info level. ``web_port`` None: no
+    web view; 0: any free port. ``web_bind`` None: where the game binds. ``bot_level`` is
+    the searching bots' level (``cartagena_net.bots.LEVELS``) and ``bot_think``, if set,
+    their budget in seconds a decision instead; ``bot_workers`` the processes that run
+    their searches (0: one thread).
     """
 
     name: str = field(default_factory=default_host_name)
@@ -46,3 +47,8 @@ class HostConfig:
     lobby_delay: float = 0.05
     max_send_buffer: int = 1 << 20
     log_events: bool = False
+    web_port: int | None = None
+    web_bind: str | None = None
+    web_idle_timeout: float = 20.0
+    web_keepalive: float = 15.0
+    web_max_buffer: int = 1 << 18

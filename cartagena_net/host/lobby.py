@@ -8,7 +8,6 @@ from twisted.logger import Logger
 import cartagena_net
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.table import Table
-from cartagena_net.host.tokens import same_secret
 from protocol import LocalProtocolError, RemoteProtocolError, choose_version, messages
 
 log = Logger(namespace="cartagena.host.lobby")
@@ -101,8 +100,11 @@ class Lobby:
             if seat is None:
                 raise HostError("bad-token", "unknown or expired seat token", fatal=True)
             resumed = {"table": table.id, "seat": seat.index}
-        elif not same_secret(msg.password, self.host.config.password):
-            raise HostError("bad-password", "this host needs its password", fatal=True)
+        else:
+            try:
+                self.host.check_password(msg.password)
+            except HostError as exc:
+                raise HostError(exc.code, exc.message, fatal=True) from None
         conn.welcomed = True
         conn.send_message(
             messages.Welcome(

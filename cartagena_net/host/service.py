@@ -24,6 +24,7 @@ from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
 from cartagena_net.host.table import Table
 from cartagena_net.host.thinker import Thinker
+from cartagena_net.host.tokens import same_secret
 from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
@@ -56,6 +57,7 @@ class HostService(Service):
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
         self.thinker = Thinker(reactor, config.bot_workers)
+        self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
@@ -80,6 +82,18 @@ class HostService(Service):
         )
         log.info("host {name!r} listening on TCP port {port}", name=self.config.name,
                  port=self.port)
+        if self.config.web_port is not None:
+            from cartagena_net.web import WebServer
+
+            bind = self.config.bind if self.config.web_bind is None else self.config.web_bind
+            self.web = WebServer(self, self.config.web_port, bind)
+            try:
+                self.web.start()
+            except Exception:
+                self.web = None
+                self._listening.stopListening()
+                self._listening = None
+                raise
 
     def stopService(self) -> defer.Deferred:
         """Say goodbye to every client, close the journals, stop listening.
@@ -94,10 +108,14 @@ class HostService(Service):
         for table in self.lobby.tables.values():
             table.close()
         self.thinker.shutdown()
+        stopping = []
+        if self.web is not None:
+            stopping.append(defer.maybeDeferred(self.web.stop))
+            self.web = None
         listening, self._listening = self._listening, None
-        if listening is None:
-            return defer.succeed(None)
-        return defer.maybeDeferred(listening.stopListening)
+        if listening is not None:
+            stopping.append(defer.maybeDeferred(listening.stopListening))
+        return defer.gatherResults(stopping).addCallback(lambda _: None)
 
     @property
     def port(self) -> int:
@@ -163,8 +181,15 @@ class HostService(Service):
             self._games[key] = game
         return game
 
+    def check_password(self, password: str | None) -> None:
+        """HostError ``bad-password`` unless ``password`` is the host's (or none is set)."""
+        if not same_secret(password, self.config.password):
+            raise HostError("bad-password", "this host needs its password")
+
     def lobby_changed(self, table: Any = None) -> None:
         self.lobby.changed(table)
+        if self.web is not None:
+            self.web.table_changed(table)
 
     def make_wire(self) -> Connection:
         if self.config.max_frame is not None:

@@ -392,6 +392,10 @@ class Table:
     def _full_state(self, viewer: Any) -> dict[str, Any]:
         return self._state_wire(viewer, max(0, self.state.event_count - RECENT_EVENTS))
 
+    def full_state(self, viewer: Any) -> dict[str, Any]:
+        """A fresh full ``state`` map for ``viewer`` with the recent events (web view)."""
+        return self._full_state(viewer)
+
     def _broadcast(self, full: bool = False, first: int | None = None) -> None:
         """Each seated player's own view, then the spectators' shared frame.
 
@@ -407,7 +411,9 @@ class Table:
                 s.conn.write_state(self.id, encode(self._state_wire(s.index, since)))
             elif s.controller is not None and hasattr(s.controller, "observe"):
                 s.controller.observe(view(self.state, s.index, since=since)["events"], s.index)
-        if self.spectators or self.host.config.log_events:
+        web = self.host.web
+        watched = web is not None and web.watching(self.id)
+        if self.spectators or self.host.config.log_events or watched:
             spec = self._state_wire(SPECTATOR, since)
             if self.host.config.log_events:
                 for line in spec["lines"]:
@@ -416,6 +422,8 @@ class Table:
                 data = encode(spec)
                 for conn in list(self.spectators):
                     conn.write_state(self.id, data)
+            if watched:
+                web.publish_state(self, spec, full)  # encoded once for every web watcher
         self.sent_events = self.state.event_count
         self.state.forget_events(self.sent_events - RECENT_EVENTS)  # nothing older is resent
         self._schedule_bot()

@@ -15,7 +15,6 @@ import os
 import selectors
 import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ import msgpack
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.benchmarks.harness import serve_until_child_exits
 from tests.benchmarks.rawframes import read_frames
 
 SIZES = tuple(int(x) for x in os.environ.get("BENCH_SIZES", "10,100,1000").split(","))
@@ -149,8 +149,6 @@ def host_main() -> None:
     from cartagena_net.loop import install_reactor
 
     reactor = install_reactor()
-    from twisted.internet.task import LoopingCall
-
     from cartagena_net.host import HostConfig, HostService
 
     config = HostConfig(port=0, bind="127.0.0.1", name="bench", bot_delay=0.0,
@@ -158,23 +156,7 @@ def host_main() -> None:
     host = HostService(config, reactor)
     host.startService()
     host.create_table("fanout", "jamaica", {"players": 4})
-    child = subprocess.Popen([sys.executable, __file__, "--clients", str(host.port)],
-                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    status = {"code": 0}
-
-    def check() -> None:
-        if child.poll() is not None:
-            out = child.stdout.read().strip()
-            if out:
-                print(out.splitlines()[-1], flush=True)
-            status["code"] = child.returncode
-            poll.stop()
-            reactor.stop()
-
-    poll = LoopingCall(check)
-    poll.start(0.2, now=False)
-    reactor.run()
-    raise SystemExit(status["code"])
+    raise SystemExit(serve_until_child_exits(reactor, __file__, "--clients", host.port))
 
 
 if __name__ == "__main__":

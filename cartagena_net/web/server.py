@@ -1,0 +1,478 @@
+"""The read-only web view: ``twisted.web`` resources on fixed paths, and the SSE feeds.
+
+Paths (nothing else exists; no file is ever looked up by a name from the request):
+
+``/``                  the tables, as in the lobby (``index.html``)
+``/tables.json``       the lobby as JSON
+``/events``            the lobby as Server-Sent Events (``lobby`` events)
+``/table/N``           one table, live (``table.html``)
+``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events)
+``/static/NAME``       the page's own CSS, JavaScript and SVG, from a fixed list
+
+Only GET and HEAD are allowed (anything else: 405). Game data on a table stream is the
+engine's spectator view (:func:`cartagena_net.engine.view`, through the table), encoded
+once per update and shared by every web watcher of that table. The host's and the
+table's passwords are checked with the host's own checks; the browser sends them as
+cookies (``cartagena_host``, ``cartagena_table_N``) set by the page's password form.
+"""
+from __future__ import annotations
+
+import io
+import re
+from importlib import resources
+from typing import Any
+from urllib.parse import unquote
+
+from twisted.internet import task
+from twisted.logger import Logger
+from twisted.web import http, server
+from twisted.web.resource import Resource
+
+from cartagena_net.engine import SPECTATOR
+from cartagena_net.host.errors import HostError
+from cartagena_net.web.feed import Feed, Frame, to_json
+
+log = Logger(namespace="cartagena.web")
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    b"Content-Security-Policy": CSP.encode("ascii"),
+    b"X-Content-Type-Options": b"nosniff",
+    b"Referrer-Policy": b"no-referrer",
+    b"X-Frame-Options": b"DENY",
+    b"Cache-Control": b"no-cache",
+}
+ALLOWED = (b"GET", b"HEAD")
+HTML = "text/html; charset=utf-8"
+TEXT = "text/plain; charset=utf-8"
+JSON = "application/json"
+SSE = "text/event-stream; charset=utf-8"
+
+# The page's own files: name -> content type. Loaded once from the package.
+STATIC_TYPES = {
+    "web.css": "text/css; charset=utf-8",
+    "common.js": "text/javascript; charset=utf-8",
+    "board.js": "text/javascript; charset=utf-8",
+    "table.js": "text/javascript; charset=utf-8",
+    "lobby.js": "text/javascript; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
+}
+PAGES = ("index.html", "table.html")
+TABLE_ID = re.compile(rb"[1-9][0-9]{0,8}")
+MAX_BODY = 1 << 16
+
+
+def package_file(name: str) -> bytes:
+    return (resources.files("cartagena_net.web") / "static" / name).read_bytes()
+
+
+# -- requests and connections ----------------------------------------------------
+
+
+class WebRequest(server.Request):
+    """Every answer carries the security headers; methods other than GET/HEAD get 405;
+    a request body is never kept."""
+
+    def gotLength(self, length: int | None) -> None:
+        self.content = io.BytesIO()
+
+    def handleContentChunk(self, data: bytes) -> None:
+        pass  # GET and HEAD carry no body; anything sent is dropped
+
+    def process(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.setHeader(name, value)
+        if self.method not in ALLOWED:
+            self.setResponseCode(http.NOT_ALLOWED)
+            self.setHeader(b"Allow", b"GET, HEAD")
+            body = b"only GET and HEAD are allowed: this view is read-only\n"
+            self.setHeader(b"Content-Type", TEXT.encode())
+            self.setHeader(b"Content-Length", b"%d" % len(body))
+            self.write(body)
+            self.finish()
+            return
+        super().process()
+
+
+class WebChannel(http.HTTPChannel):
+    """An HTTP connection that counts toward the host's connection limits."""
+
+    address = "?"
+    admitted = False
+
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        self.address = getattr(self.transport.getPeer(), "host", "?")
+        web: WebServer = self.site.web
+        refusal = web.admit(self)
+        if refusal is None:
+            self.admitted = True
+            return
+        body = f"{refusal}\n".encode()
+        self.transport.write(
+            b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%b" % (len(body), body))
+        self.transport.loseConnection()
+
+    def dataReceived(self, data: bytes) -> None:
+        if self.admitted:
+            super().dataReceived(data)
+
+    def connectionLost(self, reason: Any) -> None:
+        if self.admitted:
+            self.admitted = False
+            self.site.web.release(self)
+        super().connectionLost(reason)
+
+
+class WebSite(server.Site):
+    protocol = WebChannel
+    requestFactory = WebRequest
+    displayTracebacks = False
+    noisy = False
+
+    def __init__(self, root: Resource, web: WebServer, timeout: float) -> None:
+        super().__init__(root, timeout=timeout, reactor=web.reactor)
+        self.web = web
+
+    def log(self, request: Any) -> None:
+        pass  # no access log: watchers come and go all evening
+
+
+# -- resources -------------------------------------------------------------------
+
+
+def plain(request: Any, code: int, message: str, reason: str | None = None) -> bytes:
+    request.setResponseCode(code)
+    request.setHeader(b"Content-Type", TEXT.encode())
+    if reason is not None:
+        request.setHeader(b"X-Cartagena-Refused", reason.encode("ascii"))
+    return (message + "\n").encode("utf-8")
+
+
+class Leaf(Resource):
+    """A resource with no children (any longer path is 404) and an honest HEAD."""
+
+    def getChild(self, path: bytes, request: Any) -> Resource:
+        return NotFound()
+
+    def render_HEAD(self, request: Any) -> bytes:
+        body = self.render_GET(request)
+        request.setHeader(b"Content-Length", b"%d" % len(body))
+        return b""
+
+
+class NotFound(Leaf):
+    def render_GET(self, request: Any) -> bytes:
+        return plain(request, http.NOT_FOUND, "no such page")
+
+
+class Fixed(Leaf):
+    """Bytes known at start-up, with their content type."""
+
+    def __init__(self, body: bytes, content_type: str) -> None:
+        super().__init__()
+        self.body = body
+        self.content_type = content_type.encode("ascii")
+
+    def render_GET(self, request: Any) -> bytes:
+        request.setHeader(b"Content-Type", self.content_type)
+        return self.body
+
+
+class Static(NotFound):
+    """``/static/NAME`` for the names in :data:`STATIC_TYPES` only."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        super().__init__()
+        for name, ctype in STATIC_TYPES.items():
+            self.putChild(name.encode("ascii"), Fixed(files[name], ctype))
+
+
+class TablesJSON(Leaf):
+    def __init__(self, web: WebServer) -> None:
+        super().__init__()
+        self.web = web
+
+    def render_GET(self, request: Any) -> bytes:
+        refused = self.web.refusal(request, None)
+        if refused is not None:
+            return plain(request, *refused)
+        request.setHeader(b"Content-Type", JSON.encode())
+        return to_json(self.web.lobby_data())
+
+
+class Stream(Leaf):
+    """A ``text/event-stream``: the lobby's (``table_id`` None) or one table's."""
+
+    def __init__(self, web: WebServer, table_id: int | None) -> None:
+        super().__init__()
+        self.web = web
+        self.table_id = table_id
+
+    def _open(self, request: Any) -> bytes | None:
+        refused = self.web.refusal(request, self.table_id)
+        if refused is not None:
+            return plain(request, *refused)
+        request.setHeader(b"Content-Type", SSE.encode())
+        request.setHeader(b"Cache-Control", b"no-store")
+        request.setHeader(b"X-Accel-Buffering", b"no")
+        return None
+
+    def render_HEAD(self, request: Any) -> bytes:
+        body = self._open(request)
+        request.setHeader(b"Content-Length", b"%d" % len(body or b""))
+        return b""
+
+    def render_GET(self, request: Any) -> Any:
+        refused = self._open(request)
+        if refused is not None:
+            return refused
+        self.web.watch(request, self.table_id)
+        return server.NOT_DONE_YET
+
+
+class TablePage(Leaf):
+    """``/table/N`` (the page) and ``/table/N/events`` (its stream)."""
+
+    def __init__(self, web: WebServer, table_id: int) -> None:
+        super().__init__()
+        self.web = web
+        self.table_id = table_id
+
+    def getChild(self, path: bytes, request: Any) -> Resource:
+        if path == b"events":
+            return Stream(self.web, self.table_id)
+        return NotFound()
+
+    def render_GET(self, request: Any) -> bytes:
+        if self.table_id not in self.web.host.lobby.tables:
+            return plain(request, http.NOT_FOUND, f"there is no table {self.table_id}")
+        request.setHeader(b"Content-Type", HTML.encode())
+        return self.web.pages["table.html"]
+
+
+class Tables(NotFound):
+    """``/table/N``: N is a table number written without leading zeros."""
+
+    def __init__(self, web: WebServer) -> None:
+        super().__init__()
+        self.web = web
+
+    def getChild(self, path: bytes, request: Any) -> Resource:
+        if TABLE_ID.fullmatch(path):
+            return TablePage(self.web, int(path))
+        return NotFound()
+
+
+class Root(NotFound):
+    def __init__(self, web: WebServer) -> None:
+        super().__init__()
+        self.putChild(b"", Fixed(web.pages["index.html"], HTML))
+        self.putChild(b"tables.json", TablesJSON(web))
+        self.putChild(b"events", Stream(web, None))
+        self.putChild(b"table", Tables(web))
+        self.putChild(b"static", Static(web.files))
+
+
+# -- the server ------------------------------------------------------------------
+
+
+class WebServer:
+    """The web view of one host: listens, admits connections, feeds watchers."""
+
+    def __init__(self, host: Any, port: int, bind: str) -> None:
+        self.host = host
+        self.reactor = host.reactor
+        self.config = host.config
+        self.requested_port = port
+        self.bind = bind
+        self.files = {name: package_file(name) for name in STATIC_TYPES}
+        self.pages = {name: package_file(name) for name in PAGES}
+        self.site = WebSite(Root(self), self, timeout=self.config.web_idle_timeout)
+        self.channels: set[WebChannel] = set()
+        self.lobby_feed = Feed("lobby", self.config.web_max_buffer)
+        self.feeds: dict[int, Feed] = {}
+        self._full: dict[int, tuple[int, Frame]] = {}
+        self._dirty: set[int] = set()
+        self._push_call: Any = None
+        self._listening: Any = None
+        self._keepalive: Any = None
+
+    # -- lifecycle -------------------------------------------------------------
+
+    def start(self) -> None:
+        self._listening = self.reactor.listenTCP(self.requested_port, self.site,
+                                                 interface=self.bind)
+        self._keepalive = task.LoopingCall(self._ping)
+        self._keepalive.clock = self.reactor
+        self._keepalive.start(self.config.web_keepalive, now=False)
+        log.info("web view at {url}", url=self.url)
+
+    def stop(self) -> Any:
+        if self._keepalive is not None and self._keepalive.running:
+            self._keepalive.stop()
+        if self._push_call is not None and self._push_call.active():
+            self._push_call.cancel()
+        self._push_call = None
+        for feed in [self.lobby_feed, *self.feeds.values()]:
+            feed.close()
+        self.feeds.clear()
+        for channel in list(self.channels):
+            channel.transport.loseConnection()
+        listening, self._listening = self._listening, None
+        if listening is None:
+            return None
+        return listening.stopListening()
+
+    @property
+    def port(self) -> int:
+        if self._listening is None:
+            raise RuntimeError("the web view is not listening")
+        return self._listening.getHost().port
+
+    @property
+    def url(self) -> str:
+        return f"http://{url_host(self.bind)}:{self.port}/"
+
+    # -- limits ----------------------------------------------------------------
+
+    def admit(self, channel: WebChannel) -> str | None:
+        refusal = self.host.caps.admit(channel.address)
+        if refusal is None:
+            self.channels.add(channel)
+        return refusal
+
+    def release(self, channel: WebChannel) -> None:
+        self.channels.discard(channel)
+        self.host.caps.release(channel.address)
+
+    def refusal(self, request: Any, table_id: int | None) -> tuple[int, str, str] | None:
+        """Why ``request`` may not see the lobby or the table (code, message, reason)."""
+        table = None
+        if table_id is not None:
+            table = self.host.lobby.tables.get(table_id)
+            if table is None:
+                return http.NOT_FOUND, f"there is no table {table_id}", "no-such-table"
+            try:
+                table.check_spectators()
+            except HostError as exc:
+                return http.FORBIDDEN, exc.message, "no-spectators"
+        try:
+            self.host.check_password(cookie(request, "cartagena_host"))
+        except HostError as exc:
+            return http.FORBIDDEN, exc.message, "host-password"
+        if table is not None:
+            try:
+                table.check_password(cookie(request, f"cartagena_table_{table_id}"))
+            except HostError as exc:
+                return http.FORBIDDEN, exc.message, "table-password"
+        return None
+
+    # -- feeds -----------------------------------------------------------------
+
+    def lobby_data(self) -> dict[str, Any]:
+        tables = [{**t.lobby_entry(), "spectators_allowed": t.allow_spectators}
+                  for t in self.host.lobby.tables.values()]
+        return {"host": self.config.name, "tables": tables}
+
+    def watch(self, request: Any, table_id: int | None) -> None:
+        if table_id is None:
+            self.lobby_feed.add(request, [Frame.event("lobby", self.lobby_data())])
+            return
+        table = self.host.lobby.tables[table_id]
+        feed = self.feeds.get(table_id)
+        if feed is None:
+            feed = self.feeds[table_id] = Feed(f"table {table_id}", self.config.web_max_buffer,
+                                               self._feed_empty)
+        first = [Frame.event("table", table.lobby_entry())]
+        if table.state is not None:
+            first.append(self._full_frame(table))
+        feed.add(request, first)
+
+    def _feed_empty(self, feed: Feed) -> None:
+        for tid, f in list(self.feeds.items()):
+            if f is feed:
+                del self.feeds[tid]
+                self._full.pop(tid, None)
+
+    def watching(self, table_id: int) -> bool:
+        return table_id in self.feeds
+
+    def _full_frame(self, table: Any) -> Frame:
+        """A watcher's first view of a game: encoded once per table change."""
+        cached = self._full.get(table.id)
+        if cached is not None and cached[0] == table.seq:
+            return cached[1]
+        frame = state_frame(table.full_state(SPECTATOR), reset=True)
+        self._full[table.id] = (table.seq, frame)
+        return frame
+
+    # -- hooks called by the host ------------------------------------------------
+
+    def publish_state(self, table: Any, spectator_wire: dict[str, Any], full: bool) -> None:
+        """The table's new state (the spectators' wire map, built from the engine's
+        spectator view): one frame for every web watcher of the table."""
+        feed = self.feeds.get(table.id)
+        if feed is not None:
+            feed.publish(state_frame(spectator_wire, reset=full))
+
+    def table_changed(self, table: Any) -> None:
+        """Seats, names, status or spectators changed: push it soon, coalesced."""
+        if table is not None:
+            if not table.allow_spectators and table.id in self.feeds:
+                self.feeds.pop(table.id).close()
+            self._dirty.add(table.id)
+        if self._push_call is None:
+            self._push_call = self.reactor.callLater(self.config.lobby_delay, self._push)
+
+    def _push(self) -> None:
+        self._push_call = None
+        dirty, self._dirty = self._dirty, set()
+        for tid in dirty:
+            table = self.host.lobby.tables.get(tid)
+            feed = self.feeds.get(tid)
+            if table is not None and feed is not None:
+                feed.publish(Frame.event("table", table.lobby_entry()))
+        if len(self.lobby_feed):
+            self.lobby_feed.publish(Frame.event("lobby", self.lobby_data()))
+
+    def _ping(self) -> None:
+        """A comment now and then: finds dead peers and keeps proxies from timing out."""
+        frame = Frame.comment()
+        for feed in [self.lobby_feed, *self.feeds.values()]:
+            feed.publish(frame)
+
+
+def state_frame(wire: dict[str, Any], reset: bool) -> Frame:
+    """A ``state`` event from a table's spectator ``state`` map (engine view + events)."""
+    return Frame.event("state", {"seq": wire["seq"], "view": wire["view"],
+                                 "events": wire["events"], "reset": reset}, wire["seq"])
+
+
+def cookie(request: Any, name: str) -> str | None:
+    raw = request.getCookie(name.encode("ascii"))
+    if raw is None:
+        return None
+    try:
+        return unquote(raw.decode("ascii"), errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+def url_host(bind: str) -> str:
+    """The address to show in the URL: the bound one, or this machine's LAN address."""
+    if bind not in ("", "0.0.0.0", "::"):
+        return f"[{bind}]" if ":" in bind else bind
+    try:
+        from cartagena_net.discovery.interfaces import interfaces
+
+        for iface in interfaces():
+            if iface.up and not iface.loopback:
+                return iface.address
+    except OSError:
+        pass
+    return "127.0.0.1"

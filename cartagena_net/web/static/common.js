@@ -1,0 +1,110 @@
+/* Shared helpers of the read-only web view: colours and letters, DOM building,
+   cookies for passwords, the password form. No framework, no build step. */
+"use strict";
+
+const Cartagena = (() => {
+  const SVG_NS = "http://www.w3.org/2000/svg";
+
+  // Seat colours: the Okabe-Ito palette (told apart with the common colour-vision
+  // deficiencies); every seat also carries its letter, as on the terminal.
+  const COLORS = {
+    red: ["#D55E00", "#fff"], blue: ["#0072B2", "#fff"], yellow: ["#F0E442", "#222"],
+    green: ["#009E73", "#fff"], purple: ["#CC79A7", "#222"], violet: ["#CC79A7", "#222"],
+    magenta: ["#CC79A7", "#222"], grey: ["#9A9A9A", "#111"], gray: ["#9A9A9A", "#111"],
+    orange: ["#E69F00", "#222"], black: ["#222222", "#fff"], white: ["#F5F5F5", "#222"],
+    brown: ["#8B5A2B", "#fff"], pink: ["#F4A3C8", "#222"], cyan: ["#56B4E9", "#222"],
+  };
+
+  function colorOf(name) { return (COLORS[name] || ["#777777", "#fff"])[0]; }
+  function inkOn(name) { return (COLORS[name] || ["#777777", "#fff"])[1]; }
+
+  // One distinct capital letter per colour (blue B, black L, ...): the terminal's rule.
+  function colorLetters(colors) {
+    const letters = {}, taken = new Set();
+    for (const color of colors) {
+      if (color in letters) continue;
+      for (const ch of (color.toUpperCase() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+        if (/^[A-Z]$/.test(ch) && !taken.has(ch)) { letters[color] = ch; taken.add(ch); break; }
+      }
+    }
+    return letters;
+  }
+
+  // One distinct lowercase letter per symbol (skull s, dagger d, ...): the terminal's rule.
+  const RESERVED = new Set("qrewmcy");
+  function symbolLetters(symbols) {
+    const keys = {}, taken = new Set(RESERVED);
+    for (const sym of symbols) {
+      for (const ch of (sym.toLowerCase() + "abcdfghijklnopstuvxz")) {
+        if (/^[a-z]$/.test(ch) && !taken.has(ch)) { keys[sym] = ch; taken.add(ch); break; }
+      }
+    }
+    return keys;
+  }
+
+  // el("li", {class: "x", "data-seat": 2}, child, "text", ...)
+  function el(tag, attrs, ...children) { return build(document.createElement(tag), attrs, children); }
+  function svg(tag, attrs, ...children) { return build(document.createElementNS(SVG_NS, tag), attrs, children); }
+  function build(node, attrs, children) {
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  function setCookie(name, value) {
+    document.cookie = `${name}=${encodeURIComponent(value)}; path=/; SameSite=Strict`;
+  }
+
+  // Ask for a password with the page's form; resolve when the user submits it.
+  function askPassword(cookieName, label, wrong) {
+    const form = document.getElementById("password-form");
+    const input = document.getElementById("password-input");
+    document.getElementById("password-label").textContent = label;
+    document.getElementById("password-wrong").hidden = !wrong;
+    form.hidden = false;
+    input.value = "";
+    input.focus();
+    return new Promise((resolve) => {
+      form.onsubmit = (event) => {
+        event.preventDefault();
+        setCookie(cookieName, input.value);
+        form.hidden = true;
+        resolve();
+      };
+    });
+  }
+
+  // May this page open ``url``'s stream? Asks (HEAD) and, when a password is missing,
+  // shows the form until the right one is given. Resolves with null (go) or a refusal text.
+  async function access(url, tableId) {
+    const tried = new Set();
+    for (;;) {
+      let response;
+      try {
+        response = await fetch(url, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+      } catch (err) {
+        return "the host does not answer";
+      }
+      if (response.ok) return null;
+      const reason = response.headers.get("X-Cartagena-Refused") || "";
+      if (reason === "host-password" || reason === "table-password") {
+        const cookie = reason === "host-password" ? "cartagena_host" : `cartagena_table_${tableId}`;
+        const label = reason === "host-password" ? "This host needs its password"
+          : `Table ${tableId} needs its password`;
+        await askPassword(cookie, label, tried.has(reason));
+        tried.add(reason);
+        continue;
+      }
+      if (reason === "no-spectators") return "this table is closed to spectators";
+      if (reason === "no-such-table" || response.status === 404) return "there is no such table";
+      return `refused (${response.status})`;
+    }
+  }
+
+  return { SVG_NS, colorOf, inkOn, colorLetters, symbolLetters, el, svg, access };
+})();

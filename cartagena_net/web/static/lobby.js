@@ -1,0 +1,50 @@
+/* /: the host's tables, live, as in the lobby. */
+"use strict";
+
+(() => {
+  const { el, colorOf, inkOn, colorLetters, access } = Cartagena;
+  const $ = (id) => document.getElementById(id);
+
+  function render(data) {
+    $("host-name").textContent = data.host;
+    document.title = `${data.host} · Cartagena`;
+    const list = $("tables");
+    list.replaceChildren();
+    if (!data.tables.length) list.append(el("li", { class: "empty" }, "No table yet."));
+    for (const t of data.tables) {
+      const L = colorLetters(t.seats.map((s) => s.color));
+      const free = t.status === "playing" ? 0 : t.seats.filter((s) => !s.name).length;
+      const seats = t.seats.map((s) => {
+        const c = el("span", { class: "chip", title: s.color }, L[s.color]);
+        c.style.background = colorOf(s.color);
+        c.style.color = inkOn(s.color);
+        return el("span", { class: "seat" + (s.name ? "" : " free") }, c, " ", s.name || "free");
+      });
+      const closed = t.spectators_allowed === false;
+      const link = el("a", { href: `/table/${t.id}`, class: "table-link" }, t.name);
+      list.append(el("li", { class: "table-entry", "data-table": t.id, "data-status": t.status },
+        el("div", { class: "table-head" }, link, " ",
+          el("span", { class: "badge-status", "data-status": t.status }, t.status),
+          t.password ? el("span", { class: "tag" }, "password") : null,
+          closed ? el("span", { class: "tag" }, "no spectators") : null),
+        el("div", { class: "table-info" }, `${t.rules} · ${t.seats.length} seats · ${free} free · ${t.spectators} watching`),
+        el("div", { class: "seats" }, seats)));
+    }
+  }
+
+  async function connect() {
+    const refused = await access("/events", null);
+    if (refused) {
+      $("status").textContent = refused;
+      return;
+    }
+    const source = new EventSource("/events");
+    source.addEventListener("open", () => { $("status").textContent = "live"; });
+    source.addEventListener("lobby", (msg) => render(JSON.parse(msg.data)));
+    source.addEventListener("error", () => {
+      $("status").textContent = "reconnecting…";
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+    });
+  }
+  connect();
+})();

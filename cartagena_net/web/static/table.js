@@ -1,0 +1,230 @@
+/* /table/N: one table, live. Every update is the engine's spectator view pushed by the
+   host with Server-Sent Events; the page only draws it. */
+"use strict";
+
+(() => {
+  const { el, colorOf, inkOn, colorLetters, symbolLetters, access } = Cartagena;
+  const MAX_LOG = 60;
+  const MOVES = new Set(["advance", "retreat", "morgan"]);
+  const tableId = Number(location.pathname.split("/")[2]);
+  const streamUrl = `/table/${tableId}/events`;
+  const $ = (id) => document.getElementById(id);
+
+  let table = null;   // the lobby entry: names, seats, status
+  let view = null;    // the engine's spectator view
+  let seq = 0;
+  let events = [];    // recent events, oldest first
+  let source = null;
+
+  function letters() { return view ? colorLetters(view.seats.map((s) => s.color)) : colorLetters((table ? table.seats : []).map((s) => s.color)); }
+
+  function seatName(i) {
+    const s = table && table.seats[i];
+    if (!s || !s.name) return view ? view.seats[i].color : `seat ${i}`;
+    return s.name;
+  }
+
+  function chip(color, L) {
+    const c = el("span", { class: "chip", "data-color": color }, L[color] || "?");
+    c.style.background = colorOf(color);
+    c.style.color = inkOn(color);
+    return c;
+  }
+
+  // The moves of the last turn that moved: highlighted on the board and in the log.
+  function lastMoves() {
+    const picked = [];
+    let seenMove = false;
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      if (e.type === "turn" && seenMove) break;
+      if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
+    }
+    return picked;
+  }
+
+  function boardAspect() {
+    const wrap = $("board-wrap");
+    const w = wrap.clientWidth || window.innerWidth;
+    const narrow = window.innerWidth < 900;
+    const h = narrow ? Math.max(w * 1.6, 300) : Math.max(window.innerHeight - $("bar").offsetHeight - 32, 300);
+    return w / h;
+  }
+
+  // -- drawing --------------------------------------------------------------------
+
+  function render() {
+    document.body.dataset.seq = String(seq);
+    const L = letters();
+    $("table-name").textContent = table ? `${table.name}` : `Table ${tableId}`;
+    document.title = table ? `${table.name} · Cartagena` : "Cartagena";
+    const status = table ? table.status : "";
+    $("status-badge").textContent = status;
+    $("status-badge").dataset.status = status;
+    $("rules").textContent = table ? table.rules : "";
+    renderPlayers(L);
+    if (!view) {
+      $("turn").textContent = status === "playing" ? "" : "Waiting for the game to start";
+      $("board").replaceChildren();
+      $("board-wrap").classList.add("empty");
+      return;
+    }
+    $("board-wrap").classList.remove("empty");
+    const moves = lastMoves();
+    const highlight = { to: new Map(), from: new Map() };
+    for (const m of moves) {
+      const mover = m.type === "morgan" ? m.owner : m.seat;
+      highlight.to.set(Board.placeKey(m.to), mover);
+      if (!highlight.to.has(Board.placeKey(m.from))) highlight.from.set(Board.placeKey(m.from), mover);
+    }
+    Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect() });
+    renderTurn(L);
+    renderCards();
+    renderRanking(L);
+    renderLog(new Set(moves));
+  }
+
+  function renderTurn(L) {
+    const t = $("turn");
+    t.replaceChildren();
+    if (view.outcome) {
+      const w = view.outcome.winner;
+      t.append(chip(view.seats[w].color, L), ` ${seatName(w)} wins!`);
+      return;
+    }
+    const turn = view.turn;
+    t.append(chip(view.seats[turn].color, L), ` ${seatName(turn)} to play`,
+      el("span", { class: "actions" }, ` · action ${Math.min(view.actions_taken + 1, view.actions_max)} of ${view.actions_max}`));
+    for (const p of view.pending) {
+      t.append(el("span", { class: "pending" }, ` · ${seatName(p.seat)} must discard ${p.count}`));
+    }
+  }
+
+  function renderPlayers(L) {
+    const list = $("player-list");
+    list.replaceChildren();
+    const seats = view ? view.seats : (table ? table.seats.map((s) => ({ seat: s.seat, color: s.color })) : []);
+    const symL = view ? symbolLetters(view.symbols) : {};
+    for (const s of seats) {
+      const info = table ? table.seats[s.seat] : null;
+      const isTurn = view && !view.outcome && view.turn === s.seat;
+      const li = el("li", { class: "player" + (isTurn ? " turn" : ""), "data-seat": s.seat, "data-color": s.color });
+      li.style.borderColor = colorOf(s.color);
+      const name = el("span", { class: "name" }, info && info.name ? info.name : "(free seat)");
+      const tags = [];
+      if (info && info.bot) tags.push(el("span", { class: "tag" }, "bot"));
+      if (info && info.name && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
+      if (isTurn) tags.push(el("span", { class: "tag turn-tag" }, "▶ to play"));
+      const head = el("div", { class: "player-head" }, chip(s.color, L), " ", name, " ", ...tags);
+      li.append(head);
+      if (view) {
+        const home = s.pirates.filter((p) => p === view.boat).length;
+        const stats = el("div", { class: "stats" },
+          el("span", { class: "hand-size" }, `${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
+          el("span", { class: "home" }, `${home}/${s.pirates.length} in the ${view.goal_name || "goal"}`));
+        li.append(stats);
+        if (s.hand) {
+          li.append(el("div", { class: "hand cards" }, s.hand.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 22))));
+        }
+      }
+      list.append(li);
+    }
+  }
+
+  function renderCards() {
+    const symL = symbolLetters(view.symbols);
+    const piles = $("piles");
+    piles.replaceChildren();
+    const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+    piles.append(
+      el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, "Stock"), el("span", { class: "pile-value" }, `${view.stock} cards`)),
+      el("div", { class: "pile", id: "discard" }, el("span", { class: "pile-label" }, "Discard"),
+        top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 26) : el("span", { class: "pile-value" }, "empty"),
+        el("span", { class: "pile-count" }, `${view.discard.length}`)));
+    const row = $("row");
+    row.replaceChildren();
+    row.hidden = view.row === null;
+    if (view.row !== null) {
+      row.append(el("span", { class: "pile-label" }, "Face-up row"),
+        el("div", { class: "cards" }, view.row.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 24))));
+    }
+  }
+
+  function renderRanking(L) {
+    const box = $("ranking");
+    const list = $("ranking-list");
+    list.replaceChildren();
+    box.hidden = !view.outcome;
+    if (!view.outcome) return;
+    for (const seat of view.outcome.ranking) {
+      const s = view.seats[seat];
+      const home = s.pirates.filter((p) => p === view.boat).length;
+      list.append(el("li", { "data-seat": seat }, chip(s.color, L), ` ${seatName(seat)} · ${home} home`));
+    }
+  }
+
+  function renderLog(recent) {
+    const list = $("event-log");
+    list.replaceChildren();
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      const li = el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, e.text);
+      if (e.seat !== undefined && view.seats[e.seat]) li.style.borderColor = colorOf(view.seats[e.seat].color);
+      list.append(li);
+    }
+  }
+
+  // -- the stream -----------------------------------------------------------------
+
+  function setConnection(text, live) {
+    $("conn").textContent = text;
+    $("conn").dataset.live = live ? "yes" : "no";
+  }
+
+  function notice(text) {
+    $("notice").textContent = text;
+    $("notice").hidden = !text;
+  }
+
+  async function connect() {
+    setConnection("connecting…", false);
+    const refused = await access(streamUrl, tableId);
+    if (refused) {
+      notice(refused);
+      setConnection("not watching", false);
+      return;
+    }
+    notice("");
+    source = new EventSource(streamUrl);
+    source.addEventListener("open", () => setConnection("live", true));
+    source.addEventListener("table", (msg) => {
+      table = JSON.parse(msg.data);
+      render();
+    });
+    source.addEventListener("state", (msg) => {
+      const data = JSON.parse(msg.data);
+      if (data.reset) events = [];
+      events = events.concat(data.events).slice(-MAX_LOG);
+      view = data.view;
+      seq = data.seq;
+      render();
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) {
+        source = null;
+        setConnection("reconnecting…", false);
+        setTimeout(connect, 2000);
+      } else {
+        setConnection("reconnecting…", false);
+      }
+    });
+  }
+
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(render, 150);
+  });
+  render();
+  connect();
+})();

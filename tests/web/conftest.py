@@ -1,0 +1,84 @@
+"""Browser tests: headless Debian Chromium driven by Selenium, against a real host.
+
+Selenium is given /usr/bin/chromedriver and /usr/bin/chromium explicitly, so Selenium
+Manager never runs (and never downloads anything).
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+class HostProcess:
+    """``cartagena host --headless`` on 127.0.0.1 with a table of bots; its web URL."""
+
+    def __init__(self, *args: str) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        cmd = [sys.executable, "-m", "cartagena_net", "host", "--headless", "--port", "0",
+               "--bind", "127.0.0.1", "--discovery", "off", "--no-game-log", *args]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, env=env, cwd=str(ROOT))
+        self.url = ""
+        self.lines: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            self.lines.append(line)
+            m = re.search(r"web view at (http://\S+/)", line)
+            if m:
+                self.url = m.group(1)
+                return
+        self.stop()
+        raise RuntimeError(f"the host printed no web URL: {self.lines}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def host_process():
+    started: list[HostProcess] = []
+
+    def start(*args: str) -> HostProcess:
+        h = HostProcess(*args)
+        started.append(h)
+        return h
+    yield start
+    for h in started:
+        h.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--disable-extensions", "--hide-scrollbars",
+                "--disable-background-networking", "--disable-sync", "--disable-component-update"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
