@@ -18,6 +18,9 @@ SETTINGS = [(p, {}) for p in sorted(PRESETS)] + [
     ("studiogiochi-2017", {"morgan": "instead"}),
     ("jamaica", {"row_size": 6}),
     ("jamaica", {"hands_public": True}),
+    ("jamaica", {"board": "SDKBPH HPBKDS", "colors": "cyan,magenta,white,black,orange"}),
+    ("jamaica", {"empty_hand_draw": "always", "deal": 0, "actions": 1, "start_bonus": 2}),
+    ("ravensburger", {"side": "island", "segments": 2, "pirates": 2}),
 ]
 IDS = [p + "".join(f"-{k}={v}" for k, v in o.items()) for p, o in SETTINGS]
 
@@ -25,18 +28,17 @@ IDS = [p + "".join(f"-{k}={v}" for k, v in o.items()) for p, o in SETTINGS]
 def random_position(preset: str, options: dict, seed: int, players: int = 3):
     """A position reached by random play, and the events each seat has watched."""
     game = make_game(preset, players=players, **options)
-    state = game.new_state(seed=seed)
     rng = random.Random(seed)
     steps = rng.randrange(0, 160)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    if state.is_over:  # start again and stop earlier
+    while True:
         state = game.new_state(seed=seed)
-        for _ in range(steps // 3):
+        for _ in range(steps):
             state.apply(rng.choice(state.legal_actions()))
-    return state
+            if state.is_over:
+                break
+        if not state.is_over:
+            return state
+        steps //= 2  # the game ended: start again and stop earlier
 
 
 def known_of(state, seat: int) -> dict[int, list[str]]:
