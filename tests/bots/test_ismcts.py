@@ -254,3 +254,26 @@ def test_apply_unchecked_agrees_with_apply(preset, options):
             assert a == b
             assert a.chance == b.chance and a.events == b.events and a.history == b.history
         assert b.is_over and a.outcome == b.outcome
+
+
+def test_the_bot_remembers_row_draws_from_the_views_it_is_given():
+    """Fed its views with their new events (as the host and selfplay do), the bot knows
+    exactly the cards the whole history shows in other hands."""
+    game = make_game("hispaniola", players=3)
+    state = game.new_state(seed=12)
+    rng = random.Random(12)
+    bot = make_bot("ismcts", random.Random(0), iterations=5, think=30.0)
+    seen = 0
+    learned = False
+    for _ in range(150):
+        if state.is_over:
+            break
+        if state.actor == 1:
+            bot.choose(view(state, 1, since=seen), [str(a) for a in state.legal_actions()])
+            seen = state.event_count
+            expected = known_of(state, 1)
+            assert {s: sorted(c) for s, c in bot.known.items() if c} == \
+                {s: sorted(c) for s, c in expected.items() if c}
+            learned = learned or any(bot.known.values())
+        state.apply(rng.choice(state.legal_actions()))
+    assert learned
