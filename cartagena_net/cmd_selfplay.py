@@ -28,8 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    kinds = args.bot.split(",")
     try:
-        game = make_game(args.rules, **game_options(args))
+        # One kind a seat: as many seats as kinds unless --players says otherwise.
+        seats = len(kinds) if len(kinds) > 1 else None
+        game = make_game(args.rules, **game_options(args, seats))
     except ValueError as err:
         raise SystemExit(f"cartagena selfplay: {err}") from None
     if args.games < 1:
@@ -37,7 +40,6 @@ def run(args: argparse.Namespace) -> int:
     if args.think is not None and not args.think > 0:
         raise SystemExit("cartagena: --think takes a positive number of seconds")
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
-    kinds = args.bot.split(",")
     if len(kinds) == 1:
         kinds *= game.players
     if len(kinds) != game.players:

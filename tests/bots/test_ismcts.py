@@ -277,3 +277,34 @@ def test_the_bot_remembers_row_draws_from_the_views_it_is_given():
             learned = learned or any(bot.known.values())
         state.apply(rng.choice(state.legal_actions()))
     assert learned
+
+
+def test_cli_selfplay_reports_win_rates_intervals_and_decision_times():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "cartagena_net", *args], cwd=root,
+                              capture_output=True, text=True, timeout=300, check=False)
+
+    out = cli("selfplay", "--bot", "ismcts,greedy", "--think", "0.02", "--games", "2",
+              "--rotate", "--seed", "3", "--json", "-o", "segments=2")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["players"] == 2 and result["games"] == 2  # one seat per kind given
+    ismcts = result["kinds"]["ismcts"]
+    assert ismcts["games"] == 2 and 0 <= ismcts["wins"] <= 2
+    lo, hi = ismcts["ci95"]
+    assert 0 <= lo <= ismcts["win_rate"] <= hi <= 1
+    assert ismcts["decisions"] > 0 and ismcts["decision_p99_s"] >= ismcts["decision_mean_s"] > 0
+    assert ismcts["iterations_per_s"] > 0
+    bad = cli("selfplay", "--bot", "ismcts", "--think", "0", "--games", "1")
+    assert bad.returncode != 0 and "--think" in bad.stderr
+    bad = cli("selfplay", "--bot", "clever,greedy", "--games", "1")
+    assert bad.returncode != 0 and "unknown bot kind" in bad.stderr
+    bad = cli("play", "--level", "godlike")
+    assert bad.returncode != 0 and "invalid choice" in bad.stderr
