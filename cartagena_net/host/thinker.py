@@ -5,7 +5,12 @@ picklable data. :class:`Thinker` runs it in a worker process, so the reactor kee
 serving other tables, pings and spectators, and a second core helps; the answer comes
 back on the reactor thread as a Deferred. Workers run at the lowest CPU priority (they yield the
 CPU to the reactor's process). ``workers=0`` runs jobs in one background
-thread instead (the search then shares the interpreter lock with the reactor).
+thread instead (the search then shares the interpreter lock with the reactor: measured,
+it starves the search and delays the reactor, so processes are the default).
+
+Workers start from a fork server, not by forking the reactor's process: as with
+Python's ``spawn``, a program that embeds the host must guard its main module with
+``if __name__ == "__main__":`` (``cartagena`` and ``python -m cartagena_net`` do).
 """
 from __future__ import annotations
 
