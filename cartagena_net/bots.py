@@ -14,6 +14,7 @@ decision but never more than 1 s; hard = ismcts, 5000 iterations, at most 3 s.
 from __future__ import annotations
 
 import random as _random
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -146,8 +147,12 @@ class IsmctsBot(Bot):
         """A new game: forget what was seen."""
         self.known = {}
 
-    def job(self, view: dict[str, Any], legal: Sequence[str]) -> tuple[Any, tuple]:
-        """(function, arguments) of the search, picklable to run in a worker process."""
+    def job(
+        self, view: dict[str, Any], legal: Sequence[str], deadline: bool = True
+    ) -> tuple[Any, tuple]:
+        """(function, arguments) of the search, picklable to run in a worker process.
+        With ``deadline``, the answer is due ``think`` seconds from now, however long
+        the job waits for a worker."""
         from cartagena_net.ismcts import search
 
         me = view.get("viewer")
@@ -156,13 +161,15 @@ class IsmctsBot(Bot):
         if "events" in view:
             self.observe(view["events"])
         known = {s: list(c) for s, c in self.known.items()}
-        return search, (view, list(legal), known, self.config.to_dict(),
-                        self.rng.getrandbits(63))
+        config = self.config.to_dict()
+        if deadline:  # the budget counts from now, also while the job waits for a worker
+            config["deadline"] = time.time() + self.config.think
+        return search, (view, list(legal), known, config, self.rng.getrandbits(63))
 
     def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
-        fn, args = self.job(view, legal)
+        fn, args = self.job(view, legal, deadline=False)
         self.last = fn(*args)
         return self.last.action
 

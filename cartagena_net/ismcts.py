@@ -50,6 +50,7 @@ class SearchConfig:
     playout: str = "greedy"  # "greedy" (epsilon-greedy), "random"
     rounds: float = 1.0  # playout length in rounds of turns; 0 = evaluate at once; -1 = to the end
     epsilon: float = 0.15
+    deadline: float | None = None  # wall-clock time (time.time()) to answer by, if sooner
     trees: int = 1  # 1: one tree shared by every determinization (SO-ISMCTS); k > 1:
     # determinized UCT, k fixed determinizations with a tree each, root visits summed
 
@@ -213,6 +214,8 @@ def search(
     chance = RandomChance(rng)
     c = cfg.exploration
     deadline = start + cfg.think
+    if cfg.deadline is not None:  # e.g. a job that waited in a queue: answer on time
+        deadline = min(deadline, start + (cfg.deadline - time.time()))
     cap = cfg.iterations
     allowed = set(legal)
     root_acts = [a for a in det.base.legal_actions() if str(a) in allowed]

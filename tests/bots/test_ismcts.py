@@ -202,6 +202,20 @@ def test_time_budget_is_respected():
     assert result.seconds < 0.05 * 2 + 1.0  # a fixed count still stops at twice the budget
 
 
+def test_a_job_that_waited_for_a_worker_still_answers_on_time():
+    import time
+
+    state = random_position("jamaica", {}, 8, players=3)
+    me = state.actor
+    legal = [str(a) for a in state.legal_actions()]
+    bot = make_bot("ismcts", random.Random(1), think=5.0)
+    fn, args = bot.job(view(state, me), legal)
+    args[3]["deadline"] = time.time() - 1.0  # as if it had queued past its budget
+    result = fn(*args)
+    assert result.action in legal and result.iterations == 1
+    assert result.seconds < 5.0
+
+
 def test_a_single_legal_action_needs_no_search():
     state = random_position("jamaica", {}, 3, players=2)
     result = search(view(state, state.actor), ["end"], config=SearchConfig(think=5.0))
