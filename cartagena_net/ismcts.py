@@ -50,6 +50,7 @@ class SearchConfig:
     playout: str = "greedy"  # "greedy" (epsilon-greedy), "random"
     rounds: float = 1.0  # playout length in rounds of turns; 0 = evaluate at once; -1 = to the end
     epsilon: float = 0.15
+    temperature: float = TEMPERATURE  # evaluation lead (spaces) worth a reward of 0.73
     deadline: float | None = None  # wall-clock time (time.time()) to answer by, if sooner
     trees: int = 1  # 1: one tree shared by every determinization (SO-ISMCTS); k > 1:
     # determinized UCT, k fixed determinizations with a tree each, root visits summed
@@ -92,7 +93,7 @@ def seat_value(state: Any, seat: int) -> float:
     return value
 
 
-def rewards(state: Any) -> list[float]:
+def rewards(state: Any, temperature: float = TEMPERATURE) -> list[float]:
     """Each seat's reward in [0, 1]: 1 to the winner, else a squashed lead."""
     n = len(state.pirates)
     if state.outcome is not None:
@@ -101,7 +102,7 @@ def rewards(state: Any) -> list[float]:
     out = []
     for s in range(n):
         best_other = max(values[o] for o in range(n) if o != s)
-        x = (values[s] - best_other) / TEMPERATURE
+        x = (values[s] - best_other) / temperature
         out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x)))))
     return out
 
@@ -213,6 +214,7 @@ def search(
     worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
     chance = RandomChance(rng)
     c = cfg.exploration
+    temperature = cfg.temperature
     deadline = start + cfg.think
     if cfg.deadline is not None:  # e.g. a job that waited in a queue: answer on time
         deadline = min(deadline, start + (cfg.deadline - time.time()))
@@ -264,7 +266,7 @@ def search(
             node = best[1]
             path.append(node)
         playout(s, rng, cfg)
-        r = rewards(s)
+        r = rewards(s, temperature)
         for n in path:
             n.visits += 1
             if n.player >= 0:
