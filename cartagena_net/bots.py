@@ -3,10 +3,11 @@
 Pure Python (no Twisted, no msgpack). A bot sees only what its seat may see: the
 dict returned by ``cartagena_net.engine.view(state, seat)`` and the legal action
 strings for that seat. ``random`` picks uniformly; ``greedy`` scores every legal
-action by simulating it on the public board and evaluating the result; ``ismcts``
-searches (information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`) for a
-time budget. A bot with an ``observe(events)`` method is also shown the public events
-its seat watches (the ``events`` of its views), to remember cards drawn in the open.
+action by simulating it on the public board (the engine's :mod:`preview` rules, the
+sloop of the Whole Jailbreak included) and evaluating the result; ``ismcts`` searches
+(information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`) for a time
+budget. A bot with an ``observe(events)`` method is also shown the public events its
+seat watches (the ``events`` of its views), to remember cards drawn in the open.
 
 Levels (``--level``): easy = greedy; normal = ismcts, 1000 search iterations a
 decision but never more than 1 s; hard = ismcts, 5000 iterations, at most 3 s.
@@ -17,10 +18,10 @@ import random as _random
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from cartagena_net.engine import moves
+from cartagena_net.engine.jailbreak import TORTUGA
+from cartagena_net.engine.preview import Preview
 
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
@@ -48,6 +49,7 @@ CARDS_PER_SPACE = 1 / 5  # cards needed per space still to go (surplus is worth 
 SURPLUS_DECAY = 0.5
 DARK_CARD_BONUS = 0.5  # a dark card can make opponents discard (Filibusters)
 WIN_VALUE = 1e6
+LANDING_BONUS = 3.0  # a pirate aboard the sloop at Tortuga is this much further along
 
 
 class Bot:
@@ -182,63 +184,34 @@ def base_symbol(card: str) -> str:
     return card.removesuffix("*")
 
 
-@dataclass
-class Board:
-    """Pirate positions of every seat on the passage; 0 = start, ``boat`` = boat."""
+class Board(Preview):
+    """Pirate positions of every seat on a view's board (the engine's :class:`Preview`),
+    with the landing helpers the evaluation uses. A move the rules refuse lands where it
+    started (no gain)."""
 
-    symbols: list[str]  # symbol of spaces 1..N
-    boat: int
-    pirates: dict[int, list[int]]
+    __slots__ = ()
 
-    def copy(self) -> Board:
-        return Board(self.symbols, self.boat, {s: list(p) for s, p in self.pirates.items()})
+    def advance_to(self, pos: int, sym: str, seat: int | None = None) -> int:
+        to = self.advance(seat if seat is not None else -1, pos, sym)
+        return pos if to is None else to
 
-    def occupancy(self) -> list[int]:
-        occ = [0] * (self.boat + 1)
-        for positions in self.pirates.values():
-            for p in positions:
-                if 0 < p < self.boat:
-                    occ[p] += 1
-        return occ
-
-    def landings(
-        self, occ: list[int], positions: Iterable[int], symbols: Iterable[str]
-    ) -> dict[int, dict[str, int]]:
-        """For each position: where a card of each symbol would take a pirate from there."""
-        wanted = set(positions)
-        current = dict.fromkeys(symbols, self.boat)
-        found: dict[int, dict[str, int]] = {}
-        for q in range(self.boat - 1, -1, -1):
-            if q in wanted:
-                found[q] = dict(current)
-            if q and occ[q] == 0:
-                current[self.symbols[q - 1]] = q
-        return found
-
-    def advance_to(self, pos: int, sym: str) -> int:
-        ahead = (q for q in range(pos + 1, self.boat) if self.symbols[q - 1] == sym)
-        return moves.advance_target(self.occupancy(), ahead, self.boat)
-
-    def retreat_to(self, pos: int) -> tuple[int, int]:
+    def retreat_to(self, pos: int, seat: int | None = None) -> tuple[int, int]:
         """(landing space, cards drawn) of a retreat; (pos, 0) if impossible."""
-        occ = self.occupancy()
-        q = moves.retreat_target(occ, min(pos, self.boat))
-        return (q, occ[q]) if q else (pos, 0)
+        got = self.retreat(seat if seat is not None else -1, min(pos, self.boat))
+        return got if got is not None else (pos, 0)
 
-    def forward_to(self, pos: int) -> tuple[int, int]:
-        """(landing space, cards drawn) of a Morgan move forward."""
-        return moves.morgan_target(self.occupancy(), pos, self.boat)
+    def forward_to(self, pos: int, owner: int | None = None) -> tuple[int, int]:
+        """(landing space, cards drawn) of a Morgan move forward; (pos, 0) if impossible."""
+        got = self.push(owner if owner is not None else -1, pos)
+        return got if got is not None else (pos, 0)
 
-    def move(self, seat: int, src: int, dst: int) -> None:
-        positions = self.pirates[seat]
-        positions[positions.index(src)] = dst
+    def aboard_landed(self, p: int) -> bool:
+        """A pirate at ``p`` is aboard the sloop at Tortuga (it may land)."""
+        return p == self.board.sloop and self.shore == TORTUGA
 
 
 def board_from_view(view: dict[str, Any]) -> Board:
-    symbols = list(view["board"])
-    boat = int(view.get("boat", len(symbols) + 1))
-    pirates = {int(s["seat"]): [int(p) for p in s["pirates"]] for s in view["seats"]}
-    return Board(symbols, boat, pirates)
+    return Board(view)
 
 
 # -- greedy ---------------------------------------------------------------
@@ -289,7 +262,7 @@ class GreedyBot(Bot):
         board = board_from_view(view)
         seat_info = {int(s["seat"]): s for s in view["seats"]}
         hand = list(seat_info[me].get("hand") or [])
-        ctx = _Context(view, me, seat_info, board.symbols)
+        ctx = _Context(view, me, seat_info, list(board.symbols))
         scored = []
         for action in legal:
             score = self._score(action, board, hand, ctx)
@@ -315,7 +288,7 @@ class GreedyBot(Bot):
         after = board.copy()
         if kind == "advance" and len(words) >= 3:
             pos, card = int(words[1]), words[2]
-            after.move(me, pos, board.advance_to(pos, base_symbol(card)))
+            after.move(me, pos, board.advance_to(pos, base_symbol(card), me))
             kept = list(hand)
             if card in kept:
                 kept.remove(card)
@@ -325,25 +298,33 @@ class GreedyBot(Bot):
             return ctx.evaluate(after, kept) + bonus
         if kind == "retreat" and len(words) >= 2:
             pos = int(words[1])
-            dst, drawn = board.retreat_to(pos)
+            dst, drawn = board.retreat_to(pos, me)
             after.move(me, pos, dst)
             return ctx.evaluate(after, hand, extra_cards=drawn)
         if kind == "morgan" and len(words) >= 3:
             seat, pos = int(words[1]), int(words[2])
-            dst, drawn = board.forward_to(pos)
+            dst, drawn = board.forward_to(pos, seat)
             after.move(seat, pos, dst)
             return ctx.evaluate(after, hand, extra_cards=drawn)
+        if kind == "sail":
+            after.sail()
+            return ctx.evaluate(after, hand)
         return ctx.evaluate(board, hand) - 1.0
 
 
 def _best_gains(
-    land: dict[int, dict[str, int]], positions: Iterable[int], symbols: list[str]
+    land: dict[int, dict[str, int]], positions: Iterable[int], symbols: list[str],
+    board: Board | None = None, seat: int = -1,
 ) -> dict[str, int]:
-    """For each symbol: the longest advance a card of it gives from any of ``positions``."""
+    """For each symbol: the longest advance a card of it gives from any of ``positions``
+    (only the moves the rules allow ``seat``, when the board has a sloop)."""
     best = dict.fromkeys(symbols, 0)
+    check = board is not None and board.sloop is not None
     for p in positions:
         for sym, to in land[p].items():
             if sym in best and to - p > best[sym]:
+                if check and not board.allowed(seat, p, to, "advance"):
+                    continue
                 best[sym] = to - p
     return best
 
@@ -377,21 +358,23 @@ class _Context:
             return WIN_VALUE
         occ = board.occupancy()
         open_positions = {p for ps in board.pirates.values() for p in ps if p < board.boat}
-        land = board.landings(occ, open_positions, self.symbols)
+        land = board.landings(occ, open_positions)
         ordered = sorted(mine)
         progress = sum(
             p * REAR_WEIGHTS[min(i, len(REAR_WEIGHTS) - 1)] for i, p in enumerate(ordered)
         )
+        progress += LANDING_BONUS * sum(1 for p in mine if board.aboard_landed(p))
         # Best advance each symbol gives us now (what a card of it is worth).
         mine_open = {p for p in mine if p < board.boat}
-        best_gain = _best_gains(land, mine_open, self.symbols)
+        best_gain = _best_gains(land, mine_open, self.symbols, board, self.me)
         progress += BOAT_BONUS * sum(1 for p in mine if p >= board.boat)
         need = max(2, round(sum(board.boat - p for p in mine) * CARDS_PER_SPACE))
         value = progress + self._hand_value(hand, extra_cards, best_gain, need)
         for seat in self.opponents:
             theirs = board.pirates[seat]
-            value -= OPPONENT_PROGRESS_WEIGHT * sum(theirs)
-            value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board.boat, land)
+            landed = LANDING_BONUS * sum(1 for p in theirs if board.aboard_landed(p))
+            value -= OPPONENT_PROGRESS_WEIGHT * (sum(theirs) + landed)
+            value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board, land)
         return value
 
     def _hand_value(
@@ -415,13 +398,13 @@ class _Context:
         return total
 
     def _threat(
-        self, seat: int, theirs: list[int], boat: int, land: dict[int, dict[str, int]]
+        self, seat: int, theirs: list[int], board: Board, land: dict[int, dict[str, int]]
     ) -> float:
         """The best single advance this opponent can expect to make next."""
-        positions = {p for p in theirs if p < boat}
+        positions = {p for p in theirs if p < board.boat}
         if not positions:
             return 0.0
-        gains = _best_gains(land, positions, self.symbols)
+        gains = _best_gains(land, positions, self.symbols, board, seat)
         known = self.opponent_hands.get(seat)
         if known is not None:
             return max((gains.get(s, 0) for s in known), default=0.0)

@@ -11,6 +11,22 @@ from cartagena_net.game_args import add_game_arguments, game_options
 HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
 
 
+DEFAULT_TAKEOVER = 120.0
+
+
+def takeover_seconds(text: str) -> float | None:
+    """``--takeover``: seconds (> 0), or ``off``."""
+    if text.strip().lower() in ("off", "no", "never", "none"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds or off") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("--takeover needs more than 0 seconds, or off")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="host name shown to others (default: this machine's)")
     parser.add_argument("--port", type=int, default=41672, help="TCP port (0: any free port)")
@@ -21,19 +37,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_level_arguments(parser, "--bot-kind")
     parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
     parser.add_argument("--headless", action="store_true", help="no local client: only host")
-    parser.add_argument("--state-dir", default=None, help="journal directory (crash safety)")
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+    from cartagena_net.cmd_join import add_notify_arguments
+
+    add_notify_arguments(parser)
+    parser.add_argument("--state-dir", default=None, help="journal directory (crash safety); without --resume, journals of an earlier run are moved to an archive-* folder in it")
     parser.add_argument("--resume", action="store_true", help="restore tables from --state-dir")
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
                         help="answer LAN discovery on UDP 41672")
     parser.add_argument("--password", default=None, help="password needed to sit or watch")
     parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
-    parser.add_argument("--takeover", type=float, default=None, metavar="SECONDS",
-                        help="a bot plays an absent player's seat after this long")
+    parser.add_argument("--takeover", type=takeover_seconds, default=DEFAULT_TAKEOVER,
+                        metavar="SECONDS|off",
+                        help=("a bot plays an absent player's seat after this long, until "
+                              f"the player returns (default {DEFAULT_TAKEOVER:g}; off: never)"))
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--no-game-log", action="store_true",
                         help="with --headless: do not log every game event")
     parser.add_argument("--max-connections", type=int, default=1024)
     parser.add_argument("--max-per-address", type=int, default=64)
+    parser.add_argument("--max-tables-per-address", type=int, default=16, metavar="N",
+                        help="tables one client address may hold at once (default 16)")
     parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
                         help="per-connection message rate (bursts of twice as many)")
     parser.add_argument("--web", default=None, metavar="PORT|off",
@@ -54,6 +78,16 @@ def web_port(value: str | None, game_port: int) -> int | None:
     if not 0 <= port <= 65535:
         raise ValueError(f"--web port {port} is not in 0..65535")
     return port
+
+
+def friends_address(bind: str, port: int) -> str:
+    """The address friends type to reach this host (shown in the host's own header)."""
+    from cartagena_net.discovery.interfaces import is_loopback, lan_addresses
+
+    if bind and bind not in ("0.0.0.0", "::"):
+        return f"{bind}:{port}" + (" (this machine only)" if is_loopback(bind) else "")
+    found = lan_addresses()
+    return f"{found[0]}:{port}" if found else f"127.0.0.1:{port} (no network found)"
 
 
 def _start_logging(fmt: str) -> None:
@@ -89,6 +123,7 @@ def build_config(args: argparse.Namespace) -> Any:
         bot_think=args.think,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
+        max_tables_per_address=args.max_tables_per_address,
         rate=args.rate_limit,
         burst=2 * args.rate_limit,
         log_events=bool(args.headless and not args.no_game_log),
@@ -126,6 +161,11 @@ def run(args: argparse.Namespace) -> int:
     except (CannotListenError, OSError) as exc:
         print(f"cartagena host: cannot start: {exc}", file=sys.stderr)
         return 1
+    if service.archived is not None:
+        folder, count = service.archived
+        print(f"cartagena host: {count} journal file(s) of an earlier run moved to {folder} "
+              "(to restore those tables, move them back and start with --resume)",
+              file=sys.stderr)
     if not service.lobby.tables:
         try:
             tid = service.create_table(
@@ -171,15 +211,20 @@ def run(args: argparse.Namespace) -> int:
             status["code"] = 1
             client_done(None)
 
-        import os
 
-        name = (os.environ.get("USER") or config.name or "host")[:32]
+        from cartagena_net.cmd_play import default_name
+
+        name = (default_name() or config.name or "host")[:32]
         local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
+        label = friends_address(args.bind, service.port)
         first = min(service.lobby.tables)
 
         def open_client() -> None:
             d = run_client(reactor, host=local, port=service.port, name=name, spectate=False,
-                           table=first, password=config.password, web_url=web_url)
+                           table=first, password=config.password, hosting=True,
+                           host_label=label,
+                           ascii_only=args.ascii, bell=not args.no_bell,
+                           title=not args.no_title, web_url=web_url)
             d.addCallbacks(client_done, client_failed)
 
         reactor.callWhenRunning(open_client)

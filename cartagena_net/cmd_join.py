@@ -20,6 +20,15 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-broadcast", action="store_true",
                         help="find hosts only by probing the --to addresses")
     parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+    add_notify_arguments(parser)
+
+
+def add_notify_arguments(parser: argparse.ArgumentParser) -> None:
+    """--no-bell and --no-title: how the client tells you it is your turn."""
+    parser.add_argument("--no-bell", action="store_true",
+                        help="no terminal bell when it becomes your turn")
+    parser.add_argument("--no-title", action="store_true",
+                        help="do not set the terminal title when it becomes your turn")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +67,8 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
         d = run_client(reactor, host, port, name, spectate=spectate, ascii_only=args.ascii,
                        table=args.table, password=args.password, browse=host is None,
                        discovery_targets=args.to, broadcast=not args.no_broadcast,
-                       udp_port=args.udp_port)
+                       udp_port=args.udp_port, bell=not args.no_bell,
+                       title=not args.no_title)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
                         help="also show the table in a browser at http://127.0.0.1:PORT/")
+    from cartagena_net.cmd_join import add_notify_arguments
+
+    add_notify_arguments(parser)
 
 
 def table_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
@@ -116,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
 
     def begin() -> None:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
-                       table=table, auto_start=True, web_url=web_url)
+                       table=table, auto_start=True, solo=True, bell=not args.no_bell,
+                       title=not args.no_title, web_url=web_url)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

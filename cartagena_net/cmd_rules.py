@@ -5,27 +5,59 @@ import argparse
 import json
 
 from cartagena_net.engine import OPTIONS, PRESETS, make_game
+from cartagena_net.game_args import option_pair
 
-HELP = "list rules presets and options"
+HELP = "list rules presets, options, stories and the action notation"
+
+STORIES = {
+    "escape": "the basic game: from the start along one path to the goal (the sloop)",
+    "island": "2017, on Tortuga: from the flooded sloop along the island path to the cove",
+    "whole": "2017, the Whole Jailbreak: jail, underground passage, the sloop between the "
+             "shores (sail it; the Captain sails once free), island path, cove",
+}
+ACTIONS = {
+    "advance P CARD": "play CARD, move your pirate at P to the next free space of its "
+                      "symbol on its path, else to the path's end (sloop or goal)",
+    "retreat P": "move your pirate at P back to the nearest space with 1 or 2, draw that many",
+    "morgan SEAT P": "(morgan=) push SEAT's pirate at P forward to the next space with 1 "
+                     "or 2, draw that many (2 at the end of the path)",
+    "sail": "(story=whole) move the sloop to the other shore",
+    "draw": "with no cards: draw one card as the whole turn",
+    "end": "end the turn (after at least one action)",
+    "discard CARD [CARD...]": "(filibusters=) a discard owed after a dark card",
+    "undo": "take back the last advance or sail of this turn, when it revealed nothing",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("preset", nargs="?", choices=sorted(PRESETS),
                         help="show one preset's values")
+    parser.add_argument("--option", "-o", action="append", type=option_pair, default=[],
+                        metavar="KEY=VALUE",
+                        help="show the preset's values with these options, e.g. -o story=whole")
     parser.add_argument("--json", action="store_true", help="one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     names = [args.preset] if args.preset else list(PRESETS)
+    chosen = dict(args.option)
+    if chosen and not args.preset:
+        raise SystemExit("cartagena rules: -o needs a PRESET, e.g. "
+                         "`cartagena rules studiogiochi-2017 -o story=whole`")
+    try:
+        games = {n: make_game(n, **chosen) for n in names}
+    except ValueError as err:
+        raise SystemExit(f"cartagena rules: {err}") from None
     if args.json:
         print(json.dumps({
             "presets": {n: {"title": PRESETS[n].title, "players": list(PRESETS[n].players),
-                            "source": PRESETS[n].source, "values": make_game(n).spec()}
+                            "source": PRESETS[n].source, "values": games[n].spec()}
                         for n in names},
             "options": {o.name: {"type": o.kind.__name__, "help": o.help,
                                  "choices": list(o.choices),
                                  "bounds": list(o.bounds) if o.bounds else None}
                         for o in OPTIONS.values()},
+            "stories": STORIES, "actions": ACTIONS,
         }))
         return 0
     print("Presets (--rules NAME):")
@@ -33,11 +65,17 @@ def run(args: argparse.Namespace) -> int:
         p = PRESETS[n]
         print(f"  {n:<22} {p.players[0]}-{p.players[1]} players  {p.title}")
         if args.preset:
-            for key, value in make_game(n).spec().items():
+            for key, value in games[n].spec().items():
                 print(f"      {key} = {value}")
     print("\nOptions (-o KEY=VALUE, on play, host and selfplay):")
     for o in OPTIONS.values():
         allowed = ("|".join(o.choices) if o.choices
                    else f"{o.bounds[0]}..{o.bounds[1]}" if o.bounds else o.kind.__name__)
         print(f"  {o.name:<16} {allowed:<22} {o.help}")
+    print("\nStories (-o story=NAME, studiogiochi-2017):")
+    for name, text in STORIES.items():
+        print(f"  {name:<16} {text}")
+    print("\nActions (positions: 0 = start, then the spaces (and the sloop), last the goal):")
+    for name, text in ACTIONS.items():
+        print(f"  {name:<24} {text}")
     return 0

@@ -8,6 +8,7 @@ reconnects, discovery and the token store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,11 +20,13 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 from client.model import ClientModel
+from client.plain import plain_error
 from client.render import render_screen, to_formatted
 from client.tokens import TokenStore
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 DEFAULT_PORT = 41672
+RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
 
 KEY_NAMES = {
     "c-m": "enter",
@@ -78,8 +81,16 @@ class ClientApp:
         discovery_targets: Iterable[str] = (),
         broadcast: bool = True,
         udp_port: int = DEFAULT_PORT,
+        reconnect_limit: float = RECONNECT_LIMIT,
+        bell: bool = True,
+        title: bool = True,
     ) -> None:
         self.reactor = reactor
+        self.bell = bell
+        self.title = title
+        self.reconnect_limit = reconnect_limit
+        self.reached = False  # this address answered once since it was chosen
+        self.lost_at: float | None = None  # when the connection dropped (None: connected)
         self.model = model
         self.tokens = tokens if tokens is not None else TokenStore()
         self.password = password
@@ -120,7 +131,24 @@ class ClientApp:
         if self.model.exit_requested and not self.closing:
             self.quit()
             return
+        self._notify()
         self.app.invalidate()
+
+    def _notify(self) -> None:
+        """A bell and the terminal title when it becomes this player's turn."""
+        m = self.model
+        mine = m.my_turn_now()
+        if mine == m.my_turn_seen:
+            return
+        m.my_turn_seen = mine
+        out = self.app.output
+        # A terminal without a title or a bell still plays.
+        with contextlib.suppress(Exception):
+            if mine and self.bell:
+                out.bell()
+            if self.title:
+                out.set_title("cartagena: your turn" if mine else "cartagena")
+            out.flush()
 
     # ------------------------------------------------------------------ keys
 
@@ -139,6 +167,10 @@ class ClientApp:
         @kb.add("right")
         @kb.add("up")
         @kb.add("down")
+        @kb.add("pageup")
+        @kb.add("pagedown")
+        @kb.add("home")
+        @kb.add("end")
         def _(event: Any) -> None:
             self.on_key(key_name(event.key_sequence[-1].key))
 
@@ -164,6 +196,12 @@ class ClientApp:
         kind = msg.get("type")
         if kind == "_connect":
             self.connect_to(str(msg["address"]))
+            return
+        if kind == "_resume":
+            self.resume_saved_seat()
+            return
+        if kind == "_reconnect":
+            self.reconnect()
             return
         from protocol import LocalProtocolError, messages
 
@@ -198,9 +236,35 @@ class ClientApp:
         self.model.host_label = f"{host}:{port}"
         self.model.screen = "connecting"
         self.model.table = self.model.seat = None
+        self.model.token = None
         self.model.view = None
+        self.reached = False
+        self.reconnect()
+
+    def reconnect(self) -> None:
+        """Connect (again) to the chosen address, from a clean slate of retries."""
+        if self._retry_call is not None and self._retry_call.active():
+            self._retry_call.cancel()
+        self.model.gone = None
+        self.lost_at = None
         self.attempt = 0
-        self._connect()
+        if self.session is None:
+            self._connect()
+        self.refresh()
+
+    def resume_saved_seat(self) -> None:
+        """The user asked for the seat saved by an earlier run: come back with its token."""
+        saved = self.model.saved_seat
+        if not saved or self.address is None:
+            return
+        self.model.saved_seat = None
+        if self.session is not None:
+            old, self.session = self.session, None
+            old.on_close = None
+            old.close("resuming a seat")
+        self.model.token = str(saved["token"])
+        self.model.set_status(f"taking back your seat at table {saved.get('table')}…")
+        self.reconnect()
 
     def _address_text(self) -> str:
         assert self.address is not None
@@ -214,9 +278,9 @@ class ClientApp:
             return
         host, port = self.address
         m = self.model
-        token = m.token or self.tokens.lookup(m.host_id, self._address_text())
-        if m.spectate:
-            token = None
+        # Only a seat this process itself held (or one the user asked for) is resumed:
+        # another client of the same user must never be pushed out of its seat.
+        token = None if m.spectate else m.token
         role = "spectator" if m.spectate else "player"
         self.sent_token = token
         d = connect(self.reactor, host, port, m.name, role=role, token=token,
@@ -230,19 +294,13 @@ class ClientApp:
             return
         self.session = session
         self.attempt = 0
-        stored = self.tokens.lookup(welcome.host_id)
-        if (not welcome.resumed and stored and not self.model.spectate
-                and stored != self.sent_token and self.model.table is None):
-            # Known host reached by another address: come back with the saved seat token.
-            self.model.token = stored
-            session.on_close = None
-            session.close("resuming a seat")
-            self.session = None
-            self._connect()
-            return
+        self.reached = True
+        self.lost_at = None
         session.on_close = self._closed
         self.model.on_message(welcome.to_wire())
         self.model.token = self.sent_token if welcome.resumed else None
+        saved = None if welcome.resumed else self.tokens.entry(welcome.host_id)
+        self.model.saved_seat = saved if saved and saved.get("token") else None
         session.on_message = self._message
         self.refresh()
 
@@ -261,12 +319,27 @@ class ClientApp:
             return
         if code:
             self.model.reconnecting = False
-            self.model.set_status(f"refused: {failure.getErrorMessage()}", error=True)
+            self.model.set_status(plain_error(code, getattr(failure.value, "message", "")),
+                                  error=True)
+            self.refresh()
+            return
+        if not self.reached:
+            # Never reached: a wrong address, not a dropped connection.
+            self.model.stop(f"no host at {self._address_text()} "
+                            f"({failure.getErrorMessage().strip().rstrip('.')})")
             self.refresh()
             return
         self._schedule_retry(failure.getErrorMessage())
 
     def _schedule_retry(self, reason: str) -> None:
+        now = self.reactor.seconds()
+        if self.lost_at is None:
+            self.lost_at = now
+        if now - self.lost_at >= self.reconnect_limit:
+            self.model.stop(f"the host at {self._address_text()} is gone: gave up "
+                            f"reconnecting after {self.reconnect_limit:g} s ({reason})")
+            self.refresh()
+            return
         delay = RETRY_DELAYS[min(self.attempt, len(RETRY_DELAYS) - 1)]
         self.attempt += 1
         self.model.on_disconnect(reason, will_retry=True)
@@ -287,6 +360,9 @@ class ClientApp:
     def _closed(self, reason: str) -> None:
         self.session = None
         if self.closing:
+            return
+        if self.model.gone is not None:  # the host said bye, or the seat went elsewhere
+            self.refresh()
             return
         self._schedule_retry(reason)
 
@@ -377,6 +453,12 @@ def run_client(
     discovery_targets: Iterable[str] = (),
     broadcast: bool = True,
     udp_port: int = DEFAULT_PORT,
+    hosting: bool = False,
+    solo: bool = False,
+    host_label: str | None = None,
+    reconnect_limit: float = RECONNECT_LIMIT,
+    bell: bool = True,
+    title: bool = True,
     app_input: Any = None,
     app_output: Any = None,
     on_app: Any = None,
@@ -385,7 +467,12 @@ def run_client(
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
     ``table``: sit down at (or watch) this table as soon as the lobby lists it;
-    ``auto_start``: then start the game. Returns a Deferred firing with 0 on exit.
+    ``auto_start``: then start the game. ``hosting``: this client runs inside the host
+    (quitting stops the host for everyone, and it says so); ``solo``: the client of
+    `cartagena play` (quitting ends its game); ``host_label``: the address
+    shown in the header (the host's LAN address friends type). ``reconnect_limit``: seconds
+    of failed reconnects before giving up. ``bell``/``title``: ring the terminal bell and
+    set the terminal title when it becomes your turn. Returns a Deferred firing with 0 on exit.
     ``on_app`` is called with the :class:`ClientApp` (tests use it to look inside).
     ``web_url``: the host's web view, shown in the header (the host's own client).
     """
@@ -394,16 +481,19 @@ def run_client(
     model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate)
     model.auto_table = table
     model.auto_start = auto_start
+    model.hosting = hosting
+    model.solo = solo
     model.web_url = web_url or ""
     rules_catalogue(model)
     tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()
     client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,
                        app_output=app_output, browse=browse or host is None,
                        discovery_targets=discovery_targets, broadcast=broadcast,
-                       udp_port=udp_port)
+                       udp_port=udp_port, reconnect_limit=reconnect_limit, bell=bell,
+                       title=title)
     if host is not None and not browse:
         client.address = (host, int(port or DEFAULT_PORT))
-        model.host_label = f"{host}:{client.address[1]}"
+        model.host_label = host_label or f"{host}:{client.address[1]}"
     if on_app is not None:
         on_app(client)
     done = client.run()

@@ -7,12 +7,16 @@ from __future__ import annotations
 from collections import Counter
 
 from client.glyphs import color_letters, color_style, glyph, marks
+from client.keymap import game_keys
+from client.landing import place_name
 from client.model import ClientModel
+from client.plain import count
 from client.text import (
     DIM,
     ERR,
     KEY,
     LAND,
+    LAST,
     SEL,
     TITLE,
     WIDE,
@@ -20,8 +24,18 @@ from client.text import (
     clip,
     keys_line,
     pad,
+    width_of,
     wrap,
 )
+
+
+def number_style(model: ClientModel, pos: int, last: set[int]) -> str:
+    """How a space's number is drawn: previewed landing, chosen pirate, others' last move."""
+    if model.preview is not None and model.preview.landing == pos:
+        return LAND
+    if model.sel_pos == pos and not model.spectate:
+        return SEL
+    return LAST if pos in last else DIM
 
 
 def board_lines(model: ClientModel, width: int) -> list[Line]:
@@ -39,16 +53,12 @@ def board_lines(model: ClientModel, width: int) -> list[Line]:
     cell_w = digits + 1 + 3 + 1
     per_row = max(1, (width + 1) // cell_w)
     prev = model.preview
-    sel = model.sel_pos
+    last = model.last_moved()
     lines: list[Line] = []
     cur: Line = []
     for i, sym in enumerate(board):
         pos = i + 1
-        num_style = DIM
-        if prev is not None and prev.landing == pos:
-            num_style = LAND
-        elif sel == pos and not model.spectate:
-            num_style = SEL
+        num_style = number_style(model, pos, last)
         cell: Line = [(num_style, f"{pos:>{digits}}"), ("bold", glyph(sym, model.ascii_only, keys))]
         here = on.get(pos, [])
         for c in here[:3]:
@@ -90,8 +100,8 @@ def ends_line(model: ClientModel) -> Line:
     m = marks(model.ascii_only)
     boat = int(view.get("boat", len(view["board"]) + 1))
     start, goal = view.get("start_name") or "start", view.get("goal_name") or "boat"
-    line: Line = [("bold", f"{m['start']} {start} 0:")] + _counts_by_color(model, 0)
-    line += [("", "   "), ("bold", f"{m['boat']} {goal} {boat}:")] + _counts_by_color(model, boat)
+    line: Line = [("bold", f"{m['start']} {start}:")] + _counts_by_color(model, 0)
+    line += [("", "   "), ("bold", f"{m['boat']} {goal}:")] + _counts_by_color(model, boat)
     sel = model.sel_pos
     if not model.spectate and sel in (0, boat):
         line += [(SEL, f" [selected: {start if sel == 0 else goal}]")]
@@ -100,26 +110,53 @@ def ends_line(model: ClientModel) -> Line:
     return line
 
 
-def hand_cards(model: ClientModel, hand: list[str]) -> Line:
-    """Cards by symbol with counts (dark cards apart), in key order."""
+def hand_groups(model: ClientModel, hand: list[str]) -> list[Line]:
+    """Cards by symbol with counts (dark cards apart), in key order: one group a card.
+
+    Unicode: glyph, key, count (``☠s×2``); ASCII: name, key, count (``skull[s]x2``),
+    so the key letter never doubles as the symbol's mark.
+    """
     view = model.view
     assert view is not None
     keys = model.keys
     counts = Counter(hand)
-    out: Line = []
+    out: list[Line] = []
     for sym in view["symbols"]:
         for card in (sym, sym + "*"):
             n = counts.get(card, 0)
-            if n == 0 and card.endswith("*"):
+            dark = card.endswith("*")
+            if n == 0 and (dark or model.ascii_only):
                 continue
             style = "bold" if n else DIM
-            label = glyph(sym, model.ascii_only, keys) + ("*" if card.endswith("*") else "")
-            if out:
-                out.append(("", "  "))
-            out += [(style, label), (KEY if n else DIM, keys.get(sym, "?")
-                                     if not card.endswith("*") else keys.get(sym, "?").upper()),
-                    (style, f"×{n}" if not model.ascii_only else f"x{n}")]
+            key = keys.get(sym, "?").upper() if dark else keys.get(sym, "?")
+            if model.ascii_only:
+                out.append([(style, sym + ("*" if dark else "")), (KEY, f"[{key}]"),
+                            (style, f"x{n}")])
+            else:
+                out.append([(style, glyph(sym, False, keys) + ("*" if dark else "")),
+                            (KEY if n else DIM, key), (style, f"×{n}")])
     return out
+
+
+def hand_cards(model: ClientModel, hand: list[str]) -> Line:
+    """The hand as one line."""
+    out: Line = []
+    for group in hand_groups(model, hand):
+        out += ([("", "  ")] if out else []) + group
+    return out or [(DIM, "no cards")]
+
+
+def hand_lines(model: ClientModel, hand: list[str], width: int) -> list[Line]:
+    """``hand: ...`` wrapped to the width."""
+    lines: list[Line] = []
+    cur: Line = [("", "hand: ")]
+    for group in hand_groups(model, hand) or [[(DIM, "no cards")]]:
+        if len(cur) > 1 and width_of(cur) + 2 + width_of(group) > width:
+            lines.append(cur)
+            cur = [("", "      ")]
+        cur += ([("", "  ")] if len(cur) > 1 else []) + group
+    lines.append(cur)
+    return lines
 
 
 def public_cards(model: ClientModel, hand: list[str]) -> Line:
@@ -156,15 +193,17 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
         name = model.seat_name(seat)
         tag = " (you)" if seat == model.seat else ""
         extra = info.get(seat, {})
-        if extra.get("bot"):
+        if extra.get("bot") and extra.get("connected") is False:
+            tag += " away, bot"
+        elif extra.get("bot"):
             tag += " bot"
         elif extra.get("connected") is False:
             tag += " (away)"
         in_boat = sum(1 for p in s["pirates"] if p == boat)
         line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
                       (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
-                      ("", f"{name[:14]:<14}{tag:<8}"),
-                      (DIM, (f" {s.get('hand_size', 0):>2} cards  {goal} {in_boat}/"
+                      ("", f"{name[:14]:<14}{tag:<11}"),
+                      (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
                             f"{len(s['pirates'])}"))]
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
@@ -177,10 +216,14 @@ def turn_line(model: ClientModel) -> Line:
     view = model.view
     assert view is not None
     if view.get("outcome"):
-        return [(TITLE + " reverse", " GAME OVER ")]
+        winner = (view.get("outcome") or {}).get("winner")
+        return [(TITLE + " reverse", " GAME OVER "),
+                ("bold", "  You win!" if winner == model.seat else
+                 f"  Winner: {model.seat_name(winner)} ({model.seat_color(winner)})")]
     turn = view.get("turn")
     left = int(view.get("actions_max", 0)) - int(view.get("actions_taken", 0))
-    who = "your" if turn == model.seat else f"{model.seat_name(turn)}'s"
+    who = ("your" if turn == model.seat
+           else f"{model.seat_name(turn)}'s ({model.seat_color(turn)})")
     line: Line = [(color_style(model.seat_color(turn)), f"{who} turn"),
                   ("", (f" · action {int(view.get('actions_taken', 0)) + 1} of "
                        f"{view.get('actions_max')} ({left} left, at least "
@@ -228,47 +271,81 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
     if view.get("outcome"):
         return end_lines(model, width)
     if model.spectate or model.seat is None:
-        return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only · "),
-                 (KEY, "c"), ("", " chat · "), (KEY, "l"), ("", " leave · "),
-                 (KEY, "q"), ("", " quit · "), (KEY, "?"), ("", " help")]]
-    out: list[Line] = []
-    mine = model.my_positions()
-    boat = int(view.get("boat", len(view["board"]) + 1))
-    pir: Line = [("", "pirates: ")]
-    for i, p in enumerate(mine):
-        where = "S" if p == 0 else ("B" if p == boat else str(p))
-        if p == model.sel_pos:
-            pir += [(SEL, f"[{i + 1}@{where}]"), ("", " ")]
-        else:
-            pir += [(KEY, f"{i + 1}"), ("", f"@{where} ")]
-    out.append(pir)
+        return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only")]] + keys_line(
+            game_keys(model), width)
+    out: list[Line] = [pirates_line(model)]
+    out += since_lines(model, width)
     if not model.legal:
         out.append([(DIM, f"waiting for {model.seat_name(view.get('actor'))}… "),
                     (KEY, "?"), (DIM, " help")])
         return out
-    kinds = model.legal_kinds()
     if model.owes_discard():
         if model.preview is not None:
             out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                         ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
         return out
-    pairs = [("1-9/←→", "pirate")]
-    if "advance" in kinds:
-        pairs.append(("letter", "play card"))
-    if "retreat" in kinds:
-        pairs.append(("r", "retreat"))
-    if "end" in kinds:
-        pairs.append(("e", "end turn"))
-    if "draw" in kinds:
-        pairs.append(("w", "draw"))
-    if "morgan" in kinds:
-        pairs.append(("m", "Morgan"))
-    pairs += [("c", "chat"), ("?", "help")]
-    out += keys_line(pairs, width)
+    out += keys_line(game_keys(model), width)
     if model.preview is not None:
         out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                     ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
     return out
+
+
+def pirates_line(model: ClientModel) -> Line:
+    """My pirates by their stable numbers, grouped by where they stand (chosen one marked)."""
+    view = model.view
+    assert view is not None
+    mine = model.my_positions()
+    by_pos: dict[int, list[int]] = {}
+    for i, p in enumerate(mine):
+        by_pos.setdefault(p, []).append(i)
+    pir: Line = [("", "pirates:")]
+    for p in sorted(by_pos):
+        pir.append(("", " "))
+        for j, i in enumerate(by_pos[p]):
+            if j:
+                pir.append(("", ","))
+            pir.append((SEL, f"[{i + 1}]") if i == model.sel else (KEY, f"{i + 1}"))
+        pir.append(("", f"@{place_name(view, p)}"))
+    return pir
+
+
+def since_lines(model: ClientModel, width: int) -> list[Line]:
+    """What the others did since my last action (their landings are underlined on the board)."""
+    view = model.view
+    assert view is not None
+    if model.spectate or model.seat is None:
+        return []
+    parts: list[str] = []
+    last_who = None
+    for e in model.since_my_turn():
+        who = model.seat_color(e.get("seat"))
+        if who == last_who and parts:
+            who = ""  # "blue start→2, start→11" rather than "blue ..., blue ..."
+        else:
+            last_who = who
+        kind = e.get("type")
+        frm, to = place_name(view, e.get("from")), place_name(view, e.get("to"))
+        who = f"{who} " if who else ""
+        if kind == "advance":
+            parts.append(f"{who}{frm}→{to}")
+        elif kind == "retreat":
+            parts.append(f"{who}back {frm}→{to} (+{count(int(e.get('drawn', 0)), 'card')})")
+        elif kind == "morgan":
+            parts.append(f"{who}pushed {model.seat_color(e.get('owner'))} {frm}→{to}")
+        elif kind == "draw":
+            parts.append(f"{who}drew")
+        elif kind == "discard":
+            parts.append(f"{who}discarded {e.get('card', '')}")
+        elif kind == "undo":
+            parts.append(f"{who}took a move back")
+    if not parts:
+        return []
+    lines = wrap("since your last turn: " + ", ".join(parts), width, LAST)
+    if len(lines) > 2:  # a long round: the board's underlines and the log hold the rest
+        lines = lines[:2]
+        lines[1] = clip(lines[1], width - 2) + [(LAST, " …")]
+    return lines
 
 
 def end_lines(model: ClientModel, width: int) -> list[Line]:
@@ -277,48 +354,222 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
     assert view is not None
     outcome = view.get("outcome") or {}
     ranking = outcome.get("ranking") or []
-    winner = outcome.get("winner")
     line: Line = [(TITLE, "Ranking: ")]
     for i, seat in enumerate(ranking):
         c = model.seat_color(seat)
         line += [("", f"{i + 1}. "), (color_style(c), f"{model.seat_name(seat)} ({c})"),
                  ("", "  ")]
-    out: list[Line] = [
-        [(TITLE + " reverse", " GAME OVER "),
-         ("bold", f"  {'You win!' if winner == model.seat else 'Winner: ' + model.seat_name(winner)}")],
-        line,
-    ]
-    pairs = [("l", "leave table"), ("q", "quit")]
-    if model.seat is not None and (model.is_owner or model.table_info is None):
-        pairs = [("p", "play again (same table)")] + pairs
-    elif model.seat is not None:
-        out.append([(DIM, "the table's owner can start another game")])
-    out += keys_line(pairs, width)
+    out: list[Line] = [line]  # (the winner is on the turn line)
+    out += summary_lines(model, width)
+    if model.seat is not None:
+        out += wrap("You stay at this table for the next game, in which the next seat "
+                    "starts" + ("" if model.may_manage() else " (the owner starts it)")
+                    + "; l leaves.", width, DIM)
+    out += keys_line(game_keys(model), width)
+    return out
+
+
+def summary_lines(model: ClientModel, width: int) -> list[Line]:
+    """Turns, time, and each seat's cards played and drawn, retreats and pirates home."""
+    view = model.view
+    assert view is not None
+    stats = model.game_stats()
+    boat = int(view.get("boat", len(view["board"]) + 1))
+    goal = view.get("goal_name") or "boat"
+    head = f"{count(stats['turns'], 'turn')}"
+    minutes = stats.get("minutes")
+    if minutes is not None:
+        head += (" in under a minute" if minutes < 1 else
+                 f" in {count(round(minutes), 'minute')}")
+    if not stats["whole"]:
+        head += " (counted since you came in)"
+    out: list[Line] = [[(TITLE, "Summary: "), ("", head)]]
+    for s in view["seats"]:
+        seat = s["seat"]
+        c = str(s.get("color", ""))
+        per = stats["seats"].get(seat, {})
+        home = sum(1 for p in s["pirates"] if p == boat)
+        text = (f"{count(per.get('played', 0), 'card')} played, {per.get('drawn', 0)} drawn, "
+                f"{count(per.get('retreats', 0), 'retreat')}, "
+                f"{home}/{len(s['pirates'])} in the {goal}")
+        out.append(clip([("", "  "), (color_style(c), f"{model.seat_name(seat)[:14]} ({c})"),
+                         ("", ": " + text)], width))
     return out
 
 
 def feed_lines(model: ClientModel, width: int, height: int) -> list[Line]:
-    """The newest event-log and chat lines that fit."""
+    """The event-log and chat lines that fit, ending ``model.log_scroll`` entries back.
+
+    When scrolled back (or when older lines are cut), the first row says how to scroll.
+    """
     if height <= 0:
         return []
+    end = max(0, len(model.log) - model.log_scroll)
     out: list[Line] = []
-    for text in reversed(model.log):
+    first = end
+    for text in reversed(model.log[:end]):
         style = "fg:ansicyan" if text.startswith("<") else ""
         chunk = wrap(text, width, style)
         if len(out) + len(chunk) > height:
             break
         out = chunk + out
+        first -= 1
+    if (first > 0 or model.log_scroll) and height >= 2:
+        hint = (f"↑ {first} earlier · PgUp/PgDn scroll · Tab whole log" if first
+                else "the start of the game")
+        if model.log_scroll:
+            hint += f" · {model.log_scroll} newer below (End)"
+        if len(out) >= height:
+            out = out[1:]
+        out = [clip([(DIM, hint)], width)] + out
     return out
 
 
+def render_log(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The whole game's log on the full screen (Tab)."""
+    lines: list[Line] = [[(TITLE + " reverse", " Log of this game "),
+                          (DIM, " ↑↓ PgUp/PgDn Home/End scroll · any other key closes")]]
+    return lines + feed_lines(model, width, height - 2)
+
+
+MIN_WIDTH = 60
+
+
+def too_small(model: ClientModel, need_w: int, need_h: int, width: int, height: int
+              ) -> list[Line]:
+    """The message shown instead of a cut-off game."""
+    text = (f"window too small (need {need_w}x{need_h}, have {width}x{height}): "
+            "enlarge the terminal")
+    return wrap(text, width, ERR)
+
+
+PATH_CELL = 12  # "[12 ☠ R B ·]"
+PATH_JOIN = 3  # "───" between cells
+PATH_ROW = 6  # spaces a printed segment holds: one segment a row
+PATH_WIDTH = PATH_ROW * PATH_CELL + (PATH_ROW - 1) * PATH_JOIN + 2
+LOG_MIN = 4  # the larger board is drawn only if the log keeps this many rows
+
+
+def path_lines(model: ClientModel, width: int) -> list[Line] | None:
+    """The passage as a winding path, one printed segment a row, from the start to the
+    goal (larger cells: number, symbol and up to three pirates). None if too narrow."""
+    view = model.view
+    assert view is not None
+    if width < PATH_WIDTH:
+        return None
+    board = view["board"]
+    keys = model.keys
+    m = marks(model.ascii_only)
+    letters = color_letters(s.get("color", "") for s in view["seats"])
+    on: dict[int, list[str]] = {}
+    for s in view["seats"]:
+        for p in s["pirates"]:
+            on.setdefault(p, []).append(str(s.get("color", "")))
+    prev, sel, last = model.preview, model.sel_pos, model.last_moved()
+    boat = int(view.get("boat", len(board) + 1))
+    h, v = ("-", "|") if model.ascii_only else ("─", "│")
+    dot = "." if model.ascii_only else "·"
+
+    def cell(pos: int) -> Line:
+        num_style = number_style(model, pos, last)
+        out: Line = [("", "["), (num_style, f"{pos:>2}"), ("", " "),
+                     ("bold", glyph(board[pos - 1], model.ascii_only, keys)), ("", " ")]
+        here = on.get(pos, [])
+        marks_: Line = [(color_style(c), letters.get(c, "?")) for c in here[:3]]
+        if len(here) > 3:
+            marks_[-1] = (DIM, "+")
+        if len(marks_) < 3 and prev is not None and prev.landing == pos:
+            marks_.append((LAND, "◆"))
+        marks_ += [(DIM, dot)] * (3 - len(marks_))
+        for i, mk in enumerate(marks_):
+            out += ([("", " ")] if i else []) + [mk]
+        return out + [("", "]")]
+
+    def ends(pos: int, name: str, mark: str) -> Line:
+        line: Line = [("bold", f"{mark} {name}:")] + _counts_by_color(model, pos)
+        if not model.spectate and sel == pos:
+            line.append((SEL, " [selected]"))
+        if prev is not None and prev.landing == pos and pos == boat:
+            line.append((LAND, f" ← lands in the {name}"))
+        return line
+
+    def col(index: int) -> int:  # the middle of the cell at ``index`` (0..5) of a row
+        return 1 + index * (PATH_CELL + PATH_JOIN) + PATH_CELL // 2
+
+    at = 0  # where the path stands now: the index of its last cell
+    lines: list[Line] = [ends(0, view.get("start_name") or "start", m["start"]),
+                         [("", " " * col(at)), (DIM, v)]]
+    for spaces in path_rows(view):
+        n = len(spaces)
+        if at + n - 1 < PATH_ROW:  # on to the right from here
+            first, shown, at = at, spaces, at + n - 1
+        elif at - n + 1 >= 0:  # back to the left from here
+            first, shown, at = at - n + 1, list(reversed(spaces)), at - n + 1
+        else:
+            first, shown, at = 0, spaces, n - 1
+        line: Line = [("", " " + " " * first * (PATH_CELL + PATH_JOIN))]
+        for i, pos in enumerate(shown):
+            if i:
+                line.append((DIM, h * PATH_JOIN))
+            line += cell(pos)
+        lines.append(line)
+        lines.append([("", " " * col(at)), (DIM, v)])  # the turn to the next row
+    goal = ends(boat, view.get("goal_name") or "boat", m["boat"])
+    counts = [("", f"{m['boat']} {view.get('goal_name') or 'boat'}:")] + _counts_by_color(
+        model, boat)  # the same place for everyone, whatever is selected or previewed
+    indent = max(0, min(col(at) - 2, width - width_of(counts) - 12))
+    lines.append([("", " " * indent)] + goal)
+    return lines
+
+
+def path_rows(view: dict) -> list[list[int]]:
+    """The spaces row by row: each path cut into printed segments of six, the sloop (the
+    Whole Jailbreak) a row of its own between the two paths."""
+    board = view["board"]
+    paths = view.get("paths") or [{"first": 1, "last": len(board)}]
+    rows: list[list[int]] = []
+    done = 0
+    for path in paths:
+        first, last = int(path["first"]), int(path["last"])
+        between = list(range(done + 1, first))  # the sloop, between the paths
+        if between:
+            rows.append(between)
+        rows += [list(range(i, min(i + PATH_ROW - 1, last) + 1))
+                 for i in range(first, last + 1, PATH_ROW)]
+        done = last
+    if done < len(board):
+        rows.append(list(range(done + 1, len(board) + 1)))
+    return rows
+
+
 def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
-    """The game screen (player, spectator, or finished)."""
+    """The game screen (player, spectator, or finished).
+
+    With room to spare the board is drawn as a winding path of larger cells, and the
+    log takes every free row (below, or in a column of its own on wide screens).
+    """
+    layout = _game_layout(model, width, height, path=True)
+    if layout is None:
+        layout = _game_layout(model, width, height, path=False)
+    assert layout is not None
+    return layout
+
+
+def _game_layout(model: ClientModel, width: int, height: int, path: bool
+                 ) -> list[Line] | None:
     view = model.view
     assert view is not None
     side = 0
     if width >= WIDE:
         side = min(70, width - 82)
+        if path:
+            side = width - PATH_WIDTH - 1
+            if side < 30:
+                return None
     main_w = width - side - (1 if side else 0)
+    board = path_lines(model, main_w) if path else None
+    if path and board is None:
+        return None
     title: Line = [(TITLE, "cartagena-net"),
                    (DIM, f" · {model.host_label} · table {model.table} · {view.get('rules')} · ")]
     if model.spectate or model.seat is None:
@@ -332,17 +583,24 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     watching = int((model.table_info or {}).get("spectators") or 0)
     turn = turn_line(model) + ([(DIM, f" · {watching} watching")] if watching else [])
     top: list[Line] = [title, turn]
-    top += board_lines(model, main_w)
-    top.append(ends_line(model))
+    if board is not None:
+        top += board
+    else:
+        top += board_lines(model, main_w)
+        top.append(ends_line(model))
     top += players_lines(model, main_w)
     me = model.my_seat_view()
     if me is not None and not model.spectate:
-        top.append([("", "hand: ")] + hand_cards(model, me.get("hand") or []))
+        top += hand_lines(model, me.get("hand") or [], main_w)
     top.append(piles_line(model))
     top += pending_lines(model)
     acts = action_lines(model, main_w)
     reserve = 1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
     room = height - reserve - len(top) - len(acts)
+    if path and room < (0 if side else LOG_MIN):
+        return None
+    if room < 0 or width < MIN_WIDTH:  # too small to play: say so, cut nothing silently
+        return too_small(model, max(width, MIN_WIDTH), height - room, width, height)
     if side:
         left = top + acts
         right: list[Line] = [[(TITLE, "log & chat")]]
@@ -354,8 +612,6 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
             rpart = right[i] if i < len(right) else []
             merged.append(lpart + [(DIM, "│")] + clip(rpart, side))
         return merged
-    if room < 0:  # a very small terminal: keep the action lines, cut the middle
-        top = top[: max(0, len(top) + room)]
     log = feed_lines(model, main_w, max(0, room - 1)) if room > 1 else []
     sep: list[Line] = [[(DIM, "─" * main_w if not model.ascii_only else "-" * main_w)]]
     return top + acts + (sep + log if log else [])

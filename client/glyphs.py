@@ -26,7 +26,7 @@ UNICODE_GLYPHS: dict[str, str] = {
 }
 
 UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·"}
-ASCII_MARKS = {"start": "S", "boat": "B", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
+ASCII_MARKS = {"start": "S", "boat": "@", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
 
 # prompt_toolkit colour names for the seat colours.
 COLOR_STYLES: dict[str, str] = {
@@ -48,11 +48,14 @@ COLOR_STYLES: dict[str, str] = {
 }
 
 # Keys that the game screen uses for commands; symbols never take them.
-RESERVED_KEYS = frozenset("qrewmcy")
+RESERVED_KEYS = frozenset("qrewmcyzf")
 
 
 def glyph(symbol: str, ascii_only: bool = False, keys: dict[str, str] | None = None) -> str:
-    """The one-column mark of ``symbol`` (a dark card ``skull*`` looks like ``skull``)."""
+    """The one-column mark of ``symbol`` (a dark card ``skull*`` looks like ``skull``);
+    ``None`` is the sloop's place between two paths (the Whole Jailbreak)."""
+    if symbol is None:
+        return "~"
     base = symbol.rstrip("*")
     if not ascii_only and base in UNICODE_GLYPHS:
         return UNICODE_GLYPHS[base]

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from client.landing import advance_to, morgan_to, retreat_to
+from client.keymap import SAIL_KEY, UNDO_KEY
+from client.landing import advance_to, morgan_to, place_name, retreat_to
 from client.uistate import COLORS, CreateForm, InputLine, Preview
 
 
@@ -36,11 +37,18 @@ class KeyHandling:
         if key == "?":
             self.overlay = "help"
             return
+        if self.overlay == "log":
+            self._key_log(key)
+            return
         if key in ("q", "c-c"):
-            if self.screen == "game" and self.game_running and self.seat is not None:
+            if self.gone is None and (self.hosting or (
+                    self.screen == "game" and self.game_running and self.seat is not None)):
                 self.overlay = "quit"
             else:
                 self.exit_requested = True
+            return
+        if self.gone is not None:
+            self._key_gone(key)
             return
         handler = getattr(self, f"_key_{self.screen}", None)
         if handler is not None:
@@ -97,6 +105,13 @@ class KeyHandling:
         if key in ("a", ":"):
             self.start_input("address", "address (host[:port]): ")
 
+    def _key_gone(self, key: str) -> None:
+        """The client stopped (host gone, wrong address, seat taken elsewhere)."""
+        if key == "r":
+            self.send({"type": "_reconnect"})
+        elif key in ("a", ":"):
+            self.start_input("address", "address (host[:port]): ")
+
     # -- lobby and waiting room
 
     def _key_lobby(self, key: str) -> None:
@@ -110,6 +125,8 @@ class KeyHandling:
             self.lobby_index = min(max(0, n - 1), self.lobby_index + 1)
         elif key == "enter" and n:
             self.join(int(self.tables[self.lobby_index]["id"]))
+        elif key == "r" and self.saved_seat_free():
+            self.send({"type": "_resume"})
         elif key == "w" and n:
             self.join(int(self.tables[self.lobby_index]["id"]), spectate=True)
         elif key == "t" and not self.spectate:
@@ -125,6 +142,17 @@ class KeyHandling:
     def _key_waiting(self, key: str) -> None:
         info = self.table_info or {}
         seats = info.get("seats") or []
+        if key == "l":
+            self.leave()
+            return
+        if key == "c":
+            self.start_input("chat", "say: ")
+            return
+        if not self.may_manage():
+            if key in ("s", "enter", "b", "B", "x", "d"):
+                self.set_status("watchers cannot change the table" if self.seat is None else
+                                "only the table's owner can do that; wait for the start")
+            return
         if key in ("up", "k"):
             self.seat_index = max(0, self.seat_index - 1)
         elif key in ("down", "j"):
@@ -134,13 +162,14 @@ class KeyHandling:
             self.send({"type": "add_bot", "table": self.table, "seat": None, "kind": kind})
         elif key == "x" and seats:
             seat = seats[min(self.seat_index, len(seats) - 1)]
+            if seat.get("name") and not seat.get("bot"):
+                self.set_status("a player sits there: only bots and empty seats can be removed",
+                                error=True)
+                return
             self.send({"type": "remove_bot", "table": self.table, "seat": seat.get("seat")})
+            self.seat_index = max(0, min(self.seat_index, len(seats) - 2))
         elif key in ("s", "enter"):
             self.send({"type": "start", "table": self.table})
-        elif key == "l":
-            self.leave()
-        elif key == "c":
-            self.start_input("chat", "say: ")
 
     def leave(self) -> None:
         if self.table is not None:
@@ -204,12 +233,44 @@ class KeyHandling:
 
     # -- game
 
+    def _key_log(self, key: str) -> None:
+        """The whole-game log on the full screen: scroll it, any other key closes it."""
+        if key in ("up", "k", "pageup", "home", "down", "j", "pagedown", "end"):
+            self.scroll_log(key)
+        else:
+            self.overlay = None
+            self.log_scroll = 0
+
+    def scroll_log(self, key: str) -> None:
+        step = {"up": 1, "k": 1, "down": -1, "j": -1, "pageup": 10, "pagedown": -10}
+        if key == "home":
+            self.log_scroll = len(self.log)
+        elif key == "end":
+            self.log_scroll = 0
+        else:
+            self.log_scroll += step[key]
+        self.log_scroll = max(0, min(self.log_scroll, max(0, len(self.log) - 1)))
+
     def _key_game(self, key: str) -> None:
         if key == "c":
             self.start_input("chat", "say: ")
             return
+        if key in ("pageup", "pagedown", "home", "end"):
+            self.scroll_log(key)
+            return
+        if key == "tab":
+            self.overlay = "log"
+            return
         if self.game_over:
             if key in ("p", "enter") and self.seat is not None:
+                empty = [x for x in (self.table_info or {}).get("seats") or []
+                         if not x.get("name") and not x.get("bot")]
+                if empty and self.may_manage():
+                    # Someone left: the table's room, where bots and seats are managed.
+                    self.screen = "lobby"
+                    self.set_status(f"{len(empty)} seat(s) left empty: add a bot (b), remove "
+                                    "the seat (x) or wait for a player, then s")
+                    return
                 self.send({"type": "start", "table": self.table})
                 self.set_status("asked for another game with the same table")
             elif key == "l":
@@ -219,9 +280,15 @@ class KeyHandling:
             if key == "l":
                 self.leave()
             return
+        if key in ("+", "-") and self.may_manage():
+            self._key_stand_in(key)
+            return
         browsing = key in ("left", "right", "up", "down") or key.isdigit()
         if not self.legal and not browsing:
-            self.set_status("not your turn")
+            if len(key) == 1 or key in ("enter",):
+                self.set_status(f"not your turn: waiting for {self.seat_name(self.view['actor'])}"
+                                if self.view and self.view.get("actor") is not None
+                                else "not your turn")
             return
         if self.owes_discard():
             self._key_discard(key)
@@ -230,6 +297,24 @@ class KeyHandling:
             self._key_morgan(key)
             return
         self._key_move(key)
+
+    def _key_stand_in(self, key: str) -> None:
+        """Owner: a bot plays an absent player's seat (+), or stops doing so (-)."""
+        if key == "+":
+            seats = self.absent_seats()
+            if not seats:
+                self.set_status("every player is here: a bot stands in only for an absent one")
+                return
+            self.send({"type": "add_bot", "table": self.table, "seat": seats[0],
+                       "kind": "greedy"})
+            self.set_status(f"a bot plays for {self.seat_name(seats[0])} until they return")
+        else:
+            seats = self.stand_in_seats()
+            if not seats:
+                self.set_status("no bot is standing in for anyone")
+                return
+            self.send({"type": "remove_bot", "table": self.table, "seat": seats[0]})
+            self.set_status(f"{self.seat_name(seats[0])}'s seat waits for them again")
 
     def _select(self, pos: int) -> None:
         self.sel_pos = pos
@@ -246,6 +331,7 @@ class KeyHandling:
             i = int(key) - 1
             if i < len(mine):
                 self._select(mine[i])
+                self.sel = i  # this very pirate, even where several share a space
             return
         if key in ("left", "right", "up", "down") and distinct:
             step = 1 if key in ("right", "down") else -1
@@ -255,12 +341,33 @@ class KeyHandling:
         if key == "enter":
             if self.preview:
                 self.send_action(self.preview.action)
+            else:
+                self.set_status("nothing to confirm: choose a pirate (1-9) and a card letter "
+                                "first", error=True)
             return
         if key == "escape":
             self.preview = None
             return
         if key == "e":
+            if "end" not in self.legal and self.view is not None:
+                need = int(self.view.get("actions_min", 1)) - int(
+                    self.view.get("actions_taken", 0))
+                if need > 0:
+                    self.set_status(f"you cannot end the turn yet: {need} more action"
+                                    f"{'s are' if need > 1 else ' is'} required (play a card "
+                                    "or retreat)", error=True)
+                    return
             self.try_action("end", "end the turn")
+            return
+        if key == SAIL_KEY:
+            self.try_action("sail", "sail the sloop")
+            return
+        if key == UNDO_KEY:
+            if "undo" in self.legal:
+                self.send_action("undo")
+            else:
+                self.set_status("nothing to undo: only an advance that revealed nothing, "
+                                "before your next action", error=True)
             return
         if key == "w":
             self.try_action("draw", "draw a card (whole turn)")
@@ -276,15 +383,18 @@ class KeyHandling:
         if self.sel_pos is None:
             return
         pos = self.sel_pos
+        assert self.view is not None
+        view = self.view
         if key == "r":
             action = f"retreat {pos}"
             if action not in self.legal:
-                self.set_status(f"the pirate at {pos} cannot retreat", error=True)
+                self.set_status(f"the pirate at {place_name(view, pos)} cannot retreat",
+                                error=True)
                 return
-            assert self.view is not None
-            res = retreat_to(self.view, pos)
+            res = retreat_to(view, pos)
             land, draw = res if res else (None, 0)
-            self.preview = Preview(action, f"retreat {pos} → {land}, draw {draw}", land, pos)
+            self.preview = Preview(action, (f"retreat {place_name(view, pos)} → "
+                                            f"{place_name(view, land)}, draw {draw}"), land, pos)
             return
         sym = by_key.get(key.lower())
         if sym is None:
@@ -293,14 +403,23 @@ class KeyHandling:
         order = [dark, plain] if key.isupper() else [plain, dark]
         action = next((a for a in order if a in self.legal), None)
         if action is None:
-            self.set_status(f"cannot play {sym} with the pirate at {pos}", error=True)
+            hand = (self.my_seat_view() or {}).get("hand") or []
+            held = [c for c in hand if c.rstrip("*") == sym]
+            if not held:
+                self.set_status(f"you hold no {sym}", error=True)
+            elif key.isupper() and f"{sym}*" not in held:
+                self.set_status(f"you hold no dark {sym}", error=True)
+            elif pos == view.get("boat"):
+                self.set_status(f"that pirate is already in the {place_name(view, pos)}: "
+                                "choose another (1-9)", error=True)
+            else:
+                self.set_status(f"cannot play {sym} with the pirate at {place_name(view, pos)}",
+                                error=True)
             return
-        assert self.view is not None
-        land = advance_to(self.view, pos, sym)
-        boat = self.view.get("boat")
-        where = "the boat" if land == boat else str(land)
+        land = advance_to(view, pos, sym)
         card = action.split()[-1]
-        self.preview = Preview(action, f"play {card}: {pos} → {where}", land, pos)
+        self.preview = Preview(action, (f"play {card}: {place_name(view, pos)} → "
+                                        f"{place_name(view, land)}"), land, pos)
 
     def try_action(self, action: str, what: str) -> None:
         if action in self.legal:
@@ -325,9 +444,10 @@ class KeyHandling:
         self.morgan_index %= len(acts)
         action = acts[self.morgan_index]
         _, seat, pos = action.split()
-        land, draw = morgan_to(self.view, int(pos))
+        land, draw = morgan_to(self.view, int(pos), int(seat))
         who = self.seat_color(int(seat)) or f"seat {seat}"
-        self.preview = Preview(action, f"Morgan: push {who} {pos} → {land}, draw {draw}",
+        self.preview = Preview(action, (f"Morgan: push {who} {place_name(self.view, int(pos))}"
+                                        f" → {place_name(self.view, land)}, draw {draw}"),
                                land, int(pos))
 
     def _key_morgan(self, key: str) -> None:

@@ -1,4 +1,5 @@
-"""Where a pirate would land, for previews: the engine's movement rules applied to a view.
+"""Where a pirate would land, for previews: the engine's movement rules applied to a view
+(``cartagena_net.engine.preview``: both paths and the sloop of the Whole Jailbreak too).
 
 The host decides; this only lets the player see the result before confirming.
 """
@@ -6,38 +7,48 @@ from __future__ import annotations
 
 from typing import Any
 
-from cartagena_net.engine import moves
+from cartagena_net.engine.preview import Preview
 
 
 def occupancy(view: dict[str, Any]) -> list[int]:
     """How many pirates (of any colour) stand on each position 0..boat."""
-    counts = [0] * (_boat(view) + 1)
-    for seat in view.get("seats", []):
-        for p in seat.get("pirates", []):
-            if 0 <= p < len(counts):
-                counts[p] += 1
-    return counts
+    return Preview(view).occupancy()
 
 
-def _boat(view: dict[str, Any]) -> int:
-    return int(view.get("boat", len(view["board"]) + 1))
+def _mover(view: dict[str, Any]) -> int:
+    actor = view.get("actor")
+    return actor if isinstance(actor, int) else -1
 
 
 def advance_to(view: dict[str, Any], pos: int, symbol: str) -> int:
-    """Landing of a pirate at ``pos`` playing ``symbol``: next free space of it, else the boat."""
-    board, boat = view["board"], _boat(view)
-    base = symbol.rstrip("*")
-    ahead = (q for q in range(pos + 1, boat) if board[q - 1] == base)
-    return moves.advance_target(occupancy(view), ahead, boat)
+    """Landing of a pirate at ``pos`` playing ``symbol``: next free space of it on its
+    path, else the path's end (the sloop or the goal); ``pos`` if the move is refused."""
+    to = Preview(view).advance(_mover(view), pos, symbol)
+    return pos if to is None else to
 
 
 def retreat_to(view: dict[str, Any], pos: int) -> tuple[int, int] | None:
     """(landing, cards drawn) of a retreat from ``pos``: nearest space behind with 1 or 2."""
-    occ = occupancy(view)
-    q = moves.retreat_target(occ, min(pos, len(occ) - 1))
-    return (q, occ[q]) if q else None
+    preview = Preview(view)
+    return preview.retreat(_mover(view), min(pos, preview.boat))
 
 
-def morgan_to(view: dict[str, Any], pos: int) -> tuple[int, int]:
+def morgan_to(view: dict[str, Any], pos: int, owner: int = -1) -> tuple[int, int]:
     """(landing, cards drawn) of a Morgan push from ``pos``: next space ahead with 1 or 2."""
-    return moves.morgan_target(occupancy(view), pos, _boat(view))
+    got = Preview(view).push(owner, pos)
+    return got if got is not None else (pos, 0)
+
+
+def place_name(view: dict[str, Any], pos: int | None) -> str:
+    """A position as players read it: the edition's start, goal and sloop names, else its
+    number."""
+    if pos is None:
+        return "?"
+    if pos == 0:
+        return str(view.get("start_name") or "start")
+    if pos == int(view.get("boat", len(view["board"]) + 1)):
+        return str(view.get("goal_name") or "boat")
+    sloop = view.get("sloop")
+    if isinstance(sloop, dict) and sloop.get("pos") == pos:
+        return "sloop"
+    return str(pos)

@@ -6,14 +6,19 @@ messages and back.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from client.glyphs import symbol_keys
 from client.keys import KeyHandling
+from client.plain import plain_error
 from client.uistate import CreateForm, InputLine, Preview
 
-LOG_KEEP = 200
+LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
+HISTORY_KEEP = 2000
+FULL_VIEW_EVENTS = 20  # a fresh full view carries up to this many recent events
+MOVES = ("advance", "retreat", "morgan", "draw", "discard", "undo")
 
 
 @dataclass
@@ -45,7 +50,14 @@ class ClientModel(KeyHandling):
     overlay: str | None = None  # help | quit
     input: InputLine | None = None
     form: CreateForm | None = None
-    sel_pos: int | None = None
+    pirates: list[int] = field(default_factory=list)  # my pirates by stable number - 1
+    sel: int | None = None  # index into ``pirates``: the chosen pirate
+    history: list[dict[str, Any]] = field(default_factory=list)  # this game's events
+    log_scroll: int = 0  # lines scrolled back from the newest
+    my_turn_seen: bool = False
+    history_whole: bool = False  # the history goes back to the game's first event
+    game_started: float | None = None  # monotonic clock: the first state of this game
+    game_ended: float | None = None
     preview: Preview | None = None
     mode: str = "move"  # move | morgan
     morgan_index: int = 0
@@ -57,6 +69,10 @@ class ClientModel(KeyHandling):
     pending_create: str | None = None
     auto_bots: int = 0
     exit_requested: bool = False
+    hosting: bool = False  # this client runs inside the host: quitting ends every game
+    solo: bool = False  # `cartagena play`: quitting ends this game against bots
+    saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
+    gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False
     outbox: list[dict[str, Any]] = field(default_factory=list)
     presets: list[str] = field(default_factory=list)
@@ -78,6 +94,42 @@ class ClientModel(KeyHandling):
     def is_owner(self) -> bool:
         info = self.table_info
         return bool(info) and self.seat is not None and info.get("owner") == self.seat
+
+    def may_manage(self) -> bool:
+        """This person may add bots and start (the owner, or anyone while no owner is known)."""
+        if self.seat is None:
+            return False
+        info = self.table_info
+        return info is None or info.get("owner") is None or self.is_owner
+
+    def _my_table_seats(self) -> list[dict[str, Any]]:
+        return list((self.table_info or {}).get("seats") or [])
+
+    def absent_seats(self) -> list[int]:
+        """Seats whose player is away during the game, with no bot standing in."""
+        if not self.game_running:
+            return []
+        return [int(s["seat"]) for s in self._my_table_seats()
+                if s.get("name") and s.get("connected") is False and not s.get("bot")]
+
+    def stand_in_seats(self) -> list[int]:
+        """Seats a bot plays for an absent player during the game."""
+        if not self.game_running:
+            return []
+        return [int(s["seat"]) for s in self._my_table_seats()
+                if s.get("bot") and s.get("connected") is False]
+
+    def saved_seat_free(self) -> bool:
+        """An earlier run's seat at this host is kept and nobody is connected to it."""
+        saved = self.saved_seat
+        if not saved or self.table is not None:
+            return False
+        for t in self.tables:
+            if t.get("id") == saved.get("table"):
+                for s in t.get("seats") or []:
+                    if s.get("seat") == saved.get("seat"):
+                        return s.get("connected") is False and bool(s.get("name"))
+        return False
 
     @property
     def game_over(self) -> bool:
@@ -101,9 +153,80 @@ class ClientModel(KeyHandling):
         return None
 
     def my_positions(self) -> list[int]:
-        """My pirates' positions, sorted (pirate number i is index i-1)."""
-        me = self.my_seat_view()
-        return sorted(me["pirates"]) if me else []
+        """My pirates' positions by their stable numbers (pirate number i is index i-1)."""
+        return list(self.pirates) if self.my_seat_view() is not None else []
+
+    @property
+    def sel_pos(self) -> int | None:
+        """The position of the chosen pirate."""
+        if self.sel is None or not 0 <= self.sel < len(self.pirates):
+            return None
+        return self.pirates[self.sel]
+
+    @sel_pos.setter
+    def sel_pos(self, pos: int | None) -> None:
+        if self.sel_pos == pos:
+            return
+        self.sel = self.pirates.index(pos) if pos in self.pirates else None
+
+    def game_stats(self) -> dict[str, Any]:
+        """This game's numbers from the events seen: turns, and per seat cards played,
+        cards drawn and retreats; ``whole`` when the events go back to the start."""
+        seats: dict[int, dict[str, int]] = {}
+        turns = 0
+        for e in self.history:
+            kind = e.get("type")
+            if kind == "turn":
+                turns += 1
+            seat = e.get("seat")
+            if not isinstance(seat, int):
+                continue
+            per = seats.setdefault(seat, {"played": 0, "drawn": 0, "retreats": 0})
+            if kind == "advance":
+                per["played"] += 1
+            elif kind == "undo":
+                per["played"] = max(0, per["played"] - 1)
+            elif kind == "retreat":
+                per["retreats"] += 1
+            per["drawn"] += int(e.get("drawn") or 0) if kind in ("retreat", "morgan",
+                                                                   "draw") else 0
+        minutes = None
+        if self.game_started is not None and self.game_ended is not None:
+            minutes = max(0.0, self.game_ended - self.game_started) / 60.0
+        return {"turns": turns, "seats": seats, "whole": self.history_whole,
+                "minutes": minutes}
+
+    def my_turn_now(self) -> bool:
+        """It is my turn (or a decision is owed by me) and the game is on."""
+        return bool(self.legal) and self.game_running and not self.spectate
+
+    def since_my_turn(self) -> list[dict[str, Any]]:
+        """The others' moves since my last action (what changed while I waited)."""
+        h = self.history
+        if self.seat is None:  # a watcher: the last turn played and the one going on
+            turns = [i for i, e in enumerate(h) if e.get("type") == "turn"]
+            start = turns[-2] if len(turns) >= 2 else 0
+            return [x for x in h[start:] if x.get("type") in MOVES]
+        start = len(h)
+        for i in range(len(h) - 1, -1, -1):
+            e = h[i]
+            if e.get("type") == "turn" and e.get("seat") == self.seat and start == len(h):
+                start = i  # my turn began here; look before it
+                continue
+            if e.get("seat") == self.seat and e.get("type") in MOVES + ("end",):
+                return [x for x in h[i + 1:start] if x.get("type") in MOVES]
+        return [x for x in h[:start] if x.get("type") in MOVES]
+
+    def last_moved(self) -> set[int]:
+        """Where the others' pirates landed since my last action (highlighted on the board)."""
+        landed: list[int] = []
+        for e in self.since_my_turn():
+            if "to" not in e:
+                continue
+            if e.get("from") in landed:  # moved on again: only the last landing shows
+                landed.remove(e["from"])
+            landed.append(int(e["to"]))
+        return set(landed)
 
     def legal_kinds(self) -> set[str]:
         return {a.split()[0] for a in self.legal if a}
@@ -201,7 +324,8 @@ class ClientModel(KeyHandling):
         if msg.get("token"):
             self.token = str(msg["token"])
         info = self.table_info
-        playing = info is not None and info.get("status") != "waiting"
+        playing = info is not None and info.get("status") == "playing"
+        # A finished or waiting table shows its waiting room until a state arrives.
         self.screen = "game" if (self.view or playing) else "lobby"
         where = f"table {self.table}"
         self.set_status(
@@ -221,16 +345,28 @@ class ClientModel(KeyHandling):
         self.view = msg.get("view") or None
         self.legal = [str(a) for a in msg.get("legal") or []]
         self.seq = int(msg.get("seq") or 0)
-        if self.fresh_log:  # a full view repeats the recent events
+        events = [e for e in msg.get("events") or [] if isinstance(e, dict)]
+        restart = bool(old and self.view and old.get("outcome") and not self.view.get("outcome"))
+        if self.fresh_log or restart:  # a full view repeats the recent events
             self.fresh_log = False
             self.log = [x for x in self.log if x.startswith("<")]
+            self.history = []
+            self.pirates = []
+            # A game seen from its first event: its summary and clock are whole.
+            self.history_whole = bool(self.view) and self.seq_is_start(events)
+            if self.history_whole or self.game_started is None or restart:
+                self.game_started = time.monotonic()
+            self.game_ended = None
+        if self.view and self.view.get("outcome") and self.game_ended is None:
+            self.game_ended = time.monotonic()
+        self.history.extend(events)
+        del self.history[:-HISTORY_KEEP]
         self.add_log(list(msg.get("lines") or []))
+        self._track_pirates(events)
         self.screen = "game"
         self.preview = None
         if (self.status_error and not self.reconnecting) or self.status.startswith("sent: "):
             self.set_status("")
-        if old and self.view and old.get("outcome") and not self.view.get("outcome"):
-            self.log.clear()
         if not self.owes_discard():
             self.discard_pick.clear()
         if self.mode == "morgan" and "morgan" not in self.legal_kinds():
@@ -238,8 +374,13 @@ class ClientModel(KeyHandling):
         self._fix_selection()
 
     def _on_error(self, msg: dict[str, Any]) -> None:
-        self.set_status(f"{msg.get('code')}: {msg.get('message')}", error=True)
+        code = str(msg.get("code") or "")
+        text = plain_error(code, str(msg.get("message") or ""))
         self.preview = None
+        if code == "resumed-elsewhere":
+            self.stop(f"{text}: this client stopped so the two do not fight over it")
+            return
+        self.set_status(text, error=True)
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         sender, text = str(msg.get("sender") or "host"), str(msg.get("text") or "")
@@ -248,15 +389,20 @@ class ClientModel(KeyHandling):
         self.add_log([f"<{sender}> {text}"])
 
     def _on_bye(self, msg: dict[str, Any]) -> None:
-        self.set_status(f"host said bye: {msg.get('reason')}", error=True)
+        self.stop(str(msg.get("reason") or "the host closed the connection"))
+
+    def stop(self, why: str) -> None:
+        """The client stops talking to this host (no more retries) and says why."""
+        self.gone = why
+        self.reconnecting = False
+        self.overlay = None
+        self.preview = None
+        self.set_status(why, error=True)
 
     def on_disconnect(self, reason: str, will_retry: bool) -> None:
         """The connection dropped."""
         self.reconnecting = will_retry
-        if will_retry:
-            self.set_status(f"reconnecting… ({reason})", error=True)
-        else:
-            self.set_status(f"disconnected: {reason}", error=True)
+        self.set_status(reason if will_retry else f"disconnected: {reason}", error=True)
 
     # ------------------------------------------------------------------ outgoing helpers
 
@@ -268,13 +414,57 @@ class ClientModel(KeyHandling):
             msg["color"] = self.color
         self.send(msg)
 
-    def _fix_selection(self) -> None:
-        mine = self.my_positions()
-        if not mine:
-            self.sel_pos = None
+    def seq_is_start(self, events: list[dict[str, Any]]) -> bool:
+        """A full view whose events go back to the game's start: the host sends the last
+        20 events, so fewer mean all of them (as does a board with nobody moved yet)."""
+        untouched = all(p == 0 for seat in (self.view or {}).get("seats", [])
+                        for p in seat.get("pirates", []))
+        return len(events) < FULL_VIEW_EVENTS or untouched
+
+    def _track_pirates(self, events: list[dict[str, Any]]) -> None:
+        """Keep each of my pirates' number as they move (numbers never re-rank)."""
+        me = self.my_seat_view()
+        if me is None:
+            self.pirates, self.sel = [], None
             return
-        if self.sel_pos in mine:
+        now = sorted(int(p) for p in me["pirates"])
+        order = list(self.pirates) if len(self.pirates) == len(now) else []
+        moved = None
+        for e in events:
+            owner = e.get("owner", e.get("seat"))
+            if owner != self.seat or "from" not in e or "to" not in e or not order:
+                continue
+            frm, to = int(e["from"]), int(e["to"])
+            if frm not in order:
+                continue
+            i = self.sel if self.sel is not None and order[self.sel] == frm else order.index(frm)
+            order[i] = to
+            if e.get("seat") == self.seat:
+                moved = i
+        if sorted(order) != now:
+            # Out of step (a fresh view, an undo): keep every number whose place still
+            # matches, give the others the remaining places in order.
+            left = list(now)
+            kept: list[int | None] = []
+            for p in order:
+                if p in left:
+                    left.remove(p)
+                    kept.append(p)
+                else:
+                    kept.append(None)
+            rest = iter(left)
+            order = [p if p is not None else next(rest) for p in kept] if order else now
+        self.pirates = order
+        if moved is not None:
+            self.sel = moved  # the selection follows the pirate just moved
+
+    def _fix_selection(self) -> None:
+        mine = self.pirates
+        if not mine:
+            self.sel = None
+            return
+        if self.sel is not None and 0 <= self.sel < len(mine):
             return
         movable = {int(a.split()[1]) for a in self.legal if a.startswith("advance ")}
-        candidates = [p for p in mine if p in movable]
-        self.sel_pos = (candidates or mine)[0]
+        candidates = [i for i, p in enumerate(mine) if p in movable]
+        self.sel = (candidates or [0])[0]

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.game_screen import render_game
+from client.game_screen import render_game, render_log
 from client.glyphs import color_style, glyph
+from client.keymap import screen_keys
 from client.model import ClientModel
 from client.text import (
     DIM,
@@ -36,18 +37,22 @@ def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
     height = max(5, height)
     if model.overlay == "help":
         body = render_help(model, width, height)
+    elif model.overlay == "log":
+        body = render_log(model, width, height - 1)
     elif model.form is not None:
         body = render_form(model, width, height)
+    elif model.gone is not None:
+        body = render_gone(model, width, height)
     elif model.screen == "browser":
         body = render_browser(model, width, height)
-    elif model.screen == "lobby":
-        body = render_waiting(model, width, height) if model.table is not None else render_lobby(
-            model, width, height)
     elif model.screen == "game" and model.view:
         body = render_game(model, width, height)
+    elif model.screen == "lobby" or (model.screen == "game" and model.table is not None):
+        body = render_waiting(model, width, height) if model.table is not None else render_lobby(
+            model, width, height)
     else:
         body = [[(TITLE, "cartagena-net")], [("", f"connecting to {model.host_label}…")], [],
-                [(KEY, "a"), ("", " another address · "), (KEY, "q"), ("", " quit")]]
+                *keys_line(screen_keys(model), width)]
     bottom = bottom_lines(model, width)
     body = body[: max(0, height - len(bottom))]
     body += [[] for _ in range(height - len(bottom) - len(body))]
@@ -63,8 +68,14 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
     if model.input is not None:
         out.append([(KEY, model.input.prompt), ("", model.input.text), (SEL, " ")])
     if model.overlay == "quit":
-        out.append([(ERR + " reverse", " Leave the running game? "), ("", " "),
-                    (KEY, "y"), ("", " leave · "), (KEY, "n"), ("", " stay")])
+        if model.hosting:
+            question = " Quit? You are the host: this ends the game for everyone. "
+        elif model.solo:
+            question = " Quit? This ends the game. "
+        else:
+            question = " Leave the running game? Your seat is kept for you. "
+        out.append([(ERR + " reverse", question), ("", " "),
+                    (KEY, "y"), ("", " quit · "), (KEY, "n"), ("", " stay")])
     if model.reconnecting:
         out.append([(ERR + " reverse", " reconnecting… "), ("", " " + model.status)])
     else:
@@ -73,34 +84,30 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
 
 
 def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
-    """The ``?`` overlay: every key of every screen."""
+    """The ``?`` overlay: the keys of this screen, for this person, with these rules."""
     keys = model.keys
     lines: list[Line] = [[(TITLE + " reverse", " Help — any key closes ")], []]
-    game = [("1-9 / ←→", "choose a pirate"), ("Enter", "confirm the previewed move"),
-            ("Esc", "cancel"), ("r", "retreat (draw 1 or 2)"), ("e", "end the turn"),
-            ("w", "draw a card (whole turn, when allowed)"), ("m", "Morgan push (option)"),
-            ("c", "chat"), ("p", "play again (owner, game over)"), ("l", "leave the table"),
-            ("q / Ctrl-C", "quit"), ("?", "this help")]
-    lines.append([(TITLE, "Game")])
-    lines += keys_line(game, width)
-    if keys:
+    lines += keys_line(screen_keys(model, now=False), width)
+    if keys and model.screen == "game" and model.seat is not None and not model.spectate:
         sym = [(k, f"{glyph(s, model.ascii_only, keys)} {s}") for s, k in keys.items()]
-        lines.append([("", "Cards (capital letter = dark card):")])
+        lines.append([("", "Cards (a card's letter previews it; Enter plays it):")])
         lines += keys_line(sym, width)
-    lines.append([(TITLE, "Discard owed (Filibusters)")])
-    lines += keys_line([("letter", "choose a card"), ("Backspace", "take back"),
-                        ("Enter", "discard")], width)
-    lines.append([(TITLE, "Lobby")])
-    lines += keys_line([("↑↓", "table"), ("Enter", "sit"), ("w", "watch"), ("t", "new table"),
-                        ("n", "name"), ("o", "colour"), ("b/B", "add bot"), ("x", "remove bot"),
-                        ("s", "start"), ("l", "leave")], width)
-    lines.append([(TITLE, "Hosts")])
-    lines += keys_line([("↑↓", "host"), ("Enter", "connect"), ("a", "type an address")], width)
-    lines.append([])
-    lines += wrap("Advance: play a card, the pirate jumps to the next free space of its "
-                  "symbol (else the boat). Retreat: back to the nearest space with 1 or 2 "
-                  "pirates, draw that many cards.", width, DIM)
+    if model.view:
+        lines.append([])
+        lines += wrap("Advance: play a card, the pirate jumps to the next free space of its "
+                      "symbol (else the "
+                      f"{model.view.get('goal_name') or 'boat'}). Retreat: back to the nearest "
+                      "space with 1 or 2 pirates, draw that many cards.", width, DIM)
     return lines[:height]
+
+
+def render_gone(model: ClientModel, width: int, height: int) -> list[Line]:
+    """The client stopped talking to the host, and says why."""
+    lines: list[Line] = [[(TITLE, "cartagena-net"), (DIM, f" · {model.host_label}")], []]
+    lines += wrap(model.gone or "", width, ERR)
+    lines.append([])
+    lines += keys_line(screen_keys(model), width)
+    return lines
 
 
 def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -124,19 +131,21 @@ def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
                 lines.append([(DIM, (f"     {t.get('name', '')}: {t.get('rules', '')}, "
                                     f"{t.get('status', '')}"))])
     lines.append([])
-    lines += keys_line([("↑↓", "choose"), ("Enter", "connect"), ("a", "address"),
-                        ("n", "name"), ("?", "help"), ("q", "quit")], width)
+    lines += keys_line(screen_keys(model), width)
     return lines
 
 
 def _options_text(options: dict[str, Any] | None) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()))
+    """A table's options (the seat colours show with the seats themselves)."""
+    return " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()) if k != "colors")
 
 
 def _seat_text(seat: dict[str, Any], owner: Any) -> str:
     who = seat.get("name") or ("bot" if seat.get("bot") else "—")
-    if seat.get("bot"):
-        who = f"{who} (bot {seat['bot']})"
+    if seat.get("bot") and seat.get("name") and seat.get("connected") is False:
+        who = f"{who} (away; a {seat['bot']} bot plays)"
+    elif seat.get("bot"):
+        who = f"{who} ({seat['bot']} bot)"
     if seat.get("name") and not seat.get("bot") and seat.get("connected") is False:
         who += " (away)"
     if owner is not None and seat.get("seat") == owner:
@@ -159,10 +168,13 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
                       ("", f"  {t.get('status')}  {t.get('spectators', 0)} watching{lock}")])
         seats = ", ".join(_seat_text(s, t.get("owner")) for s in t.get("seats") or [])
         lines += [[("", "    ")] + x for x in wrap(seats, width - 4, DIM)]
+    saved = model.saved_seat
+    if saved and model.saved_seat_free():
+        lines.append([])
+        lines += wrap(f"An earlier run of this client left your seat {saved.get('seat')} at "
+                      f"table {saved.get('table')}: press r to take it back.", width, TITLE)
     lines.append([])
-    lines += keys_line([("↑↓", "choose"), ("Enter", "sit"), ("w", "watch"),
-                        ("t", "new table"), ("n", "name"), ("o", "colour"), ("c", "chat"),
-                        ("?", "help"), ("q", "quit")], width)
+    lines += keys_line(screen_keys(model), width)
     chat = [f"<{s}> {t}" for s, t in model.chat[-5:]]
     if chat:
         lines.append([])
@@ -182,21 +194,19 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
          (DIM, "  (you own this table)" if model.is_owner else "")],
         [(DIM, f"watch in a browser: {model.web_url}")] if model.web_url else [],
     ]
-    if model.web_url:
+    if model.hosting:
+        lines.insert(2, [(DIM, f"friends join with: cartagena join {model.host_label}")])
+    if model.web_url or model.hosting:
         lines.append([])
     for i, s in enumerate(info.get("seats") or []):
-        sel = i == model.seat_index
+        sel = i == model.seat_index and model.may_manage()
         style = color_style(str(s.get("color", "")))
         lines.append([(SEL if sel else "", " ▸ " if sel else "   "),
                       (style, _seat_text(s, owner))])
     lines.append([])
-    pairs = [("↑↓", "seat"), ("c", "chat"), ("l", "leave"), ("q", "quit")]
-    if model.is_owner or owner is None:
-        pairs = [("b", "add greedy bot"), ("B", "add random bot"), ("x", "remove bot"),
-                 ("s", "start")] + pairs
-    else:
+    if not model.may_manage():
         lines.append([(DIM, "waiting for the owner to start…")])
-    lines += keys_line(pairs, width)
+    lines += keys_line(screen_keys(model), width)
     chat = [f"<{s}> {t}" for s, t in model.chat[-6:]]
     if chat:
         lines.append([])

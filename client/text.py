@@ -14,6 +14,7 @@ ERR = "bold fg:ansired"
 TITLE = "bold"
 SEL = "reverse"
 LAND = "bg:ansigreen fg:ansiblack bold"
+LAST = "fg:ansiyellow bold underline"  # the others' last moves
 WIDE = 118  # from this width on, the log and chat get their own column
 
 
@@ -69,7 +70,7 @@ def wrap(text: str, width: int, style: str = "") -> list[Line]:
 ASCII_FALLBACK = {
     "·": ".", "→": "->", "←": "<-", "↑": "^", "↓": "v", "—": "-", "–": "-", "…": "...",
     "▶": ">", "▸": ">", "◂": "<", "★": "*", "│": "|", "─": "-", "×": "x", "•": "*",
-    "◆": "*",
+    "◆": "+",
 }
 
 

@@ -1,7 +1,10 @@
-"""Seat tokens kept between runs, so a player gets back into a seat after a drop.
+"""Seat tokens kept between runs, so a player can get back into a seat after a crash.
 
 Stored in ``$XDG_STATE_HOME/cartagena-net/tokens.json`` (or
 ``~/.local/state/cartagena-net/``), directory 0700, file 0600, keyed by host id.
+A running client resumes only the seat it holds itself (kept in memory); a seat saved
+here by an earlier run is offered in the lobby and taken back only when the user asks,
+so two clients of one user never fight over one seat.
 """
 from __future__ import annotations
 
@@ -12,13 +15,17 @@ from pathlib import Path
 from typing import Any
 
 FILE_NAME = "tokens.json"
+WINDOWS = os.name == "nt"
 KEEP = 50
 
 
 def state_dir() -> Path:
     """The user's state directory for cartagena-net."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state")
+    base = os.environ.get("XDG_STATE_HOME")
+    if not base and WINDOWS:
+        base = os.environ.get("LOCALAPPDATA")  # Windows: the user's local app data
+    if not base:
+        base = os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "cartagena-net"
 
 
@@ -57,6 +64,11 @@ class TokenStore:
             for key in sorted(data, key=lambda k: data[k].get("saved", 0))[: len(data) - KEEP]:
                 del data[key]
         self._write(data)
+
+    def entry(self, host_id: str) -> dict[str, Any] | None:
+        """The saved ``{token, address, table, seat, saved}`` for a host id, if any."""
+        data = self._load().get(host_id) if host_id else None
+        return dict(data) if isinstance(data, dict) else None
 
     def lookup(self, host_id: str = "", address: str = "") -> str | None:
         """The stored token for a host id, else for the address it was last seen at."""

@@ -1,31 +1,24 @@
-"""IPv4 interfaces of this machine and their broadcast addresses (Linux ioctls).
+"""IPv4 interfaces of this machine and their broadcast addresses, on every OS.
 
-Used by the discovery responder and browser to address each subnet's broadcast.
-On systems without these ioctls the list is empty and only the limited broadcast
-address 255.255.255.255 is used.
+The addresses and prefix lengths come from ``ifaddr`` (pure Python: getifaddrs on
+Linux, macOS and the BSDs, GetAdaptersAddresses on Windows); each subnet's broadcast
+address is computed from them with :mod:`ipaddress`, the same way everywhere.
+Used by the discovery responder and browser to address each subnet's broadcast, and
+by ``cartagena host`` to show the address friends type.
 """
 from __future__ import annotations
 
-import fcntl
 import ipaddress
-import socket
-import struct
 from dataclasses import dataclass
 
-SIOCGIFFLAGS = 0x8913
-SIOCGIFADDR = 0x8915
-SIOCGIFBRDADDR = 0x8919
-SIOCGIFNETMASK = 0x891B
-IFF_UP = 0x1
-IFF_BROADCAST = 0x2
-IFF_LOOPBACK = 0x8
+import ifaddr
 
 LIMITED_BROADCAST = "255.255.255.255"
 
 
 @dataclass(frozen=True)
 class Interface:
-    """One IPv4 interface: name, address, broadcast address (or None), flags."""
+    """One IPv4 address of an interface: name, address, broadcast address (or None)."""
 
     name: str
     address: str
@@ -34,51 +27,37 @@ class Interface:
     loopback: bool
 
 
-def _ioctl_addr(sock: socket.socket, request: int, name: bytes) -> str | None:
-    try:
-        raw = fcntl.ioctl(sock.fileno(), request, struct.pack("256s", name[:15]))
-    except OSError:
+def _broadcast(address: str, prefix: int) -> str | None:
+    """The subnet's broadcast address; None for point-to-point links (/31, /32)."""
+    if prefix >= 31:
         return None
-    return socket.inet_ntoa(raw[20:24])
+    net = ipaddress.IPv4Network(f"{address}/{prefix}", strict=False)
+    return str(net.broadcast_address)
 
 
 def interfaces() -> list[Interface]:
-    """The IPv4 interfaces of the current network namespace."""
-    found: list[Interface] = []
+    """The IPv4 addresses of the current network namespace (empty if none can be read).
+
+    ``ifaddr`` lists configured addresses only, so every one is taken as up; a send to
+    a link that is down fails and is skipped by the callers.
+    """
     try:
-        names = [name for _, name in socket.if_nameindex()]
-    except OSError:
-        return found
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        for name in names:
-            raw_name = name.encode()
-            address = _ioctl_addr(sock, SIOCGIFADDR, raw_name)
-            if address is None:
+        adapters = ifaddr.get_adapters()
+    except (OSError, ValueError, AttributeError):
+        return []
+    found: list[Interface] = []
+    for adapter in adapters:
+        for ip in adapter.ips:
+            if not ip.is_IPv4 or not isinstance(ip.ip, str):
                 continue
             try:
-                flags_raw = fcntl.ioctl(
-                    sock.fileno(), SIOCGIFFLAGS, struct.pack("256s", raw_name[:15])
-                )
-                flags = struct.unpack("H", flags_raw[16:18])[0]
-            except OSError:
+                loopback = ipaddress.IPv4Address(ip.ip).is_loopback
+                broadcast = None if loopback else _broadcast(ip.ip, int(ip.network_prefix))
+            except ValueError:
                 continue
-            broadcast = None
-            if flags & IFF_BROADCAST:
-                broadcast = _ioctl_addr(sock, SIOCGIFBRDADDR, raw_name)
-                if broadcast in (None, "0.0.0.0"):
-                    netmask = _ioctl_addr(sock, SIOCGIFNETMASK, raw_name)
-                    if netmask:
-                        net = ipaddress.IPv4Network(f"{address}/{netmask}", strict=False)
-                        broadcast = str(net.broadcast_address)
-            found.append(
-                Interface(
-                    name=name,
-                    address=address,
-                    broadcast=broadcast,
-                    up=bool(flags & IFF_UP),
-                    loopback=bool(flags & IFF_LOOPBACK),
-                )
-            )
+            found.append(Interface(name=str(adapter.nice_name or adapter.name),
+                                   address=ip.ip, broadcast=broadcast, up=True,
+                                   loopback=loopback))
     return found
 
 
@@ -88,6 +67,18 @@ def is_loopback(address: str) -> bool:
         return ipaddress.IPv4Address(address).is_loopback
     except ValueError:
         return False
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that others on the LAN can reach (not loopback,
+    not link-local), private ones first."""
+    out: list[str] = []
+    for iface in interfaces():
+        addr = ipaddress.IPv4Address(iface.address)
+        if iface.loopback or addr.is_link_local or iface.address in out:
+            continue
+        out.append(iface.address)
+    return sorted(out, key=lambda a: not ipaddress.IPv4Address(a).is_private)
 
 
 def broadcast_targets(interface: str = "") -> list[str]:

@@ -1,6 +1,7 @@
 """Actions: small immutable values with a text notation that round-trips.
 
-Notation (positions: 0 = start, 1..N = spaces, N+1 = boat; a dark card ends in ``*``)::
+Notation (positions: 0 = start, 1..N = spaces (and the sloop in the Whole Jailbreak),
+N+1 = the goal; a dark card ends in ``*``)::
 
     advance P CARD        play CARD, move your pirate at P forward
     retreat P             move your pirate at P back, draw 1 or 2
@@ -8,6 +9,8 @@ Notation (positions: 0 = start, 1..N = spaces, N+1 = boat; a dark card ends in `
     draw                  draw one card as the whole turn (when the rules allow it)
     end                   end the turn
     discard CARD [CARD…]  a decision owed: discard these cards
+    sail                  move the sloop to the other shore (the Whole Jailbreak)
+    undo                  take back the last action of this turn (when state.can_undo())
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidActionError
 
-KINDS = ("advance", "retreat", "morgan", "draw", "end", "discard")
+KINDS = ("advance", "retreat", "morgan", "draw", "end", "discard", "sail", "undo")
 _CARD = re.compile(r"[a-z]{1,16}\*?\Z")
 _MAX_POS = 10_000
 
@@ -69,7 +72,8 @@ def parse_action(text: str) -> Action:
     if not words:
         raise InvalidActionError("empty action")
     kind, args = words[0], words[1:]
-    arity = {"advance": 2, "retreat": 1, "morgan": 2, "draw": 0, "end": 0}
+    arity = {"advance": 2, "retreat": 1, "morgan": 2, "draw": 0, "end": 0, "sail": 0,
+             "undo": 0}
     if kind == "discard":
         if not 1 <= len(args) <= 30:
             raise InvalidActionError("discard names 1 to 30 cards, e.g. 'discard skull key'")
@@ -89,3 +93,21 @@ def parse_action(text: str) -> Action:
 
 END = Action("end")
 DRAW = Action("draw")
+SAIL = Action("sail")
+UNDO = Action("undo")
+
+
+class ActionTables:
+    """Every action a board of ``length`` positions can need, built once and shared."""
+
+    def __init__(self, names: tuple[str, ...], players: int, length: int) -> None:
+        boat = length + 1
+        self.advance = [
+            [Action("advance", pos=p, card=names[k]) for k in range(len(names))]
+            for p in range(boat)
+        ]
+        self.retreat = [Action("retreat", pos=p) for p in range(boat + 1)]
+        self.morgan = [
+            [Action("morgan", seat=s, pos=p) for p in range(boat)] for s in range(players)
+        ]
+        self.discard = [Action("discard", cards=(n,)) for n in names]

@@ -22,10 +22,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .board import Board
 from .chance import RandomChance
 from .game import Game
-from .state import Outcome, State
+from .state import State
 
 _GAMES: dict[tuple, Game] = {}
 
@@ -112,10 +111,8 @@ class Determinizer:
                 fixed.append(counts)
             else:
                 fixed.append(None)
-        discard = [index[c] for c in view["discard"]]
         remove(take(view["discard"]))
-        row = None if view.get("row") is None else [index[c] for c in view["row"]]
-        if row is not None:
+        if view.get("row") is not None:
             remove(take(view["row"]))
         if any(n < 0 for n in unseen):
             raise ValueError("the view shows more cards than the deck holds")
@@ -140,50 +137,12 @@ class Determinizer:
         if len(self.pool) != self.stock_size + sum(self.hidden):
             raise ValueError("hand sizes and stock size do not add up to the unseen cards")
         self.fixed = fixed
-        # The public part of the state, built once.
-        base = State.__new__(State)
-        base.game = g
-        base.chance = []
-        sym = {name: i for i, name in enumerate(g.symbols)}
-        base.board = Board(tuple(sym[n] for n in view["board"]), g.symbols)
-        base._tables = g.action_tables(base.board.length)
-        base.pirates = [sorted(int(p) for p in s["pirates"]) for s in seats]
-        boat = base.board.boat
-        base.occ = [0] * (boat + 1)
-        for mine in base.pirates:
-            for p in mine:
-                base.occ[p] += 1
-        base.home = [mine.count(boat) for mine in base.pirates]
-        base.discard = discard
-        base.row = row
-        base.turn = int(view["turn"])
-        base.taken = int(view["actions_taken"])
-        base.pending = [(int(p["seat"]), int(p["count"])) for p in view.get("pending") or ()]
-        out = view.get("outcome")
-        base.outcome = None if out is None else Outcome(out["winner"], tuple(out["ranking"]))
-        base.events = None
-        base.events_base = 0
-        base.history = []
-        base.hands = [list(h) if h is not None else [0] * nk for h in fixed]
-        base.stock = []
-        base._chance = RandomChance(random.Random(0))
-        self.base = base
+        # The public part of the state, built once (by the engine, from the view).
+        self.base = State.from_view(g, dict(view), RandomChance(random.Random(0)))
 
     def sample(self, rng: random.Random) -> State:
         """A fresh state: the hidden cards dealt at random; chance drawn from ``rng``."""
-        base = self.base
-        s = State.__new__(State)
-        s.game, s.board, s._tables = base.game, base.board, base._tables
-        s.chance = []
-        s._chance = RandomChance(rng)
-        s.pirates = [list(p) for p in base.pirates]
-        s.occ = list(base.occ)
-        s.home = list(base.home)
-        s.discard = list(base.discard)
-        s.row = None if base.row is None else list(base.row)
-        s.turn, s.taken, s.outcome = base.turn, base.taken, base.outcome
-        s.pending = list(base.pending)
-        s.events, s.events_base, s.history = None, 0, []
+        s = self.base.copy(chance=RandomChance(rng))
         pool = list(self.pool)
         rng.shuffle(pool)
         hands = []

@@ -6,10 +6,12 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .actions import DRAW, END, Action
-
-PALETTE = ("red", "blue", "yellow", "green", "purple", "grey")
-SEGMENT = 6  # spaces per board segment; each segment holds each symbol once
+from .actions import ActionTables
+from .board import SEGMENT  # noqa: F401  (re-exported: spaces per board segment)
+from .chance import RandomChance
+from .options import OPTIONS, PALETTE
+from .state import State
+from .versions import Rules
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,9 @@ class Game:
     side: str
     board: str | None = None
     colors: tuple[str, ...] = field(default=PALETTE)
+    story: str = "escape"
+    island_segments: int | None = None
+    jail_in_passage: bool | None = None
 
     # -- derived, computed once -------------------------------------------------
     @cached_property
@@ -65,13 +70,25 @@ class Game:
         cards += [s + n for s in range(n) for _ in range(self.dark_per_symbol)]
         return tuple(cards)
 
+    @cached_property
+    def rules(self) -> Rules:
+        """The personalised versions in play, composed once (see ``versions.py``)."""
+        return Rules(self)
+
     @property
     def start_name(self) -> str:
-        return _PLACES[self.side][0]
+        return _PLACES[self.side if self.story != "whole" else "whole"][0]
 
     @property
     def goal_name(self) -> str:
-        return _PLACES[self.side][1]
+        return _PLACES[self.side if self.story != "whole" else "whole"][1]
+
+    @property
+    def path_names(self) -> tuple[str, ...]:
+        """The name of each path, in the order pirates travel them."""
+        if self.story == "whole":
+            return (_PATHS["tunnel"], _PATHS["island"])
+        return (_PATHS[self.side],)
 
     @cached_property
     def _options(self) -> dict[str, Any]:
@@ -86,8 +103,6 @@ class Game:
 
     def spec(self) -> dict[str, Any]:
         """``make_game(**spec)`` rebuilds this game exactly (plain data, for journals)."""
-        from .presets import OPTIONS
-
         spec: dict[str, Any] = {"preset": self.preset}
         for name in OPTIONS:
             value = getattr(self, name)
@@ -99,7 +114,7 @@ class Game:
     def action_tables(self, length: int) -> ActionTables:
         cache = self.__dict__.setdefault("_tables", {})
         if length not in cache:
-            cache[length] = ActionTables(self, length)
+            cache[length] = ActionTables(self.card_names, self.players, length)
         return cache[length]
 
     # -- states ---------------------------------------------------------------------
@@ -116,9 +131,6 @@ class Game:
         ``chance`` object (e.g. :class:`ReplayChance`). ``events=False`` skips the event
         log (faster, for bots' search).
         """
-        from .chance import RandomChance
-        from .state import State
-
         if chance is None:
             if rng is None:
                 rng = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -131,23 +143,11 @@ _PLACES = {
     "tunnel": ("jail", "sloop"),
     "island": ("flooded sloop", "cove"),
     "jungle": ("meeting place", "rowboat"),
+    "whole": ("jail", "cove"),
 }
-
-
-class ActionTables:
-    """Every action a board of ``length`` spaces can need, built once and shared."""
-
-    def __init__(self, game: Game, length: int) -> None:
-        boat = length + 1
-        names = game.card_names
-        self.advance = [
-            [Action("advance", pos=p, card=names[k]) for k in range(len(names))]
-            for p in range(boat)
-        ]
-        self.retreat = [Action("retreat", pos=p) for p in range(boat + 1)]
-        self.morgan = [
-            [Action("morgan", seat=s, pos=p) for p in range(boat)] for s in range(game.players)
-        ]
-        self.discard = [Action("discard", cards=(n,)) for n in names]
-        self.end = END
-        self.draw = DRAW
+_PATHS = {
+    "passage": "passage",
+    "tunnel": "underground passage",
+    "island": "island path",
+    "jungle": "jungle path",
+}

@@ -1,7 +1,8 @@
 """Where a move lands: the movement rules as pure functions of the pirates' occupancy.
 
-``occ[p]`` is the number of pirates on position ``p`` (0 = start, 1..N spaces, N+1 boat).
-The state uses these to apply moves; the client uses them on a view to preview a move.
+``occ[p]`` is the number of pirates on position ``p`` (0 = start, 1..N spaces, N+1 the
+goal; see ``board.py`` for the sloop between two paths). The state uses these to apply
+moves; bots and the client use them on a view (:func:`landings`) to preview a move.
 """
 from __future__ import annotations
 
@@ -10,17 +11,18 @@ from collections.abc import Iterable, Sequence
 
 def advance_target(occ: Sequence[int], ahead: Iterable[int], boat: int) -> int:
     """The first vacant space among ``ahead`` (the spaces of the card's symbol beyond the
-    pirate, nearest first), else the boat."""
+    pirate on its path, nearest first), else ``boat`` (the path's end)."""
     for q in ahead:
         if not occ[q]:
             return q
     return boat
 
 
-def retreat_target(occ: Sequence[int], pos: int) -> int:
-    """The nearest space behind ``pos`` holding 1 or 2 pirates, or 0 (no retreat): empty
-    spaces and spaces with 3 are passed by, and nothing retreats to the start."""
-    for q in range(pos - 1, 0, -1):
+def retreat_target(occ: Sequence[int], pos: int, first: int = 1) -> int:
+    """The nearest space behind ``pos`` (down to ``first``, the first space of its path)
+    holding 1 or 2 pirates, or 0 (no retreat): empty spaces and spaces with 3 are passed
+    by, and nothing retreats to the start."""
+    for q in range(pos - 1, first - 1, -1):
         c = occ[q]
         if c == 1 or c == 2:
             return q
@@ -29,7 +31,8 @@ def retreat_target(occ: Sequence[int], pos: int) -> int:
 
 def morgan_target(occ: Sequence[int], pos: int, boat: int) -> tuple[int, int]:
     """(landing, cards drawn) for pushing a pirate at ``pos`` forward (Morgan): the next
-    space holding 1 or 2 pirates, drawing that many; with none, the boat and 2 cards."""
+    space before ``boat`` (the path's end) holding 1 or 2 pirates, drawing that many;
+    with none, ``boat`` and 2 cards."""
     for q in range(pos + 1, boat):
         c = occ[q]
         if c == 1 or c == 2:

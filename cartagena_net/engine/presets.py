@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .game import PALETTE, SEGMENT, Game
+from .board import SEGMENT
+from .game import Game
+from .options import OPTIONS, PALETTE, STORIES, Option, coerce_option  # noqa: F401
 
 CLASSIC = ("skull", "dagger", "key", "bottle", "pistol", "hat")
 WEB_2008 = ("bottle", "dagger", "key", "hat", "gun", "skull")
@@ -18,8 +20,9 @@ _BASE: dict[str, Any] = {
     "pirates": 6, "segments": 6, "symbols": CLASSIC, "per_symbol": 17, "dark_per_symbol": 0, "deal": 6,
     "start_bonus": 0, "actions": 3, "min_actions": 1, "hands_public": False, "row_size": 0,
     "empty_hand_draw": "stuck", "morgan": "off", "filibusters": False, "hand_limit": 7, "side": "passage",
-    "board": None,
+    "board": None, "story": "escape", "island_segments": None, "jail_in_passage": None,
 }
+WHOLE_SEGMENTS = 3  # the default (and least) segments of each path in the Whole Jailbreak
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ PRESETS: dict[str, Preset] = {
                 symbols=JUNGLE, per_symbol=15, segments=6, pirates=5, actions=3, deal=5,
                 start_bonus=1, side="jungle"),
         _preset("studiogiochi-2017", "2017 edition: 17 cards a symbol (2 dark), 4-8 segments, "
-                "tunnel or island, Morgan and Filibusters options",
+                "the escape, the island or the whole jailbreak (story=), Morgan and "
+                "Filibusters options",
                 "2017-studiogiochi-with-variants.en.txt", (2, 5), symbols=STUDIOGIOCHI,
                 dark_per_symbol=2, empty_hand_draw="always", side="tunnel"),
         _preset("web-2008", "2008 web rules (Jamaica): 2-6 players, deal 3, up to 3 actions",
@@ -64,68 +68,16 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-@dataclass(frozen=True)
-class Option:
-    name: str
-    kind: type
-    help: str
-    choices: tuple = ()
-    bounds: tuple[int, int] | None = None
-
-
-OPTIONS: dict[str, Option] = {
-    o.name: o
-    for o in (
-        Option("players", int, "number of seats (the preset's range)"),
-        Option("pirates", int, "pirates per player", bounds=(1, 6)),
-        Option("segments", int, "board segments of 6 spaces", bounds=(1, 12)),
-        Option("actions", int, "most actions per turn (at least one is always owed)",
-               bounds=(1, 6)),
-        Option("deal", int, "cards dealt to each player", bounds=(0, 12)),
-        Option("start_bonus", int, "extra cards for the start player", bounds=(0, 6)),
-        Option("hands_public", bool, "hands are face up for everyone"),
-        Option("row_size", int, "face-up draw row size; 0 = draw from the hidden stock",
-               bounds=(0, 24)),
-        Option("empty_hand_draw", str, "when a player with no cards may draw one card as the "
-               "whole turn: stuck = only with no legal retreat, always = whenever the hand "
-               "is empty at the start of the turn", choices=("stuck", "always")),
-        Option("morgan", str, "Morgan recharge: move an opponent's pirate forward and draw; "
-               "off, instead (of retreat) or also (beside retreat)",
-               choices=("off", "instead", "also")),
-        Option("filibusters", bool, "playing a dark card makes every other player with more "
-               "than hand_limit cards discard down to it (needs dark cards)"),
-        Option("hand_limit", int, "Filibusters hand limit", bounds=(1, 30)),
-        Option("side", str, "board side (names of the start and the goal)",
-               choices=("passage", "tunnel", "island", "jungle")),
-        Option("board", str, "explicit board: symbol letters or names, e.g. "
-               "'SDKBPH HPBKDS' (default: random layout from the seed)"),
-        Option("colors", str, "seat colours, comma separated"),
-    )
-}
-
-
-def coerce_option(name: str, value: Any) -> Any:
-    """Turn a command-line string (or a plain value) into the option's type."""
-    opt = OPTIONS.get(name)
-    if opt is None:
-        raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTIONS)}")
-    if opt.kind is bool and isinstance(value, str):
-        low = value.strip().lower()
-        if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
-            raise ValueError(f"option {name} takes yes or no, not {value!r}")
-        return low in ("1", "true", "yes", "on")
-    if opt.kind is int and isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            raise ValueError(f"option {name} takes a whole number, not {value!r}") from None
-    if name == "colors" and isinstance(value, str):
-        return tuple(c.strip() for c in value.split(",") if c.strip())
-    return value
-
-
-def _parse_board(text: str, symbols: tuple[str, ...]) -> str:
-    """Normalise an explicit board to one letter per space."""
+def _parse_board(text: str, symbols: tuple[str, ...], paths: int = 1) -> str:
+    """Normalise an explicit board to one letter per space; with two paths, the two
+    parts are split by one '/' (the sloop)."""
+    parts = text.split("/")
+    if len(parts) != paths:
+        raise ValueError("board: with story=whole give the two paths split by '/', e.g. "
+                         "'GRLPHC.../PHCGRL...'" if paths == 2 else
+                         "board: '/' (the sloop) needs story=whole")
+    if paths == 2:
+        return "/".join(_parse_board(part, symbols) for part in parts)
     letters = {s[0].upper(): s for s in symbols}
     names = {s: s[0].upper() for s in symbols}
     words = [w for w in text.replace(",", " ").split() if w]
@@ -147,9 +99,11 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
     values = dict(p.values)
     players = p.default_players
     colors = PALETTE
+    given = set()
     for name, raw in options.items():
         if raw is None:
             continue
+        given.add(name)
         value = coerce_option(name, raw)
         opt = OPTIONS[name]
         if opt.kind is int and (not isinstance(value, int) or isinstance(value, bool)):
@@ -167,9 +121,14 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
     lo, hi = p.players
     if not lo <= players <= hi:
         raise ValueError(f"{preset} is for {lo} to {hi} players")
+    _story(preset, values, given)
     if values["board"]:
-        values["board"] = _parse_board(values["board"], values["symbols"])
-        values["segments"] = max(1, len(values["board"]) // SEGMENT)
+        whole = values["story"] == "whole"
+        values["board"] = _parse_board(values["board"], values["symbols"], 2 if whole else 1)
+        lengths = [len(part) for part in values["board"].split("/")]
+        values["segments"] = max(1, lengths[0] // SEGMENT)
+        if whole:
+            values["island_segments"] = max(1, lengths[1] // SEGMENT)
     if values["filibusters"] and not values["dark_per_symbol"]:
         raise ValueError("filibusters needs dark cards (studiogiochi-2017)")
     if len(colors) < players or len(set(colors[:players])) != players:
@@ -180,3 +139,33 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
     if needed > values["per_symbol"] * len(values["symbols"]):
         raise ValueError("not enough cards to deal that many")
     return Game(preset=preset, players=players, colors=tuple(colors[:players]), **values)
+
+
+def _story(preset: str, values: dict[str, Any], given: set[str]) -> None:
+    """Check and complete the options of the part of the story played (rules D24)."""
+    story = values["story"]
+    if story != "escape" and values["symbols"] != STUDIOGIOCHI:
+        raise ValueError(f"story={story} needs the 2017 island boards (studiogiochi-2017)")
+    if story == "whole":
+        if values["side"] != "tunnel":
+            raise ValueError("story=whole has its own places (jail, sloop, cove): no side")
+        if "segments" not in given:
+            values["segments"] = WHOLE_SEGMENTS
+        if values["island_segments"] is None:
+            values["island_segments"] = WHOLE_SEGMENTS
+        if values["jail_in_passage"] is None:
+            values["jail_in_passage"] = True
+        if not values["board"] and min(values["segments"], values["island_segments"]) < 3:
+            raise ValueError("story=whole needs 3 or more segments on each path "
+                             "(segments= the tunnel's, island_segments= the island's)")
+        return
+    for name in ("island_segments", "jail_in_passage"):
+        if values[name] is not None:
+            raise ValueError(f"option {name} is for story=whole only")
+    if values["morgan"] == "island":
+        raise ValueError("morgan=island (retreat in the passage, Morgan on the island) is "
+                         "for story=whole only")
+    if story == "island":
+        if "side" in given and values["side"] != "island":
+            raise ValueError("story=island plays the island side: no other side")
+        values["side"] = "island"

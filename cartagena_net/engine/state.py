@@ -1,20 +1,26 @@
 """A game in progress: pirates, cards, whose turn, decisions owed, and the outcome.
 
-Every rule lives here. ``apply`` is atomic: whatever it raises (a rule error, or any
-unexpected fault), the state is left exactly as it was before the call.
+This is the core turn: advancing with a card, the whole-turn draw, ending the turn,
+decisions owed, turns, the win, undo. The recharges and every personalised version
+plug in through ``game.rules`` (see ``rules.py`` and ``versions.py``).
+``apply`` is atomic: whatever it raises (a rule error, or any unexpected fault), the
+state is left exactly as it was before the call.
 """
 from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import moves
-from .actions import DRAW, END, Action, parse_action
+from .actions import DRAW, END, UNDO, Action, parse_action
 from .board import Board
 from .chance import Chance, ReplayChance
 from .errors import IllegalActionError
-from .game import Game
+from .rules import ABSENT, need_action
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
 
 Event = tuple  # ("advance", seat, from, to, card), ("retreat", seat, from, to, cards), ...
 
@@ -38,6 +44,7 @@ class State:
         "discard",
         "events",
         "events_base",
+        "extra",
         "game",
         "hands",
         "history",
@@ -50,6 +57,7 @@ class State:
         "stock",
         "taken",
         "turn",
+        "undo_stack",
     )
 
     # -- creation ---------------------------------------------------------------------
@@ -76,6 +84,8 @@ class State:
         s.events = [] if events else None
         s.events_base = 0
         s.history = []
+        s.undo_stack = []
+        s.extra = {}
         s.stock = list(game.deck)
         s._shuffle(s.stock)
         for seat in range(n):
@@ -84,6 +94,8 @@ class State:
         if s.row is not None:
             s._refill_row()
         s._log(("turn", 0))
+        for setup in game.rules.setups:
+            setup(s)
         return s
 
     @classmethod
@@ -97,6 +109,46 @@ class State:
         s = cls.new(game, ReplayChance(chance, fallback), events=events)
         for a in actions:
             s.apply(a)
+        return s
+
+    @classmethod
+    def from_view(cls, game: Game, view: dict[str, Any], chance: Chance) -> State:
+        """The public part of the game a view shows: board, pirates, discard pile, row,
+        turn, decisions owed, outcome and the variants' public state. Hands the view
+        hides are empty and so is the stock: a search deals them (determinization).
+        No events, no history, no undo."""
+        s = cls.__new__(cls)
+        s.game = game
+        s._chance = chance
+        s.chance = []
+        s.board = Board.of_names(list(view["board"]), game.symbols)
+        s._tables = game.action_tables(s.board.length)
+        seats = sorted(view["seats"], key=lambda seat: seat["seat"])
+        s.pirates = [sorted(int(p) for p in seat["pirates"]) for seat in seats]
+        boat = s.board.boat
+        s.occ = [0] * (boat + 1)
+        for mine in s.pirates:
+            for p in mine:
+                s.occ[p] += 1
+        s.home = [mine.count(boat) for mine in s.pirates]
+        index = game.card_index
+        s.hands = []
+        for seat in seats:
+            hand = [0] * game.kinds
+            for card in seat.get("hand") or ():
+                hand[index[card]] += 1
+            s.hands.append(hand)
+        s.stock = []
+        s.discard = [index[c] for c in view["discard"]]
+        s.row = None if view.get("row") is None else [index[c] for c in view["row"]]
+        s.turn, s.taken = int(view["turn"]), int(view["actions_taken"])
+        s.pending = [(int(p["seat"]), int(p["count"])) for p in view.get("pending") or ()]
+        out = view.get("outcome")
+        s.outcome = None if out is None else Outcome(out["winner"], tuple(out["ranking"]))
+        s.events, s.events_base, s.history, s.undo_stack = None, 0, [], []
+        s.extra = {}
+        for v in game.rules.variants:
+            v.from_view(s, view)
         return s
 
     def copy(self, events: bool = False, chance: Chance | None = None) -> State:
@@ -117,10 +169,12 @@ class State:
         c.row = None if self.row is None else list(self.row)
         c.turn, c.taken, c.outcome = self.turn, self.taken, self.outcome
         c.pending = list(self.pending)
+        c.extra = dict(self.extra)
         c.events = list(self.events) if events and self.events is not None else None
         c.events_base = self.events_base if c.events is not None else 0
         c.history = list(self.history)
         c.chance = list(self.chance)
+        c.undo_stack = list(self.undo_stack)  # entries are never changed in place
         return c
 
     def record(self) -> dict[str, Any]:
@@ -133,7 +187,8 @@ class State:
 
     def _key(self) -> tuple:
         return (self.game, self.board.spaces, self.pirates, self.hands, self.stock,
-                self.discard, self.row, self.turn, self.taken, self.pending, self.outcome)
+                self.discard, self.row, self.turn, self.taken, self.pending, self.outcome,
+                self.extra)
 
     def __eq__(self, other: object) -> bool:
         """Same game, same position, same cards in the same places (stock order too)."""
@@ -171,61 +226,62 @@ class State:
         return sum(self.hands[seat])
 
     def retreat_target(self, pos: int) -> int:
-        """Nearest space behind ``pos`` with 1 or 2 pirates, or 0 if none (no retreat)."""
-        return moves.retreat_target(self.occ, pos)
+        """Nearest space behind ``pos`` on its path with 1 or 2 pirates, or 0 if none."""
+        return moves.retreat_target(self.occ, pos, self.board.back[pos])
 
     def advance_target(self, pos: int, symbol: int) -> int:
-        """The next vacant space with ``symbol`` ahead of ``pos``, else the boat."""
-        return moves.advance_target(self.occ, self.board.ahead[pos][symbol], self.board.boat)
+        """The next vacant space with ``symbol`` ahead of ``pos`` on its path, else the
+        path's end (the sloop at the end of the passage, else the goal)."""
+        b = self.board
+        return moves.advance_target(self.occ, b.ahead[pos][symbol], b.end[pos])
 
-    def morgan_target(self, pos: int) -> tuple[int, int]:
-        """(space, cards drawn) for pushing a pirate at ``pos`` forward (Morgan)."""
-        return moves.morgan_target(self.occ, pos, self.board.boat)
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the actor may take now (empty once the game is over)."""
+    def can_undo(self) -> bool:
+        """True when the last action of this turn may be taken back (see docs/rules.md, D23):
+        it revealed nothing hidden, drew nothing, used no chance, won nothing and left
+        nothing owed; an ``undo`` then puts the state back exactly as before it."""
+        return bool(self.undo_stack) and not self.pending and self.outcome is None
+
+    def legal_actions(self, undo: bool = False) -> list[Action]:
+        """Every action the actor may take now (empty once the game is over).
+
+        ``undo`` is never listed (bots never take back), unless ``undo=True`` and
+        :meth:`can_undo` holds: then it comes last.
+        """
+        if undo and self.can_undo():
+            return [*self.legal_actions(), UNDO]
         if self.outcome is not None:
             return []
-        t = self._tables
         if self.pending:
-            hand = self.hands[self.pending[0][0]]
-            return [t.discard[k] for k in range(len(hand)) if hand[k]]
+            return self.game.rules.decisions(self)
         g = self.game
+        rules = g.rules
         seat = self.turn
         out: list[Action] = []
         if self.taken < g.actions:
             hand = self.hands[seat]
             kinds = [k for k in range(len(hand)) if hand[k]]
-            boat = self.board.boat
-            mine = self.pirates[seat]
-            prev = -1
             if kinds:
-                adv = t.advance
-                for p in mine:
+                adv = self._tables.advance
+                boat = self.board.boat
+                prev = -1
+                checks = rules.checks
+                for p in self.pirates[seat]:
                     if p != prev:
                         if p == boat:
                             break
                         prev = p
                         row = adv[p]
-                        out += [row[k] for k in kinds]
-            if g.morgan != "instead":
-                prev = -1
-                ret = t.retreat
-                occ, behind = self.occ, moves.retreat_target
-                for p in mine:
-                    if p != prev:
-                        prev = p
-                        if p and behind(occ, p):
-                            out.append(ret[p])
-            if g.morgan != "off":
-                for owner in range(g.players):
-                    if owner != seat:
-                        prev = -1
-                        row = t.morgan[owner]
-                        for p in self.pirates[owner]:
-                            if p != prev and p != boat:
-                                prev = p
-                                out.append(row[p])
+                        if not checks:
+                            out += [row[k] for k in kinds]
+                            continue
+                        nsym = len(g.symbols)
+                        for k in kinds:
+                            to = self.advance_target(p, k % nsym)
+                            if rules.refusal(self, seat, seat, p, to, "advance") is None:
+                                out.append(row[k])
+        for legal in rules.legal:
+            legal(self, seat, out)
         if self.taken >= g.min_actions:
             out.append(END)
         if self.taken == 0 and self._may_draw(seat):
@@ -237,14 +293,7 @@ class State:
             return False
         if self.game.empty_hand_draw == "always":
             return True
-        can_recharge = self.game.morgan != "off" and any(
-            p != self.board.boat for o in range(self.game.players) if o != seat
-            for p in self.pirates[o]
-        )
-        if self.game.morgan != "instead":
-            can_recharge = can_recharge or any(p and self.retreat_target(p)
-                                               for p in self.pirates[seat])
-        return not can_recharge
+        return not any(v.can_recharge(self, seat) for v in self.game.rules.recharges)
 
     # -- applying actions -------------------------------------------------------------
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -260,33 +309,83 @@ class State:
             raise IllegalActionError("the game is over", "game-over")
         saved = self._save()
         try:
-            self._apply(action, seat)
+            if action.kind == "undo":
+                self._undo(seat)
+            else:
+                note = self._apply(action, seat)
+                if note is not None or self.undo_stack:
+                    self._note_undo(action, saved, note)
         except BaseException:
             self._restore(saved)
             raise
 
     def apply_unchecked(self, action: Action) -> None:
-        """Apply one of ``legal_actions()`` for the actor, without the atomic save: the
-        search's fast path, on its own copies. The same result as :meth:`apply` for a
-        legal action; anything else may leave the state half changed."""
+        """Apply one of ``legal_actions()`` for the actor, without the atomic save and
+        the undo notes: the search's fast path, on its own copies. The same position as
+        :meth:`apply` for a legal action; anything else may leave the state half
+        changed."""
         self._apply(action, None)
 
-    def _save(self) -> tuple:
-        """Everything ``_apply`` may change, copied deep enough to put back."""
-        ch = self._chance
+    def _note_undo(self, action: Action, saved: tuple, note: tuple | None) -> None:
+        """Keep what an action changed, if it may be taken back (D23); else forget all.
+        ``note``: what an undo would say of an advance or undoable variant action."""
+        position = saved[0]
+        if (note is not None and self.outcome is None and not self.pending
+                and self.turn == position[7] and len(self.chance) == saved[2]):
+            self.undo_stack.append((position, note))
+        elif self.undo_stack:
+            self.undo_stack = []
+
+    def _undo(self, seat: int | None) -> None:
+        actor = self.actor
+        if seat is not None and seat != actor:
+            raise IllegalActionError(
+                f"it is {self.game.colors[actor]}'s move, not yours", "not-your-turn")
+        if not self.can_undo():
+            raise IllegalActionError(
+                "nothing to take back: only the last advance or sail of this turn, if it "
+                "drew no card, won nothing and left nothing owed", "undo-not-allowed")
+        position, undone = self.undo_stack.pop()
+        stack = self.undo_stack
+        # The entry may be shared with copies of this state: put back a copy of it.
+        self._set_position(copy_position(position))
+        self.undo_stack = stack
+        self._log(("undo", actor, *undone))
+        self.history.append(UNDO)
+
+    def _position(self) -> tuple:
+        """The position (pirates, cards, turn, decisions owed, outcome, the variants'
+        state), copied deep."""
         return (
             [list(p) for p in self.pirates], list(self.occ), list(self.home),
             [list(h) for h in self.hands], list(self.stock), list(self.discard),
             None if self.row is None else list(self.row), self.turn, self.taken,
-            list(self.pending), self.outcome, len(self.history), len(self.chance),
+            list(self.pending), self.outcome, dict(self.extra),
+        )
+
+    def _set_position(self, pos: tuple) -> None:
+        (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
+         self.turn, self.taken, self.pending, self.outcome, self.extra) = pos
+
+    def _save(self) -> tuple:
+        """Everything ``_apply`` may change, copied deep enough to put back."""
+        ch = self._chance
+        position = (  # as _position(), inlined: this runs before every action
+            [list(p) for p in self.pirates], list(self.occ), list(self.home),
+            [list(h) for h in self.hands], list(self.stock), list(self.discard),
+            None if self.row is None else list(self.row), self.turn, self.taken,
+            list(self.pending), self.outcome, dict(self.extra),
+        )
+        return (
+            position, len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
+            list(self.undo_stack),
         )
 
     def _restore(self, saved: tuple) -> None:
-        (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
-         self.turn, self.taken, self.pending, self.outcome, nhist, nchance, nevents,
-         replay_next) = saved
+        position, nhist, nchance, nevents, replay_next, self.undo_stack = saved
+        self._set_position(position)
         del self.history[nhist:]
         del self.chance[nchance:]
         if nevents is not None and self.events is not None:
@@ -294,7 +393,8 @@ class State:
         if replay_next is not None:
             self._chance._next = replay_next  # type: ignore[union-attr]
 
-    def _apply(self, action: Action, seat: int | None) -> None:
+    def _apply(self, action: Action, seat: int | None) -> tuple | None:
+        """Apply for the actor; return the note an undo would log, if it may be undone."""
         actor = self.pending[0][0] if self.pending else self.turn
         if seat is not None and seat != actor:
             who = self.game.colors[actor]
@@ -303,14 +403,14 @@ class State:
         if self.pending and kind != "discard":
             owed = self.pending[0][1]
             raise IllegalActionError(
-                f"{self.game.colors[actor]} must first discard {owed} card(s) (Filibusters)",
+                f"{self.game.colors[actor]} must first discard {owed} card(s)",
                 "decision-owed")
-        if kind == "discard":
-            self._discard(actor, action.cards)
-        elif kind == "end":
-            if self.taken < self.game.min_actions:
+        g = self.game
+        note = None
+        if kind == "end":
+            if self.taken < g.min_actions:
                 raise IllegalActionError(
-                    f"at least {self.game.min_actions} action(s) before ending the turn",
+                    f"at least {g.min_actions} action(s) before ending the turn",
                     "min-actions")
             self._log(("end", actor))
             self._next_turn()
@@ -318,32 +418,36 @@ class State:
             if self.taken or not self._may_draw(actor):
                 raise IllegalActionError(
                     "drawing as the whole turn is only allowed at the start of a turn with "
-                    "no cards" + (" and no legal retreat" if self.game.empty_hand_draw
+                    "no cards" + (" and no legal recharge" if g.empty_hand_draw
                                   == "stuck" else ""), "draw-not-allowed")
             self._log(("draw", actor, tuple(self._draw(actor, 1))))
             self._next_turn()
         else:
-            if self.taken >= self.game.actions:
-                raise IllegalActionError("no actions left this turn", "no-actions-left")
             if kind == "advance":
-                self._advance(actor, action.pos, action.card)
-            elif kind == "retreat":
-                self._retreat(actor, action.pos)
-            elif kind == "morgan":
-                self._morgan(actor, action.seat, action.pos)
-            else:  # pragma: no cover - parse_action admits no other kind
-                raise IllegalActionError(f"unknown action {kind!r}", "unknown")
-            self.taken += 1
-            if self.taken >= self.game.actions and not self.pending and self.outcome is None:
+                if self.taken >= g.actions:
+                    need_action(self)
+                note = self._advance(actor, action.pos, action.card)
+                cost = 1
+            else:
+                handler = g.rules.handlers.get(kind)
+                if handler is None:
+                    raise IllegalActionError(*ABSENT.get(
+                        kind, (f"unknown action {kind!r}", "unknown")))
+                cost = handler.apply(self, actor, action)
+                if kind in g.rules.undoable:
+                    note = handler.undo_note(self, action)
+            self.taken += cost
+            if self.taken >= g.actions and not self.pending and self.outcome is None:
                 self._next_turn()
         self.history.append(action)
+        return note
 
     def _own_pirate(self, seat: int, pos: int) -> None:
         if pos not in self.pirates[seat]:
             raise IllegalActionError(
                 f"{self.game.colors[seat]} has no pirate at {self._place(pos)}", "no-pirate-there")
 
-    def _advance(self, seat: int, pos: int, card: str) -> None:
+    def _advance(self, seat: int, pos: int, card: str) -> tuple:
         g = self.game
         k = g.card_index.get(card)
         if k is None:
@@ -354,82 +458,23 @@ class State:
         if not hand[k]:
             raise IllegalActionError(f"you hold no {card} card", "card-not-in-hand")
         if pos == self.board.boat:
-            raise IllegalActionError("a pirate in the boat cannot advance", "advance-from-boat")
+            raise IllegalActionError(f"a pirate in the {g.goal_name} cannot advance",
+                                     "advance-from-boat")
         self._own_pirate(seat, pos)
-        nsym = len(g.symbols)
-        target = self.advance_target(pos, k % nsym)
+        target = self.advance_target(pos, k % len(g.symbols))
+        rules = g.rules
+        if rules.checks:
+            rules.check(self, seat, seat, pos, target, "advance")
         hand[k] -= 1
         self.discard.append(k)
         self._move(seat, pos, target)
         self._log(("advance", seat, pos, target, k))
+        note = ("advance", pos, target, k)
         if self._check_win(seat):
-            return
-        if g.filibusters and k >= nsym:
-            for i in range(1, g.players):
-                other = (seat + i) % g.players
-                over = sum(self.hands[other]) - g.hand_limit
-                if over > 0:
-                    self.pending.append((other, over))
-                    self._log(("owe", other, over))
-
-    def _retreat(self, seat: int, pos: int) -> None:
-        if self.game.morgan == "instead":
-            raise IllegalActionError("in this game Morgan replaces retreating", "no-retreat")
-        if pos == 0:
-            raise IllegalActionError("a pirate at the start cannot retreat", "retreat-from-start")
-        self._own_pirate(seat, pos)
-        target = self.retreat_target(pos)
-        if not target:
-            raise IllegalActionError(
-                "no space behind holds 1 or 2 pirates, and nothing retreats to the start",
-                "no-retreat-target")
-        n = self.occ[target]
-        self._move(seat, pos, target)
-        self._log(("retreat", seat, pos, target, tuple(self._draw(seat, n))))
-
-    def _morgan(self, seat: int, owner: int, pos: int) -> None:
-        g = self.game
-        if g.morgan == "off":
-            raise IllegalActionError("the Morgan option is off in this game", "morgan-off")
-        if not 0 <= owner < g.players:
-            raise IllegalActionError(f"there is no seat {owner}", "no-such-seat")
-        if owner == seat:
-            raise IllegalActionError("Morgan moves an opponent's pirate, not your own",
-                                     "morgan-own-pirate")
-        if pos == self.board.boat:
-            raise IllegalActionError("a pirate in the boat cannot be moved on", "morgan-boat")
-        self._own_pirate(owner, pos)
-        target, n = self.morgan_target(pos)
-        self._move(owner, pos, target)
-        self._log(("morgan", seat, owner, pos, target, tuple(self._draw(seat, n))))
-        self._check_win(owner)
-
-    def _discard(self, seat: int, cards: tuple[str, ...]) -> None:
-        if not self.pending:
-            raise IllegalActionError("no discard is owed now", "discard-not-owed")
-        owed = self.pending[0][1]
-        if len(cards) > owed:
-            raise IllegalActionError(f"you owe {owed} discard(s), not {len(cards)}",
-                                     "discard-too-many")
-        g = self.game
-        hand = list(self.hands[seat])
-        ks = []
-        for c in cards:
-            k = g.card_index.get(c)
-            if k is None or not hand[k]:
-                raise IllegalActionError(f"you hold no {c} card to discard", "card-not-in-hand")
-            hand[k] -= 1
-            ks.append(k)
-        self.hands[seat] = hand
-        for k in ks:
-            self.discard.append(k)
-            self._log(("discard", seat, k))
-        if owed == len(ks):
-            self.pending.pop(0)
-        else:
-            self.pending[0] = (seat, owed - len(ks))
-        if not self.pending and self.taken >= g.actions and self.outcome is None:
-            self._next_turn()
+            return note
+        for hook in rules.card_hooks:
+            hook(self, seat, k)
+        return note
 
     # -- mechanics --------------------------------------------------------------------
     def _move(self, seat: int, frm: int, to: int) -> None:
@@ -458,6 +503,8 @@ class State:
         self.turn = (self.turn + 1) % self.game.players
         self.taken = 0
         self._log(("turn", self.turn))
+        for hook in self.game.rules.turn_hooks:
+            hook(self)
 
     def _draw(self, seat: int, n: int) -> list[int]:
         """Draw up to ``n`` cards (fewer only when stock, row and discard are all empty)."""
@@ -510,9 +557,7 @@ class State:
             self.events.append(event)
 
     def _place(self, pos: int) -> str:
-        if pos == 0:
-            return self.game.start_name
-        return self.game.goal_name if pos == self.board.boat else f"space {pos}"
+        return self.board.label(pos, self.game.start_name, self.game.goal_name)
 
     # -- set-up positions (puzzles, tests, rule examples) ----------------------------
     def setup(
@@ -520,9 +565,15 @@ class State:
         pirates: list[list[int]],
         hands: list[list[str]] | None = None,
         turn: int = 0,
+        **extra: Any,
     ) -> None:
-        """Place every pirate (and optionally every hand) by hand; cards are conserved."""
-        g, boat = self.game, self.board.boat
+        """Place every pirate (and optionally every hand) by hand; cards are conserved.
+
+        ``extra`` sets a variant's public state, e.g. ``shore="tortuga"`` (the Whole
+        Jailbreak's sloop); each variant checks its own.
+        """
+        g, board = self.game, self.board
+        boat = board.boat
         if len(pirates) != g.players or any(len(p) != g.pirates for p in pirates):
             raise ValueError(f"give {g.pirates} positions for each of {g.players} seats")
         occ = [0] * (boat + 1)
@@ -531,7 +582,7 @@ class State:
                 if not 0 <= p <= boat:
                     raise ValueError(f"position {p} is off the board (0..{boat})")
                 occ[p] += 1
-        if any(c > 3 for c in occ[1:boat]):
+        if any(c > 3 for p, c in enumerate(occ) if board.is_space(p)):
             raise ValueError("at most 3 pirates on a space")
         if hands is not None:
             if len(hands) != g.players:
@@ -550,8 +601,24 @@ class State:
         self.occ = occ
         self.home = [p.count(boat) for p in self.pirates]
         self.turn, self.taken, self.pending, self.outcome = turn, 0, [], None
+        self.undo_stack = []
+        self.extra = dict(extra)
+        for setup in g.rules.setups:
+            setup(self)
+        unknown = set(extra) - set(g.rules.extra_keys)
+        if unknown:
+            raise ValueError(f"this game has no {', '.join(sorted(unknown))} to set")
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State, undo: bool = False) -> list[Action]:
     """What the acting seat may do now (the same as ``state.legal_actions()``)."""
-    return state.legal_actions()
+    return state.legal_actions(undo)
+
+
+def copy_position(pos: tuple) -> tuple:
+    """A deep copy of a :meth:`State._position` tuple."""
+    (pirates, occ, home, hands, stock, discard, row, turn, taken, pending, outcome,
+     extra) = pos
+    return ([list(p) for p in pirates], list(occ), list(home), [list(h) for h in hands],
+            list(stock), list(discard), None if row is None else list(row), turn, taken,
+            list(pending), outcome, dict(extra))

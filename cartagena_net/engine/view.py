@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .jailbreak import CAPACITY
 from .state import State
 
 SPECTATOR = "spectator"
@@ -46,14 +47,24 @@ def view(state: State, viewer: int | str, since: int | None = None) -> dict[str,
         }
         for s, hand in enumerate(state.hands)
     ]
+    board = state.board
+    extra = state.extra
     out: dict[str, Any] = {
         "rules": g.preset,
         "options": g.options(),
         "symbols": list(g.symbols),
-        "board": list(state.board.names),
-        "boat": state.board.boat,
+        "board": list(board.names),
+        "boat": board.boat,
         "start_name": g.start_name,
         "goal_name": g.goal_name,
+        "story": g.story,
+        "paths": [{"name": name, "first": first, "last": last}
+                  for name, (first, last) in zip(g.path_names, board.paths, strict=True)],
+        "sloop": None if board.sloop is None else {
+            "pos": board.sloop, "shore": extra["shore"], "capacity": CAPACITY,
+            "aboard": [mine.count(board.sloop) for mine in state.pirates]},
+        "captain": extra.get("captain"),
+        "free_sail": bool(extra.get("free_sail")),
         "seats": seats,
         "stock": len(state.stock),
         "discard": [names[k] for k in state.discard],
@@ -79,9 +90,11 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
     g = state.game
     names = g.card_names
     color = g.colors
-    boat = state.board.boat
+    boat, sloop = state.board.boat, state.board.sloop
 
     def place(p: int) -> str:
+        if p == sloop:
+            return "sloop"
         return g.start_name if p == 0 else g.goal_name if p == boat else str(p)
 
     def drawn(seat: int, ks: tuple[int, ...]) -> tuple[dict[str, Any], str]:
@@ -108,6 +121,23 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
         d.update(seat=seat, owner=owner, **{"from": frm, "to": to}, **extra)
         text = (f"{color[seat]} moves {color[owner]}'s pirate {place(frm)} → {place(to)} "
                 f"and draws {what}")
+    elif kind == "undo" and e[2] == "sail":
+        _, seat, _, shore = e
+        d.update(seat=seat, action="sail", shore=shore)
+        text = f"{color[seat]} takes back the sail to {shore.title()}"
+    elif kind == "undo":
+        _, seat, _, frm, to, k = e
+        d.update(seat=seat, action="advance", **{"from": frm, "to": to}, card=names[k])
+        text = f"{color[seat]} takes back: {place(frm)} → {place(to)} ({names[k]})"
+    elif kind == "sail":
+        _, seat, shore, free = e
+        d.update(seat=seat, shore=shore, free=free)
+        text = (f"{color[seat]} sails the sloop to {shore.title()}"
+                + (" (the Captain's free sail)" if free else ""))
+    elif kind == "captain":
+        d["seat"] = e[1]
+        text = (f"{color[e[1]]} is the Captain (most pirates aboard) and may sail once "
+                "before the first action, free")
     elif kind == "draw":
         _, seat, ks = e
         extra, what = drawn(seat, ks)

@@ -42,6 +42,7 @@ class HostConfig:
     max_connections: int = 1024
     max_per_address: int = 64
     max_tables: int = 128
+    max_tables_per_address: int = 16
     rate: float = 100.0
     burst: float = 200.0
     lobby_delay: float = 0.05

@@ -156,6 +156,17 @@ class HostConnection(tprotocol.Protocol):
             transport = self.transport
             self._timers.append(self.reactor.callLater(ABORT_GRACE, transport.abortConnection))
 
+    def say_bye(self, reason: str) -> None:
+        """Say ``bye`` with a reason (the host stops) and close, aborting if it does not drain."""
+        if self.closed:
+            return
+        self.send_message(messages.Bye(reason=reason[:200]))
+        self.closed = True
+        if self.transport is not None:
+            self.transport.loseConnection()
+            transport = self.transport
+            self._timers.append(self.reactor.callLater(ABORT_GRACE, transport.abortConnection))
+
     def displaced(self) -> None:
         """Another connection resumed this one's seat with its token."""
         self.table = None

@@ -27,6 +27,46 @@ def chance_outcomes(state: Any, seen: int = 0) -> list[list[int]]:
     return [list(o) for o in state.chance[seen:]]
 
 
+def chance_count(state: Any) -> int:
+    """How many chance outcomes the state has recorded so far."""
+    return len(state.chance)
+
+
 def restore(game: Any, outcomes: list[list[int]], actions: list[str]) -> Any:
     """Rebuild a state from its chance outcomes and accepted actions."""
     return State.replay(game, outcomes, actions)
+
+
+def replay_prefix(game: Any, outcomes: list[list[int]], actions: list[tuple[list[list[int]], str]],
+                  ) -> tuple[Any, int, str | None]:
+    """Replay as far as the record allows: (state, actions applied, why it stopped).
+
+    ``outcomes`` are the game's first chance outcomes; each action comes with the
+    outcomes it added. Replay stops before the first action the engine refuses or
+    whose recorded outcomes do not match what the engine drew; the state returned
+    is the one before it (why is None when every action was applied).
+    """
+    known = list(outcomes)
+    for added, _ in actions:
+        known.extend(added)
+    state = State.replay(game, known, [])
+    if len(state.chance) != len(outcomes):
+        raise ValueError(f"the game used {len(state.chance)} chance outcomes at its start, "
+                         f"its record holds {len(outcomes)}")
+    used = len(outcomes)
+    for n, (added, text) in enumerate(actions):
+        try:
+            state.apply(text)
+        except Exception as exc:  # noqa: BLE001 - reported as where the record stops
+            why = f"the game refuses action {text[:60]!r}: {exc}"
+        else:
+            used += len(added)
+            if len(state.chance) == used:
+                continue
+            why = (f"action {text[:60]!r} drew {len(state.chance) - used + len(added)} chance "
+                   f"outcome(s), the record holds {len(added)}")
+        # Rebuild the state before that action with only the outcomes used so far.
+        good = [a for _, a in actions[:n]]
+        used = len(outcomes) + sum(len(c) for c, _ in actions[:n])
+        return State.replay(game, known[:used], good), n, why
+    return state, len(actions), None

@@ -1,24 +1,47 @@
-"""Crash-safe per-table journals: JSON lines appended and fsynced before broadcast.
+"""Crash-safe per-table journals: checksummed JSON lines, fsynced before broadcast.
 
 The state directory is 0700 and every journal 0600: journals hold seat tokens and
-the engine's full record (hidden cards), so nothing here is ever logged.
+the engine's full record (hidden cards), so no record is ever logged.
+
+Each line is one record: its CRC32 as 8 lowercase hex digits, a space, and the
+record as compact JSON (``1a2b3c4d {"t":"act",...}``). A line starting with ``{`` is
+read as an unchecked record of an older journal. Journals are data: nothing here
+deletes one; a journal that cannot be read is moved aside (:func:`move_aside`).
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
+import time
+import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from twisted.logger import Logger
+
+log = Logger(namespace="cartagena.host.journal")
+
 JOURNAL_RE = re.compile(r"^table-(\d+)\.journal$")
+# Any file a table's journal ever leaves behind: the journal, ``.tmp``, ``.bad-...``.
+JOURNAL_FILE_RE = re.compile(r"^table-(\d+)\.journal(?:$|\.)")
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
-    """Create the state directory (0700) if needed and tighten its mode."""
+    """Create the state directory (0700) if needed; tighten an existing one, saying so."""
     p = Path(path)
+    existed = p.is_dir()
     p.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(p, 0o700)
+    mode = p.stat().st_mode & 0o7777
+    if mode != 0o700:
+        os.chmod(p, 0o700)
+        if existed:
+            log.warn(  # noqa: G010 - twisted's Logger has warn()
+                "state dir {path} was mode {old:04o}; set to 0700 (journals hold "
+                "seat tokens and hidden cards)", path=str(p), old=mode)
     return p
 
 
@@ -27,19 +50,61 @@ def journal_path(state_dir: str | os.PathLike[str], table_id: int) -> Path:
     return Path(state_dir) / f"table-{table_id}.journal"
 
 
+def encode_record(record: dict[str, Any]) -> bytes:
+    """One journal line: CRC32 of the JSON, a space, the JSON, a newline."""
+    body = json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return b"%08x %s\n" % (zlib.crc32(body), body)
+
+
+def _lines(records: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> bytes:
+    return b"".join(encode_record(r) for r in records)
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Make a directory's entries (a new, renamed or removed file) survive a power loss."""
+    fd = os.open(path, os.O_RDONLY | _O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` (0600): a temporary file, fsync, rename, fsync dir."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def write_journal(path: Path, records: list[dict[str, Any]]) -> None:
+    """Write a whole journal atomically."""
+    write_atomically(path, _lines(records))
+
+
 class Journal:
     """An append-only file of records; :meth:`append` returns once they are on disk.
 
-    ``fresh`` starts an empty journal (a new table); otherwise records are added.
+    ``fresh`` creates a new journal and refuses (``FileExistsError``) to touch an
+    existing file; otherwise records are added to the existing one.
     """
 
     def __init__(self, path: str | os.PathLike[str], fresh: bool = True) -> None:
         self.path = Path(path)
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-        if fresh:
-            flags |= os.O_TRUNC
+        flags = os.O_WRONLY | os.O_APPEND | _O_CLOEXEC
+        flags |= (os.O_CREAT | os.O_EXCL) if fresh else 0
         self._fd: int | None = os.open(self.path, flags, 0o600)
         os.fchmod(self._fd, 0o600)
+        if fresh:
+            fsync_dir(self.path.parent)
 
     def append(self, *records: dict[str, Any]) -> None:
         """Write the records as one chunk of lines, then fsync."""
@@ -54,17 +119,8 @@ class Journal:
     def rewrite(self, *records: dict[str, Any]) -> None:
         """Replace the whole journal by ``records`` atomically (a new game compacts it)."""
         self.close()
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, _lines(records))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, self.path)
-        _fsync_dir(self.path.parent)
-        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
-        self._fd = os.open(self.path, flags)
+        write_journal(self.path, list(records))
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
 
     def close(self) -> None:
         """Close the file (idempotent)."""
@@ -72,46 +128,80 @@ class Journal:
             os.close(self._fd)
             self._fd = None
 
-
-def _lines(records: tuple[dict[str, Any], ...]) -> bytes:
-    return b"".join(
-        json.dumps(r, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
-        for r in records
-    )
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    def remove(self) -> None:
+        """Close and delete the file (only for a table that holds no game)."""
+        self.close()
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            return
+        fsync_dir(self.path.parent)
 
 
-def read_journal(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], int]:
-    """The complete records of a journal and the byte length they span.
+@dataclass
+class JournalRead:
+    """What :func:`read_journal` found.
 
-    Reading stops at the first line that is incomplete or unreadable (a crash
-    mid-write): such a record was never acknowledged, because appends are fsynced
-    before anything is sent.
+    ``records`` are the good records before the first problem; ``good`` the bytes
+    they span. ``torn``: the file ends in an incomplete line (a write cut by a
+    crash; never acknowledged, since appends are fsynced before anything is sent).
+    ``bad``: (record number counting from 1, why) of the first complete line that is
+    not a good record; ``lines`` the number of complete lines.
     """
-    records: list[dict[str, Any]] = []
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    good: int = 0
+    size: int = 0
+    lines: int = 0
+    torn: bool = False
+    bad: tuple[int, str] | None = None
+
+
+def parse_line(line: bytes) -> dict[str, Any]:
+    """One record from a complete line (without its newline); ValueError says why not."""
+    if line.startswith(b"{"):
+        body = line  # an older journal's unchecked record
+    else:
+        if len(line) < 10 or line[8:9] != b" ":
+            raise ValueError("no checksum (not a journal line)")
+        try:
+            crc = int(line[:8], 16)
+        except ValueError:
+            raise ValueError("no checksum (not a journal line)") from None
+        body = line[9:]
+        if zlib.crc32(body) != crc:
+            raise ValueError("checksum mismatch (the record was damaged)")
+    try:
+        rec = json.loads(body)
+    except ValueError:
+        raise ValueError("not valid JSON") from None
+    if not isinstance(rec, dict) or not isinstance(rec.get("t"), str):
+        raise ValueError("not a journal record")  # noqa: TRY004 - one error type for a bad line
+    return rec
+
+
+def read_journal(path: str | os.PathLike[str]) -> JournalRead:
+    """Read a journal up to its first problem (see :class:`JournalRead`)."""
     with open(path, "rb") as f:
         data = f.read()
-    good = 0
-    while good < len(data):
-        end = data.find(b"\n", good)
+    out = JournalRead(size=len(data))
+    pos = 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
         if end < 0:
+            out.torn = True
             break
-        try:
-            rec = json.loads(data[good:end])
-        except ValueError:
-            break
-        if not isinstance(rec, dict):
-            break
-        records.append(rec)
-        good = end + 1
-    return records, good
+        out.lines += 1
+        if out.bad is None:
+            try:
+                rec = parse_line(data[pos:end])
+            except ValueError as exc:
+                out.bad = (out.lines, str(exc))
+            else:
+                out.records.append(rec)
+                out.good = end + 1
+        pos = end + 1
+    return out
 
 
 def list_journals(state_dir: str | os.PathLike[str]) -> list[tuple[int, Path]]:
@@ -122,3 +212,52 @@ def list_journals(state_dir: str | os.PathLike[str]) -> list[tuple[int, Path]]:
         if m:
             found.append((int(m.group(1)), entry))
     return sorted(found)
+
+
+def highest_journal_id(state_dir: str | os.PathLike[str]) -> int:
+    """The highest table id any journal file (kept aside ones included) uses, else 0."""
+    ids = [int(m.group(1)) for entry in Path(state_dir).iterdir()
+           if (m := JOURNAL_FILE_RE.match(entry.name))]
+    return max(ids, default=0)
+
+
+def _stamp() -> str:
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+
+
+def _free_name(path: Path) -> Path:
+    n = 0
+    candidate = path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}-{n}")
+    return candidate
+
+
+def move_aside(path: Path, keep_copy: bool = False) -> Path:
+    """Move (or, with ``keep_copy``, copy) a journal to ``NAME.bad-<UTC time>``."""
+    target = _free_name(path.with_name(f"{path.name}.bad-{_stamp()}"))
+    if keep_copy:
+        shutil.copy2(path, target)
+        os.chmod(target, 0o600)
+    else:
+        os.rename(path, target)
+    fsync_dir(path.parent)
+    return target
+
+
+def archive_journals(state_dir: Path) -> tuple[Path | None, int]:
+    """Move every journal file of an earlier run into ``archive-<UTC time>/``.
+
+    Returns (the archive folder, how many files were moved); (None, 0) if none.
+    """
+    files = [e for e in state_dir.iterdir() if JOURNAL_FILE_RE.match(e.name) and e.is_file()]
+    if not files:
+        return None, 0
+    folder = _free_name(state_dir / f"archive-{_stamp()}")
+    folder.mkdir(mode=0o700)
+    for f in files:
+        os.rename(f, folder / f.name)
+    fsync_dir(folder)
+    fsync_dir(state_dir)
+    return folder, len(files)

@@ -31,6 +31,12 @@ class Lobby:
         self.next_id = max(self.next_id, table.id + 1)
         self.changed(table)
 
+    def remove_table(self, table: Table) -> None:
+        """Forget a table (the caller pushes the change)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self._dirty.discard(table)
+
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, int) else None
         if table is None:
@@ -163,6 +169,7 @@ class Lobby:
             msg.rules,
             dict(msg.options or {}),
             password=msg.password or None,
+            address=conn.address,
         )
         table = self.tables[table_id]
         self._sit(conn, table, None, None)

@@ -1,4 +1,15 @@
-"""Rebuild every table from its journal after a crash (``cartagena host --resume``)."""
+"""Rebuild every table from its journal after a crash (``cartagena host --resume``).
+
+Journals are data: a journal is never deleted or overwritten unless it holds no game.
+- A torn final line (a write cut by a crash, never acknowledged) is cut off.
+- A bad record further on (damaged, unreadable, or an action the game refuses):
+  the table is restored up to the record before it, the original file is kept as
+  ``table-N.journal.bad-<UTC time>``, and the log names the file and the record.
+- A journal that yields no table at all (empty, garbage, a bad first record) is
+  moved to ``table-N.journal.bad-<UTC time>`` with a log line saying why.
+- A table nobody sits at (no human seat, no game on) is not restored; its journal
+  is removed, as it would have been had the host not stopped.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,70 +18,214 @@ from typing import Any
 from twisted.logger import Logger
 
 from cartagena_net.host import gamerec
-from cartagena_net.host.journal import list_journals, read_journal
+from cartagena_net.host.errors import HostError
+from cartagena_net.host.journal import (
+    list_journals,
+    move_aside,
+    read_journal,
+    write_journal,
+)
 from cartagena_net.host.table import Table, load_bot
 
 log = Logger(namespace="cartagena.host.restore")
 
 
+class JournalError(Exception):
+    """A journal no table can be rebuilt from: ``record`` (from 1, or None) and why."""
+
+    def __init__(self, record: int | None, why: str) -> None:
+        super().__init__(why)
+        self.record = record
+        self.why = why
+
+
 def restore_tables(host: Any, state_dir: Path) -> list[Table]:
-    """Tables rebuilt from the journals in ``state_dir`` (unreadable ones are skipped)."""
+    """Tables rebuilt from the journals in ``state_dir`` (see the module's rules)."""
     tables = []
     for table_id, path in list_journals(state_dir):
         try:
             table = restore_table(host, table_id, path)
-        except Exception:  # noqa: BLE001 - one bad journal must not stop the others
-            log.failure("cannot restore table {id} from its journal", id=table_id)
+        except JournalError as exc:
+            _give_up(table_id, path, exc.record, exc.why)
+            continue
+        except Exception as exc:  # noqa: BLE001 - one bad journal must not stop the others
+            log.failure("cannot restore table {id} from {file}", id=table_id, file=str(path))
+            _give_up(table_id, path, None, f"{type(exc).__name__}: {exc}")
             continue
         if table is not None:
             tables.append(table)
     return tables
 
 
-def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
-    """One table from its journal: meta, seats with tokens, game replayed exactly."""
-    records, good = read_journal(path)
-    if len(records) == 0 or records[0].get("t") != "table":
-        return None
-    meta = records[0]
-    # Cut a torn last record so new appends start on a fresh line.
-    with open(path, "r+b") as f:
-        f.truncate(good)
-    table = Table(
-        host, table_id, meta["name"], meta["rules"], meta.get("options") or {},
-        password=meta.get("password"), spectators=bool(meta.get("spectators", True)),
-        fresh=False,
-    )
-    seats_rec: dict[str, Any] | None = None
-    outcomes: list[list[int]] = []
-    actions: list[str] = []
-    seq = 0
-    started = False
-    for rec in records[1:]:
-        kind = rec.get("t")
+def _give_up(table_id: int, path: Path, record: int | None, why: str) -> None:
+    try:
+        aside = str(move_aside(path))
+    except OSError as exc:
+        aside = f"(could not be moved: {exc}; left in place)"
+    where = f"record {record}" if record is not None else "file"
+    log.error("cannot restore table {id}: journal {file}, {where}: {why}; no table was "
+              "restored from it and it was moved to {aside}",
+              id=table_id, file=str(path), where=where, why=why, aside=aside)
+
+
+class _Replay:
+    """What the records of a journal say, checked field by field."""
+
+    def __init__(self) -> None:
+        self.seats: dict[str, Any] | None = None
+        self.started = False
+        self.seq = 0
+        self.outcomes: list[list[int]] = []
+        self.actions: list[tuple[list[list[int]], str]] = []
+        self.action_records: list[int] = []  # record number of each action
+
+    def take(self, number: int, rec: dict[str, Any]) -> None:
+        kind = rec["t"]
         if kind == "seats":
-            seats_rec = rec
+            seats = rec.get("seats")
+            if not isinstance(seats, list) or not all(
+                isinstance(s, dict) and all(_opt_str(s.get(k)) for k in ("name", "token", "bot"))
+                for s in seats
+            ) or not (rec.get("owner") is None or isinstance(rec.get("owner"), int)):
+                raise ValueError("a seats record with bad fields")
+            from cartagena_net.bots import BOT_KINDS
+
+            if any(s.get("bot") is not None and s["bot"] not in BOT_KINDS for s in seats):
+                raise ValueError("a seats record with an unknown bot kind")
+            self.seats = rec
         elif kind == "game":
-            started = True
-            outcomes = list(rec.get("chance") or [])
-            actions = []
-            seq = int(rec["seq"])
+            self.started = True
+            self.outcomes = _outcomes(rec.get("chance"))
+            self.actions, self.action_records = [], []
+            self.seq = _seq(rec)
+        elif kind == "seq":  # seq moved on past records lost to damage
+            self.seq = max(self.seq, _seq(rec))
         elif kind == "act":
-            outcomes.extend(rec.get("chance") or [])
-            actions.append(str(rec["action"]))
-            seq = int(rec["seq"])
-    if seats_rec is not None:
-        table.owner = seats_rec.get("owner")
-        for seat, srec in zip(table.seats, seats_rec.get("seats") or []):
+            if not isinstance(rec.get("action"), str):
+                raise ValueError("an act record without an action")
+            if not self.started:
+                raise ValueError("an act record before the game record")
+            self.actions.append((_outcomes(rec.get("chance")), rec["action"]))
+            self.action_records.append(number)
+            self.seq = _seq(rec)
+        else:
+            raise ValueError(f"an unknown record type {kind[:20]!r}")
+
+
+def _opt_str(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _seq(rec: dict[str, Any]) -> int:
+    seq = rec.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        raise ValueError("a record with a bad seq")
+    return seq
+
+
+def _outcomes(value: Any) -> list[list[int]]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(
+        isinstance(o, list) and all(isinstance(i, int) for i in o) for o in value
+    ):
+        raise ValueError("a record with bad chance outcomes")
+    return value
+
+
+def _table_from_meta(host: Any, table_id: int, meta: dict[str, Any]) -> Table:
+    try:
+        name, rules, options = meta["name"], meta["rules"], meta.get("options") or {}
+        if not isinstance(name, str) or not isinstance(rules, str) or not isinstance(options, dict):
+            raise TypeError("name, rules or options of the wrong type")
+        creator = meta.get("creator")
+        return Table(
+            host, table_id, name, rules, options,
+            password=meta.get("password"), spectators=bool(meta.get("spectators", True)),
+            open_journal=False, creator=creator if isinstance(creator, str) else None,
+        )
+    except HostError as exc:
+        raise JournalError(1, f"its table record is unusable: {exc.message}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JournalError(1, f"its table record is unusable: {exc}") from None
+
+
+def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
+    """One table from its journal: meta, seats with tokens, game replayed exactly.
+
+    Returns None for a table nobody sits at (its journal is removed); raises
+    :class:`JournalError` when no table can be rebuilt.
+    """
+    read = read_journal(path)
+    if read.size == 0:
+        raise JournalError(None, "the file is empty")
+    if not read.records:
+        if read.bad is not None:
+            raise JournalError(1, f"the first record is unreadable: {read.bad[1]}")
+        raise JournalError(1, "it holds only an incomplete line")
+    records = read.records
+    meta = records[0]
+    if meta.get("t") != "table":
+        raise JournalError(1, "it does not start with a table record")
+    table = _table_from_meta(host, table_id, meta)
+    stop = read.bad  # (record number, why) of the first bad record, if any
+    while True:
+        rep = _Replay()
+        for number, rec in enumerate(records[1:], start=2):
+            try:
+                rep.take(number, rec)
+            except ValueError as exc:
+                stop, records = (number, str(exc)), records[: number - 1]
+                break
+        else:
+            break
+    state = None
+    if rep.started:
+        try:
+            state, applied, why = gamerec.replay_prefix(table.game, rep.outcomes, rep.actions)
+        except ValueError as exc:
+            number = next(n for n, r in enumerate(records, start=1) if r["t"] == "game")
+            raise JournalError(number, f"the game cannot be dealt again: {exc}") from None
+        if why is not None:
+            number = rep.action_records[applied]
+            stop, records = (number, why), records[: number - 1]
+            rep = _Replay()
+            for n, rec in enumerate(records[1:], start=2):
+                rep.take(n, rec)
+    if rep.seats is not None:
+        table.owner = rep.seats.get("owner")
+        for seat, srec in zip(table.seats, rep.seats.get("seats") or []):
             seat.name = srec.get("name")
             seat.token = srec.get("token")
             seat.bot_kind = srec.get("bot")
             if seat.bot_kind is not None:
                 seat.bot = load_bot(seat.bot_kind, table._rng, host.config)
-    table.seq = seq
-    if started:
-        table.state = gamerec.restore(table.game, outcomes, actions)
-        table.chance_seen = len(outcomes)
-        table.sent_events = table.state.event_count
-        table.status = "finished" if table.state.is_over else "playing"
+    table.seq = rep.seq
+    if state is not None:
+        table.state = state
+        table.chance_seen = gamerec.chance_count(state)
+        table.actions_seen = len(rep.actions)
+        table.sent_events = state.event_count
+        table.status = "finished" if state.is_over else "playing"
+    if stop is not None:
+        # Every record lost may have moved seq on by one: go past anything a player
+        # saw, so that no action aimed at a lost state can be taken for this one.
+        table.seq += read.lines - len(records) + 1
+        kept = move_aside(path, keep_copy=True)
+        write_journal(path, [*records, {"t": "seq", "seq": table.seq}])
+        log.error("table {id}: journal {file}, record {n}: {why}; the table is restored "
+                  "up to record {m} and the original journal is kept as {kept}",
+                  id=table_id, file=str(path), n=stop[0], why=stop[1], m=len(records),
+                  kept=str(kept))
+    elif read.torn:
+        with open(path, "r+b") as f:
+            f.truncate(read.good)
+        log.info("table {id}: journal {file} ended in an incomplete line (a write cut by "
+                 "a crash, never acknowledged); it was cut off", id=table_id, file=str(path))
+    if table.vacant() and not any(s.human for s in table.seats):
+        path.unlink()
+        log.info("table {id} holds nobody and no game: not restored, {file} removed",
+                 id=table_id, file=str(path))
+        return None
+    table.journal = host.open_journal(table_id, fresh=False)
     return table

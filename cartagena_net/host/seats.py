@@ -17,6 +17,7 @@ class Seat:
     bot: Any = None
     conn: Any = None
     takeover_bot: Any = None
+    takeover_kind: str | None = None  # the kind of the stand-in bot playing for an absent player
     takeover_call: Any = field(default=None, repr=False)
 
     @property
@@ -39,7 +40,12 @@ class Seat:
     def clear(self) -> None:
         """Free the seat."""
         self.name = self.token = self.bot_kind = None
-        self.bot = self.conn = self.takeover_bot = None
+        self.bot = self.conn = self.takeover_bot = self.takeover_kind = None
+
+    def stand_in(self, bot: Any, kind: str | None) -> None:
+        """A bot plays this seat for its absent player (``None``: the seat waits again)."""
+        self.takeover_bot = bot
+        self.takeover_kind = kind if bot is not None else None
 
     def public(self) -> dict[str, Any]:
         """The seat as listed in ``lobby`` (no token)."""
@@ -47,7 +53,7 @@ class Seat:
             "seat": self.index,
             "name": self.name,
             "color": self.color,
-            "bot": self.bot_kind,
+            "bot": self.bot_kind or self.takeover_kind,
             "connected": self.connected if self.occupied else False,
         }
 

@@ -16,9 +16,11 @@ from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.journal import (
     Journal,
+    archive_journals,
     ensure_state_dir,
+    highest_journal_id,
     journal_path,
-    list_journals,
+    write_atomically,
 )
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
@@ -30,6 +32,7 @@ from protocol import Connection, Role, encode_frame
 log = Logger(namespace="cartagena.host")
 
 GAME_CACHE = 64
+HOST_ENDED = "the host ended the game"  # the reason every client is given on a stop
 
 
 class _Factory(tprotocol.Factory):
@@ -59,6 +62,7 @@ class HostService(Service):
         self.thinker = Thinker(reactor, config.bot_workers)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
+        self.archived: tuple[Path, int] | None = None  # where old journals were moved
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
             self.host_id = self._load_host_id()
@@ -75,8 +79,17 @@ class HostService(Service):
                 log.info("restored table {id} ({status})", id=table.id, status=table.status)
                 table.resumed()
         elif self.state_dir is not None:
-            for _, path in list_journals(self.state_dir):
-                path.unlink()
+            # Journals are never deleted: those of an earlier run are archived.
+            folder, count = archive_journals(self.state_dir)
+            if folder is not None:
+                self.archived = (folder, count)
+                log.warn(  # noqa: G010 - twisted's Logger has warn()
+                    "started without --resume: {n} journal file(s) of an earlier run "
+                    "moved to {folder} (move them back and start with --resume to "
+                    "restore those tables)", n=count, folder=str(folder))
+        if self.state_dir is not None:
+            # New tables never take the id of a journal file present (kept aside ones too).
+            self.lobby.next_id = max(self.lobby.next_id, highest_journal_id(self.state_dir) + 1)
         self._listening = self.reactor.listenTCP(
             self.config.port, _Factory(self), interface=self.config.bind
         )
@@ -104,7 +117,7 @@ class HostService(Service):
         super().stopService()
         self.lobby.cancel()
         for conn in list(self.connections):
-            conn.fail("shutting-down", "the host is shutting down")
+            conn.say_bye(HOST_ENDED)
         for table in self.lobby.tables.values():
             table.close()
         self.thinker.shutdown()
@@ -134,24 +147,67 @@ class HostService(Service):
         bots: int = 0,
         bot_kind: str = "greedy",
         password: str | None = None,
+        address: str | None = None,
     ) -> int:
-        """Create a table (bots take the last seats); return its id. HostError if refused."""
+        """Create a table (bots take the last seats); return its id. HostError if refused.
+
+        ``address``: the client address asking (None: the host itself); one address
+        holds at most ``config.max_tables_per_address`` tables.
+        """
         if len(self.lobby.tables) >= self.config.max_tables:
             raise HostError("too-many-tables", f"this host has {self.config.max_tables} tables")
-        table_id = self.lobby.next_id
-        table = Table(
-            self, table_id, name[:64], rules, options,
-            password=password, spectators=self.config.spectators,
-        )
-        if table.journal is not None:
-            table.journal.append(table.meta_record())
+        cap = self.config.max_tables_per_address
+        if address is not None and sum(
+            1 for t in self.lobby.tables.values() if t.creator == address
+        ) >= cap:
+            raise HostError("too-many-tables",
+                            f"{address} already holds {cap} tables on this host")
+        while True:
+            table_id = self.lobby.next_id
+            try:
+                table = Table(
+                    self, table_id, name[:64], rules, options,
+                    password=password, spectators=self.config.spectators, creator=address,
+                )
+            except FileExistsError:  # a journal nobody listed: never overwrite it
+                log.warn(  # noqa: G010 - twisted's Logger has warn()
+                    "table id {id} skipped: {path} exists", id=table_id,
+                    path=str(journal_path(self.state_dir or ".", table_id)))
+                self.lobby.next_id = table_id + 1
+                continue
+            break
+        self.lobby.next_id = max(self.lobby.next_id, table_id + 1)
         if bots < 0 or bots > len(table.seats):
             table.close()
+            if table.journal is not None:
+                table.journal.remove()
             raise HostError("bad-field", f"a table of {len(table.seats)} seats takes 0..{len(table.seats)} bots")
+        if table.journal is not None:
+            table.journal.append(table.meta_record())
         for i in range(bots):
             table.add_bot(None, len(table.seats) - 1 - i, bot_kind)
         self.lobby.add_table(table)
         return table_id
+
+    def remove_table(self, table: Table) -> None:
+        """Remove a table that holds no game and nobody (its journal goes with it)."""
+        if self.lobby.tables.get(table.id) is not table:
+            return
+        journal = table.journal
+        table.close()
+        if journal is not None:
+            try:
+                journal.remove()
+            except OSError as exc:
+                log.error("table {id}: cannot remove its journal: {err}", id=table.id,
+                          err=str(exc))
+        self.lobby.remove_table(table)
+        if self.web is not None:  # its web watchers are told the table is gone
+            feed = self.web.feeds.pop(table.id, None)
+            if feed is not None:
+                feed.close()
+        self.lobby_changed()
+        log.info("table {id} removed: nobody is left at it", id=table.id)
 
     def summary(self) -> dict[str, Any]:
         """What discovery announces: host name and tables (never passwords or tokens)."""
@@ -210,6 +266,7 @@ class HostService(Service):
         return encode_frame(wire, check=False)
 
     def open_journal(self, table_id: int, fresh: bool = True) -> Journal | None:
+        """The journal of a table (None without a state dir); ``fresh``: a new file."""
         if self.state_dir is None:
             return None
         return Journal(journal_path(self.state_dir, table_id), fresh=fresh)
@@ -235,6 +292,5 @@ class HostService(Service):
                 return text[:64]
         except FileNotFoundError:
             pass
-        path.write_text(self.host_id)
-        path.chmod(0o600)
+        write_atomically(path, self.host_id.encode())
         return self.host_id

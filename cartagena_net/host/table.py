@@ -16,10 +16,14 @@ from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.tokens import new_token, same_secret
+from protocol import messages
 
 log = Logger(namespace="cartagena.host.table")
 
 RECENT_EVENTS = 20
+# Bots are named after pirates of the golden age, each one once per table.
+BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Captain Kidd",
+             "Black Bart", "Ned Low", "Charles Vane", "Henry Avery", "Grace O'Malley")
 
 
 def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
@@ -46,7 +50,8 @@ class Table:
         options: dict[str, Any],
         password: str | None = None,
         spectators: bool = True,
-        fresh: bool = True,
+        open_journal: bool = True,
+        creator: str | None = None,
     ) -> None:
         self.host = host
         self.id = table_id
@@ -56,6 +61,7 @@ class Table:
         self.game = host.game_for(rules, self.options)
         self.password = password
         self.allow_spectators = spectators
+        self.creator = creator  # the address that created it (a per-address cap counts it)
         colors = gamerec.seat_colors(self.game)
         self.seats = [Seat(i, c) for i, c in enumerate(colors)]
         self.owner: int | None = None
@@ -64,12 +70,15 @@ class Table:
         self.status = "waiting"
         self.seq = 0
         self.sent_events = 0
-        self.chance_seen = 0
+        self.chance_seen = 0  # chance outcomes and actions of the last good state
+        self.actions_seen = 0
         self._bot_call: Any = None
         self._thinking: Any = None  # the Deferred of a bot search under way
+        self._bot_failures = 0
+        self.faulted = False  # the engine failed and the state could not be rebuilt
         self.entry_cache: dict[str, Any] | None = None
         self._rng = random.Random(random.SystemRandom().getrandbits(64))
-        self.journal: Any = host.open_journal(table_id, fresh)
+        self.journal: Any = host.open_journal(table_id) if open_journal else None
 
     # -- lobby information -------------------------------------------------
 
@@ -175,7 +184,25 @@ class Table:
             return False
         self.spectators.discard(conn)
         self.host.lobby_changed(self)
+        self._remove_if_vacant()
         return True
+
+    def vacant(self) -> bool:
+        """Nobody to keep this table for: no game on, no spectator, and no human seated
+        (waiting) or no human still connected (finished). Bot seats do not count.
+        A vacant table a client created is removed at once; see :meth:`leave_seat`."""
+        if self.playing or self.spectators:
+            return False
+        if self.status == "finished":
+            return not any(s.human and s.conn is not None for s in self.seats)
+        return not any(s.human for s in self.seats)
+
+    def _remove_if_vacant(self) -> bool:
+        """A client's table that is vacant goes (the host's own tables stay)."""
+        if self.creator is not None and self.vacant():
+            self.host.remove_table(self)
+            return True
+        return False
 
     def leave(self, conn: Any) -> None:
         """``conn`` leaves: a spectator goes; a seat is freed before the start, kept after."""
@@ -210,6 +237,8 @@ class Table:
         if self.owner == seat.index:
             humans = [s.index for s in self.seats if s.human]
             self.owner = humans[0] if humans else None
+        if self._remove_if_vacant():
+            return  # its journal went with it: it held no game
         self._journal_seats()
         self.host.lobby_changed(self)
 
@@ -222,7 +251,7 @@ class Table:
         if seat.takeover_call is not None and seat.takeover_call.active():
             seat.takeover_call.cancel()
         seat.takeover_call = None
-        seat.takeover_bot = None
+        seat.stand_in(None, None)  # the player is back: the stand-in bot steps aside
         log.info("table {table}: {color} reconnected", table=self.id, color=seat.color)
         self.host.lobby_changed(self)
         if self.state is not None:
@@ -238,12 +267,20 @@ class Table:
         def take_over() -> None:
             seat.takeover_call = None
             if seat.conn is None and self.status == "playing":
-                seat.takeover_bot = load_bot("greedy", self._rng)
-                log.info("table {table}: a bot plays {color} until it returns",
-                         table=self.id, color=seat.color)
-                self._schedule_bot()
+                self._stand_in(seat, "greedy")
 
         seat.takeover_call = self.host.reactor.callLater(delay, take_over)
+
+    def _stand_in(self, seat: Seat, kind: str) -> None:
+        """A bot of ``kind`` plays ``seat`` until its player returns."""
+        if seat.takeover_call is not None and seat.takeover_call.active():
+            seat.takeover_call.cancel()
+        seat.takeover_call = None
+        seat.stand_in(load_bot(kind, self._rng, self.host.config), kind)
+        log.info("table {table}: a bot plays {color} until it returns",
+                 table=self.id, color=seat.color)
+        self.host.lobby_changed(self)
+        self._schedule_bot()
 
     def find_token(self, token: str) -> Seat | None:
         found = None
@@ -275,25 +312,97 @@ class Table:
         if conn is not None:
             self._require_owner(conn)
         if self.playing:
-            raise HostError("already-started", "bots are added before the start")
+            return self._hand_to_bot(seat, kind)
         chosen = self._choose_seat(seat, None)
         bot = load_bot(kind, self._rng, self.host.config)
         chosen.bot_kind = kind
         chosen.bot = bot
-        chosen.name = f"{kind} bot"
+        chosen.name = self.bot_name()
         self._journal_seats()
         self.host.lobby_changed(self)
         return chosen
 
+    def bot_name(self) -> str:
+        """A bot name no other seat at this table uses."""
+        used = {s.name for s in self.seats}
+        free = [n for n in BOT_NAMES if n not in used]
+        return free[0] if free else f"bot {len(used)}"
+
+    def _hand_to_bot(self, seat: int | None, kind: str) -> Seat:
+        """During a game: a bot plays an absent player's seat until the player returns."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            raise HostError("already-started", "during a game a bot can only stand in for "
+                            "an absent player: name the seat")
+        chosen = self.seats[seat]
+        if not chosen.human or chosen.conn is not None:
+            raise HostError("bad-seat", f"the {chosen.color} player is here: a bot stands in "
+                            "only for an absent player")
+        load_bot(kind, self._rng)  # an unknown kind is refused before anything changes
+        self._stand_in(chosen, kind)
+        return chosen
+
     def remove_bot(self, conn: Any, seat: int) -> None:
+        """Remove a bot; during a game, stop a stand-in bot; before it, remove an empty seat."""
         self._require_owner(conn)
+        if not 0 <= seat < len(self.seats):
+            raise HostError("bad-seat", f"seat {seat} does not exist (0..{len(self.seats) - 1})")
+        chosen = self.seats[seat]
         if self.playing:
-            raise HostError("already-started", "bots are removed before the start")
-        if not 0 <= seat < len(self.seats) or self.seats[seat].bot_kind is None:
+            if chosen.takeover_bot is None:
+                raise HostError("already-started", "during a game only a bot standing in "
+                                "for an absent player can be taken off")
+            chosen.stand_in(None, None)  # the seat waits for its player again
+            self.host.lobby_changed(self)
+            return
+        if not chosen.occupied:
+            self.remove_seat(seat)
+            return
+        if chosen.bot_kind is None:
             raise HostError("bad-seat", f"seat {seat} has no bot")
-        self.seats[seat].clear()
+        chosen.clear()
         self._journal_seats()
         self.host.lobby_changed(self)
+
+    def remove_seat(self, seat: int) -> None:
+        """Before the start: take an empty seat away (three friends at a four-seat table)."""
+        keep = [s for s in self.seats if s.index != seat]
+        try:
+            self._reseat(keep)
+        except HostError:
+            raise HostError("bad-seat", f"a {self.rules} table cannot have "
+                            f"{len(keep)} seats") from None
+        if self.journal is not None:
+            try:
+                self.journal.rewrite(self.meta_record(), self._seats_record())
+            except OSError as exc:
+                self._journal_failed(exc)
+        self.host.lobby_changed(self)
+
+    def _reseat(self, order: list[Seat]) -> None:
+        """Seats in a new order (or fewer): each keeps its colour, player, bot and token."""
+        options = dict(self.options)
+        options["players"] = len(order)
+        colors = [s.color for s in order]
+        if "colors" in options or colors != gamerec.seat_colors(self.game)[: len(order)]:
+            options["colors"] = ",".join(colors)
+        game = self.host.game_for(self.rules, options)  # HostError if the rules refuse
+        owner = self.seats[self.owner] if self.owner is not None else None
+        for i, s in enumerate(order):
+            s.index = i
+        self.seats = order
+        self.options = options
+        self.game = game
+        self.owner = owner.index if owner is not None else None
+
+    def _rotate_start_player(self) -> None:
+        """Play again: the next seat starts (everyone keeps a colour; players are told
+        their new seat numbers with ``joined``)."""
+        if len(self.seats) < 2:
+            return
+        self._reseat(self.seats[1:] + self.seats[:1])
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send_message(messages.Joined(table=self.id, seat=s.index, token=s.token))
 
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
@@ -307,6 +416,8 @@ class Table:
                 "seats-empty",
                 f"{len(empty)} seat(s) empty ({', '.join(empty)}): wait for players or add bots",
             )
+        if self.status == "finished":
+            self._rotate_start_player()
         state = gamerec.new_state(self.game)
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1
@@ -324,6 +435,7 @@ class Table:
             reset = getattr(s.controller, "reset", None)
             if reset is not None:
                 reset()
+        self.actions_seen = 0
         self.status = "playing"
         self.sent_events = 0
         log.info("table {table}: a new game starts", table=self.id)
@@ -343,6 +455,8 @@ class Table:
             raise HostError("not-allowed", f"you have no seat at table {self.id}")
         if self.status != "playing" or self.state is None:
             raise HostError("not-started", f"table {self.id} is not playing")
+        if self.faulted:
+            raise HostError("table-fault", f"table {self.id} stopped after a host fault")
         if seq != self.seq:
             raise HostError("stale", f"stale action: seq {seq} but the game is at {self.seq}")
         if self.state.actor != seat.index:
@@ -350,30 +464,71 @@ class Table:
         self.apply(seat.index, text)
 
     def apply(self, seat: int, text: str) -> None:
-        """Apply an action for ``seat``, journal it, then broadcast."""
+        """Apply an action for ``seat``, journal it, then broadcast.
+
+        Any other exception from the engine is a fault of this table only: the action
+        is refused (``table-fault``) and the table keeps its last good state.
+        """
         try:
             self.state.apply(text)
         except IllegalActionError as exc:
             raise HostError("illegal-action", str(exc) or "that action breaks a rule") from None
         except InvalidActionError as exc:
             raise HostError("bad-action", str(exc) or f"cannot read {text!r}") from None
+        except Exception:  # noqa: BLE001 - an engine bug must not take the table down
+            self._engine_fault(seat, text)
+            raise HostError(
+                "table-fault",
+                f"the host failed to apply {text[:60]!r} (a fault logged on the host); "
+                "the action was refused and the game is unchanged",
+            ) from None
         self.seq += 1
         if self.journal is not None:
             record: dict[str, Any] = {"t": "act", "seq": self.seq, "seat": seat, "action": text}
-            added = gamerec.chance_outcomes(self.state, self.chance_seen)
-            if added:
-                record["chance"] = added
-                self.chance_seen += len(added)
+            if gamerec.chance_count(self.state) > self.chance_seen:
+                record["chance"] = gamerec.chance_outcomes(self.state, self.chance_seen)
             self._journal(record)
+        self.chance_seen = gamerec.chance_count(self.state)
+        self.actions_seen += 1
         if self.state.is_over:
             self.status = "finished"
             self.host.lobby_changed(self)
         self._broadcast(first=seat)
 
+    def _engine_fault(self, seat: int, text: str) -> None:
+        """Log an engine failure and make sure the state is the last good one.
+
+        The state is rebuilt from what was journaled (its chance outcomes and accepted
+        actions), so even an engine that changed something before failing leaves no
+        trace; if that cannot be done the table refuses every further action.
+        """
+        log.failure("table {table}: engine fault at seq {seq} on {action!r} by seat {seat}; "
+                    "the action is refused and the table keeps its last good state",
+                    table=self.id, seq=self.seq, action=text[:200], seat=seat)
+        state = self.state
+        try:
+            good = gamerec.restore(self.game, gamerec.chance_outcomes(state)[: self.chance_seen],
+                                   [str(a) for a in state.history[: self.actions_seen]])
+            good.forget_events(self.sent_events - RECENT_EVENTS)
+        except Exception:  # noqa: BLE001 - then the table cannot go on
+            log.failure("table {table}: cannot rebuild its last good state; the table "
+                        "refuses every further action", table=self.id)
+            self.faulted = True
+            return
+        if good.event_count != self.sent_events:
+            log.error("table {table}: the rebuilt state has {n} events, {m} were sent",
+                      table=self.id, n=good.event_count, m=self.sent_events)
+        self.state = good
+
     def _legal(self, seat: int) -> list[str]:
+        """The actions ``seat`` may send now; "undo" too when the engine allows it."""
         if self.state is None or self.state.is_over or self.state.actor != seat:
             return []
-        return [str(a) for a in self.state.legal_actions()]
+        acts = [str(a) for a in self.state.legal_actions()]
+        can_undo = getattr(self.state, "can_undo", None)
+        if can_undo is not None and can_undo():
+            acts.append("undo")
+        return acts
 
     def _state_wire(self, viewer: Any, since: int) -> dict[str, Any]:
         """A ``state`` message as a wire map: the engine's view for ``viewer`` only."""
@@ -431,7 +586,8 @@ class Table:
     # -- bots ----------------------------------------------------------------
 
     def _bot_to_move(self) -> Seat | None:
-        if self.status != "playing" or self.state is None or self.state.is_over:
+        if (self.status != "playing" or self.state is None or self.state.is_over
+                or self.faulted):
             return None
         actor = self.state.actor
         if actor is None:
@@ -450,38 +606,68 @@ class Table:
         self._bot_call = self.host.reactor.callLater(self.host.config.bot_delay, self._bot_move)
 
     def _bot_move(self) -> None:
+        """A timed call: whatever fails, the bot's seat is tried again (never stalls)."""
         self._bot_call = None
+        try:
+            self._bot_play()
+        except Exception:  # noqa: BLE001 - a timed call must not die silently
+            log.failure("table {table}: bot move failed", table=self.id)
+            self._bot_failed()
+
+    def _bot_play(self) -> None:
         seat = self._bot_to_move()
         if seat is None:
             return
-        legal = self._legal(seat.index)
+        if hasattr(seat.controller, "job"):  # a search never runs on the reactor thread
+            if self._thinking is None:
+                self._think(seat)
+            return
+        legal = [a for a in self._legal(seat.index) if a != "undo"]  # bots never undo
         try:
             choice = seat.controller.choose(view(self.state, seat.index), legal)
         except Exception:  # noqa: BLE001 - a bot bug must not stop the table
             log.failure("table {table}: bot failed; playing a random action", table=self.id)
             choice = None
-        self._bot_play(seat, legal, choice)
+        self._bot_apply(seat, legal, choice)
 
-    def _bot_play(self, seat: Seat, legal: list[str], choice: Any) -> None:
+    def _bot_apply(self, seat: Seat, legal: list[str], choice: Any) -> None:
         if choice not in legal:
             choice = self._rng.choice(legal)
-        try:
-            self.apply(seat.index, choice)
-        except HostError as exc:
-            log.error("table {table}: bot action refused: {msg}", table=self.id, msg=exc.message)
+        # If the engine refuses the bot's choice, a few other legal actions are tried.
+        others = [a for a in legal if a != choice]
+        self._rng.shuffle(others)
+        for text in [choice, *others][:4]:
+            try:
+                self.apply(seat.index, text)
+            except HostError as exc:
+                log.error("table {table}: bot action {action!r} refused: {msg}",
+                          table=self.id, action=text, msg=exc.message)
+                if self.faulted:
+                    return
+                continue
+            self._bot_failures = 0
+            return
+        self._bot_failed()
+
+    def _bot_failed(self) -> None:
+        """Nothing the bot tried was applied: try again later, backing off to a minute."""
+        self._bot_failures += 1
+        if self._bot_call is None and self._bot_to_move() is not None:
+            delay = min(60.0, self.host.config.bot_delay + 2.0 ** min(self._bot_failures, 6))
+            self._bot_call = self.host.reactor.callLater(delay, self._bot_move)
 
     def _think(self, seat: Seat) -> None:
         """Run the seat's search in the host's thinker (off the reactor thread)."""
         reactor = self.host.reactor
-        legal = self._legal(seat.index)
+        legal = [a for a in self._legal(seat.index) if a != "undo"]  # bots never undo
         seq, bot, began = self.seq, seat.controller, reactor.seconds()
         try:
             fn, args = bot.job(view(self.state, seat.index), legal)
             d = self.host.thinker.run(fn, *args)
         except Exception:  # noqa: BLE001 - a bot bug must not stop the table
             log.failure("table {table}: bot failed; playing a random action", table=self.id)
-            self._bot_call = reactor.callLater(self.host.config.bot_delay, self._bot_play,
-                                               seat, legal, None)
+            self._bot_call = reactor.callLater(self.host.config.bot_delay, self._bot_answer,
+                                               seat, seq, legal, None)
             return
         self._thinking = d
 
@@ -504,11 +690,16 @@ class Table:
         d.addCallbacks(answered, failed)
 
     def _bot_answer(self, seat: Seat, seq: int, legal: list[str], choice: Any) -> None:
+        """A timed call: play a search's answer if the position is still the same."""
         self._bot_call = None
-        if self.seq != seq or self._bot_to_move() is not seat:
-            self._schedule_bot()
-            return
-        self._bot_play(seat, legal, choice)
+        try:
+            if self.seq != seq or self._bot_to_move() is not seat:
+                self._schedule_bot()
+                return
+            self._bot_apply(seat, legal, choice)
+        except Exception:  # noqa: BLE001 - a timed call must not die silently
+            log.failure("table {table}: bot move failed", table=self.id)
+            self._bot_failed()
 
     def _stop_thinking(self) -> None:
         self._thinking = None
@@ -543,6 +734,7 @@ class Table:
             "options": self.options,
             "password": self.password,
             "spectators": self.allow_spectators,
+            "creator": self.creator,
         }
 
     def _seats_record(self) -> dict[str, Any]:

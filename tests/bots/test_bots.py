@@ -214,3 +214,37 @@ def test_greedy_beats_a_longest_advance_baseline():
         assert state.is_over
         wins += state.outcome.winner == greedy_seat
     assert wins >= 28, f"greedy won only {wins} of {games} against the baseline"
+
+
+# -- the Whole Jailbreak: the sloop ---------------------------------------------------
+WHOLE_BOARD = "GLPHCR GLPHCR GLPRHC / RGLPHC RGLPHC RGLPHC"  # sloop 19, cove 38
+
+
+def whole_view(red, blue, shore="cartagena", hand=("gun", "rum", "hook")):
+    game = make_game("studiogiochi-2017", players=2, story="whole", board=WHOLE_BOARD,
+                     pirates=len(red))
+    state = game.new_state(seed=0)
+    state.setup([red, blue], hands=[list(hand), ["gun"]], turn=0, shore=shore)
+    return view(state, 0)
+
+
+@pytest.mark.parametrize("red,blue,shore,choice", [
+    ([19, 19, 5], [0, 0, 0], "cartagena", "sail"),  # only red lands at Tortuga
+    ([19, 3, 5], [19, 19, 19], "cartagena", "end"),  # blue would land three, red one
+    ([16, 17, 0], [19, 19, 25], "tortuga", "sail"),  # bring it back: blue stays stuck
+    ([2, 20, 22], [15, 17, 18], "tortuga", "end"),  # blue would board, not red
+])
+def test_greedy_sails_when_it_helps_itself_more_than_the_others(red, blue, shore, choice):
+    v = whole_view(red, blue, shore)
+    picks = {GreedyBot(random.Random(i)).choose(v, ["sail", "end"]) for i in range(5)}
+    assert picks == {choice}
+
+
+@pytest.mark.parametrize("kinds", [["greedy", "random"], ["random", "greedy"]])
+def test_greedy_beats_random_in_the_whole_jailbreak(kinds):
+    wins = 0
+    for seed in range(6):
+        state, _chosen = play("studiogiochi-2017", kinds, seed, story="whole")
+        assert state.is_over
+        wins += kinds[state.outcome.winner] == "greedy"
+    assert wins >= 5

@@ -109,7 +109,8 @@ def test_errors_from_the_host_show_in_the_status_line(tmp_path) -> None:
         await until(lambda: c.model.legal, "my turn")
         c.app._send({"type": "action", "table": table, "seq": 999, "action": "end"})
         await until(lambda: c.model.status_error, "an error")
-        assert c.screen().splitlines()[-1].startswith("stale: ")
+        last = c.screen().splitlines()[-1]
+        assert last.startswith("the game moved on") and "stale" not in last  # no raw codes
         assert c.model.view is not None  # nothing lost
         await c.finish()
         await stop(host)
@@ -169,8 +170,12 @@ def test_reconnect_after_a_drop_and_on_a_later_join(tmp_path) -> None:
         assert c.model.seat == seat and c.model.table == table
         assert host.lobby.tables[table].seats[seat].conn is not None
         await c.finish()
-        # a later `cartagena join` to the same address finds the token and the seat
+        # a later `cartagena join` is offered the saved seat, and takes it when asked
         c2 = Client(host.port, tmp_path, name="ann")
+        await until(lambda: c2.model.screen == "lobby" and c2.model.saved_seat_free(),
+                    "the offer of the saved seat")
+        assert c2.model.view is None and "press r to take it back" in c2.screen(120, 30)
+        c2.keys("r")
         await until(lambda: c2.model.view, "the seat again")
         assert c2.model.seat == seat and c2.model.screen == "game"
         await c2.finish()

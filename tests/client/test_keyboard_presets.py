@@ -29,10 +29,12 @@ def keys_for(model: ClientModel, action: str) -> list[str]:
         return ["m"] + ["right"] * pushes.index(action) + ["enter"]
     if words[0] == "discard":
         return [card_key(c) for c in words[1:]] + ["enter"]
-    return {"end": ["e"], "draw": ["w"]}[words[0]]
+    return {"end": ["e"], "draw": ["w"], "sail": ["f"]}[words[0]]
 
 
 CASES = [(name, {}) for name in PRESETS] + [
+    ("studiogiochi-2017", {"story": "whole"}),
+    ("studiogiochi-2017", {"story": "whole", "morgan": "island"}),
     ("studiogiochi-2017", {"morgan": "also", "filibusters": True, "hand_limit": 4}),
     ("studiogiochi-2017", {"morgan": "instead"}),
 ]
@@ -66,3 +68,5 @@ def test_preset_playable_from_the_keyboard(preset: str, options: dict) -> None:
         assert kinds["morgan"]
     if options.get("filibusters"):
         assert kinds["discard"]
+    if options.get("story") == "whole":
+        assert kinds["sail"]  # the sloop is sailed from the keyboard too

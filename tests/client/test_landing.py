@@ -21,6 +21,8 @@ def moved(before: list[int], after: list[int]) -> tuple[int, int]:
     ("jamaica", {"players": 3}),
     ("ravensburger", {"players": 2, "segments": 2}),
     ("studiogiochi-2017", {"players": 4, "morgan": "also", "filibusters": True}),
+    ("studiogiochi-2017", {"players": 3, "story": "whole", "morgan": "also"}),
+    ("studiogiochi-2017", {"players": 3, "story": "whole", "morgan": "island"}),
 ])
 def test_preview_matches_engine(preset: str, options: dict) -> None:
     game = make_game(preset, **options)
@@ -48,7 +50,7 @@ def test_preview_matches_engine(preset: str, options: dict) -> None:
                     landing = retreat_to(v, act.pos)
                     assert landing is not None and landing[0] == dst, str(act)
                 else:
-                    assert morgan_to(v, act.pos)[0] == dst, str(act)
+                    assert morgan_to(v, act.pos, act.seat)[0] == dst, str(act)
                 checked[act.kind] += 1
             state.apply(rng.choice(state.legal_actions()))
     assert checked["advance"] > 100 and checked["retreat"] > 20

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cartagena_net.engine import make_game, view
 from client.glyphs import RESERVED_KEYS, symbol_keys
 from client.model import ClientModel
@@ -176,7 +178,24 @@ def test_host_errors_go_to_the_status_line() -> None:
     m = seated(v, legal_for(v))
     m.on_message({"type": "error", "code": "stale", "message": "stale action", "fatal": False})
     lines = render_screen(m, 80, 24)
-    assert to_text(lines).splitlines()[-1] == "stale: stale action"
+    assert to_text(lines).splitlines()[-1] == ("the game moved on before your move arrived: "
+                                               "look again and retry")
+
+
+@pytest.mark.parametrize("code,message,want", [
+    ("not-owner", "only the table's owner (the first to sit) may do that",
+     "only the table's owner can do that"),
+    ("seats-empty", "1 seat(s) empty (blue): wait for players or add bots",
+     "cannot start yet: 1 seat(s) empty (blue): wait for players or add bots"),
+    ("some-new-code", "a sentence from the host", "a sentence from the host"),
+])
+def test_error_codes_never_reach_the_player(code: str, message: str, want: str) -> None:
+    """Defect 6: raw codes such as "seats-empty: ..." and "not-owner: ..." are not shown."""
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.on_message({"type": "error", "code": code, "message": message, "fatal": False})
+    last = to_text(render_screen(m, 100, 24)).splitlines()[-1]
+    assert last == want and f"{code}:" not in last
 
 
 def test_reconnect_restores_seat_or_falls_back() -> None:
@@ -226,3 +245,51 @@ def test_lobby_create_form_and_owner_commands() -> None:
     assert m.take_outbox() == [{"type": "remove_bot", "table": 4, "seat": 1},
                                {"type": "start", "table": 4}, {"type": "leave", "table": 4}]
     assert m.table is None
+
+
+def test_pirates_keep_their_numbers_and_the_selection_follows_the_move() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    before = list(m.my_positions())
+    assert before == sorted(before)  # first seen: numbered by position
+    m.on_key("2")  # pirate 2
+    moved_from = before[1]
+    i = v["seats"][0]["pirates"].index(moved_from)
+    v["seats"][0]["pirates"][i] = 30
+    m.on_message({"type": "state", "table": 1, "seq": 8, "view": v, "legal": legal_for(v),
+                  "events": [{"type": "advance", "seat": 0, "from": moved_from, "to": 30,
+                              "card": "skull"}], "lines": []})
+    after = m.my_positions()
+    assert after[1] == 30 and after[:1] + after[2:] == before[:1] + before[2:]
+    assert m.sel == 1 and m.sel_pos == 30  # still pirate 2, the one just moved
+    assert "[2]@30" in to_text(render_screen(m, 100, 30))
+
+
+def test_since_your_last_turn_and_the_last_moves_on_the_board() -> None:
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.history = [
+        {"type": "turn", "seat": 0}, {"type": "advance", "seat": 0, "from": 0, "to": 3},
+        {"type": "end", "seat": 0}, {"type": "turn", "seat": 1},
+        {"type": "advance", "seat": 1, "from": 0, "to": 10},
+        {"type": "advance", "seat": 1, "from": 10, "to": 12},
+        {"type": "retreat", "seat": 1, "from": 18, "to": 9, "drawn": 1},
+        {"type": "turn", "seat": 0},
+    ]
+    assert m.last_moved() == {12, 9}  # 10 was passed through: not highlighted
+    text = to_text(render_screen(m, 100, 30))
+    assert "since your last turn: blue start→10, 10→12, back 18→9 (+1 card)" in text
+
+
+def test_watchers_see_the_last_turns_moves_underlined() -> None:
+    v = jamaica_view(0)
+    m = ClientModel(name="eve", spectate=True)
+    m.on_message({"type": "joined", "table": 1, "seat": None})
+    m.on_message({"type": "state", "table": 1, "seq": 3, "view": v, "legal": [], "lines": []})
+    m.history = [
+        {"type": "turn", "seat": 0}, {"type": "advance", "seat": 0, "from": 0, "to": 3},
+        {"type": "turn", "seat": 1}, {"type": "advance", "seat": 1, "from": 0, "to": 10},
+        {"type": "turn", "seat": 2}, {"type": "advance", "seat": 2, "from": 0, "to": 12},
+    ]
+    assert m.last_moved() == {10, 12}
+    assert "since your last turn" not in to_text(render_screen(m, 100, 30))

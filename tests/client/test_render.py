@@ -47,8 +47,8 @@ def test_board_shows_every_space_with_symbol_and_pirates_by_colour() -> None:
     assert cells[3][1:] == "RBB"
     assert cells[9][1:] == "RL·"
     assert cells[36][1:] == "···"
-    assert "start 0: R×2 B×1" in text
-    assert "boat 37: R×2 L×1" in text
+    assert "start: R×2 B×1" in text
+    assert "boat: R×2 L×1" in text
 
 
 def test_pirate_styles_carry_seat_colours() -> None:
@@ -140,13 +140,18 @@ def test_screens_fit_the_terminal(size, ascii_only) -> None:
     assert "hand:" in text
 
 
-def test_a_tiny_terminal_keeps_the_move_preview() -> None:
+def test_a_tiny_terminal_says_what_it_needs_instead_of_a_cut_board() -> None:
     m = game_model(jamaica_view(0))
     m.on_key("3")
     m.on_key(symbol_keys(SYMBOLS)["skull"])
     text = screen(m, 80, 12)
     assert len(text.splitlines()) == 12
-    assert "play skull: 3 → 8" in text
+    need = re.search(r"window too small \(need (\d+)x(\d+)", text)
+    assert need and "play skull" not in text
+    w, h = int(need.group(1)), int(need.group(2))
+    fits = screen(m, w, h)  # exactly the size asked for shows the whole game
+    assert "window too small" not in fits and "play skull: 3 → 8" in fits
+    assert "window too small (need 60x" in screen(m, 50, 40)
 
 
 def test_more_room_gives_a_side_log() -> None:
@@ -206,14 +211,63 @@ def test_lobby_and_browser_screens() -> None:
         {"id": 1, "name": "fun", "rules": "tortuga", "options": {"players": 3},
          "status": "waiting", "spectators": 2, "password": False, "owner": 0,
          "seats": [{"seat": 0, "name": "bob", "color": "red", "bot": None, "connected": True},
-                   {"seat": 1, "name": "greedy bot", "color": "blue", "bot": "greedy",
+                   {"seat": 1, "name": "Mary Read", "color": "blue", "bot": "greedy",
                     "connected": True},
                    {"seat": 2, "name": None, "color": "yellow", "bot": None,
                     "connected": False}]}]})
     text = screen(m)
     assert "1: fun" in text and "tortuga" in text and "players=3" in text
-    assert "red: bob ★" in text and "blue: greedy bot (bot greedy)" in text
+    assert "red: bob ★" in text and "blue: Mary Read (greedy bot)" in text
     assert "yellow: —" in text
     m.on_key("enter")
     assert m.take_outbox() == [{"type": "join_table", "table": 1, "seat": None,
                                 "spectate": False, "name": "ann"}]
+
+
+@pytest.mark.parametrize("width,height,path,side", [
+    (80, 24, False, False), (100, 40, True, False), (110, 34, True, False),
+    (160, 50, True, True), (118, 30, False, True),
+])
+def test_each_size_uses_its_room(width, height, path, side) -> None:
+    """A board that looks like one where there is room; the log fills the free rows."""
+    m = game_model(jamaica_view(0))
+    m.log = [f"line {i}" for i in range(300)]
+    text = screen(m, width, height)
+    lines = text.splitlines()
+    assert len(lines) == height and all(width_of([("", x)]) <= width for x in lines)
+    assert "window too small" not in text
+    winding = [x for x in lines if re.search(r"\[\s*\d+ \S [A-Z·] [A-Z·] [A-Z·]\]───", x)]
+    if path:
+        # six rows of six spaces, running left to right, then right to left
+        assert len(winding) == 6
+        first = [int(n) for n in re.findall(r"\[\s*(\d+) ", winding[0])]
+        second = [int(n) for n in re.findall(r"\[\s*(\d+) ", winding[1])]
+        assert first == [1, 2, 3, 4, 5, 6] and second == [12, 11, 10, 9, 8, 7]
+        assert lines.index(next(x for x in lines if "⚑ start" in x)) < lines.index(winding[0])
+        assert lines.index(next(x for x in lines if "⛴ boat" in x)) > lines.index(winding[-1])
+    else:
+        assert not winding and sorted(board_cells(text)) == list(range(1, 37))
+    if side:
+        assert "log & chat" in text and "line 299" in text
+    else:
+        # the log takes every row between the key bar and the status line
+        body = lines[:-1]
+        assert body[-1].strip() == "line 299" and all(x.strip() for x in body)
+
+
+def test_the_whole_log_scrolls_back_to_the_start() -> None:
+    m = game_model(jamaica_view(0))
+    m.log = [f"line {i}" for i in range(300)]
+    m.on_key("pageup")
+    text = screen(m, 80, 24)
+    assert "line 289" in text and "line 299" not in text and "newer below" in text
+    m.on_key("home")
+    assert "line 0" in screen(m, 80, 24).splitlines()[-3:][0] or "line 0" in screen(m, 80, 24)
+    m.on_key("end")
+    m.on_key("tab")  # the whole log on the full screen, also at 80x24
+    full = screen(m, 80, 24)
+    assert "Log of this game" in full and sum("line " in x for x in full.splitlines()) >= 20
+    m.on_key("up")
+    assert "line 298" in screen(m, 80, 24) and "line 299" not in screen(m, 80, 24)
+    m.on_key("x")
+    assert m.overlay is None and m.log_scroll == 0

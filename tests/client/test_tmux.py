@@ -54,6 +54,20 @@ class Tmux:
                        timeout=30)
 
 
+def terminal_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of the programs under test: own state dir, UTF-8, no outer tmux."""
+    env = dict(os.environ)
+    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
+                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **extra})
+    env.pop("TMUX", None)
+    return env
+
+
+def assert_no_traceback(env: dict[str, str]) -> None:
+    err = Path(env["CTGN_ERR"])
+    assert "Traceback" not in (err.read_text() if err.exists() else "")
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
@@ -77,10 +91,11 @@ def board(text: str) -> list[str]:
     """The board rows of a game screen (between the turn line and the start line)."""
     lines = text.splitlines()
     start = next((i for i, x in enumerate(lines) if "turn" in x or "GAME OVER" in x), None)
-    end = next((i for i, x in enumerate(lines) if x.startswith("⚑ ")), None)
+    end = next((i for i, x in enumerate(lines) if "⛴ " in x), None)
     if start is None or end is None:
         return []
-    return [x.split(" [selected")[0].rstrip() for x in lines[start + 1:end + 1]]
+    return [x.split(" [selected")[0].rstrip() for x in lines[start + 1:end + 1]
+            if x.strip() != "│"]
 
 
 def hand_keys(text: str) -> list[str]:
@@ -89,9 +104,16 @@ def hand_keys(text: str) -> list[str]:
     return [k for k, n in re.findall(r"\S\*?([a-zA-Z])×(\d+)", line) if int(n) > 0]
 
 
+GOALS = ("rowboat", "sloop", "cove", "boat")
+
+
 def pirates(text: str) -> list[tuple[str, str]]:
+    """(pirate number, where) from ``pirates: [1],2@meeting place 3@7``."""
     line = next(x for x in text.splitlines() if x.startswith("pirates:"))
-    return re.findall(r"(\d)@([SB]|\d+)", line)
+    out = []
+    for ids, where in re.findall(r"([\d,\[\]]+)@(.+?)(?= [\[\d]|$)", line[8:].rstrip()):
+        out += [(n, where) for n in re.findall(r"\d", ids)]
+    return out
 
 
 def my_turn(text: str) -> bool:
@@ -101,21 +123,21 @@ def my_turn(text: str) -> bool:
 def take_turn_action(t: Tmux, s: str, text: str) -> None:
     """Choose an action from what the screen shows, preview it, confirm it."""
     cards = hand_keys(text)
-    free = [n for n, where in pirates(text) if where != "B"]
+    free = [n for n, where in pirates(text) if where not in GOALS]
     tries: list[list[str]] = []
     if cards and free:
         tries.append([free[0], cards[0]])
     if "r retreat" in text:
-        tries += [[n, "r"] for n, where in pirates(text) if where != "S"]
+        tries += [[n, "r"] for n, where in pirates(text) if where != "meeting place"]
     for keys in tries:
         t.keys(s, *keys)
-        shown = wait_screen(t, s, lambda x: "Enter confirm" in x or "cannot" in x,
+        shown = wait_screen(t, s, lambda x: "Esc cancel" in x or "cannot" in x,
                             "the preview or a refusal")
-        if "Enter confirm" not in shown:
+        if "Esc cancel" not in shown:
             continue
         before = t.screen(s)
         t.keys(s, "Enter")
-        wait_screen(t, s, lambda x, b=before: x != b and "Enter confirm" not in x
+        wait_screen(t, s, lambda x, b=before: x != b and "Esc cancel" not in x
                     and "sent: " not in x, "the host to take the move")
         return
     for key, label in (("w", "w draw"), ("e", "e end turn")):
@@ -129,10 +151,7 @@ def take_turn_action(t: Tmux, s: str, text: str) -> None:
 
 
 def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
-    env = dict(os.environ)
-    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
-                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
-    env.pop("TMUX", None)
+    env = terminal_env(tmp_path)
     t = Tmux(f"ctgn-client-{os.getpid()}", env)
     try:
         t.start("play", [*CLI, "play", "--rules", "ravensburger", "--option", "segments=1",
@@ -141,7 +160,14 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         text = wait_screen(t, "play", my_turn, "the game screen")
         port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
         assert "you: ann (red)" in text
-        assert len(board(text)) == 2  # 6 spaces on one row, then the start and the rowboat
+        # 100x30: the winding board; one segment is one row of 6 cells between the ends
+        rows = board(text)
+        assert rows[0].startswith("⚑ meeting place") and "⛴ rowboat" in rows[-1]
+        assert len(rows) == 3 and re.findall(r"\[ ?(\d+) ", rows[1]) == list("123456")
+        # your turn, noticed: the terminal's title says so, and the bell rang
+        assert t.tmux("display-message", "-p", "-t", "play", "#{pane_title}").strip() == \
+            "cartagena: your turn"
+        assert t.tmux("display-message", "-p", "-t", "play", "#{window_bell_flag}").strip() == "1"
 
         t.start("watch", [*CLI, "spectate", f"127.0.0.1:{port}"], window_of="play")
         spec = wait_screen(t, "play:watch", lambda x: "SPECTATING" in x and "meeting place" in x,
@@ -150,9 +176,9 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
 
         # Ctrl-C asks before leaving a running game; "n" stays
         t.keys("play", "C-c")
-        wait_screen(t, "play", lambda x: "Leave the running game?" in x, "the question")
+        wait_screen(t, "play", lambda x: "Quit? This ends the game." in x, "the question")
         t.keys("play", "n")
-        wait_screen(t, "play", lambda x: "Leave the running game?" not in x, "staying")
+        wait_screen(t, "play", lambda x: "Quit?" not in x, "staying")
 
         moves = 0
         compared = False
@@ -180,8 +206,7 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
         wait_screen(t, "play:watch", lambda x: "EXIT=0" in x, "the spectator to exit")
         t.keys("play", "q")
         wait_screen(t, "play", lambda x: "EXIT=0" in x, "cartagena play to exit")
-        err = Path(env["CTGN_ERR"]).read_text() if Path(env["CTGN_ERR"]).exists() else ""
-        assert "Traceback" not in err
+        assert_no_traceback(env)
     finally:
         t.kill()
 
@@ -209,10 +234,7 @@ def wait_port(port: int, proc: subprocess.Popen) -> None:
 
 
 def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
-    env = dict(os.environ)
-    env.update({"XDG_STATE_HOME": str(tmp_path / "state"), "CTGN_ERR": str(tmp_path / "err"),
-                "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
-    env.pop("TMUX", None)
+    env = terminal_env(tmp_path)
     port = free_port()
     host_cmd = [*CLI, "host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
                 "--discovery", "off", "--state-dir", str(tmp_path / "host"), "--bot-delay", "0"]
@@ -224,7 +246,7 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
                                       env=env, stdout=log, stderr=log))
         wait_port(port, hosts[-1])
         t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
-        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: ismcts bot" in x, "lobby")
+        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: Anne Bonny (ismcts bot)" in x, "lobby")
         t.keys("join", "Enter")
         wait_screen(t, "join", lambda x: "you own this table" in x, "the seat")
         t.keys("join", "s")
@@ -241,12 +263,14 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
         text = wait_screen(t, "join", lambda x: "back in your seat" in x, "the seat again")
         assert board(text) == before
 
-        # leave, then a later `cartagena join` gets the seat back from the saved token
+        # leave, then a later `cartagena join` offers the saved seat and takes it on `r`
         t.keys("join", "q")
         wait_screen(t, "join", lambda x: "Leave the running game?" in x, "the question")
         t.keys("join", "y")
         wait_screen(t, "join", lambda x: "EXIT=0" in x, "the client to exit")
         t.start("again", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
+        wait_screen(t, "again", lambda x: "take it back" in x, "the offer of the saved seat")
+        t.keys("again", "r")
         text = wait_screen(t, "again", lambda x: "back in your seat" in x and my_turn(x),
                            "the seat from the saved token")
         assert board(text) == before

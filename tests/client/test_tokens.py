@@ -37,3 +37,10 @@ def test_a_damaged_file_loses_nothing_else(tmp_path) -> None:
     assert store.lookup("h1") is None
     store.save("h1", "t")
     assert store.lookup("h1") == "t"
+
+
+def test_state_dir_on_windows_is_local_app_data(monkeypatch, tmp_path) -> None:
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setattr("client.tokens.WINDOWS", True)
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "Local"))
+    assert state_dir() == tmp_path / "Local" / "cartagena-net"

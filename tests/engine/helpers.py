@@ -9,6 +9,11 @@ def cards_total(state: State) -> int:
             + len(state.row or ()))
 
 
+def two(pirates, hands, turn=0, preset="jamaica", board="SDKBPH" * 2, **options) -> State:
+    """A red and blue game on a 12-space board (jamaica by default; boat = 13)."""
+    return position(preset, board, "red,blue", pirates, hands, turn, **options)
+
+
 def position(preset: str, board: str, colors: str, placed, hands, turn: int,
              **options) -> State:
     """A state on an explicit board with every pirate (and hand, unless None) placed."""

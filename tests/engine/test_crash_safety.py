@@ -140,10 +140,11 @@ def test_an_unexpected_fault_mid_action_leaves_the_state_exactly_as_before(prese
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), fail_at=st.integers(0, 60), nth=st.integers(1, 3))
-def test_a_fault_at_any_event_of_any_action_changes_nothing(seed, fail_at, nth):
+@given(seed=st.integers(0, 10_000), fail_at=st.integers(0, 60), nth=st.integers(1, 3),
+       story=st.sampled_from(["escape", "whole"]))
+def test_a_fault_at_any_event_of_any_action_changes_nothing(seed, fail_at, nth, story):
     game = make_game("studiogiochi-2017", players=3, segments=4, pirates=2,
-                     morgan="also", filibusters=True, hand_limit=3)
+                     morgan="also", filibusters=True, hand_limit=3, story=story)
     rng = random.Random(seed)
     state = game.new_state(seed=seed)
     for _ in range(fail_at):

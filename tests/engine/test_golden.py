@@ -22,6 +22,9 @@ CASES = {
     "studiogiochi-filibusters-morgan": (
         "studiogiochi-2017", {"players": 3, "segments": 4, "filibusters": True,
                               "morgan": "also"}, 2017),
+    "studiogiochi-whole-2p": (
+        "studiogiochi-2017", {"players": 2, "story": "whole", "pirates": 3,
+                              "morgan": "island", "filibusters": True}, 1672),
 }
 
 

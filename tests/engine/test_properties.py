@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,13 +37,36 @@ def games(draw):
     return make_game(name, **options), draw(st.integers(0, 2**32)), draw(st.integers(0, 2**32))
 
 
-def play(game, seed: int, policy_seed: int, check=None) -> State:
+@st.composite
+def stories(draw):
+    """The 2017 island and whole stories, with and without Morgan and Filibusters."""
+    story = draw(st.sampled_from(["whole", "island"]))
+    options = {"players": draw(st.integers(2, 5)), "story": story,
+               "filibusters": draw(st.booleans())}
+    morgans = ["off", "instead", "also"] + (["island"] if story == "whole" else [])
+    options["morgan"] = draw(st.sampled_from(morgans))
+    if story == "whole":
+        options["segments"] = draw(st.integers(3, 4))
+        options["island_segments"] = draw(st.integers(3, 4))
+        options["jail_in_passage"] = draw(st.booleans())
+    else:
+        options["segments"] = draw(st.integers(4, 6))
+    if draw(st.booleans()):
+        options["pirates"] = draw(st.integers(1, 6))
+    game = make_game("studiogiochi-2017", **options)
+    return game, draw(st.integers(0, 2**32)), draw(st.integers(0, 2**32))
+
+
+STRATEGIES = pytest.mark.parametrize("cases", [games(), stories()], ids=["presets", "stories"])
+
+
+def play(game, seed: int, policy_seed: int, check=None, undo: bool = False) -> State:
     state = game.new_state(seed=seed)
     rng = random.Random(policy_seed)
     for _ in range(MAX_ACTIONS):
         if state.is_over:
             return state
-        legal = state.legal_actions()
+        legal = state.legal_actions(undo=undo and rng.random() < 0.3)
         assert legal, "a live game always offers an action"
         state.apply(rng.choice(legal))
         if check:
@@ -60,7 +84,11 @@ def invariants(state: State) -> None:
         for p in mine:
             occ[p] += 1
     assert occ == state.occ
-    assert max(occ[1:boat], default=0) <= 3
+    assert max((c for p, c in enumerate(occ) if state.board.is_space(p)), default=0) <= 3
+    sloop = state.board.sloop
+    if sloop is not None:
+        assert all(mine.count(sloop) <= 3 for mine in state.pirates)
+        assert state.extra["shore"] in ("cartagena", "tortuga")
     assert all(c >= 0 for hand in state.hands for c in hand)
 
 
@@ -68,30 +96,32 @@ SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
+@STRATEGIES
 @SETTINGS
-@given(games())
-def test_random_games_conserve_cards_respect_capacity_and_end(case):
-    game, seed, policy = case
+@given(data=st.data())
+def test_random_games_conserve_cards_respect_capacity_and_end(cases, data):
+    game, seed, policy = data.draw(cases)
     state = play(game, seed, policy, check=invariants)
     assert state.outcome.winner == state.outcome.ranking[0]
     assert state.home[state.outcome.winner] == game.pirates
 
 
+@STRATEGIES
 @SETTINGS
-@given(games(), st.data())
-def test_legal_actions_apply_and_illegal_ones_change_nothing(case, data):
-    game, seed, policy = case
+@given(data=st.data())
+def test_legal_actions_apply_and_illegal_ones_change_nothing(cases, data):
+    game, seed, policy = data.draw(cases)
     state = game.new_state(seed=seed)
     rng = random.Random(policy)
     boat = state.board.boat
     candidates = [f"advance {p} {c}" for p in range(boat + 1) for c in game.card_names]
     candidates += [f"retreat {p}" for p in range(boat + 2)]
     candidates += [f"morgan {s} {p}" for s in range(game.players) for p in (0, 1, boat)]
-    candidates += ["draw", "end"] + [f"discard {c}" for c in game.card_names]
+    candidates += ["draw", "end", "sail", "undo"] + [f"discard {c}" for c in game.card_names]
     for _ in range(60):
         if state.is_over:
             break
-        legal = {str(a) for a in state.legal_actions()}
+        legal = {str(a) for a in state.legal_actions(undo=True)}
         for text in data.draw(st.lists(st.sampled_from(candidates), max_size=6)):
             if text in legal:
                 continue
@@ -126,11 +156,12 @@ def hidden_swapped(state: State, me: int, rng: random.Random) -> State:
     return other
 
 
+@STRATEGIES
 @SETTINGS
-@given(games())
-def test_views_reveal_no_hidden_cards_and_no_stock_order(case):
+@given(data=st.data())
+def test_views_reveal_no_hidden_cards_and_no_stock_order(cases, data):
     """OpenSpiel-style: re-deal everything a viewer cannot see; its view must not change."""
-    game, seed, policy = case
+    game, seed, policy = data.draw(cases)
     state = game.new_state(seed=seed)
     rng = random.Random(policy)
     for step in range(400):
@@ -153,10 +184,11 @@ def test_views_reveal_no_hidden_cards_and_no_stock_order(case):
         state.apply(rng.choice(state.legal_actions()))
 
 
+@STRATEGIES
 @SETTINGS
-@given(games())
-def test_event_log_never_shows_another_seats_stock_draws(case):
-    game, seed, policy = case
+@given(data=st.data())
+def test_event_log_never_shows_another_seats_stock_draws(cases, data):
+    game, seed, policy = data.draw(cases)
     state = play(game, seed, policy)
     if game.hands_public or game.row_size:
         return  # draws come from open places: public by the rules
@@ -166,11 +198,12 @@ def test_event_log_never_shows_another_seats_stock_draws(case):
                 assert "cards" not in e and isinstance(e["drawn"], int)
 
 
+@STRATEGIES
 @SETTINGS
-@given(games())
-def test_replay_from_seed_and_actions_reproduces_the_state_exactly(case):
-    game, seed, policy = case
-    state = play(game, seed, policy)
+@given(data=st.data())
+def test_replay_from_seed_and_actions_reproduces_the_state_exactly(cases, data):
+    game, seed, policy = data.draw(cases)
+    state = play(game, seed, policy, undo=True)
     again = game.new_state(seed=seed)
     for a in state.history:
         again.apply(str(a))

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import os
 import stat
+import zlib
 
+import pytest
 from twisted.internet.task import Clock
+from twisted.logger import formatEvent
 
 from cartagena_net.host.journal import (
     Journal,
@@ -56,20 +59,17 @@ def test_journal_modes_fsync_and_torn_tail(tmp_path):
     j.append({"t": "table", "id": 3}, {"t": "act", "seq": 1, "action": "end"})
     j.close()
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    lines = path.read_bytes().splitlines()
+    assert all(zlib.crc32(line[9:]) == int(line[:8], 16) for line in lines)
     with open(path, "ab") as f:
-        f.write(b'{"t":"act","seq":2,"act')  # a crash in the middle of a write
-    records, good = read_journal(path)
-    assert [r["t"] for r in records] == ["table", "act"]
-    assert good < os.path.getsize(path)
+        f.write(b'1234abcd {"t":"act","seq":2,"act')  # a crash in the middle of a write
+    read = read_journal(path)
+    assert [r["t"] for r in read.records] == ["table", "act"]
+    assert read.torn and read.bad is None and read.good < os.path.getsize(path)
     assert list_journals(state) == [(3, path)]
-    j = Journal(path, fresh=False)
-    j.append({"t": "act", "seq": 2})
-    j.close()
-    records, _ = read_journal(path)
-    assert len(records) == 2  # a torn line stays torn: restore truncates it first
-    j = Journal(path)  # fresh: a new table starts empty
-    j.close()
-    assert os.path.getsize(path) == 0
+    with pytest.raises(FileExistsError):
+        Journal(path)  # a new table never overwrites a journal
+    assert len(read_journal(path).records) == 2
 
 
 def test_journal_rewrite_replaces_atomically_and_keeps_appending(tmp_path):
@@ -80,7 +80,40 @@ def test_journal_rewrite_replaces_atomically_and_keeps_appending(tmp_path):
     j.rewrite({"t": "table"}, {"t": "game", "seq": 3})
     j.append({"t": "act", "seq": 4})
     j.close()
-    records, _ = read_journal(path)
+    records = read_journal(path).records
     assert [(r["t"], r.get("seq")) for r in records] == [("table", None), ("game", 3), ("act", 4)]
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert sorted(p.name for p in state.iterdir()) == ["table-1.journal"]
+
+
+def test_a_damaged_record_in_the_middle_is_found_by_its_checksum(tmp_path):
+    path = ensure_state_dir(tmp_path / "state") / "table-1.journal"
+    j = Journal(path)
+    j.append({"t": "table"}, {"t": "game", "seq": 1}, {"t": "act", "seq": 2, "action": "end"},
+             {"t": "act", "seq": 3, "action": "end"})
+    j.close()
+    data = bytearray(path.read_bytes())
+    third = data.index(b'"seq":2')
+    data[third + 6] ^= 0x01  # seq 2 -> 3: still valid JSON, only the checksum tells
+    path.write_bytes(bytes(data))
+    read = read_journal(path)
+    assert [r["t"] for r in read.records] == ["table", "game"]
+    assert read.bad == (3, "checksum mismatch (the record was damaged)")
+    assert read.lines == 4 and not read.torn
+
+
+def test_an_existing_state_dir_is_tightened_and_the_change_logged(tmp_path):
+    from twisted.logger import globalLogPublisher
+
+    loose = tmp_path / "loose"
+    loose.mkdir(mode=0o755)
+    os.chmod(loose, 0o755)
+    seen = []
+    globalLogPublisher.addObserver(seen.append)
+    try:
+        ensure_state_dir(loose)
+    finally:
+        globalLogPublisher.removeObserver(seen.append)
+    assert stat.S_IMODE(os.stat(loose).st_mode) == 0o700
+    texts = [formatEvent(e) for e in seen]
+    assert any(str(loose) in t and "0755" in t and "0700" in t for t in texts), texts

@@ -63,11 +63,17 @@ def test_create_join_leave_bots_start_and_play_again():
             lobby = await watcher.expect(
                 messages.Lobby, lambda m: _table(m, tid)["status"] == "finished")
             first_seq = s.seq
-            # play again: same seats, a fresh game, sequence numbers keep growing
+            # play again: a fresh game, sequence numbers keep growing, and the start
+            # player rotates: everyone moves up one seat and keeps a colour
+            colors = [x.color for x in table.seats]
             bob.send(messages.Start(table=tid))
+            moved = await bob.expect(messages.Joined)
+            assert (moved.table, moved.seat) == (tid, 1)
             s = await state_at(bob, first_seq + 1)
             assert s.view["outcome"] is None and s.view["seats"][2]["pirates"] == [0] * 6
-            assert [x.name for x in table.seats] == ["random bot", "greedy bot", "Bobby"]
+            assert [x.name for x in table.seats] == ["Calico Jack", "Bobby", "Anne Bonny"]
+            assert [x["color"] for x in s.view["seats"]] == colors[1:] + colors[:1]
+            assert s.view["turn"] == 0 and table.seats[0].name == "Calico Jack"
             for c in (watcher, ann, bob, cid):
                 c.close()
         finally:

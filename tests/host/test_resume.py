@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 import stat
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 from cartagena_net.host.journal import list_journals, read_journal
 from protocol import messages
 
+from .crashkit import Player, play_to_end, reshuffles
 from .helpers import join, make_host, run, seat_players, state_at, stop_host
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +33,7 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
         s2 = await state_at(ann, s.seq + 1)
         before = host.lobby.tables[tid]
         # the accepted action was on disk before ann could see its result
-        records, _ = read_journal(before.journal.path)
+        records = read_journal(before.journal.path).records
         assert records[-1]["t"] == "act" and records[-1]["seq"] == s2.seq
         assert stat.S_IMODE(os.stat(tmp_state).st_mode) == 0o700
         for _, path in list_journals(tmp_state):
@@ -41,8 +43,8 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
         bob_tok = (await bob.expect(messages.Joined)).token
         ann.close()
         await stop_host(host)
-        err = await bob.expect(messages.Error)
-        assert (err.code, err.fatal) == ("shutting-down", True)
+        bye = await bob.expect(messages.Bye)
+        assert bye.reason == "the host ended the game"
         await bob.closed()
 
         again = make_host(state_dir=str(tmp_state), resume=True)
@@ -99,6 +101,13 @@ def _spawn(state_dir: Path, *extra: str, stderr: int = subprocess.DEVNULL,
     return proc, int(line.rsplit(" ", 1)[1])
 
 
+def _stop(*procs: subprocess.Popen | None) -> None:
+    for p in procs:
+        if p is not None and p.poll() is None:
+            p.terminate()
+            p.wait(timeout=30)
+
+
 def test_kill_9_then_resume_in_a_subprocess(tmp_state):
     proc, port = _spawn(tmp_state, "--players", "2", "--name", "crashy")
     proc2 = None
@@ -141,7 +150,75 @@ def test_kill_9_then_resume_in_a_subprocess(tmp_state):
 
         run(after_resume())
     finally:
-        for p in (proc, proc2):
-            if p is not None and p.poll() is None:
-                p.terminate()
-                p.wait(timeout=30)
+        _stop(proc, proc2)
+
+
+def test_kill_9_when_the_stock_runs_low_then_play_past_a_reshuffle_to_the_end(tmp_state):
+    """The repro of a resumed game dying at its next reshuffle, end to end."""
+    log = tmp_state.parent / "host.log"
+    with open(log, "w") as err:
+        proc, port = _spawn(tmp_state, "--players", "2", "-o", "segments=1", "-o", "pirates=6",
+                            stderr=err)
+    proc2 = None
+    try:
+        async def before_crash():
+            seated = await seat_players(port, 1, ["ann", "bob"])
+            seated[0][0].send(messages.Start(table=1))
+            players = [Player(c, seat, tok) for c, seat, tok in seated]
+            low = await play_to_end(players, 1, random.Random(7), min_reshuffles=10**6,
+                                    stop=lambda s: s.view["stock"] <= 2)
+            assert low.view["outcome"] is None and low.view["stock"] <= 2
+            for p in players:
+                while p.latest.seq < low.seq:
+                    await p.pump()
+            return players
+
+        players = run(before_crash())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        for p in players:
+            p.client.close()
+        with open(log, "a") as err:
+            proc2, port2 = _spawn(tmp_state, "--resume", stderr=err)
+
+        async def after_resume():
+            back = []
+            for p in players:
+                client, welcome = await join(port2, "again", token=p.token)
+                assert welcome.resumed == {"table": 1, "seat": p.seat}
+                fresh = await state_at(client)
+                assert (fresh.seq, fresh.view, fresh.legal) == (
+                    p.latest.seq, p.latest.view, p.latest.legal)
+                q = Player(client, p.seat, p.token)
+                q.latest = fresh  # events from here on only: those after the resume
+                back.append(q)
+            end = await play_to_end(back, 1, random.Random(8), min_reshuffles=1)
+            assert end.view["outcome"] is not None
+            assert max(reshuffles(q.events) for q in back) >= 1
+            for q in back:
+                q.client.close()
+
+        run(after_resume())
+    finally:
+        _stop(proc, proc2)
+    text = log.read_text()
+    assert "Traceback" not in text and "internal" not in text, text
+    assert "restored table 1 (playing)" in text
+
+
+def test_the_cli_without_resume_archives_old_journals_and_says_where(tmp_state):
+    tmp_state.mkdir(mode=0o755)
+    os.chmod(tmp_state, 0o755)
+    old = tmp_state / "table-3.journal"
+    old.write_bytes(b"an earlier run's game\n")
+    log = tmp_state.parent / "host.log"
+    with open(log, "w") as err:
+        proc, _ = _spawn(tmp_state, stderr=err)
+    _stop(proc)
+    text = log.read_text()
+    (folder,) = [p for p in tmp_state.iterdir() if p.name.startswith("archive-")]
+    assert (folder / "table-3.journal").read_bytes() == b"an earlier run's game\n"
+    assert f"1 journal file(s) of an earlier run moved to {folder}" in text
+    assert "--resume" in text and "was mode 0755; set to 0700" in text
+    assert stat.S_IMODE(os.stat(tmp_state).st_mode) == 0o700
+    assert [i for i, _ in list_journals(tmp_state)] == [1]  # the first table, made afresh

@@ -1,0 +1,52 @@
+"""The basic recharge: move one of your pirates back to the nearest space holding 1 or 2
+pirates and draw that many cards (rules D5-D7)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import moves
+from .errors import IllegalActionError
+from .rules import Variant, need_action
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .actions import Action
+    from .state import State
+
+
+class Retreat(Variant):
+    kinds = ("retreat",)
+    recharge = True
+
+    def legal(self, state: State, seat: int, out: list[Action]) -> None:
+        if state.taken >= self.game.actions:
+            return
+        ret = state._tables.retreat
+        occ, back, behind = state.occ, state.board.back, moves.retreat_target
+        rules = self.game.rules
+        prev = -1
+        for p in state.pirates[seat]:
+            if p != prev:
+                prev = p
+                if p:
+                    to = behind(occ, p, back[p])
+                    if to and (not rules.checks or rules.refusal(
+                            state, seat, seat, p, to, "retreat") is None):
+                        out.append(ret[p])
+
+    def apply(self, state: State, seat: int, action: Action) -> int:
+        need_action(state)
+        pos = action.pos
+        if pos == 0:
+            raise IllegalActionError(
+                f"a pirate at the {state.game.start_name} cannot retreat", "retreat-from-start")
+        state._own_pirate(seat, pos)
+        target = state.retreat_target(pos)
+        if not target:
+            raise IllegalActionError(
+                "no space behind holds 1 or 2 pirates, and nothing retreats to the "
+                f"{state.game.start_name}", "no-retreat-target")
+        self.game.rules.check(state, seat, seat, pos, target, "retreat")
+        n = state.occ[target]
+        state._move(seat, pos, target)
+        state._log(("retreat", seat, pos, target, tuple(state._draw(seat, n))))
+        return 1

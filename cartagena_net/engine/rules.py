@@ -1,0 +1,106 @@
+"""How personalised versions plug into the core turn.
+
+The core turn (``state.py``) knows advancing with a card, the whole-turn draw, ending
+the turn, decisions owed, turns and the win. Everything else is a :class:`Variant`
+in its own module: the basic recharge (``retreat.py``), Morgan (``morgan.py``),
+Filibusters (``filibusters.py``) and the Whole Jailbreak's sloop (``jailbreak.py``).
+A variant may
+
+- add the actions it owns to the legal list (``legal``) and apply them (``apply``,
+  returning how many of the turn's actions they cost);
+- refuse a move of a pirate (``check``: advance, retreat or Morgan push), e.g. onto a
+  sloop that is away;
+- say whether a seat can still recharge (``can_recharge``, for the empty-hand draw);
+- react to a card played (``card_played``) and to a new turn (``turn_started``);
+- keep its own public state in ``state.extra`` (plain immutable values);
+- make a seat owe a decision (``state.pending``), answered by the actions
+  ``decisions`` lists (Filibusters' discards);
+- mark actions that reveal nothing as undoable (``undoable``, ``undo_note``).
+
+:class:`~cartagena_net.engine.versions.Rules` composes the variants a game's options
+ask for, once per game.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import IllegalActionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .actions import Action
+    from .state import State
+
+Refusal = tuple[str, str]  # (message, rule)
+
+
+class Variant:
+    """A personalised version: hooks the core turn calls. Every hook is optional."""
+
+    kinds: tuple[str, ...] = ()  # action kinds this variant applies
+    undoable: tuple[str, ...] = ()  # ... that reveal nothing and may be taken back (D23)
+    extra_keys: tuple[str, ...] = ()  # its entries in ``state.extra``
+    recharge = False  # a way to draw cards (matters for the empty-hand draw)
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def setup(self, state: State) -> None:
+        """A new game (or a set-up position): initialise ``state.extra`` entries."""
+
+    def from_view(self, state: State, view: dict[str, Any]) -> None:
+        """Set this variant's ``state.extra`` entries from a view (``State.from_view``)."""
+
+    def legal(self, state: State, seat: int, out: list[Action]) -> None:
+        """Append this variant's actions ``seat`` may take now (nothing is pending)."""
+
+    def apply(self, state: State, seat: int, action: Action) -> int:
+        """Apply one of ``kinds``; return the number of the turn's actions it used."""
+        raise IllegalActionError(f"unknown action {action.kind!r}", "unknown")
+
+    def undo_note(self, state: State, action: Action) -> tuple:
+        """What an ``undo`` event says about an undoable action just applied."""
+        return (action.kind,)
+
+    def decisions(self, state: State) -> list[Action]:
+        """The actions answering the decision this variant made someone owe."""
+        return []
+
+    def check(self, state: State, seat: int, owner: int, frm: int, to: int,
+              how: str) -> Refusal | None:
+        """Refuse (message, rule) moving ``owner``'s pirate ``frm`` → ``to`` by ``how``
+        (advance, retreat, morgan), or None to allow it."""
+        return None
+
+    def can_recharge(self, state: State, seat: int) -> bool:
+        """A recharge (``recharge = True``): whether ``seat`` could use it at the start of
+        its turn, i.e. whether ``legal`` then lists any of its actions."""
+        if not self.recharge:
+            return False
+        out: list[Action] = []
+        taken, state.taken = state.taken, 0
+        try:
+            self.legal(state, seat, out)
+        finally:
+            state.taken = taken
+        return bool(out)
+
+    def card_played(self, state: State, seat: int, k: int) -> None:
+        """``seat`` played card kind ``k`` (after its move, if the game goes on)."""
+
+    def turn_started(self, state: State) -> None:
+        """``state.turn`` has just become a new seat's turn."""
+
+
+def need_action(state: State) -> None:
+    """Raise unless one of the turn's actions is left."""
+    if state.taken >= state.game.actions:
+        raise IllegalActionError("no actions left this turn", "no-actions-left")
+
+
+# Why an action kind is refused when no variant of the game applies it.
+ABSENT: dict[str, Refusal] = {
+    "retreat": ("in this game Morgan replaces retreating", "no-retreat"),
+    "morgan": ("the Morgan option is off in this game", "morgan-off"),
+    "discard": ("no discard is owed now", "discard-not-owed"),
+    "sail": ("there is no sloop to sail in this story (story=whole has one)", "no-sloop"),
+}

@@ -1,0 +1,61 @@
+"""The personalised versions a game plays, composed from its options once per game."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import filibusters, jailbreak, morgan, retreat
+from .errors import IllegalActionError
+from .rules import Refusal, Variant
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+def _overrides(variant: Variant, name: str) -> bool:
+    return getattr(type(variant), name) is not getattr(Variant, name)
+
+
+class Rules:
+    """The variants of one game and their hooks, gathered once for speed."""
+
+    def __init__(self, game: Any) -> None:
+        variants: list[Variant] = []
+        if game.morgan != "instead":
+            variants.append(retreat.Retreat(game))
+        if game.morgan != "off":
+            variants.append(morgan.Morgan(game))
+        if game.story == "whole":
+            variants.append(jailbreak.Sloop(game))
+        if game.filibusters:
+            variants.append(filibusters.Filibusters(game))
+        self.variants = tuple(variants)
+        self.handlers: dict[str, Variant] = {k: v for v in variants for k in v.kinds}
+        self.legal = tuple(v.legal for v in variants if _overrides(v, "legal"))
+        self.checks = tuple(v.check for v in variants if _overrides(v, "check"))
+        self.recharges = tuple(v for v in variants if v.recharge)
+        self.card_hooks = tuple(v.card_played for v in variants if _overrides(v, "card_played"))
+        self.turn_hooks = tuple(v.turn_started for v in variants if _overrides(v, "turn_started"))
+        self.setups = tuple(v.setup for v in variants if _overrides(v, "setup"))
+        self.undoable = frozenset(k for v in variants for k in v.undoable)
+        self.extra_keys = tuple(k for v in variants for k in v.extra_keys)
+        self._decider = self.handlers.get("discard")
+
+    def decisions(self, state: State) -> list:
+        """What the seat owing a decision may do (``state.pending`` is not empty)."""
+        assert self._decider is not None, "a decision is owed only where a variant made one"
+        return self._decider.decisions(state)
+
+    def refusal(self, state: State, seat: int, owner: int, frm: int, to: int,
+                how: str) -> Refusal | None:
+        for check in self.checks:
+            refused = check(state, seat, owner, frm, to, how)
+            if refused is not None:
+                return refused
+        return None
+
+    def check(self, state: State, seat: int, owner: int, frm: int, to: int, how: str) -> None:
+        """Raise :class:`IllegalActionError` if a variant refuses the move."""
+        for check in self.checks:
+            refused = check(state, seat, owner, frm, to, how)
+            if refused is not None:
+                raise IllegalActionError(*refused)

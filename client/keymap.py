@@ -1,0 +1,129 @@
+"""Which keys apply to this person now: one source for the key bars and the help.
+
+Each function returns ``(key, what)`` pairs. ``now=True`` gives the key bar (only what
+works at this moment); ``now=False`` gives the help (every key of this screen that can
+work for this person with these rules).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+KeyPairs = list[tuple[str, str]]
+
+UNDO_KEY = "z"
+SAIL_KEY = "f"  # ferry the sloop (the Whole Jailbreak)
+SCROLL_KEYS = ("pageup", "pagedown", "home", "end")
+
+
+def _options(model: Any) -> dict[str, Any]:
+    return dict((model.view or {}).get("options") or {})
+
+
+def has_dark_cards(model: Any) -> bool:
+    return int(_options(model).get("dark_per_symbol") or 0) > 0
+
+
+def game_keys(model: Any, now: bool = True) -> KeyPairs:
+    """Keys of the game screen for a seated player, a watcher, or after the end."""
+    opts = _options(model)
+    if model.game_over:
+        pairs: KeyPairs = []
+        if model.seat is not None and model.may_manage():
+            pairs.append(("p", "play again (same table)"))
+        if model.seat is not None:
+            pairs.append(("l", "leave the table"))
+        else:
+            pairs.append(("l", "stop watching"))
+        return pairs + [("c", "chat"), ("PgUp/PgDn", "scroll the log"), ("q", "quit"),
+                        ("?", "help")]
+    if model.spectate or model.seat is None:
+        return [("c", "chat"), ("l", "stop watching"), ("PgUp/PgDn", "scroll the log"),
+                ("q", "quit"), ("?", "help")]
+    kinds = model.legal_kinds() if now else set()
+    if now and model.owes_discard():
+        return [("letter", "choose a card to discard"), ("Backspace", "take back"),
+                ("Enter", "discard"), ("?", "help")]
+    if now and model.mode == "morgan":
+        return [("←→", "choose whose pirate"), ("Enter", "push it"), ("Esc", "back"),
+                ("?", "help")]
+    pairs = [("1-9/←→", "choose a pirate")]
+    if not now or "advance" in kinds:
+        pairs.append(("letter", "preview a card" + (" (capital: dark)" if has_dark_cards(model)
+                                                    else "")))
+    if now and model.preview is None and kinds & {"advance", "retreat"}:
+        pairs.append(("Enter", "confirm"))  # (with a preview, its own line says so)
+    elif not now:
+        pairs += [("Enter", "confirm the preview"), ("Esc", "cancel the preview")]
+    if (not now and opts.get("morgan") != "instead") or "retreat" in kinds:
+        pairs.append(("r", "retreat"))
+    if not now or "end" in kinds:
+        pairs.append(("e", "end the turn"))
+    if (not now and opts.get("empty_hand_draw")) or "draw" in kinds:
+        pairs.append(("w", "draw (whole turn, empty hand)"))
+    if (not now and opts.get("morgan") not in (None, "off")) or "morgan" in kinds:
+        pairs.append(("m", "Morgan push"))
+    if (not now and opts.get("story") == "whole") or "sail" in kinds:
+        pairs.append((SAIL_KEY, "sail the sloop to the other shore"))
+    if not now or "undo" in kinds:
+        pairs.append((UNDO_KEY, "undo the last advance"))
+    if not now and opts.get("filibusters"):
+        pairs += [("letter", "discard owed: choose a card"), ("Backspace", "take back a pick")]
+    if model.may_manage():
+        absent, standing = model.absent_seats(), model.stand_in_seats()
+        if not now or absent:
+            who = model.seat_name(absent[0]) if absent else "an absent player"
+            pairs.append(("+", f"a bot plays for {who}"))
+        if not now or standing:
+            who = model.seat_name(standing[0]) if standing else "the absent player"
+            pairs.append(("-", f"the bot stops; the seat waits for {who}"))
+    pairs += [("c", "chat")]
+    if not now:
+        pairs += [("PgUp/PgDn Tab", "scroll the log, whole log"),
+                  ("q", "quit (your seat is kept)")]
+    pairs.append(("?", "help"))
+    return pairs
+
+
+def waiting_keys(model: Any) -> KeyPairs:
+    """The waiting room of a table, for its owner, a seated player or a watcher."""
+    pairs: KeyPairs = []
+    if model.may_manage():
+        pairs += [("↑↓", "choose a seat"), ("b", "add greedy bot"), ("B", "add random bot"),
+                  ("x", "remove the chosen bot or empty seat"), ("s/Enter", "start")]
+    pairs += [("c", "chat"), ("l", "leave the table" if model.seat is not None
+                              else "stop watching"), ("q", "quit"), ("?", "help")]
+    return pairs
+
+
+def lobby_keys(model: Any) -> KeyPairs:
+    pairs: KeyPairs = [("↑↓", "choose a table"), ("Enter", "watch" if model.spectate else "sit")]
+    if not model.spectate:
+        pairs.append(("w", "watch"))
+    if model.saved_seat_free():
+        pairs.append(("r", "take back your seat"))
+    if not model.spectate:
+        pairs.append(("t", "new table"))
+    pairs += [("n", "name"), ("o", "colour"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    return pairs
+
+
+def browser_keys(model: Any) -> KeyPairs:
+    return [("↑↓", "choose"), ("Enter", "connect"), ("a", "type an address"),
+            ("n", "name"), ("?", "help"), ("q", "quit")]
+
+
+def gone_keys(model: Any) -> KeyPairs:
+    return [("r", "try again"), ("a", "another address"), ("q", "quit")]
+
+
+def screen_keys(model: Any, now: bool = True) -> KeyPairs:
+    """The keys of the screen the model is on."""
+    if model.gone is not None:
+        return gone_keys(model)
+    if model.screen == "browser":
+        return browser_keys(model)
+    if model.screen == "game" and model.view:
+        return game_keys(model, now)
+    if model.screen in ("lobby", "game"):
+        return waiting_keys(model) if model.table is not None else lobby_keys(model)
+    return [("a", "another address"), ("q", "quit"), ("?", "help")]

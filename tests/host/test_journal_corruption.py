@@ -1,0 +1,193 @@
+"""Damaged journals: each case is logged clearly, its file kept, and games play on."""
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from cartagena_net.host.journal import encode_record, journal_path, read_journal
+from protocol import messages
+
+from .crashkit import LONG_GAMES, Player, captured_logs, choose, grep, play_to_end
+from .helpers import join, make_host, run, seat_players, stop_host
+
+
+async def _game_on_disk(tmp_state, actions=40):
+    """A 2-player game journaled in ``tmp_state``: snapshots by journal length."""
+    host = make_host(state_dir=str(tmp_state))
+    tid = host.create_table("t", "jamaica", LONG_GAMES["jamaica"])
+    players = await seat_players(host.port, tid, ["ann", "bob"])
+    table = host.lobby.tables[tid]
+    table.start(None)
+    path = table.journal.path
+    rng = random.Random(11)
+    snaps = {}
+    done = 0
+    while done < actions or len(table.state.chance) < 3:  # until a reshuffle, at least
+        legal = [str(a) for a in table.state.legal_actions()]
+        table.apply(table.state.actor, choose(legal, rng, False))
+        snaps[len(read_journal(path).records)] = (table.state.copy(), table.seq)
+        done += 1
+    assert not table.state.is_over
+    await stop_host(host)
+    for c, _, _ in players:
+        c.close()
+    return tid, path, [(seat, tok) for _, seat, tok in players], snaps
+
+
+async def _play_on(port, tid, seats):
+    """Both players come back with their tokens and play to the end."""
+    players = []
+    for seat, tok in seats:
+        c, welcome = await join(port, "back", token=tok)
+        assert welcome.resumed == {"table": tid, "seat": seat}
+        players.append(Player(c, seat, tok))
+    end = await play_to_end(players, tid, random.Random(2), min_reshuffles=1)
+    assert end.view["outcome"] is not None
+    for p in players:
+        p.client.close()
+
+
+def _append(path, data):
+    path.write_bytes(path.read_bytes() + data)
+
+
+def _bad_copies(path):
+    return sorted(p for p in path.parent.iterdir() if p.name.startswith(path.name + ".bad-"))
+
+
+def test_a_damaged_record_in_the_middle_restores_up_to_it_and_keeps_the_original(tmp_state):
+    async def scenario() -> None:
+        tid, path, seats, snaps = await _game_on_disk(tmp_state)
+        lines = path.read_bytes().splitlines(keepends=True)
+        k = len(lines) // 2
+        damaged = bytearray(lines[k - 1])
+        damaged[-3] ^= 0x04  # one bit of record k
+        data = b"".join(lines[: k - 1]) + bytes(damaged) + b"".join(lines[k:])
+        path.write_bytes(data)
+        last_seq = snaps[len(lines)][1]
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            (kept,) = _bad_copies(path)
+            assert kept.read_bytes() == data  # the original, every later record included
+            line = grep(logs, str(path), f"record {k}:", "checksum mismatch", str(kept))
+            assert line and f"up to record {k - 1}" in line[0]
+            table = host.lobby.tables[tid]
+            assert table.state == snaps[k - 1][0]
+            assert table.seq > last_seq  # never goes back below what players saw
+            again = read_journal(path)
+            assert len(again.records) == k and not again.bad
+            assert again.records[-1] == {"t": "seq", "seq": table.seq}
+            await _play_on(host.port, tid, seats)
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+def test_a_torn_final_line_is_cut_and_the_game_restored_exactly(tmp_state):
+    async def scenario() -> None:
+        tid, path, seats, snaps = await _game_on_disk(tmp_state)
+        size = path.stat().st_size
+        n = len(read_journal(path).records)
+        _append(path, encode_record({"t": "act", "seq": 999, "action": "end"})[:17])
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            assert grep(logs, str(path), "incomplete line", "cut off")
+            assert path.stat().st_size == size and _bad_copies(path) == []
+            table = host.lobby.tables[tid]
+            assert (table.state, table.seq) == snaps[n]
+            await _play_on(host.port, tid, seats)
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+def test_an_illegal_action_record_is_reported_and_the_file_kept(tmp_state):
+    async def scenario() -> None:
+        tid, path, seats, snaps = await _game_on_disk(tmp_state)
+        n = len(read_journal(path).records)
+        seq = snaps[n][1]
+        _append(path, encode_record({"t": "act", "seq": seq + 1, "seat": 0,
+                                     "action": "advance 0 nonsense"}))
+        original = path.read_bytes()
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            (kept,) = _bad_copies(path)
+            assert kept.read_bytes() == original
+            line = grep(logs, str(path), f"record {n + 1}:", "refuses action 'advance 0 nonsense'")
+            assert line and "Traceback" not in line[0]
+            assert not grep(logs, "Traceback")
+            table = host.lobby.tables[tid]
+            assert table.state == snaps[n][0] and table.seq > seq
+            await _play_on(host.port, tid, seats)
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+CASES = {
+    "empty": (b"", "file: the file is empty"),
+    "garbage": (os.urandom(300).replace(b"\n", b"") + b"\n" + os.urandom(50),
+                "record 1: the first record is unreadable"),
+    "corrupt first line": (None, "record 1: the first record is unreadable: checksum mismatch"),
+    "torn only": (b'0badc0de {"t":"tab', "record 1: it holds only an incomplete line"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_journal_with_no_table_in_it_is_moved_aside_and_logged(tmp_state, case):
+    async def scenario() -> None:
+        tid, path, seats, _ = await _game_on_disk(tmp_state, actions=5)
+        content, expected = CASES[case]
+        bad = journal_path(tmp_state, 9)
+        if content is None:
+            content = bytearray(path.read_bytes())
+            content[12] ^= 0x20
+            content = bytes(content)
+        bad.write_bytes(content)
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            (aside,) = _bad_copies(bad)
+            assert aside.read_bytes() == content and not bad.exists()
+            line = grep(logs, "cannot restore table 9", str(bad), expected, str(aside))
+            assert line, "\n".join(logs)
+            assert not grep(logs, "Traceback")
+            assert sorted(host.lobby.tables) == [tid]  # the good journal is restored
+            assert host.create_table("new", "jamaica", {"players": 2}) == 10
+            await _play_on(host.port, tid, seats)
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+def test_a_journal_whose_rules_are_unusable_is_moved_aside(tmp_state):
+    async def scenario() -> None:
+        tmp_state.mkdir(mode=0o700)
+        bad = journal_path(tmp_state, 3)
+        bad.write_bytes(encode_record({"t": "table", "id": 3, "name": "x",
+                                       "rules": "checkers", "options": {}}))
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            (aside,) = _bad_copies(bad)
+            assert grep(logs, "cannot restore table 3", "record 1", "table record is unusable",
+                        "checkers", str(aside))
+            tid = host.create_table("t", "jamaica", {"players": 2})
+            assert tid == 4
+            ann, _ = await join(host.port, "ann")
+            ann.send(messages.JoinTable(table=tid))
+            assert (await ann.expect(messages.Joined)).seat == 0
+            ann.close()
+        finally:
+            await stop_host(host)
+
+    run(scenario())
