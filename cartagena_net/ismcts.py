@@ -121,8 +121,8 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
     g = state.game
     nsym = len(g.symbols)
     occ = state.occ
-    boat = state.board.boat
-    ahead = state.board.ahead
+    board = state.board
+    boat, ahead, end, back = board.boat, board.ahead, board.end, board.back
     cards = state.hand_size(seat)
     card_worth = 4.5 if cards <= 2 else 2.5 if cards <= 5 else 1.0
     rear = state.pirates[seat][0]
@@ -135,7 +135,7 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
         if kind == "advance":
             p = a.pos
             k = index[a.card]
-            t = boat
+            t = end[p]  # the path's end: the goal, or the sloop (the Whole Jailbreak)
             for q in ahead[p][k % nsym]:
                 if not occ[q]:
                     t = q
@@ -144,15 +144,17 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
             score -= card_worth * 0.5
         elif kind == "retreat":
             p = a.pos
-            t = retreat_target(occ, p)
+            t = retreat_target(occ, p, back[p])
             score = occ[t] * card_worth - (p - t) * 0.6
         elif kind == "morgan":
-            t, n = morgan_target(occ, a.pos, boat)
+            t, n = morgan_target(occ, a.pos, end[a.pos])
             score = n * card_worth - (t - a.pos) * 0.8
         elif kind == "end":
             score = 0.5
         elif kind == "draw":
             score = 5.0
+        elif kind == "sail":  # the Whole Jailbreak: a little better than ending the turn
+            score = 1.0
         else:  # discard (Filibusters): any card, at random
             score = 0.0
         score += jitter() * 0.3

@@ -21,6 +21,10 @@ SETTINGS = [(p, {}) for p in sorted(PRESETS)] + [
     ("jamaica", {"board": "SDKBPH HPBKDS", "colors": "cyan,magenta,white,black,orange"}),
     ("jamaica", {"empty_hand_draw": "always", "deal": 0, "actions": 1, "start_bonus": 2}),
     ("ravensburger", {"side": "island", "segments": 2, "pirates": 2}),
+    ("studiogiochi-2017", {"story": "whole"}),
+    ("studiogiochi-2017", {"story": "whole", "morgan": "island", "filibusters": True,
+                           "jail_in_passage": True}),
+    ("studiogiochi-2017", {"story": "island"}),
 ]
 IDS = [p + "".join(f"-{k}={v}" for k, v in o.items()) for p, o in SETTINGS]
 
