@@ -36,6 +36,7 @@ LOW_HAND_BONUS = 3.0
 CARDS_PER_SPACE = 0.2
 SURPLUS = 0.1  # a card beyond what the way ahead needs is worth little
 MAX_NEED = 10  # no more cards than this are ever needed at once
+TIME_MARGIN = 0.95  # share of the budget the iterations may start in
 TEMPERATURE = 8.0  # spaces of lead that make a reward of about 0.73
 
 
@@ -217,7 +218,8 @@ def search(
     chance = RandomChance(rng)
     c = cfg.exploration
     temperature = cfg.temperature
-    deadline = start + cfg.think
+    # Stop a little early: the last iteration and the answer fit in the budget too.
+    deadline = start + cfg.think * TIME_MARGIN
     if cfg.deadline is not None:  # e.g. a job that waited in a queue: answer on time
         deadline = min(deadline, start + (cfg.deadline - time.time()))
     cap = cfg.iterations
