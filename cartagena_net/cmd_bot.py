@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from cartagena_net.bot_args import add_level_arguments, bot_choice
+from cartagena_net.password_args import add_password_arguments, read_password
 
 HELP = "play as a headless network bot at a host's table"
 
@@ -21,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="player name (default: KIND-bot)")
     parser.add_argument("--games", type=int, default=1, metavar="G",
                         help="games to play before leaving (default 1)")
-    parser.add_argument("--password", default=None, help="the host's or table's password")
+    add_password_arguments(parser, "the host's or table's password")
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds to connect and be welcomed")
@@ -32,6 +33,11 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         host, port = parse_target(args.host, DEFAULT_PORT)
+    except ValueError as exc:
+        print(f"cartagena bot: {exc}", file=sys.stderr)
+        return 2
+    try:
+        password = read_password(args)
     except ValueError as exc:
         print(f"cartagena bot: {exc}", file=sys.stderr)
         return 2
@@ -55,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     def start() -> None:
         d = play_bot(reactor, host, port, kind=kind, table=args.table, games=args.games,
-                     name=name, password=args.password, rng=rng, timeout=args.timeout,
+                     name=name, password=password, rng=rng, timeout=args.timeout,
                      think=think, level=args.level)
         d.addCallbacks(lambda result: outcome.update(result=result),
                        lambda f: outcome.update(error=f.getErrorMessage()))

@@ -7,6 +7,7 @@ from typing import Any
 
 from cartagena_net.bot_args import add_level_arguments, bot_choice
 from cartagena_net.game_args import add_game_arguments, game_options
+from cartagena_net.password_args import add_password_arguments, read_password
 
 HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
 
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true", help="restore tables from --state-dir")
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
                         help="answer LAN discovery on UDP 41672")
-    parser.add_argument("--password", default=None, help="password needed to sit or watch")
+    add_password_arguments(parser, "the password players and watchers need to join")
     parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
     parser.add_argument("--takeover", type=takeover_seconds, default=DEFAULT_TAKEOVER,
                         metavar="SECONDS|off",
@@ -107,7 +108,7 @@ def _start_logging(fmt: str) -> None:
     )
 
 
-def build_config(args: argparse.Namespace) -> Any:
+def build_config(args: argparse.Namespace, password: str | None = None) -> Any:
     from cartagena_net.host import HostConfig
 
     config = HostConfig(
@@ -115,7 +116,7 @@ def build_config(args: argparse.Namespace) -> Any:
         bind=args.bind,
         state_dir=args.state_dir,
         resume=args.resume,
-        password=args.password,
+        password=password,
         spectators=not args.no_spectators,
         takeover=args.takeover,
         bot_delay=args.bot_delay,
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = game_options(args)
         bot_kind, _ = bot_choice(args, args.bot_kind)
-        config = build_config(args)
+        config = build_config(args, read_password(args))
     except ValueError as exc:
         print(f"cartagena host: {exc}", file=sys.stderr)
         return 2

@@ -5,6 +5,8 @@ import argparse
 import sys
 from typing import Any
 
+from cartagena_net.password_args import add_password_arguments, read_password
+
 HELP = "join a host: HOST[:PORT], or choose among the hosts found on the LAN"
 
 
@@ -13,7 +15,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
                         help="the host (default port 41672); none: browse the LAN")
     parser.add_argument("--table", type=int, default=None, help="go straight to this table")
-    parser.add_argument("--password", default=None, help="the host's or table's password")
+    add_password_arguments(parser, "the host's or table's password")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
     parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
                         help="also probe this address for hosts (repeatable)")
@@ -42,6 +44,11 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
 
     host: str | None = None
     port: int | None = None
+    try:
+        password = read_password(args)
+    except ValueError as exc:
+        print(f"cartagena: {exc}", file=sys.stderr)
+        return 2
     if args.address:
         try:
             host, port = split_address(args.address)
@@ -65,7 +72,7 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
 
     def begin() -> None:
         d = run_client(reactor, host, port, name, spectate=spectate, ascii_only=args.ascii,
-                       table=args.table, password=args.password, browse=host is None,
+                       table=args.table, password=password, browse=host is None,
                        discovery_targets=args.to, broadcast=not args.no_broadcast,
                        udp_port=args.udp_port, bell=not args.no_bell,
                        title=not args.no_title)

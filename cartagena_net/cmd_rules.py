@@ -22,11 +22,18 @@ ACTIONS = {
     "morgan SEAT P": "(morgan=) push SEAT's pirate at P forward to the next space with 1 "
                      "or 2, draw that many (2 at the end of the path)",
     "sail": "(story=whole) move the sloop to the other shore",
-    "draw": "with no cards: draw one card as the whole turn",
+    "draw": "with no cards (and, with empty_hand_draw=stuck, no retreat or Morgan move "
+            "either): draw one card as the whole turn",
     "end": "end the turn (after at least one action)",
     "discard CARD [CARD...]": "(filibusters=) a discard owed after a dark card",
     "undo": "take back the last advance or sail of this turn, when it revealed nothing",
 }
+
+
+def cards(game) -> dict:
+    """The deck of a game: its symbols, cards of each and dark cards of each."""
+    return {"symbols": list(game.symbols), "per_symbol": game.per_symbol,
+            "dark_per_symbol": game.dark_per_symbol}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "presets": {n: {"title": PRESETS[n].title, "players": list(PRESETS[n].players),
-                            "source": PRESETS[n].source, "values": games[n].spec()}
+                            "source": PRESETS[n].source, "values": games[n].spec(),
+                            "cards": cards(games[n])}
                         for n in names},
             "options": {o.name: {"type": o.kind.__name__, "help": o.help,
                                  "choices": list(o.choices),
@@ -65,13 +73,13 @@ def run(args: argparse.Namespace) -> int:
         p = PRESETS[n]
         print(f"  {n:<22} {p.players[0]}-{p.players[1]} players  {p.title}")
         if args.preset:
-            for key, value in games[n].spec().items():
+            for key, value in {**games[n].spec(), **cards(games[n])}.items():
                 print(f"      {key} = {value}")
     print("\nOptions (-o KEY=VALUE, on play, host and selfplay):")
     for o in OPTIONS.values():
         allowed = ("|".join(o.choices) if o.choices
                    else f"{o.bounds[0]}..{o.bounds[1]}" if o.bounds else o.kind.__name__)
-        print(f"  {o.name:<16} {allowed:<22} {o.help}")
+        print(f"  {o.name:<16} {allowed:<28} {o.help}")
     print("\nStories (-o story=NAME, studiogiochi-2017):")
     for name, text in STORIES.items():
         print(f"  {name:<16} {text}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from client.glyphs import color_letters, color_style, glyph, marks
+from client.glyphs import color_letters, color_style, end_mark, glyph, marks
 from client.keymap import game_keys
 from client.landing import place_name
 from client.model import ClientModel
@@ -38,45 +38,139 @@ def number_style(model: ClientModel, pos: int, last: set[int]) -> str:
     return LAST if pos in last else DIM
 
 
-def board_lines(model: ClientModel, width: int) -> list[Line]:
-    """The passage as a wrapped strip of numbered cells with the pirates on them."""
+def _pirates_on(view: dict) -> dict[int, list[str]]:
+    on: dict[int, list[str]] = {}
+    for s in view["seats"]:
+        for p in s["pirates"]:
+            on.setdefault(p, []).append(str(s.get("color", "")))
+    return on
+
+
+def board_lines(model: ClientModel, width: int, labels: bool = True) -> list[Line]:
+    """The board as a wrapped strip of numbered cells with the pirates on them, path by
+    path (each named, with ``labels``), the Whole Jailbreak's sloop on a line of its own
+    between the underground passage and the island path."""
     view = model.view
     assert view is not None
     board = view["board"]
     keys = model.keys
     letters = color_letters(s.get("color", "") for s in view["seats"])
-    on: dict[int, list[str]] = {}
-    for s in view["seats"]:
-        for p in s["pirates"]:
-            on.setdefault(p, []).append(str(s.get("color", "")))
+    on = _pirates_on(view)
     digits = len(str(len(board)))
     cell_w = digits + 1 + 3 + 1
     per_row = max(1, (width + 1) // cell_w)
     prev = model.preview
     last = model.last_moved()
-    lines: list[Line] = []
-    cur: Line = []
-    for i, sym in enumerate(board):
-        pos = i + 1
-        num_style = number_style(model, pos, last)
-        cell: Line = [(num_style, f"{pos:>{digits}}"), ("bold", glyph(sym, model.ascii_only, keys))]
+
+    def cell(pos: int) -> Line:
+        out: Line = [(number_style(model, pos, last), f"{pos:>{digits}}"),
+                     ("bold", glyph(board[pos - 1], model.ascii_only, keys))]
         here = on.get(pos, [])
         for c in here[:3]:
-            cell.append((color_style(c), letters.get(c, "?")))
+            out.append((color_style(c), letters.get(c, "?")))
         empty = 3 - min(3, len(here))
         if empty and prev is not None and prev.landing == pos:
-            cell.append((LAND, "◆"))  # where the previewed move lands
+            out.append((LAND, "◆"))  # where the previewed move lands
             empty -= 1
-        cell.append((DIM, ("." if model.ascii_only else "·") * empty))
+        return out + [(DIM, ("." if model.ascii_only else "·") * empty)]
+
+    lines: list[Line] = []
+    sloop = sloop_pos(view)
+    named = labels and named_paths(view)
+    for i, path in enumerate(paths_of(view)):
+        if sloop is not None and i and sloop < int(path["first"]):
+            lines.append(sloop_line(model, width))
+        if named:
+            lines.append(path_label(view, i))
+        cur: Line = []
+        for n, pos in enumerate(range(int(path["first"]), int(path["last"]) + 1)):
+            if cur:
+                cur.append(("", " "))
+            cur.extend(cell(pos))
+            if (n + 1) % per_row == 0:
+                lines.append(cur)
+                cur = []
         if cur:
-            cur.append(("", " "))
-        cur.extend(cell)
-        if pos % per_row == 0:
             lines.append(cur)
-            cur = []
-    if cur:
-        lines.append(cur)
     return lines
+
+
+def paths_of(view: dict) -> list[dict]:
+    """The view's paths (one path of every space for views that name none)."""
+    return list(view.get("paths") or [{"name": "", "first": 1, "last": len(view["board"])}])
+
+
+def named_paths(view: dict) -> bool:
+    """The island stories name their paths on the board (the escape has just one)."""
+    return view.get("story") in ("island", "whole") and bool(view.get("paths"))
+
+
+def sloop_pos(view: dict) -> int | None:
+    sloop = view.get("sloop")
+    return int(sloop["pos"]) if isinstance(sloop, dict) else None
+
+
+def path_label(view: dict, i: int) -> Line:
+    """``underground passage 1–18: jail → sloop at Cartagena``."""
+    paths = paths_of(view)
+    path = paths[i]
+    frm = (view.get("start_name") or "start") if i == 0 else "sloop at Tortuga"
+    to = (view.get("goal_name") or "boat") if i == len(paths) - 1 else "sloop at Cartagena"
+    return [(TITLE, str(path.get("name") or "path")),
+            (DIM, f" {path['first']}–{path['last']}: {frm} → {to}")]
+
+
+SHORES = ("cartagena", "tortuga")
+
+
+def sloop_piece(model: ClientModel) -> Line:
+    """``⛴ 19 sloop: R×1 B×2``: the sloop's number (chosen, previewed), its load by colour."""
+    view = model.view
+    assert view is not None
+    pos = sloop_pos(view)
+    assert pos is not None
+    load = _counts_by_color(model, pos)
+    if load == [(DIM, " —")]:
+        load = [(DIM, " empty")]
+    out: Line = [("bold", marks(model.ascii_only)["boat"] + " "),
+                 (number_style(model, pos, model.last_moved()), str(pos)), ("bold", " sloop:")]
+    out += load
+    if model.preview is not None and model.preview.landing == pos:
+        out.append((LAND, " ◆"))
+    return out
+
+
+def sloop_line(model: ClientModel, width: int, span: int = 0, cartagena_left: bool = True
+               ) -> Line:
+    """The sea between the shores with the sloop (and its load) at the one where it lies;
+    with ``span`` 0 the Captain follows on the same line, else the line is ``span`` wide."""
+    view = model.view
+    assert view is not None
+    shore = str((view.get("sloop") or {}).get("shore") or "cartagena")
+    piece = sloop_piece(model)
+    names = {s: [("bold" if s == shore else DIM, s.title())] for s in SHORES}
+    left, right = SHORES if cartagena_left else SHORES[::-1]
+    captain = [] if span else [("", "  ")] + captain_text(model)
+    if not span:
+        span = min(60, max(30, width - width_of(captain)))
+    sea_w = max(3, span - width_of(names[left] + names[right] + piece) - 4)
+    sea: Line = [(DIM, marks(model.ascii_only)["sea"] * sea_w)]
+    middle = piece + [("", " ")] + sea if shore == left else sea + [("", " ")] + piece
+    return names[left] + [("", " ")] + middle + [("", " ")] + names[right] + captain
+
+
+def captain_text(model: ClientModel) -> Line:
+    """This turn's Captain and whether the free sail is still there (rules D28, D29)."""
+    view = model.view
+    assert view is not None
+    captain = view.get("captain")
+    if captain is None:
+        return [(DIM, "no Captain this turn")]
+    c = model.seat_color(captain)
+    who = "you" if captain == model.seat and not model.spectate else model.seat_name(captain)
+    free = bool(view.get("free_sail")) and not int(view.get("actions_taken", 0))
+    return [("", "Captain: "), (color_style(c), who),
+            ("bold" if free else DIM, ", free sail available" if free else ", free sail used")]
 
 
 def _counts_by_color(model: ClientModel, pos: int) -> Line:
@@ -94,14 +188,15 @@ def _counts_by_color(model: ClientModel, pos: int) -> Line:
 
 
 def ends_line(model: ClientModel) -> Line:
-    """The start and the boat with their counts by colour."""
+    """The start and the goal with their counts by colour."""
     view = model.view
     assert view is not None
-    m = marks(model.ascii_only)
     boat = int(view.get("boat", len(view["board"]) + 1))
     start, goal = view.get("start_name") or "start", view.get("goal_name") or "boat"
-    line: Line = [("bold", f"{m['start']} {start}:")] + _counts_by_color(model, 0)
-    line += [("", "   "), ("bold", f"{m['boat']} {goal}:")] + _counts_by_color(model, boat)
+    line: Line = [("bold", f"{end_mark(start, True, model.ascii_only)} {start}:")]
+    line += _counts_by_color(model, 0)
+    line += [("", "   "), ("bold", f"{end_mark(goal, False, model.ascii_only)} {goal}:")]
+    line += _counts_by_color(model, boat)
     sel = model.sel_pos
     if not model.spectate and sel in (0, boat):
         line += [(SEL, f" [selected: {start if sel == 0 else goal}]")]
@@ -185,6 +280,7 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
     boat = int(view.get("boat", len(view["board"]) + 1))
     info = {s.get("seat"): s for s in (model.table_info or {}).get("seats") or []}
     goal = view.get("goal_name") or "boat"
+    sloop = sloop_pos(view)
     lines: list[Line] = []
     for s in view["seats"]:
         seat = s["seat"]
@@ -205,6 +301,8 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
                       ("", f"{name[:14]:<14}{tag:<11}"),
                       (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
                             f"{len(s['pirates'])}"))]
+        if sloop is not None:
+            line.append((DIM, f"  aboard {s['pirates'].count(sloop)}"))
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
             line += [("", "  ")] + public_cards(model, hand)
@@ -339,6 +437,9 @@ def since_lines(model: ClientModel, width: int) -> list[Line]:
             parts.append(f"{who}discarded {e.get('card', '')}")
         elif kind == "undo":
             parts.append(f"{who}took a move back")
+        elif kind == "sail":
+            parts.append(f"{who}sailed to {str(e.get('shore', '')).title()}"
+                         + (" (Captain, free)" if e.get("free") else ""))
     if not parts:
         return []
     lines = wrap("since your last turn: " + ", ".join(parts), width, LAST)
@@ -459,12 +560,8 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
         return None
     board = view["board"]
     keys = model.keys
-    m = marks(model.ascii_only)
     letters = color_letters(s.get("color", "") for s in view["seats"])
-    on: dict[int, list[str]] = {}
-    for s in view["seats"]:
-        for p in s["pirates"]:
-            on.setdefault(p, []).append(str(s.get("color", "")))
+    on = _pirates_on(view)
     prev, sel, last = model.preview, model.sel_pos, model.last_moved()
     boat = int(view.get("boat", len(board) + 1))
     h, v = ("-", "|") if model.ascii_only else ("─", "│")
@@ -496,10 +593,33 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
     def col(index: int) -> int:  # the middle of the cell at ``index`` (0..5) of a row
         return 1 + index * (PATH_CELL + PATH_JOIN) + PATH_CELL // 2
 
+    def connector(at: int, text: Line) -> Line:
+        """The turn down to the next row, with a note beside it (a path's name)."""
+        if not text:
+            return [("", " " * col(at)), (DIM, v)]
+        if col(at) + 3 + width_of(text) <= width:
+            return [("", " " * col(at)), (DIM, v), ("", "  ")] + text
+        return [("", " " * max(0, col(at) - width_of(text) - 2))] + text + [("", "  "), (DIM, v)]
+
+    named = named_paths(view)
+    starts = {int(p["first"]): i for i, p in enumerate(paths_of(view))}
+    sloop = sloop_pos(view)
+    start_name = view.get("start_name") or "start"
     at = 0  # where the path stands now: the index of its last cell
-    lines: list[Line] = [ends(0, view.get("start_name") or "start", m["start"]),
-                         [("", " " * col(at)), (DIM, v)]]
-    for spaces in path_rows(view):
+    lines: list[Line] = [ends(0, start_name, end_mark(start_name, True, model.ascii_only)),
+                         connector(at, path_label(view, 0) if named else [])]
+    rows = path_rows(view)
+    for r, spaces in enumerate(rows):
+        if spaces == [sloop]:  # the sea: Cartagena where the passage ends, then Tortuga
+            lines[-1] = connector(at, captain_text(model))
+            left = at == 0
+            span = col(PATH_ROW - 1) - col(0) + 9
+            lines.append([("", " " * (col(0) - 4))]
+                         + sloop_line(model, width, span, cartagena_left=left))
+            at = PATH_ROW - 1 if left else 0
+            nxt = starts.get(rows[r + 1][0]) if r + 1 < len(rows) else None
+            lines.append(connector(at, path_label(view, nxt) if named and nxt else []))
+            continue
         n = len(spaces)
         if at + n - 1 < PATH_ROW:  # on to the right from here
             first, shown, at = at, spaces, at + n - 1
@@ -513,9 +633,11 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
                 line.append((DIM, h * PATH_JOIN))
             line += cell(pos)
         lines.append(line)
-        lines.append([("", " " * col(at)), (DIM, v)])  # the turn to the next row
-    goal = ends(boat, view.get("goal_name") or "boat", m["boat"])
-    counts = [("", f"{m['boat']} {view.get('goal_name') or 'boat'}:")] + _counts_by_color(
+        lines.append(connector(at, []))  # the turn to the next row
+    goal_name = view.get("goal_name") or "boat"
+    mark = end_mark(goal_name, False, model.ascii_only)
+    goal = ends(boat, goal_name, mark)
+    counts = [("", f"{mark} {goal_name}:")] + _counts_by_color(
         model, boat)  # the same place for everyone, whatever is selected or previewed
     indent = max(0, min(col(at) - 2, width - width_of(counts) - 12))
     lines.append([("", " " * indent)] + goal)
@@ -549,14 +671,16 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     log takes every free row (below, or in a column of its own on wide screens).
     """
     layout = _game_layout(model, width, height, path=True)
-    if layout is None:
+    if layout is None:  # the strip, with the paths' names if they fit
         layout = _game_layout(model, width, height, path=False)
+    if layout is None:
+        layout = _game_layout(model, width, height, path=False, labels=False)
     assert layout is not None
     return layout
 
 
-def _game_layout(model: ClientModel, width: int, height: int, path: bool
-                 ) -> list[Line] | None:
+def _game_layout(model: ClientModel, width: int, height: int, path: bool,
+                 labels: bool = True) -> list[Line] | None:
     view = model.view
     assert view is not None
     side = 0
@@ -586,7 +710,7 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool
     if board is not None:
         top += board
     else:
-        top += board_lines(model, main_w)
+        top += board_lines(model, main_w, labels)
         top.append(ends_line(model))
     top += players_lines(model, main_w)
     me = model.my_seat_view()
@@ -597,7 +721,11 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool
     acts = action_lines(model, main_w)
     reserve = 1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
     room = height - reserve - len(top) - len(acts)
-    if path and room < (0 if side else LOG_MIN):
+    # a preview adds a line: keep room for it so the board does not change shape under it
+    spare = 1 if model.preview is None and model.legal and not model.owes_discard() else 0
+    if path and room - spare < (0 if side else LOG_MIN):
+        return None
+    if labels and not path and room < 0 and named_paths(view):
         return None
     if room < 0 or width < MIN_WIDTH:  # too small to play: say so, cut nothing silently
         return too_small(model, max(width, MIN_WIDTH), height - room, width, height)

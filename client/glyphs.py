@@ -25,8 +25,10 @@ UNICODE_GLYPHS: dict[str, str] = {
     "treasure": "▣",
 }
 
-UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·"}
-ASCII_MARKS = {"start": "S", "boat": "@", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|"}
+UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·",
+                 "cove": "⛱", "sea": "≈"}
+ASCII_MARKS = {"start": "S", "boat": "@", "turn": ">", "hidden": "#", "arrow": "->", "sep": "|",
+               "cove": "C", "sea": "~"}
 
 # prompt_toolkit colour names for the seat colours.
 COLOR_STYLES: dict[str, str] = {
@@ -67,6 +69,17 @@ def glyph(symbol: str, ascii_only: bool = False, keys: dict[str, str] | None = N
 def marks(ascii_only: bool) -> dict[str, str]:
     """Start, boat and other marks for the chosen character set."""
     return ASCII_MARKS if ascii_only else UNICODE_MARKS
+
+
+def end_mark(name: str, start: bool, ascii_only: bool) -> str:
+    """The mark of the start or the goal by what it is: a sloop or boat (the escape's goal,
+    the island story's flooded start) is a boat, the cove a beach, the jail a flag."""
+    m = marks(ascii_only)
+    if "sloop" in name or name == "boat":
+        return m["boat"]
+    if name == "cove":
+        return m["cove"]
+    return m["start"] if start else m["boat"]
 
 
 def color_style(color: str) -> str:

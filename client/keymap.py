@@ -63,9 +63,10 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
     if (not now and opts.get("morgan") not in (None, "off")) or "morgan" in kinds:
         pairs.append(("m", "Morgan push"))
     if (not now and opts.get("story") == "whole") or "sail" in kinds:
-        pairs.append((SAIL_KEY, "sail the sloop to the other shore"))
+        pairs.append((SAIL_KEY, "sail the sloop" if now else
+                      "sail the sloop to the other shore (preview; Enter confirms)"))
     if not now or "undo" in kinds:
-        pairs.append((UNDO_KEY, "undo the last advance"))
+        pairs.append((UNDO_KEY, "undo the last move"))
     if not now and opts.get("filibusters"):
         pairs += [("letter", "discard owed: choose a card"), ("Backspace", "take back a pick")]
     if model.may_manage():

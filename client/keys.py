@@ -360,13 +360,13 @@ class KeyHandling:
             self.try_action("end", "end the turn")
             return
         if key == SAIL_KEY:
-            self.try_action("sail", "sail the sloop")
+            self._preview_sail()
             return
         if key == UNDO_KEY:
             if "undo" in self.legal:
                 self.send_action("undo")
             else:
-                self.set_status("nothing to undo: only an advance that revealed nothing, "
+                self.set_status("nothing to undo: only an advance or sail that revealed nothing, "
                                 "before your next action", error=True)
             return
         if key == "w":
@@ -420,6 +420,41 @@ class KeyHandling:
         card = action.split()[-1]
         self.preview = Preview(action, (f"play {card}: {place_name(view, pos)} → "
                                         f"{place_name(view, land)}"), land, pos)
+
+    def _preview_sail(self) -> None:
+        """``f``: where the sloop would go and what it costs, waiting for Enter."""
+        view = self.view
+        sloop = (view or {}).get("sloop")
+        if view is None or not isinstance(sloop, dict):
+            self.set_status("there is no sloop to sail in this story (story=whole has one)",
+                            error=True)
+            return
+        here = str(sloop.get("shore") or "cartagena")
+        there = "tortuga" if here == "cartagena" else "cartagena"
+        if "sail" not in self.legal:
+            self.preview = None
+            self.set_status(self._why_no_sail(view, here), error=True)
+            return
+        taken, most = int(view.get("actions_taken", 0)), int(view.get("actions_max", 0))
+        if view.get("free_sail") and view.get("captain") == self.seat and not taken:
+            cost = "free, Captain's sail"
+        elif most - taken <= 1:
+            cost = "last action, turn ends"
+        else:
+            cost = f"1 action, {most - taken - 1} left"
+        self.preview = Preview("sail", f"sail {here.title()} → {there.title()}: {cost}",
+                               None, sloop.get("pos"))
+
+    def _why_no_sail(self, view: dict, shore: str) -> str:
+        pos = (view.get("sloop") or {}).get("pos")
+        mine = self.my_positions()
+        if shore == "cartagena" and pos not in mine:
+            return "the sloop sails to Tortuga only with one of your pirates aboard"
+        low = 0 if (view.get("options") or {}).get("jail_in_passage", True) else 1
+        if shore == "tortuga" and not any(low <= p < pos for p in mine if isinstance(pos, int)):
+            return ("the sloop sails back to Cartagena only while you have a pirate in the "
+                    "underground passage")
+        return "you cannot sail the sloop now"
 
     def try_action(self, action: str, what: str) -> None:
         if action in self.legal:

@@ -18,7 +18,7 @@ from client.uistate import CreateForm, InputLine, Preview
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
 HISTORY_KEEP = 2000
 FULL_VIEW_EVENTS = 20  # a fresh full view carries up to this many recent events
-MOVES = ("advance", "retreat", "morgan", "draw", "discard", "undo")
+MOVES = ("advance", "retreat", "morgan", "draw", "discard", "undo", "sail")
 
 
 @dataclass
@@ -220,7 +220,10 @@ class ClientModel(KeyHandling):
     def last_moved(self) -> set[int]:
         """Where the others' pirates landed since my last action (highlighted on the board)."""
         landed: list[int] = []
+        sloop = (self.view or {}).get("sloop") or {}
         for e in self.since_my_turn():
+            if e.get("type") == "sail" and "pos" in sloop:  # the sloop's number, underlined
+                landed.append(int(sloop["pos"]))
             if "to" not in e:
                 continue
             if e.get("from") in landed:  # moved on again: only the last landing shows

@@ -94,10 +94,20 @@ def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
         lines += keys_line(sym, width)
     if model.view:
         lines.append([])
+        end = model.view.get("goal_name") or "boat"
+        if model.view.get("sloop"):
+            end = f"end of its path: the sloop, or the {end}"
         lines += wrap("Advance: play a card, the pirate jumps to the next free space of its "
-                      "symbol (else the "
-                      f"{model.view.get('goal_name') or 'boat'}). Retreat: back to the nearest "
+                      f"symbol (else the {end}). Retreat: back to the nearest "
                       "space with 1 or 2 pirates, draw that many cards.", width, DIM)
+        if model.view.get("sloop"):
+            lines += wrap(
+                "The sloop: at the end of the underground passage pirates board it (Cartagena); f "
+                "sails it to Tortuga (with a pirate of yours aboard) or back (with one of "
+                "yours still in the passage) for one action. From the sloop at Tortuga a card "
+                "lands a pirate on the island path, on to the cove. At most 3 of a colour "
+                "aboard. Whoever has the most pirates aboard when the turn begins is the "
+                "Captain: one free sail before the first action.", width, DIM)
     return lines[:height]
 
 

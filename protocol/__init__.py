@@ -11,12 +11,14 @@ from .errors import (
     ProtocolError,
     RemoteProtocolError,
 )
+from .fields import MAX_SECRET, clean_secret
 from .framing import MAX_FRAME, FrameDecoder, encode_frame
 from .versions import PROTOCOL_VERSIONS, choose_version
 
 __all__ = [
     "ERROR_CODES",
     "MAX_FRAME",
+    "MAX_SECRET",
     "PROTOCOL_VERSIONS",
     "ConnState",
     "Connection",
@@ -26,6 +28,7 @@ __all__ = [
     "RemoteProtocolError",
     "Role",
     "choose_version",
+    "clean_secret",
     "discovery",
     "encode_frame",
     "messages",

@@ -80,6 +80,16 @@ class Connection:
                 f"table={self.table} seat={self.seat}>")
 
     @property
+    def buffered(self) -> int:
+        """Bytes received of a frame that is not complete yet (0 between frames)."""
+        return self._decoder.buffered
+
+    @property
+    def frames_received(self) -> int:
+        """Complete frames received so far (a partial frame after them is newer)."""
+        return self._decoder.frames_received
+
+    @property
     def spectating(self) -> bool:
         """At a table without a seat."""
         return self.state is ConnState.TABLE and self.seat is None

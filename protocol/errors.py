@@ -36,7 +36,8 @@ ERROR_CODES: dict[str, tuple[bool, str]] = {
     # framing and decoding (raised by protocol/)
     "frame-too-large": (True, "frame header announces more than 65536 bytes"),
     "bad-msgpack": (True, "frame body is not exactly one valid msgpack value"),
-    "not-a-map": (True, "frame body is not a map with string keys"),
+    "not-a-map": (True, ("frame body is not a map with string keys, or a map in it has "
+                  "a key that is not a string or byte string")),
     "unknown-type": (False, "message type is not known; the frame was skipped"),
     "bad-field": (False, "a field is missing or has a wrong type, range or length"),
     "not-allowed": (
@@ -53,7 +54,8 @@ ERROR_CODES: dict[str, tuple[bool, str]] = {
     "server-full": (True, "host accepts no more connections"),
     "shutting-down": (True, "host is shutting down"),
     "handshake-timeout": (True, "no hello arrived in time"),
-    "idle-timeout": (True, "nothing heard from the peer (not even pong) for too long"),
+    "idle-timeout": (True, ("no complete message (not even pong) for too long, or a "
+                     "frame left incomplete for too long")),
     "resumed-elsewhere": (True, "the seat was resumed by another connection"),
     "too-many-tables": (False, "the host, or the sender's address, has as many tables as allowed"),
     "table-fault": (False, "the host failed on this action; refused, the game is unchanged"),

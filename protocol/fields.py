@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -40,6 +41,31 @@ def clean_text(text: str, cap: int) -> str:
 
 class FieldError(Exception):
     """A value did not pass its Kind; ``args[0]`` says where and why."""
+
+
+#: Longest password (host or table), in characters.
+MAX_SECRET = 128
+
+
+def clean_secret(text: str, cap: int = MAX_SECRET) -> str | None:
+    """A password as both ends compare it: NFC-normalized, checked, never altered otherwise.
+
+    "" means no password (None). Raises ValueError, saying why, for text that is not a
+    str, holds a control character (those :func:`clean_text` removes) or is longer
+    than ``cap`` characters: such a password could never be typed the same way twice,
+    so it is refused rather than cleaned or cut. A host checks its own password with
+    this at start-up, and a received ``password`` field goes through it too.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a password is a string, not {type(text).__name__}")  # noqa: TRY004
+    text = unicodedata.normalize("NFC", text)
+    if not text:
+        return None
+    if _CONTROL.search(text):
+        raise ValueError("a password may not hold control characters (tab, newline, ...)")
+    if len(text) > cap:
+        raise ValueError(f"a password has at most {cap} characters, not {len(text)}")
+    return text
 
 
 def _is_int(value: Any) -> bool:
@@ -83,6 +109,19 @@ class Str(Kind):
         if not isinstance(value, str):
             raise FieldError(f"{where}: expected str, got {type(value).__name__}")
         return clean_text(value, self.cap)
+
+
+class Secret(Kind):
+    """A password: refused (never cleaned or cut) when unusable; "" is nil."""
+
+    def __init__(self, cap: int = MAX_SECRET) -> None:
+        self.cap = cap
+
+    def clean(self, value: Any, where: str) -> str | None:
+        try:
+            return clean_secret(value, self.cap)
+        except ValueError as exc:
+            raise FieldError(f"{where}: {exc}") from None
 
 
 class Enum(Kind):
@@ -335,6 +374,7 @@ class Record:
 
 
 __all__ = [
-    "Bin", "Bool", "Data", "Enum", "FieldError", "Int", "Kind", "Nested", "Opt",
-    "Options", "Record", "Seq", "Str", "clean_data", "clean_text",
+    "MAX_SECRET", "Bin", "Bool", "Data", "Enum", "FieldError", "Int", "Kind", "Nested",
+    "Opt", "Options", "Record", "Secret", "Seq", "Str", "clean_data", "clean_secret",
+    "clean_text",
 ]

@@ -23,6 +23,10 @@ INT_MAX = 2**64 - 1
 MAX_DEPTH = 64
 
 
+#: msgpack's message when ``strict_map_key`` refuses a key (int, nil, array, ...).
+_MAP_KEY_REFUSED = "is not allowed for map key"
+
+
 def _refuse_ext(code: int, data: bytes) -> NoReturn:
     raise ValueError(f"msgpack ext type {code} is not used by this protocol")
 
@@ -43,7 +47,17 @@ def unpack_body(body: bytes) -> dict[str, Any]:
             max_map_len=limit // 2,
             max_ext_len=0,
         )
-    except (ValueError, TypeError, OverflowError, msgpack.UnpackException) as exc:
+    except ValueError as exc:
+        if _MAP_KEY_REFUSED in str(exc):
+            # A map (at any depth) with a key that is neither str nor bin: refused by
+            # the decoder itself, so no dict is ever built from such keys.
+            raise RemoteProtocolError(
+                "not-a-map", f"a map in the frame has a non-string key ({exc})", fatal=True
+            ) from None
+        raise RemoteProtocolError(
+            "bad-msgpack", f"frame is not valid msgpack ({exc})", fatal=True
+        ) from None
+    except (TypeError, OverflowError, msgpack.UnpackException) as exc:
         raise RemoteProtocolError(
             "bad-msgpack", f"frame is not valid msgpack ({exc})", fatal=True
         ) from None
@@ -78,6 +92,8 @@ class FrameDecoder:
         self._need: int | None = None  # body size of the frame being read
         self._frames: deque[bytes] = deque()
         self._error: RemoteProtocolError | None = None
+        #: Complete frames split off so far (taken or not).
+        self.frames_received = 0
 
     @property
     def buffered(self) -> int:
@@ -125,6 +141,7 @@ class FrameDecoder:
             need = self._need
             if not self._body and n - i >= need:
                 self._frames.append(bytes(view[i : i + need]))
+                self.frames_received += 1
                 i += need
                 self._need = None
                 continue
@@ -133,6 +150,7 @@ class FrameDecoder:
             i += take
             if len(self._body) == need:
                 self._frames.append(bytes(self._body))
+                self.frames_received += 1
                 self._body = bytearray()
                 self._need = None
 

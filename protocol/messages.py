@@ -29,6 +29,7 @@ from .fields import (
     Opt,
     Options,
     Record,
+    Secret,
     Seq,
     Str,
     clean_text,
@@ -130,7 +131,7 @@ class Hello(Message):
         "name": Str(32),
         "role": Enum(*ROLES),
         "token": Opt(Str(64)),
-        "password": Opt(Str(128)),
+        "password": Opt(Secret()),
     }
     versions: tuple[int, ...] = PROTOCOL_VERSIONS
     name: str = ""
@@ -201,7 +202,7 @@ class CreateTable(Message):
         "name": Str(64),
         "rules": Str(32),
         "options": Options(),
-        "password": Opt(Str(128)),
+        "password": Opt(Secret()),
     }
     name: str
     rules: str = "jamaica"
@@ -220,7 +221,7 @@ class JoinTable(Message):
         "spectate": Bool(),
         "name": Opt(Str(32)),
         "color": Opt(Str(16)),
-        "password": Opt(Str(128)),
+        "password": Opt(Secret()),
     }
     table: int
     seat: int | None = None

@@ -68,10 +68,10 @@ def coerce_option(name: str, value: Any) -> Any:
             raise ValueError(f"option {name} takes yes or no, not {value!r}")
         return low in ("1", "true", "yes", "on")
     if opt.kind is int and isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            raise ValueError(f"option {name} takes a whole number, not {value!r}") from None
+        # Only ASCII digits are numbers: int() alone also takes '٣', '３', '+3', ' 3', '3_0'.
+        if not (value.isascii() and value.isdigit() and len(value) <= 6):
+            raise ValueError(f"option {name} takes a whole number, not {value!r}")
+        return int(value)
     if name == "colors" and isinstance(value, str):
         return tuple(c.strip() for c in value.split(",") if c.strip())
     return value

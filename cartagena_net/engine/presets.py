@@ -108,6 +108,13 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
         opt = OPTIONS[name]
         if opt.kind is int and (not isinstance(value, int) or isinstance(value, bool)):
             raise ValueError(f"option {name} takes a whole number")
+        if opt.kind is bool and not isinstance(value, bool):
+            raise ValueError(f"option {name} takes yes or no")
+        if opt.kind is str and name != "colors" and not isinstance(value, str):
+            raise ValueError(f"option {name} takes a text value")
+        if name == "colors" and (not isinstance(value, (list, tuple))
+                                 or not all(isinstance(c, str) for c in value)):
+            raise ValueError("option colors takes colour names, comma separated")
         if opt.bounds and not opt.bounds[0] <= value <= opt.bounds[1]:
             raise ValueError(f"option {name} must be {opt.bounds[0]}..{opt.bounds[1]}")
         if opt.choices and value not in opt.choices:

@@ -21,6 +21,11 @@ class HostConfig:
     the searching bots' level (``cartagena_net.bots.LEVELS``) and ``bot_think``, if set,
     their budget in seconds a decision instead; ``bot_workers`` the processes that run
     their searches (0: one thread).
+
+    ``handshake_timeout`` is also how long one frame may take to arrive whole.
+    ``password`` (the host's, plaintext; the service keeps only its hash). Wrong
+    passwords: the first ``guess_free`` from an address cost nothing, then each check
+    from it waits ``guess_delay`` seconds, doubling up to ``guess_max_delay``.
     """
 
     name: str = field(default_factory=default_host_name)
@@ -48,6 +53,9 @@ class HostConfig:
     lobby_delay: float = 0.05
     max_send_buffer: int = 1 << 20
     log_events: bool = False
+    guess_free: int = 3
+    guess_delay: float = 0.5
+    guess_max_delay: float = 30.0
     web_port: int | None = None
     web_bind: str | None = None
     web_idle_timeout: float = 20.0

@@ -9,6 +9,7 @@ import secrets
 from typing import Any
 
 from twisted.internet import protocol as tprotocol
+from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -45,6 +46,10 @@ class HostConnection(tprotocol.Protocol):
         self._idle_call: Any = None
         self._handshake_call: Any = None
         self._ping_nonce: int | None = None
+        self._partial_since: float | None = None
+        self._partial_count = 0
+        self._partial_call: Any = None
+        self._held: Any = None  # a request being answered later (a password check)
 
     # -- twisted Protocol ------------------------------------------------------
 
@@ -64,19 +69,24 @@ class HostConnection(tprotocol.Protocol):
     def dataReceived(self, data: bytes) -> None:
         if self.closed:
             return
-        self._last_rx = self.reactor.seconds()
         try:
             self.conn.receive_data(data)
         except RemoteProtocolError as exc:
             self.fail(exc.code, exc.message, ref=exc.ref)
             return
-        while not self.closed:
+        self._drain()
+        self._watch_partial()
+
+    def _drain(self) -> None:
+        """Handle every complete frame received, unless a request is being answered."""
+        while not self.closed and self._held is None:
             try:
                 msg = self.conn.next_event()
             except RemoteProtocolError as exc:
                 if exc.fatal:
                     self.fail(exc.code, exc.message, ref=exc.ref)
                     return
+                self._last_rx = self.reactor.seconds()
                 if not self._bucket.take():
                     self.fail("rate-limited", "too many messages: slow down")
                     return
@@ -84,10 +94,40 @@ class HostConnection(tprotocol.Protocol):
                 continue
             if msg is None:
                 break
+            # Only complete messages count as activity (a trickle of bytes does not).
+            self._last_rx = self.reactor.seconds()
             if not self._bucket.take():
                 self.fail("rate-limited", "too many messages: slow down", ref=msg.TYPE)
                 return
             self._handle(msg)
+
+    def _watch_partial(self) -> None:
+        """A frame must arrive whole within the handshake deadline of its first byte."""
+        if self.closed or not self.conn.buffered:
+            self._partial_since = None
+            return
+        count = self.conn.frames_received
+        if self._partial_since is None or count != self._partial_count:
+            self._partial_since = self.reactor.seconds()
+            self._partial_count = count
+        if self._partial_call is None:
+            self._partial_call = self.reactor.callLater(
+                self.config.handshake_timeout, self._check_partial)
+
+    def _check_partial(self) -> None:
+        self._partial_call = None
+        if self.closed or self._partial_since is None:
+            return
+        limit = self.config.handshake_timeout
+        if self._held is not None:  # not read while the host answers: the clock restarts after
+            self._partial_call = self.reactor.callLater(limit, self._check_partial)
+            return
+        age = self.reactor.seconds() - self._partial_since
+        if age >= limit:
+            self.fail("idle-timeout", f"a frame was still incomplete after {age:.0f} s "
+                      f"(at most {limit:g} s)")
+            return
+        self._partial_call = self.reactor.callLater(max(limit - age, 0.01), self._check_partial)
 
     def connectionLost(self, reason: Failure = tprotocol.connectionDone) -> None:
         self.closed = True
@@ -95,10 +135,10 @@ class HostConnection(tprotocol.Protocol):
             if t.active():
                 t.cancel()
         self._timers.clear()
-        for call in (self._idle_call, self._handshake_call):
+        for call in (self._idle_call, self._handshake_call, self._partial_call):
             if call is not None and call.active():
                 call.cancel()
-        self._idle_call = self._handshake_call = None
+        self._idle_call = self._handshake_call = self._partial_call = None
         if self.admitted:
             self.host.release(self)
 
@@ -182,6 +222,8 @@ class HostConnection(tprotocol.Protocol):
         self._idle_call = None
         if self.closed:
             return
+        if self._held is not None:  # the host is answering late, not the peer
+            self._last_rx = self.reactor.seconds()
         idle = self.reactor.seconds() - self._last_rx
         if idle >= self.config.idle_timeout:
             self.fail("idle-timeout", f"nothing heard for {idle:.0f} s")
@@ -195,9 +237,10 @@ class HostConnection(tprotocol.Protocol):
 
     def _handle(self, msg: Any) -> None:
         ref = msg.TYPE
+        later = None
         try:
             if isinstance(msg, messages.Hello):
-                self._hello(msg)
+                later = self._hello(msg)
             elif isinstance(msg, messages.Ping):
                 self.send_message(messages.Pong(nonce=msg.nonce))
             elif isinstance(msg, messages.Pong):
@@ -205,26 +248,71 @@ class HostConnection(tprotocol.Protocol):
             elif isinstance(msg, messages.Bye):
                 self.closed = True
                 self.transport.loseConnection()
+            elif isinstance(msg, messages.Error):
+                self._peer_error(msg)
             elif not self.welcomed:
                 raise HostError("not-allowed", "say hello first", fatal=True)
             else:
-                self.host.lobby.handle(self, msg)
-        except HostError as exc:
+                later = self.host.lobby.handle(self, msg)
+        except Exception as exc:  # noqa: BLE001 - see _refused
+            self._refused(exc, ref)
+            return
+        if isinstance(later, Deferred):
+            self._hold(later, ref)
+
+    def _refused(self, exc: BaseException, ref: str) -> None:
+        """A request failed: a HostError is answered; anything else is a host bug."""
+        if isinstance(exc, HostError):
             if exc.fatal:
                 self.fail(exc.code, exc.message, ref=ref)
             else:
                 self.error(exc.code, exc.message, ref=ref)
-        except Exception:  # noqa: BLE001 - a host bug drops this connection, not the host
-            log.failure("internal error handling {ref} from {addr}", ref=ref, addr=self.address)
-            self.fail("internal", "internal error in the host", ref=ref)
+            return
+        log.failure("internal error handling {ref} from {addr}", failure=Failure(exc),
+                    ref=ref, addr=self.address)
+        self.fail("internal", "internal error in the host", ref=ref)
 
-    def _hello(self, msg: Any) -> None:
+    def _hold(self, later: Deferred, ref: str) -> None:
+        """Answer a request later: stop reading and handling until ``later`` fires."""
+        self._held = later
+        transport = self.transport
+        if transport is not None:
+            transport.pauseProducing()
+
+        def failed(failure: Failure) -> None:
+            if not self.closed:
+                self._refused(failure.value, ref)
+
+        def done(_: Any) -> None:
+            self._held = None
+            if self.closed:
+                return
+            if transport is not None:
+                transport.resumeProducing()
+            self._partial_since = None  # a frame cut by the wait gets a full deadline
+            self._drain()
+            self._watch_partial()
+
+        later.addErrback(failed)
+        later.addBoth(done)
+
+    def _peer_error(self, msg: Any) -> None:
+        """The client reports an error: logged (at debug level unless fatal, so a chatty
+        client cannot flood the log); a fatal one ends the connection."""
+        emit = log.info if msg.fatal else log.debug
+        emit("{addr} reports {fatal}error {code}: {message}", addr=self.address,
+             fatal="fatal " if msg.fatal else "", code=msg.code, message=msg.message)
+        if msg.fatal:
+            self.closed = True
+            self.transport.loseConnection()
+
+    def _hello(self, msg: Any) -> Deferred | None:
         if self.welcomed:
             raise HostError("not-allowed", "hello was already said")
         self.name = (msg.name or "").strip()[:32] or "player"
         self.role = msg.role
-        self.host.lobby.hello(self, msg)
-        if self.welcomed and self._handshake_call is not None:
-            if self._handshake_call.active():
-                self._handshake_call.cancel()
-            self._handshake_call = None
+        # The deadline is met: a hello came (the password may take the host a while).
+        if self._handshake_call is not None and self._handshake_call.active():
+            self._handshake_call.cancel()
+        self._handshake_call = None
+        return self.host.lobby.hello(self, msg)

@@ -24,9 +24,9 @@ from twisted.logger import Logger
 
 log = Logger(namespace="cartagena.host.journal")
 
-JOURNAL_RE = re.compile(r"^table-(\d+)\.journal$")
+JOURNAL_RE = re.compile(r"^table-([0-9]+)\.journal$")  # ASCII digits only
 # Any file a table's journal ever leaves behind: the journal, ``.tmp``, ``.bad-...``.
-JOURNAL_FILE_RE = re.compile(r"^table-(\d+)\.journal(?:$|\.)")
+JOURNAL_FILE_RE = re.compile(r"^table-([0-9]+)\.journal(?:$|\.)")
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 

@@ -93,24 +93,38 @@ class Lobby:
 
     # -- handshake -------------------------------------------------------------
 
-    def hello(self, conn: Any, msg: Any) -> None:
+    def hello(self, conn: Any, msg: Any) -> Any:
+        """Welcome ``conn``, or refuse it; a Deferred while a password is being checked."""
         try:
             version = choose_version(msg.versions)
         except RemoteProtocolError as exc:
             raise HostError(exc.code, exc.message, fatal=True) from None
-        resumed = None
-        seat = None
-        table = None
         if msg.token:
+            if msg.role == "spectator":
+                raise HostError("not-allowed", "a spectator has no seat to resume: say hello "
+                                "as a player to use a seat token", fatal=True)
             table, seat = self.find_token(msg.token)
             if seat is None:
                 raise HostError("bad-token", "unknown or expired seat token", fatal=True)
-            resumed = {"table": table.id, "seat": seat.index}
-        else:
-            try:
-                self.host.check_password(msg.password)
-            except HostError as exc:
-                raise HostError(exc.code, exc.message, fatal=True) from None
+            self._welcome(conn, version, table, seat)
+            return None
+        stored = self.host.password
+        if stored is None:
+            self._welcome(conn, version, None, None)
+            return None
+        if msg.password is None:
+            raise HostError("bad-password", "this host needs its password", fatal=True)
+
+        def checked(ok: bool) -> None:
+            if not ok:
+                raise HostError("bad-password", "wrong password for this host", fatal=True)
+            self._welcome(conn, version, None, None)
+
+        return self.host.passwords.check(conn.address, msg.password, stored,
+                                         "host").addCallback(checked)
+
+    def _welcome(self, conn: Any, version: int, table: Any, seat: Any) -> None:
+        resumed = None if seat is None else {"table": table.id, "seat": seat.index}
         conn.welcomed = True
         conn.send_message(
             messages.Welcome(
@@ -144,11 +158,12 @@ class Lobby:
 
     # -- requests --------------------------------------------------------------
 
-    def handle(self, conn: Any, msg: Any) -> None:
+    def handle(self, conn: Any, msg: Any) -> Any:
+        """Answer one request; a Deferred when the answer comes later."""
         handler = getattr(self, "on_" + type(msg).__name__, None)
         if handler is None:
             raise HostError("not-allowed", f"a client may not send {type(msg).__name__}")
-        handler(conn, msg)
+        return handler(conn, msg)
 
     def _player(self, conn: Any) -> None:
         if conn.role != "player":
@@ -160,26 +175,57 @@ class Lobby:
             raise HostError("wrong-table", f"you are not at table {table_id}")
         return table
 
-    def on_CreateTable(self, conn: Any, msg: Any) -> None:
+    def on_CreateTable(self, conn: Any, msg: Any) -> Any:
         self._player(conn)
         if conn.table is not None:
             raise HostError("not-allowed", f"leave table {conn.table.id} first")
+        if msg.password is None:
+            self._create(conn, msg, None)
+            return None
+        # The protocol refused an unusable password (bad-field); hash it off the reactor.
+        return self.host.passwords.make(msg.password).addCallback(
+            lambda stored: self._create(conn, msg, stored))
+
+    def _create(self, conn: Any, msg: Any, stored: Any) -> None:
+        if conn.table is not None or conn.closed:
+            return
         table_id = self.host.create_table(
             msg.name or f"table {self.next_id}",
             msg.rules,
             dict(msg.options or {}),
-            password=msg.password or None,
+            stored_password=stored,
             address=conn.address,
         )
         table = self.tables[table_id]
         self._sit(conn, table, None, None)
 
-    def on_JoinTable(self, conn: Any, msg: Any) -> None:
+    def on_JoinTable(self, conn: Any, msg: Any) -> Any:
         if conn.table is not None:
             raise HostError("not-allowed", f"leave table {conn.table.id} first")
+        if conn.role == "spectator" and not msg.spectate:
+            raise HostError("not-allowed", "a spectator connection only watches: "
+                            "send join_table with spectate true")
         table = self.table(msg.table)
-        table.check_password(msg.password)
-        if msg.spectate or conn.role == "spectator":
+        if table.password is None:
+            self._join(conn, table, msg)
+            return None
+        if msg.password is None:
+            raise HostError("bad-password", f"table {table.id} needs its password")
+
+        def checked(ok: bool) -> None:
+            if not ok:
+                raise HostError("bad-password", f"wrong password for table {table.id}")
+            if self.tables.get(table.id) is not table:
+                raise HostError("no-such-table", f"table {table.id} is gone")
+            self._join(conn, table, msg)
+
+        return self.host.passwords.check(conn.address, msg.password, table.password,
+                                         f"table {table.id}").addCallback(checked)
+
+    def _join(self, conn: Any, table: Table, msg: Any) -> None:
+        if conn.table is not None or conn.closed:
+            return
+        if msg.spectate:
             table.check_spectators()
             conn.table = table
             conn.send_message(messages.Joined(table=table.id, seat=None, token=None))

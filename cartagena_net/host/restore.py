@@ -25,6 +25,7 @@ from cartagena_net.host.journal import (
     read_journal,
     write_journal,
 )
+from cartagena_net.host.passwords import journaled_password
 from cartagena_net.host.table import Table, load_bot
 
 log = Logger(namespace="cartagena.host.restore")
@@ -141,7 +142,7 @@ def _table_from_meta(host: Any, table_id: int, meta: dict[str, Any]) -> Table:
         creator = meta.get("creator")
         return Table(
             host, table_id, name, rules, options,
-            password=meta.get("password"), spectators=bool(meta.get("spectators", True)),
+            password=journaled_password(meta), spectators=bool(meta.get("spectators", True)),
             open_journal=False, creator=creator if isinstance(creator, str) else None,
         )
     except HostError as exc:

@@ -24,9 +24,9 @@ from cartagena_net.host.journal import (
 )
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
+from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredPassword
 from cartagena_net.host.table import Table
 from cartagena_net.host.thinker import Thinker
-from cartagena_net.host.tokens import same_secret
 from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
@@ -57,6 +57,11 @@ class HostService(Service):
         self.caps = ConnectionCaps(config.max_connections, config.max_per_address)
         self.connections: set[HostConnection] = set()
         self.host_id = uuid.uuid4().hex
+        self.passwords = PasswordChecker(reactor, GuessThrottle(
+            reactor.seconds, free=config.guess_free, base=config.guess_delay,
+            cap=config.guess_max_delay))
+        # Only the hash is kept; an unusable password is refused here (ValueError).
+        self.password = StoredPassword.make(config.password) if config.password else None
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
         self.thinker = Thinker(reactor, config.bot_workers)
@@ -116,6 +121,7 @@ class HostService(Service):
         """
         super().stopService()
         self.lobby.cancel()
+        self.passwords.stop()
         for conn in list(self.connections):
             conn.say_bye(HOST_ENDED)
         for table in self.lobby.tables.values():
@@ -147,13 +153,22 @@ class HostService(Service):
         bots: int = 0,
         bot_kind: str = "greedy",
         password: str | None = None,
+        stored_password: StoredPassword | None = None,
         address: str | None = None,
     ) -> int:
         """Create a table (bots take the last seats); return its id. HostError if refused.
 
+        ``password`` is hashed here (about 40 ms); the lobby passes ``stored_password``,
+        made off the reactor thread, instead.
+
         ``address``: the client address asking (None: the host itself); one address
         holds at most ``config.max_tables_per_address`` tables.
         """
+        if password:
+            try:
+                stored_password = StoredPassword.make(password)
+            except ValueError as exc:
+                raise HostError("bad-field", f"unusable table password: {exc}") from None
         if len(self.lobby.tables) >= self.config.max_tables:
             raise HostError("too-many-tables", f"this host has {self.config.max_tables} tables")
         cap = self.config.max_tables_per_address
@@ -167,7 +182,8 @@ class HostService(Service):
             try:
                 table = Table(
                     self, table_id, name[:64], rules, options,
-                    password=password, spectators=self.config.spectators, creator=address,
+                    password=stored_password, spectators=self.config.spectators,
+                    creator=address,
                 )
             except FileExistsError:  # a journal nobody listed: never overwrite it
                 log.warn(  # noqa: G010 - twisted's Logger has warn()
@@ -203,9 +219,7 @@ class HostService(Service):
                           err=str(exc))
         self.lobby.remove_table(table)
         if self.web is not None:  # its web watchers are told the table is gone
-            feed = self.web.feeds.pop(table.id, None)
-            if feed is not None:
-                feed.close()
+            self.web.table_removed(table.id)
         self.lobby_changed()
         log.info("table {id} removed: nobody is left at it", id=table.id)
 
@@ -230,17 +244,23 @@ class HostService(Service):
         if game is None:
             try:
                 game = make_game(rules, **options)
-            except (ValueError, TypeError, KeyError) as exc:
+            except Exception as exc:  # noqa: BLE001 - whatever the engine refuses is bad-rules
                 raise HostError("bad-rules", f"cannot make a {rules!r} game: {exc}") from None
             if len(self._games) >= GAME_CACHE:
                 self._games.clear()
             self._games[key] = game
         return game
 
-    def check_password(self, password: str | None) -> None:
-        """HostError ``bad-password`` unless ``password`` is the host's (or none is set)."""
-        if not same_secret(password, self.config.password):
-            raise HostError("bad-password", "this host needs its password")
+    def check_password(self, password: str | None, address: str = "web") -> None:
+        """HostError ``bad-password`` unless ``password`` is the host's (or none is set).
+
+        For checks that cannot wait (the web view): see PasswordChecker.check_now.
+        """
+        if self.password is None:
+            return
+        refused = self.passwords.check_now(address, password, self.password, "host")
+        if refused is not None:
+            raise HostError("bad-password", f"this host needs its password: {refused}")
 
     def lobby_changed(self, table: Any = None) -> None:
         self.lobby.changed(table)

@@ -14,6 +14,7 @@ from cartagena_net.engine import (
 )
 from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.tokens import new_token, same_secret
 from protocol import messages
@@ -48,7 +49,7 @@ class Table:
         name: str,
         rules: str,
         options: dict[str, Any],
-        password: str | None = None,
+        password: StoredPassword | None = None,
         spectators: bool = True,
         open_journal: bool = True,
         creator: str | None = None,
@@ -59,7 +60,7 @@ class Table:
         self.rules = rules
         self.options = dict(options)
         self.game = host.game_for(rules, self.options)
-        self.password = password
+        self.password = password  # a hash, never the password itself
         self.allow_spectators = spectators
         self.creator = creator  # the address that created it (a per-address cap counts it)
         colors = gamerec.seat_colors(self.game)
@@ -95,11 +96,16 @@ class Table:
             "rules": self.rules,
             "options": dict(self.options),
             "status": self.status,
-            "spectators": len(self.spectators),
+            "spectators": len(self.spectators) + self._web_watchers(),
             "password": self.password is not None,
             "owner": self.owner,
             "seats": [s.public() for s in self.seats],
         }
+
+    def _web_watchers(self) -> int:
+        """Browsers watching through the web view count as spectators too."""
+        web = self.host.web
+        return web.watchers(self.id) if web is not None else 0
 
     def free_seats(self) -> int:
         return 0 if self.playing else sum(1 for s in self.seats if not s.occupied)
@@ -129,9 +135,15 @@ class Table:
 
     # -- joining and leaving -------------------------------------------------
 
-    def check_password(self, password: str | None) -> None:
-        if not same_secret(password, self.password):
-            raise HostError("bad-password", f"table {self.id} needs its password")
+    def check_password(self, password: str | None, address: str = "web") -> None:
+        """HostError ``bad-password`` unless ``password`` opens this table, decided at once
+        (the web view; a client's ``join_table`` waits for a throttled check instead)."""
+        if self.password is None:
+            return
+        refused = self.host.passwords.check_now(address, password, self.password,
+                                                f"table {self.id}")
+        if refused is not None:
+            raise HostError("bad-password", f"table {self.id} needs its password: {refused}")
 
     def sit(self, conn: Any, seat: int | None, name: str, color: str | None) -> Seat:
         """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""
@@ -732,7 +744,7 @@ class Table:
             "name": self.name,
             "rules": self.rules,
             "options": self.options,
-            "password": self.password,
+            "password_hash": None if self.password is None else self.password.hash,
             "spectators": self.allow_spectators,
             "creator": self.creator,
         }

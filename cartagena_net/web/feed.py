@@ -70,36 +70,44 @@ class Feed:
     """The watchers of one stream."""
 
     def __init__(self, name: str, max_buffer: int,
-                 on_empty: Callable[[Feed], None] | None = None) -> None:
+                 on_change: Callable[[Feed], None] | None = None) -> None:
         self.name = name
         self.max_buffer = max_buffer
         self.watchers: set[Watcher] = set()
-        self._on_empty = on_empty
+        self._on_change = on_change  # called when a watcher joins or leaves
 
     def __len__(self) -> int:
         return len(self.watchers)
 
-    def add(self, request: Any, first: list[Frame]) -> Watcher:
-        """Start the event stream on ``request`` with ``first`` frames, then join the feed."""
+    def add(self, request: Any, first: Callable[[], list[Frame]]) -> Watcher:
+        """Join the feed, then start the event stream on ``request`` with the frames
+        ``first()`` makes (made once the watcher counts, so they include it)."""
         watcher = Watcher(self, request)
-        request.write(b"".join(f.raw for f in first) or b": \n\n")  # headers + first data
         self.watchers.add(watcher)
+        if self._on_change is not None:
+            self._on_change(self)
+        request.write(b"".join(f.raw for f in first()) or b": \n\n")  # headers + first data
         request.notifyFinish().addBoth(lambda _: self.discard(watcher))
         return watcher
 
     def discard(self, watcher: Watcher) -> None:
         if watcher in self.watchers:
             self.watchers.discard(watcher)
-            if not self.watchers and self._on_empty is not None:
-                self._on_empty(self)
+            if self._on_change is not None:
+                self._on_change(self)
 
     def publish(self, frame: Frame) -> None:
         """Write one already encoded frame to every watcher."""
         for watcher in list(self.watchers):
             watcher.send(frame)
 
-    def close(self) -> None:
-        """End every stream (the host stops or the table closes to watchers)."""
+    def close(self, last: Frame | None = None) -> None:
+        """End every stream (the host stops, the table closes to watchers or is removed),
+        after ``last`` (a final event) when given. The feed is left without watchers and
+        calls nobody back."""
+        if last is not None:
+            self.publish(last)
+        self._on_change = None
         for watcher in list(self.watchers):
             self.watchers.discard(watcher)
             if not watcher.request.finished and not watcher.request._disconnected:

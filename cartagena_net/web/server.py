@@ -5,8 +5,9 @@ Paths (nothing else exists; no file is ever looked up by a name from the request
 ``/``                  the tables, as in the lobby (``index.html``)
 ``/tables.json``       the lobby as JSON
 ``/events``            the lobby as Server-Sent Events (``lobby`` events)
-``/table/N``           one table, live (``table.html``)
-``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events)
+``/table/N``           one table, live (``table.html``; 404 ``no-table.html`` if none)
+``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events,
+                       and ``gone`` when the host removes the table)
 ``/static/NAME``       the page's own CSS, JavaScript and SVG, from a fixed list
 
 Only GET and HEAD are allowed (anything else: 405). Game data on a table stream is the
@@ -60,7 +61,7 @@ STATIC_TYPES = {
     "lobby.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
-PAGES = ("index.html", "table.html")
+PAGES = ("index.html", "table.html", "no-table.html")
 TABLE_ID = re.compile(rb"[1-9][0-9]{0,8}")
 MAX_BODY = 1 << 16
 
@@ -249,9 +250,11 @@ class TablePage(Leaf):
         return NotFound()
 
     def render_GET(self, request: Any) -> bytes:
-        if self.table_id not in self.web.host.lobby.tables:
-            return plain(request, http.NOT_FOUND, f"there is no table {self.table_id}")
         request.setHeader(b"Content-Type", HTML.encode())
+        if self.table_id not in self.web.host.lobby.tables:
+            # No such table (or no longer): a page that says so and links to the list.
+            request.setResponseCode(http.NOT_FOUND)
+            return self.web.pages["no-table.html"]
         return self.web.pages["table.html"]
 
 
@@ -362,12 +365,13 @@ class WebServer:
             except HostError as exc:
                 return http.FORBIDDEN, exc.message, "no-spectators"
         try:
-            self.host.check_password(cookie(request, "cartagena_host"))
+            self.host.check_password(cookie(request, "cartagena_host"), client_address(request))
         except HostError as exc:
             return http.FORBIDDEN, exc.message, "host-password"
         if table is not None:
             try:
-                table.check_password(cookie(request, f"cartagena_table_{table_id}"))
+                table.check_password(cookie(request, f"cartagena_table_{table_id}"),
+                                     client_address(request))
             except HostError as exc:
                 return http.FORBIDDEN, exc.message, "table-password"
         return None
@@ -377,30 +381,52 @@ class WebServer:
     def lobby_data(self) -> dict[str, Any]:
         tables = [{**t.lobby_entry(), "spectators_allowed": t.allow_spectators}
                   for t in self.host.lobby.tables.values()]
-        return {"host": self.config.name, "tables": tables}
+        return {"host": self.config.name, "port": self.host.port, "tables": tables}
 
     def watch(self, request: Any, table_id: int | None) -> None:
         if table_id is None:
-            self.lobby_feed.add(request, [Frame.event("lobby", self.lobby_data())])
+            self.lobby_feed.add(request, lambda: [Frame.event("lobby", self.lobby_data())])
             return
         table = self.host.lobby.tables[table_id]
         feed = self.feeds.get(table_id)
         if feed is None:
-            feed = self.feeds[table_id] = Feed(f"table {table_id}", self.config.web_max_buffer,
-                                               self._feed_empty)
-        first = [Frame.event("table", table.lobby_entry())]
-        if table.state is not None:
-            first.append(self._full_frame(table))
+            feed = self.feeds[table_id] = Feed(
+                f"table {table_id}", self.config.web_max_buffer,
+                lambda f: self._feed_changed(table_id, f))
+
+        def first() -> list[Frame]:
+            frames = [Frame.event("table", table.lobby_entry())]
+            if table.state is not None:
+                frames.append(self._full_frame(table))
+            return frames
         feed.add(request, first)
 
-    def _feed_empty(self, feed: Feed) -> None:
-        for tid, f in list(self.feeds.items()):
-            if f is feed:
-                del self.feeds[tid]
-                self._full.pop(tid, None)
+    def _feed_changed(self, table_id: int, feed: Feed) -> None:
+        """A web watcher came or went: the table's watcher count changed."""
+        if not len(feed) and self.feeds.get(table_id) is feed:
+            del self.feeds[table_id]
+            self._full.pop(table_id, None)
+        table = self.host.lobby.tables.get(table_id)
+        if table is not None and self._listening is not None:
+            self.host.lobby_changed(table)  # counted in the lobby's spectators
 
     def watching(self, table_id: int) -> bool:
         return table_id in self.feeds
+
+    def watchers(self, table_id: int) -> int:
+        """How many browsers watch the table (counted with its spectators)."""
+        feed = self.feeds.get(table_id)
+        return len(feed) if feed is not None else 0
+
+    def table_removed(self, table_id: int) -> None:
+        """The host removed the table: its watchers are told (a ``gone`` event) and
+        their streams end; the page says so and links to the list of tables."""
+        self._full.pop(table_id, None)
+        self._dirty.discard(table_id)
+        feed = self.feeds.pop(table_id, None)
+        if feed is not None:
+            feed.close(Frame.event("gone", {"id": table_id,
+                                            "text": f"table {table_id} is gone"}))
 
     def _full_frame(self, table: Any) -> Frame:
         """A watcher's first view of a game: encoded once per table change."""
@@ -461,6 +487,11 @@ def cookie(request: Any, name: str) -> str | None:
         return unquote(raw.decode("ascii"), errors="strict")
     except (UnicodeDecodeError, ValueError):
         return None
+
+
+def client_address(request: Any) -> str:
+    """The browser's address (password guesses are throttled per address)."""
+    return getattr(request.getClientAddress(), "host", "?")
 
 
 def url_host(bind: str) -> str:

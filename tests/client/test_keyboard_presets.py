@@ -29,7 +29,7 @@ def keys_for(model: ClientModel, action: str) -> list[str]:
         return ["m"] + ["right"] * pushes.index(action) + ["enter"]
     if words[0] == "discard":
         return [card_key(c) for c in words[1:]] + ["enter"]
-    return {"end": ["e"], "draw": ["w"], "sail": ["f"]}[words[0]]
+    return {"end": ["e"], "draw": ["w"], "sail": ["f", "enter"]}[words[0]]
 
 
 CASES = [(name, {}) for name in PRESETS] + [

@@ -73,6 +73,8 @@ def test_help_keys_never_clash_with_cards_and_do_what_they_say(preset, options) 
     legal = ["end", "draw", "undo", f"retreat {pos}", f"advance {pos} {sym}"]
     if options.get("morgan"):
         legal.append("morgan 1 0")
+    if options.get("story") == "whole":
+        legal.append("sail")
     m = model_for(preset, options, legal=legal)
     m.sel_pos = pos
     described = dict(screen_keys(m, now=False))
@@ -90,6 +92,12 @@ def test_help_keys_never_clash_with_cards_and_do_what_they_say(preset, options) 
     assert m.preview and m.preview.action == f"advance {pos} {sym}"
     m.on_key("enter")
     assert sent(m) == [f"advance {pos} {sym}"] and "confirm" in described["Enter"]
+    if "f" in described:  # the sail, previewed first like every other move
+        m.on_key("f")
+        assert sent(m) == [] and m.preview and m.preview.action == "sail"
+        assert "Cartagena → Tortuga" in m.preview.text and "Enter" in described["f"]
+        m.on_key("enter")
+        assert sent(m) == ["sail"] and "sail" in described["f"]
     if "m" in described:
         m.on_key("m")
         assert m.mode == "morgan"

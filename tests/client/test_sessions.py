@@ -162,7 +162,7 @@ def test_undo_from_the_keyboard_then_play_to_the_end(tmp_path) -> None:
         seq = c.model.seq
         c.keys(*keys_for(c.model, advance))
         await until(lambda: c.model.seq > seq and "undo" in c.model.legal, "undo offered")
-        assert "z undo the last advance" in c.screen(120, 30)
+        assert "z undo the last move" in c.screen(120, 30)
         seq = c.model.seq
         c.keys("z")
         await until(lambda: c.model.seq > seq, "the undo")

@@ -1,7 +1,9 @@
 """Helpers for engine tests: boards and positions built from the rules' illustrations."""
 from __future__ import annotations
 
-from cartagena_net.engine import State, make_game
+import pytest
+
+from cartagena_net.engine import IllegalActionError, State, make_game
 
 
 def cards_total(state: State) -> int:
@@ -22,3 +24,17 @@ def position(preset: str, board: str, colors: str, placed, hands, turn: int,
     state = game.new_state(seed=0)
     state.setup(placed, hands=hands, turn=turn)
     return state
+
+
+def legal(s: State) -> set[str]:
+    """The actor's legal actions, in notation."""
+    return {str(a) for a in s.legal_actions()}
+
+
+def refused(s: State, text: str) -> str:
+    """Apply ``text``, which must be refused and change nothing; the rule it names."""
+    before = s.copy()
+    with pytest.raises(IllegalActionError) as err:
+        s.apply(text)
+    assert s == before
+    return err.value.rule

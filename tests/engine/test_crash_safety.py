@@ -288,3 +288,13 @@ def test_parse_action_raises_only_invalid_action_error(text):
     assert parse_action(str(action)) == action
     for word in str(action).split():
         assert word.isascii()
+
+
+@pytest.mark.parametrize("options", [
+    {"players": "٣"}, {"players": "３"}, {"players": "+3"}, {"players": " 3"},
+    {"segments": "3_0"}, {"pirates": "²"}, {"board": 1}, {"board": True},
+    {"hands_public": 1}, {"morgan": 3}, {"colors": 5}, {"colors": [1, 2]},
+])
+def test_options_from_the_wire_or_the_command_line_are_refused_cleanly(options):
+    with pytest.raises(ValueError):
+        make_game("studiogiochi-2017", **options)

@@ -7,14 +7,13 @@ import pytest
 
 from cartagena_net.engine import (
     SPECTATOR,
-    IllegalActionError,
     State,
     make_game,
     parse_action,
     view,
 )
 
-from .helpers import position
+from .helpers import legal, position, refused
 
 # Three segments a path (G gun, R rum, L lantern, P parrot, H hook, C chest). Passage:
 # spaces 1..18 with rum at 6, 12 and 16; the sloop is position 19; the island path is
@@ -31,18 +30,6 @@ def whole(placed, hands, turn=0, shore=None, colors="red,blue", **options) -> St
     if shore is not None:
         s.setup(placed, turn=turn, shore=shore)
     return s
-
-
-def legal(s: State) -> set[str]:
-    return {str(a) for a in s.legal_actions()}
-
-
-def refused(s: State, text: str) -> str:
-    before = s.copy()
-    with pytest.raises(IllegalActionError) as err:
-        s.apply(text)
-    assert s == before
-    return err.value.rule
 
 
 # -- the board ------------------------------------------------------------------------

@@ -106,8 +106,6 @@ async def play_to_end(players: list[Player], table: int, rng: random.Random,
     Retreats are preferred until ``min_reshuffles`` reshuffles were seen. Returns
     the final state message (of the first player that saw it).
     """
-    import asyncio
-
     from protocol import messages
 
     for _ in range(max_steps):
@@ -131,5 +129,7 @@ async def play_to_end(players: list[Player], table: int, rng: random.Random,
                 while mover.latest.seq <= newest and mover.refused == refused:
                     await mover.pump()
                 continue
-        await asyncio.sleep(0.002)
+        # Nobody here may move (a bot's turn, or nothing seen yet): every seated player
+        # gets each new state, so wait for the next message (a stall times out).
+        await players[0].pump(timeout=60.0)
     raise AssertionError("the game did not end")

@@ -82,9 +82,12 @@ class WireClient(tprotocol.Protocol):
         self.transport.abortConnection()
 
 
-async def connect(port: int) -> WireClient:
+async def connect(port: int, source: str | None = None) -> WireClient:
+    """A client connected to 127.0.0.1:port (from the loopback address ``source``)."""
     client = WireClient()
-    await wait_deferred(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", port), client))
+    bind = None if source is None else (source, 0)
+    endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", port, bindAddress=bind)
+    await wait_deferred(connectProtocol(endpoint, client))
     return client
 
 

@@ -37,6 +37,15 @@ def hello(conn: HostConnection, **fields) -> None:
     conn.dataReceived(encode_frame(msg.to_wire()))
 
 
+def at_table(host: HostService, table: int, spectate: bool = False,
+             address: str = "10.0.0.1") -> tuple[HostConnection, StringTransport]:
+    """A welcomed connection that joined ``table`` (a seat, or watching)."""
+    conn, transport = connect(host, address)
+    hello(conn)
+    conn.dataReceived(encode_frame(messages.JoinTable(table=table, spectate=spectate).to_wire()))
+    return conn, transport
+
+
 def test_handshake_deadline_drops_silent_connections():
     clock = Clock()
     host = make(clock)
@@ -146,3 +155,87 @@ def test_a_peer_that_never_reads_is_dropped_before_the_host_buffers_too_much():
         if transport.aborted:
             break
     assert transport.aborted and len(transport.dataBuffer) < 4096 + 2000
+
+
+def test_a_trickled_frame_is_dropped_at_the_frame_deadline():
+    """A welcomed client sending one byte every 4 s never completes a message: only
+    complete messages count, and a frame must be whole 5 s after its first byte."""
+    clock = Clock()
+    host = make(clock)
+    conn, transport = connect(host)
+    hello(conn)
+    frame = encode_frame(messages.Ping(nonce=3).to_wire())
+    for i, byte in enumerate(frame[:2]):
+        conn.dataReceived(bytes([byte]))
+        assert not transport.disconnecting, i
+        clock.advance(4)
+    # 8 s after the frame's first byte (5 s deadline): gone, with a clear reason
+    frames = received(transport)
+    assert frames[-1]["code"] == "idle-timeout" and frames[-1]["fatal"] is True
+    assert "incomplete" in frames[-1]["message"] and transport.disconnecting
+
+
+def test_complete_messages_restart_the_frame_clock():
+    clock = Clock()
+    host = make(clock)
+    conn, transport = connect(host)
+    hello(conn)
+    ping = encode_frame(messages.Ping(nonce=1).to_wire())
+    # each chunk completes a frame and starts the next one: every frame is whole in 4 s
+    conn.dataReceived(ping[:3])
+    for _ in range(10):
+        clock.advance(4)
+        conn.dataReceived(ping[3:] + ping[:3])
+    assert not transport.disconnecting
+    assert sum(1 for f in received(transport) if f["type"] == "pong") == 10
+    clock.advance(5)
+    assert transport.disconnecting and received(transport)[-1]["code"] == "idle-timeout"
+
+
+def test_partial_bytes_are_not_activity_for_the_idle_timeout():
+    """With a generous frame deadline, bytes that never make a message still do not
+    keep the connection: it goes at the idle timeout, counted from the last message."""
+    clock = Clock()
+    host = make(clock, handshake_timeout=1000, ping_interval=15, idle_timeout=45)
+    conn, transport = connect(host)
+    hello(conn)
+    body = b"\x00\x00\x10\x00" + b"\x80" * 100  # a 4 KiB frame that never ends
+    for byte in body:
+        conn.dataReceived(bytes([byte]))
+        clock.advance(1)
+        if transport.disconnecting:
+            break
+    frames = received(transport)
+    assert transport.disconnecting and frames[-1]["code"] == "idle-timeout"
+    assert "nothing heard" in frames[-1]["message"]
+    assert clock.seconds() <= 45 + 15 + 1
+
+
+def test_a_client_error_is_logged_not_answered_and_a_fatal_one_closes():
+    clock = Clock()
+    host = make(clock)
+    conn, transport = connect(host)
+    hello(conn)
+    transport.clear()
+    conn.dataReceived(encode_frame(messages.Error(code="oops", message="m").to_wire()))
+    assert transport.value() == b"" and not transport.disconnecting
+    conn.dataReceived(encode_frame(messages.Error(code="bye", fatal=True).to_wire()))
+    assert transport.value() == b"" and transport.disconnecting
+
+
+def test_a_frame_cut_by_a_slow_password_check_gets_a_full_deadline_after_it():
+    clock = Clock()
+    host = make(clock, password="pw", guess_free=1, guess_delay=10)
+    guesser, t1 = connect(host, "10.0.0.7")
+    hello(guesser, password="wrong")  # the free failure: answered at once
+    assert received(t1)[-1]["code"] == "bad-password" and t1.disconnecting
+    conn, transport = connect(host, "10.0.0.7")
+    ping = encode_frame(messages.Ping(nonce=4).to_wire())
+    conn.dataReceived(encode_frame(messages.Hello(name="ann", password="pw").to_wire())
+                      + ping[:3])
+    assert received(transport) == []  # this address's checks now wait 10 s
+    clock.advance(10)
+    assert [f["type"] for f in received(transport)][:2] == ["welcome", "lobby"]
+    clock.advance(4)  # the cut frame's 5 s run from the end of the wait
+    conn.dataReceived(ping[3:])
+    assert received(transport)[-1]["type"] == "pong" and not transport.disconnecting

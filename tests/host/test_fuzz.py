@@ -10,7 +10,7 @@ from twisted.internet.testing import StringTransport
 from cartagena_net.host.connection import HostConnection
 from protocol import encode_frame, messages
 
-from .test_connection_limits import hello, make, received
+from .test_connection_limits import at_table, hello, make, received
 
 TYPES = ["hello", "action", "start", "join_table", "leave", "add_bot", "remove_bot",
          "create_table", "chat", "ping", "pong", "state", "welcome", "lobby", "joined", "x"]
@@ -52,14 +52,7 @@ def test_random_input_never_escapes_and_never_changes_the_game():
     clock = Clock()
     host = make(clock, rate=1e9, burst=1e9)
     tid = host.create_table("t", "jamaica", {"players": 2})
-    players = []
-    for name in ("ann", "bob"):
-        conn = HostConnection(host, "10.0.0.1")
-        t = StringTransport()
-        conn.makeConnection(t)
-        hello(conn, role="player")
-        conn.dataReceived(encode_frame(messages.JoinTable(table=tid).to_wire()))
-        players.append((conn, t))
+    players = [at_table(host, tid) for _ in ("ann", "bob")]
     players[0][0].dataReceived(encode_frame(messages.Start(table=tid).to_wire()))
     table = host.lobby.tables[tid]
     before = (table.seq, table.state.record())
@@ -98,16 +91,7 @@ def test_spectators_share_one_encoding_per_update():
     clock = Clock()
     host = make(clock)
     tid = host.create_table("t", "jamaica", {"players": 2})
-    conns = []
-    for i in range(6):
-        conn = HostConnection(host, "10.0.0.1")
-        t = StringTransport()
-        conn.makeConnection(t)
-        hello(conn)
-        spectate = i >= 2
-        conn.dataReceived(encode_frame(
-            messages.JoinTable(table=tid, spectate=spectate).to_wire()))
-        conns.append((conn, t))
+    conns = [at_table(host, tid, spectate=i >= 2) for i in range(6)]
     conns[0][0].dataReceived(encode_frame(messages.Start(table=tid).to_wire()))
     table = host.lobby.tables[tid]
     calls = []

@@ -25,17 +25,73 @@ HOST_FIELDS = {
     "pong": {"nonce"},
     "bye": {"reason"},
 }
+# Section 4.13: the fields of every event type ("?" = left out when hidden).
+EVENT_FIELDS = {
+    "advance": ({"seat", "from", "to", "card"}, set()),
+    "retreat": ({"seat", "from", "to", "drawn"}, {"cards"}),
+    "morgan": ({"seat", "owner", "from", "to", "drawn"}, {"cards"}),
+    "draw": ({"seat", "drawn"}, {"cards"}),
+    "discard": ({"seat", "card"}, set()),
+    "owe": ({"seat", "count"}, set()),
+    "row": ({"cards"}, set()),
+    "reshuffle": ({"size"}, set()),
+    "turn": ({"seat"}, set()),
+    "end": ({"seat"}, set()),
+    "win": ({"seat"}, set()),
+    "sail": ({"seat", "shore", "free"}, set()),
+    "captain": ({"seat"}, set()),
+    "undo": ({"seat", "action"}, {"from", "to", "card", "shore"}),
+}
 TABLE_KEYS = {"id", "name", "rules", "options", "status", "spectators", "password",
               "owner", "seats"}
 SEAT_KEYS = {"seat", "name", "color", "bot", "connected"}
 
 
+def check_state(msg: dict[str, Any], me: int | None) -> None:
+    """A ``state`` as section 4.13 describes it, for receiver seat ``me`` (None: watcher)."""
+    view = msg["view"]
+    assert len(msg["lines"]) == len(msg["events"])
+    pending = view["pending"]
+    if view["outcome"] is None:
+        assert view["actor"] == (pending[0]["seat"] if pending else view["turn"])
+    else:
+        assert view["actor"] is None
+    assert bool(msg["legal"]) == (me is not None and view["actor"] == me)
+    names = view["symbols"] + [s + "*" for s in view["symbols"]]
+    for seat in view["seats"]:
+        if seat["seat"] == me:
+            assert seat["hand"] == sorted(seat["hand"], key=names.index)
+            assert len(seat["hand"]) == seat["hand_size"]
+    hidden = view["row"] is None and all(
+        s["hand"] is None for s in view["seats"] if s["seat"] != me)
+    for event, line in zip(msg["events"], msg["lines"]):
+        required, optional = EVENT_FIELDS[event["type"]]
+        assert required <= set(event) - {"type", "text"} <= required | optional, event
+        assert event["text"] == line
+        if "drawn" in event and hidden:
+            # others' draws from a hidden stock are left out (not nil); own ones shown
+            assert ("cards" in event) == (event["seat"] == me), (me, event)
+
+
 class DocClient:
     """Blocking client: frames are a 4-byte big-endian length + one msgpack map."""
 
-    def __init__(self, port: int, timeout: float = 60.0) -> None:
+    def __init__(self, port: int, timeout: float = 20.0) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         self.received: list[dict[str, Any]] = []
+
+    def hello(self, name: str, **fields: Any) -> dict[str, Any]:
+        """Say hello (section 4.1); return the answer (``welcome`` or ``error``)."""
+        self.send({"type": "hello", "versions": [1], "name": name, **fields})
+        return self.recv_type("welcome", "error")
+
+    def until(self, kind: str) -> list[dict[str, Any]]:
+        """Every message up to and including the next one of ``kind``."""
+        out = []
+        while True:
+            out.append(self.recv())
+            if out[-1]["type"] == kind:
+                return out
 
     def close(self) -> None:
         self.sock.close()

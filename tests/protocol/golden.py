@@ -27,7 +27,9 @@ MESSAGES: dict[str, m.Message] = {
     "create_table": m.CreateTable(name="harbour", rules="jamaica", options={"players": 2}),
     "join_table": m.JoinTable(table=1, seat=None, spectate=False),
     "joined": m.Joined(table=1, seat=0, token="k7"),
+    "leave": m.Leave(table=1),
     "add_bot": m.AddBot(table=1, seat=1, kind="random"),
+    "remove_bot": m.RemoveBot(table=1, seat=1),
     "start": m.Start(table=1),
     "state": m.State(table=1, seq=4, view={"turn": 0, "actor": 0},
                      legal=("advance 0 key", "end"),
@@ -51,6 +53,7 @@ MESSAGES: dict[str, m.Message] = {
                      ref="action"),
     "chat": m.Chat(text="ahoy", table=1, sender="ann"),
     "ping": m.Ping(nonce=7),
+    "pong": m.Pong(nonce=7),
     "bye": m.Bye(reason="done"),
 }
 

@@ -38,6 +38,9 @@ def for_kind(kind: f.Kind) -> st.SearchStrategy[Any]:
         return st.sampled_from(kind.values)
     if isinstance(kind, f.Str):
         return st.text(max_size=kind.cap + 5)
+    if isinstance(kind, f.Secret):
+        return st.text(st.characters(blacklist_categories=("Cc", "Cs")),
+                       max_size=kind.cap).filter(_usable_secret)
     if isinstance(kind, f.Bin):
         return st.binary(min_size=kind.size, max_size=kind.size)
     if isinstance(kind, f.Opt):
@@ -54,6 +57,14 @@ def for_kind(kind: f.Kind) -> st.SearchStrategy[Any]:
     if isinstance(kind, f.Nested):
         return record_fields(kind.record)
     raise AssertionError(f"no strategy for {kind!r}")
+
+
+def _usable_secret(text: str) -> bool:
+    try:
+        f.clean_secret(text)
+    except ValueError:
+        return False
+    return True
 
 
 def record_fields(record: type[f.Record]) -> st.SearchStrategy[dict[str, Any]]:

@@ -123,7 +123,8 @@ def test_custom_limit():
     (b"\x81\xa1a", "bad-msgpack"),                         # truncated
     (b"\x80\x80", "bad-msgpack"),                          # two values
     (b"\xa3\xff\xfe\xfd", "bad-msgpack"),                  # invalid UTF-8
-    (b"\x81\x01\x01", "bad-msgpack"),                      # int key
+    (b"\x81\x01\x01", "not-a-map"),                        # int key
+    (b"\x81\xa1a\x81\xc0\x01", "not-a-map"),                # nested nil key
     (b"\xd6\xff\x00\x00\x00\x01", "bad-msgpack"),          # timestamp ext
     (b"\x81\xa1a\xc7\x00\x05", "bad-msgpack"),             # empty ext
     (b"\x91" * 5000 + b"\xc0", "bad-msgpack"),             # nested too deep

@@ -5,14 +5,17 @@ The host runs in a child process on 127.0.0.1 (ephemeral port, no discovery).
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
+import msgpack
 import pytest
 
-from .doc_client import DocClient
+from .doc_client import DocClient, check_state
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = textwrap.dedent("""
@@ -113,3 +116,158 @@ def test_doc_client_sees_fatal_errors_for_bad_frames(host_port):
         assert (err["code"], err["fatal"]) == ("no-common-version", True)
     finally:
         c.close()
+
+
+def _entry(lobby, table):
+    return next(t for t in lobby["tables"] if t["id"] == table)
+
+
+def _advance_first(legal, rng):
+    moves = [a for a in legal if a.startswith("advance")]
+    return rng.choice(moves) if moves and rng.random() < 0.8 else rng.choice(legal)
+
+
+def _my_turn(c, me, state=None):
+    """``state``, or the next one, in which ``me`` is to act (or the game is over)."""
+    while state is None or not (state["legal"] or state["view"]["outcome"] is not None):
+        state = c.recv_type("state")
+        check_state(state, me)
+    return state
+
+
+def test_doc_claims_hold_on_a_real_host(host_port):
+    """Section 4's answers, checked by the client written from the document alone."""
+    port, table = host_port
+    rng = random.Random(8)
+    a, b = DocClient(port), DocClient(port)
+    try:
+        assert a.hello("ann")["type"] == "welcome"
+        lobby = a.recv_type("lobby")
+        # a headless host's first table (bots only) has no owner until someone sits
+        assert _entry(lobby, table)["owner"] is None
+        assert b.hello("bob")["type"] == "welcome"
+        b.recv_type("lobby")
+
+        # a client's non-fatal error is not answered: the next answer is the pong
+        a.send({"type": "error", "code": "confused", "message": "just saying", "fatal": False})
+        a.send({"type": "ping", "nonce": 1})
+        assert not [m for m in a.until("pong") if m["type"] == "error"]
+
+        a.send({"type": "join_table", "table": table})
+        me = a.recv_type("joined")["seat"]
+        assert _entry(a.recv_type("lobby"), table)["owner"] == me
+
+        # chat with table nil reaches the lobby only: bob gets it, ann (at a table) not
+        a.send({"type": "chat", "table": None, "text": "ahoy"})
+        chat = b.recv_type("chat")
+        assert (chat["text"], chat["sender"], chat["table"]) == ("ahoy", "ann", None)
+        a.send({"type": "ping", "nonce": 2})
+        assert not [m for m in a.until("pong") if m["type"] == "chat"]
+
+        a.send({"type": "start", "table": table})
+        state = _my_turn(a, me)
+        assert len(state["events"]) <= 20
+        # verbs in any case; a Unicode digit is bad-action; an unknown card illegal-action
+        for text, code in (("advance ² key", "bad-action"), ("retreat ①", "bad-action"),
+                           ("morgan ٣ 1", "bad-action"), ("advance 0 kraken", "illegal-action")):
+            a.send({"type": "action", "table": table, "seq": state["seq"], "action": text})
+            err = a.recv_type("error")
+            assert (err["code"], err["fatal"], err["ref"]) == (code, False, "action"), text
+        a.send({"type": "action", "table": table, "seq": state["seq"],
+                "action": state["legal"][0].upper()})
+        after = a.recv_type("state", "error")
+        assert after["type"] == "state" and after["seq"] == state["seq"] + 1, after
+        check_state(after, me)
+        state = after
+        for _ in range(6):  # a few more moves, so that events pile up
+            state = _my_turn(a, me, state)
+            if state["view"]["outcome"] is not None:
+                break
+            a.send({"type": "action", "table": table, "seq": state["seq"],
+                    "action": _advance_first(state["legal"], rng)})
+            state = None
+        token = a.received[[m["type"] for m in a.received].index("joined")]["token"]
+
+        # after leave mid-game, join_table does not bring the seat back; a hello does
+        a.send({"type": "leave", "table": table})
+        a.send({"type": "join_table", "table": table})
+        err = a.recv_type("error")
+        assert (err["code"], err["fatal"]) == ("already-started", False)
+        a.send({"type": "bye", "reason": "back soon"})
+        a.close()
+        a = DocClient(port)
+        welcome = a.hello("ann", token=token)
+        assert welcome["resumed"] == {"table": table, "seat": me}
+        state = a.recv_type("state")
+        check_state(state, me)
+        assert 0 < len(state["events"]) <= 20
+        while state["view"]["outcome"] is None:
+            if state["legal"]:
+                time.sleep(0.012)  # under the documented 100 messages a second
+                a.send({"type": "action", "table": table, "seq": state["seq"],
+                        "action": _advance_first(state["legal"], rng)})
+            state = a.recv_type("state")
+            check_state(state, me)
+        last = state["seq"]
+        # play again: seq goes on
+        a.send({"type": "start", "table": table})
+        again = a.recv_type("state")
+        assert again["seq"] == last + 1 and again["view"]["outcome"] is None
+
+        # a spectator never sits: not with a token, not by join_table without spectate
+        s = DocClient(port)
+        err = s.hello("eve", role="spectator", token=token)
+        assert (err["type"], err["code"], err["fatal"]) == ("error", "not-allowed", True)
+        s.close()
+        s = DocClient(port)
+        assert s.hello("eve", role="spectator")["type"] == "welcome"
+        s.send({"type": "join_table", "table": table, "seat": 0})
+        err = s.recv_type("error")
+        assert (err["code"], err["fatal"]) == ("not-allowed", False)
+        s.send({"type": "join_table", "table": table, "spectate": True})
+        assert s.recv_type("joined")["seat"] is None
+        watched = s.recv_type("state")
+        check_state(watched, None)
+        assert len(watched["events"]) <= 20
+        s.close()
+    finally:
+        a.close()
+        b.close()
+
+
+def test_doc_limits_hold_on_a_real_host(host_port):
+    """Section 1's numbers: 5 s handshake and frame deadlines, bursts of 200 messages,
+    and section 2's not-a-map for an integer key."""
+    port, _ = host_port
+    silent, trickle, flood, intkey = (DocClient(port) for _ in range(4))
+    try:
+        started = time.monotonic()
+        assert trickle.hello("slow")["type"] == "welcome"
+        trickle.sock.sendall(b"\x00\x00")  # half a header, then nothing
+
+        assert intkey.hello("int")["type"] == "welcome"
+        intkey.send({"type": "chat", "text": "x", 1: 2})
+        err = intkey.recv_type("error")
+        assert (err["code"], err["fatal"]) == ("not-a-map", True)
+
+        assert flood.hello("flood")["type"] == "welcome"
+        ping = msgpack.packb({"type": "ping", "nonce": 3})
+        flood.sock.sendall((len(ping).to_bytes(4, "big") + ping) * 260)
+        pongs = 0
+        while True:
+            msg = flood.recv()
+            if msg["type"] == "pong":
+                pongs += 1
+            elif msg["type"] == "error":
+                break
+        assert (msg["code"], msg["fatal"]) == ("rate-limited", True)
+        assert 200 <= pongs + 1 < 230, pongs  # the hello took a token too
+
+        err = silent.recv_type("error")
+        assert (err["code"], err["fatal"]) == ("handshake-timeout", True)
+        err = trickle.recv_type("error")
+        assert (err["code"], err["fatal"]) == ("idle-timeout", True)
+        assert time.monotonic() - started >= 4.5
+    finally:
+        for c in (silent, trickle, flood, intkey):
+            c.close()

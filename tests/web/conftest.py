@@ -20,7 +20,8 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 class HostProcess:
-    """``cartagena host --headless`` on 127.0.0.1 with a table of bots; its web URL."""
+    """``cartagena host --headless`` on 127.0.0.1 with a table of bots; its web URL and
+    its game port."""
 
     def __init__(self, *args: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -30,6 +31,7 @@ class HostProcess:
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, env=env, cwd=str(ROOT))
         self.url = ""
+        self.port = 0  # the game port
         self.lines: list[str] = []
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -37,6 +39,9 @@ class HostProcess:
             if not line:
                 break
             self.lines.append(line)
+            port = re.search(r"listening on port (\d+)", line)
+            if port:
+                self.port = int(port.group(1))
             m = re.search(r"web view at (http://\S+/)", line)
             if m:
                 self.url = m.group(1)

@@ -122,6 +122,18 @@ class Stream:
                 self.pending += body
         return await asyncio.wait_for(next_one(), timeout)
 
+    async def read_to_end(self, timeout: float = WAIT) -> bytes:
+        """Read the body to its last chunk (or the connection's end); what came after the
+        events already read. The stream must have ended with its last chunk."""
+        rest = b""
+        while not self.chunks.done:
+            data = await asyncio.wait_for(self.reader.read(65536), timeout)
+            if not data:
+                break
+            rest += self.chunks.feed(data)
+        assert self.chunks.done, "the stream ended with its last chunk"
+        return rest
+
     def close(self) -> None:
         self.writer.close()
 

@@ -17,9 +17,9 @@ def viewport(driver, width: int, height: int, mobile: bool = False) -> None:
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
 
 
-def wait_for(driver, script: str, what: str):
+def wait_for(driver, script: str, what: str, timeout: float = WAIT):
     """Wait until the JavaScript expression is truthy; return its value."""
-    return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(
         lambda d: d.execute_script("return " + script), message=what)
 
 
@@ -72,33 +72,47 @@ def test_live_board_players_and_turn_change_without_reload(browser, host_process
     no_errors(browser)
 
 
+SIZES = {"phone": (390, 844, True), "tv": (1920, 1080, False)}
+
+
+def check_screenshot(browser, url: str, name: str, path) -> dict:
+    """Load ``url`` at the size ``name``; the board fits and is painted; saved to ``path``.
+    Returns the board's box and the viewport (left, top, right, bottom, width, height)."""
+    w, h, mobile = SIZES[name]
+    viewport(browser, w, h, mobile)
+    browser.get(url)
+    board_ready(browser)
+    box = browser.execute_script(
+        "const r = document.getElementById('board').getBoundingClientRect();"
+        "return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight];")
+    left, top, right, bottom, vw, vh = box
+    assert vw == w
+    # The whole board fits the width and is big: most of it on a phone, the main part on a TV.
+    assert left >= 0 and right <= w + 1 and (right - left) >= (0.85 if mobile else 0.55) * w
+    assert top < vh and bottom - top > 0.3 * min(vh, right - left)
+    browser.save_screenshot(str(path))
+    shot = browser.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "clip": {"x": 0, "y": 0, "width": w, "height": h, "scale": 0.25}})
+    width, height, rows = decode(base64.b64decode(shot["data"]))
+    assert abs(width - w / 4) <= 1 and abs(height - h / 4) <= 1
+    seen = colours(rows, step=1)
+    assert len(seen) > 50, "the screenshot is blank"
+    assert max(seen.values()) < 0.8 * sum(seen.values()), "one colour fills the screen"
+    # The board's tiles are painted (sand colour) inside the board's box.
+    q = 4
+    inside = colours(rows, (int(left / q), int(top / q), int(right / q), int(min(bottom, vh) / q)), step=1)
+    sand = sum(n for (r, g, b), n in inside.items() if abs(r - 0xf3) < 8 and abs(g - 0xe6) < 8 and abs(b - 0xc4) < 8)
+    assert sand > 0.15 * sum(inside.values()), f"{name}: the board's tiles are not painted"
+    return {"board": (left, top, right, bottom), "viewport": (vw, vh)}
+
+
 def test_screenshots_at_phone_and_tv_sizes(browser, host_process, tmp_path):
     host = host_process("--players", "3", "--bots", "3", "--bot-delay", "0.3")
-    for name, (w, h, mobile) in {"phone": (390, 844, True), "tv": (1920, 1080, False)}.items():
-        viewport(browser, w, h, mobile)
-        browser.get(host.url + "table/1")
-        board_ready(browser)
-        box = browser.execute_script(
-            "const r = document.getElementById('board').getBoundingClientRect();"
-            "return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight];")
-        left, top, right, bottom, vw, vh = box
-        assert vw == w
-        # The whole board fits the width and is big: most of it on a phone, the main part on a TV.
-        assert left >= 0 and right <= w + 1 and (right - left) >= (0.85 if mobile else 0.55) * w
-        assert top < vh and bottom - top > 0.3 * min(vh, right - left)
-        browser.save_screenshot(str(tmp_path / f"{name}.png"))
-        shot = browser.execute_cdp_cmd("Page.captureScreenshot", {
-            "format": "png", "clip": {"x": 0, "y": 0, "width": w, "height": h, "scale": 0.25}})
-        width, height, rows = decode(base64.b64decode(shot["data"]))
-        assert abs(width - w / 4) <= 1 and abs(height - h / 4) <= 1
-        seen = colours(rows, step=1)
-        assert len(seen) > 50, "the screenshot is blank"
-        assert max(seen.values()) < 0.8 * sum(seen.values()), "one colour fills the screen"
-        # The board's tiles are painted (sand colour) inside the board's box.
-        q = 4
-        inside = colours(rows, (int(left / q), int(top / q), int(right / q), int(min(bottom, vh) / q)), step=1)
-        sand = sum(n for (r, g, b), n in inside.items() if abs(r - 0xf3) < 8 and abs(g - 0xe6) < 8 and abs(b - 0xc4) < 8)
-        assert sand > 0.15 * sum(inside.values()), f"{name}: the board's tiles are not painted"
+    for name in SIZES:
+        check_screenshot(browser, host.url + "table/1", name, tmp_path / f"{name}.png")
+        # The basic game: one track, no path names, no sloop.
+        assert browser.execute_script(
+            "return document.querySelectorAll('#board .path-title, #board .place.dock').length") == 0
     no_errors(browser)
 
 

@@ -64,6 +64,8 @@ class WebWatchers(RuleBasedStateMachine):
     def counted(self) -> None:
         feed = self.host.web.feeds.get(self.table.id)
         assert (len(feed) if feed else 0) <= len(self.streams)
+        # The lobby counts the table's web watchers with its spectators, as they are now.
+        assert self.table.lobby_entry()["spectators"] == (len(feed) if feed else 0)
 
     def teardown(self) -> None:
         for s in self.streams:

@@ -8,6 +8,7 @@ import socket
 
 import pytest
 
+from cartagena_net.web.server import PAGES as PAGE_NAMES
 from cartagena_net.web.server import STATIC_TYPES, package_file
 from tests.host.helpers import WireClient
 from tests.twisted_loop import make_host, run, stop_host, until
@@ -81,7 +82,7 @@ def test_content_types_csp_and_head():
 
 def test_page_files_load_nothing_from_elsewhere():
     """No inline script or style, no CDN, no external font: only the page's own files."""
-    for name in ("index.html", "table.html"):
+    for name in PAGE_NAMES:
         html = package_file(name).decode()
         for attrs, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.DOTALL):
             assert 'src="/static/' in attrs and body.strip() == ""
@@ -89,7 +90,7 @@ def test_page_files_load_nothing_from_elsewhere():
         assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
         for ref in re.findall(r'(?:src|href)="([^"]+)"', html):
             assert ref.startswith("/"), ref
-    for name in [*STATIC_TYPES, "index.html", "table.html"]:
+    for name in [*STATIC_TYPES, *PAGE_NAMES]:
         text = package_file(name).decode()
         urls = set(re.findall(r"https?://[^\s\"'`)]+", text))
         assert urls <= {"http://www.w3.org/2000/svg"}, (name, urls)
@@ -120,7 +121,8 @@ def test_unknown_and_crafted_paths_are_404():
 
 def test_host_and_table_passwords():
     async def go():
-        host = web_host(password="harbour-pass")
+        # (many wrong cookies from one address: the guess throttle is tested below)
+        host = web_host(password="harbour-pass", guess_free=1000)
         open_tid = bot_table(host)
         locked = bot_table(host, password="x y;z=é")
         port = host.web.port
@@ -155,6 +157,40 @@ def test_host_and_table_passwords():
             # Another table's password does not open this one.
             other = {**good, f"cartagena_table_{open_tid}": "x%20y%3Bz%3D%C3%A9"}
             assert (await fetch(port, stream, "HEAD", cookies=other)).status == 403
+        finally:
+            await stop_host(host)
+    run(go())
+
+
+def test_password_guesses_over_the_web_are_throttled_and_a_restored_password_is_learned():
+    from cartagena_net.host.passwords import StoredPassword
+
+    async def go():
+        host = web_host(password="harbour-pass", guess_free=2, guess_delay=30)
+        # as if restored from a journal: this process has never seen the table's password
+        locked = bot_table(host, password="deck")
+        table = host.lobby.tables[locked]
+        table.password = StoredPassword(table.password.hash)
+        port = host.web.port
+        good = {"cartagena_host": "harbour-pass"}
+        stream = f"/table/{locked}/events"
+        try:
+            right = {**good, f"cartagena_table_{locked}": "deck"}
+            r = await fetch(port, stream, "HEAD", cookies=right)
+            # refused while it is checked off the reactor, then let in
+            assert r.status == 403 and r.header("x-cartagena-refused") == "table-password"
+            for _ in range(100):
+                r = await fetch(port, stream, "HEAD", cookies=right)
+                if r.status == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert r.status == 200  # learned: now checked at once
+            for _ in range(2):  # the free wrong guesses
+                r = await fetch(port, "/tables.json", cookies={"cartagena_host": "nope"})
+                assert r.status == 403 and b"wrong" in r.body
+            # from now on this address waits: even the right password is refused unchecked
+            r = await fetch(port, "/tables.json", cookies=good)
+            assert r.status == 403 and b"wait" in r.body
         finally:
             await stop_host(host)
     run(go())
@@ -349,12 +385,7 @@ def test_streams_end_cleanly_when_the_host_stops():
         s = await open_stream(host.web.port, f"/table/{tid}/events")
         await s.event("state")
         await stop_host(host)
-        while not s.chunks.done:
-            data = await asyncio.wait_for(s.reader.read(65536), 20)
-            if not data:
-                break
-            s.chunks.feed(data)
-        assert s.chunks.done  # the chunked stream's last chunk: the browser reconnects later
+        await s.read_to_end(20)  # the chunked stream's last chunk: the browser reconnects later
         assert host.caps.total == 0 or await until(lambda: host.caps.total == 0, "released")
         s.close()
     run(go())

@@ -1,16 +1,19 @@
-/* The board as SVG, built from the engine's spectator view.
+/* The board as SVG, built from the engine's spectator view (nothing else).
 
-   The board is a list of TRACKS, each an ordered list of PLACES. Today's view has one
-   track, the passage: the start, spaces 1..N, the goal. More places (the Whole
-   Jailbreak's island path and its sloop) are added by pushing a builder onto
-   Board.TRACK_BUILDERS that reads them from the view and returns more tracks; pirates
-   find their place through Board.placeKey, which already accepts {path, pos} objects. */
+   The board is a list of TRACKS, each an ordered list of PLACES: one track per path of
+   the view (view.paths), the start before the first, the goal after the last. In the
+   Whole Jailbreak the sloop lies between the two paths (view.sloop; view.board holds
+   null at its position): the passage's track ends in the Cartagena shore and the island
+   path's begins with the Tortuga shore, and the sloop, with its load by colour, is drawn
+   at the shore where it lies. Each track is laid out as a serpentine; when the story is
+   not the basic escape, each track carries its path's name. */
 "use strict";
 
 const Board = (() => {
   const { svg, colorOf, inkOn } = Cartagena;
   const CELL = 100;           // one place, in SVG units
   const GAP = 14;             // between places
+  const TITLE = 44;           // a path's name above its track
 
   // Symbol shapes on a 24 x 24 grid, drawn in ink; each place also shows the letter.
   const SHAPES = {
@@ -76,19 +79,50 @@ const Board = (() => {
 
   // -- places --------------------------------------------------------------------
 
-  function passage(view) {
-    const places = [{ key: "passage:0", kind: "start", pos: 0, label: view.start_name || "start" }];
-    view.board.forEach((symbol, i) => places.push({ key: `passage:${i + 1}`, kind: "space", pos: i + 1, symbol }));
-    places.push({ key: `passage:${view.boat}`, kind: "goal", pos: view.boat, label: view.goal_name || "goal" });
-    return [{ id: "passage", places }];
+  const SHORES = ["cartagena", "tortuga"];   // the sloop's two shores: first path's, second's
+  const SHORE_NAMES = { cartagena: "Cartagena", tortuga: "Tortuga" };
+
+  function capitalized(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
+
+  function space(view, pos) { return { key: `place:${pos}`, kind: "space", pos, symbol: view.board[pos - 1] }; }
+
+  function dock(view, shore) {
+    const here = view.sloop.shore === shore;
+    return { key: `shore:${shore}`, kind: "dock", shore, label: SHORE_NAMES[shore] || shore, sloop: here,
+      pos: here ? view.sloop.pos : null };
   }
 
-  const TRACK_BUILDERS = [passage];
+  // One track per path (the view's paths; a view without them is one path 1..boat-1).
+  function paths(view) {
+    const list = view.paths && view.paths.length ? view.paths
+      : [{ name: "", first: 1, last: view.boat - 1 }];
+    const titled = (view.story || "escape") !== "escape";
+    const sloop = view.sloop || null;
+    const tracks = list.map((path, i) => {
+      const places = [];
+      for (let pos = path.first; pos <= path.last; pos++) places.push(space(view, pos));
+      return { id: `path-${i}`, title: titled ? capitalized(path.name) : "", name: path.name, places };
+    });
+    tracks[0].places.unshift({ key: "place:0", kind: "start", pos: 0, label: view.start_name || "start" });
+    tracks[tracks.length - 1].places.push({ key: `place:${view.boat}`, kind: "goal", pos: view.boat, label: view.goal_name || "goal" });
+    if (sloop) {
+      // The sloop is the place after the path that ends just before it.
+      const i = list.findIndex((p) => p.last + 1 === sloop.pos);
+      if (i >= 0 && i + 1 < tracks.length) {
+        tracks[i].places.push(dock(view, SHORES[0]));
+        tracks[i + 1].places.unshift(dock(view, SHORES[1]));
+      }
+    }
+    return tracks;
+  }
 
-  // Where a pirate stands: a position on the passage, or later {path, pos}.
-  function placeKey(position) {
+  const TRACK_BUILDERS = [paths];
+
+  // Where a pirate stands: a position (the sloop's is drawn at its shore), or {path, pos}.
+  function placeKey(position, view) {
     if (position !== null && typeof position === "object") return `${position.path}:${position.pos}`;
-    return `passage:${position}`;
+    if (view && view.sloop && position === view.sloop.pos) return `shore:${view.sloop.shore}`;
+    return `place:${position}`;
   }
 
   // seat counts per place key: Map(key -> Map(seat -> count))
@@ -96,7 +130,7 @@ const Board = (() => {
     const counts = new Map();
     for (const seat of view.seats) {
       for (const p of seat.pirates) {
-        const key = placeKey(p);
+        const key = placeKey(p, view);
         if (!counts.has(key)) counts.set(key, new Map());
         const m = counts.get(key);
         m.set(seat.seat, (m.get(seat.seat) || 0) + 1);
@@ -105,30 +139,47 @@ const Board = (() => {
     return counts;
   }
 
-  // Columns that make the best use of a box of this aspect (width / height).
-  function chooseColumns(count, aspect) {
+  // Columns that make the best use of a box of this aspect (width / height), for tracks
+  // of these lengths (a number: one track), each track with titleRows of height above it.
+  function chooseColumns(lengths, aspect, titleRows) {
+    const counts = typeof lengths === "number" ? [lengths] : lengths;
+    const extra = titleRows || 0;
     let best = 4, bestSize = 0;
-    for (let cols = 4; cols <= Math.min(24, count); cols++) {
-      const rows = Math.ceil(count / cols);
+    for (let cols = 4; cols <= Math.min(24, Math.max(...counts)); cols++) {
+      const rows = counts.reduce((n, c) => n + Math.ceil(c / cols) + extra, 0);
       const size = Math.min(aspect / cols, 1 / rows);
       if (size > bestSize + 1e-9) { best = cols; bestSize = size; }
     }
     return best;
   }
 
-  // Serpentine positions: left to right, then right to left, ...
+  // Each track a serpentine (left to right, then right to left, ...) under its title.
+  // The serpentine runs on from one track to the next, so a track begins below the end
+  // of the one before; the title stands on the other side from where the track begins.
   function layOut(tracks, aspect) {
-    const all = tracks.flatMap((t) => t.places);
-    const cols = chooseColumns(all.length, aspect);
     const step = CELL + GAP;
-    all.forEach((place, i) => {
-      const row = Math.floor(i / cols), k = i % cols;
-      const col = row % 2 === 0 ? k : cols - 1 - k;
-      place.x = GAP / 2 + col * step;
-      place.y = GAP / 2 + row * step;
-      place.row = row;
+    const titleH = tracks.some((t) => t.title) ? TITLE : 0;
+    const cols = chooseColumns(tracks.map((t) => t.places.length), aspect, titleH / step);
+    let y = GAP / 2, rows = 0;
+    tracks.forEach((track, t) => {
+      if (track.title) {
+        track.titleY = y;
+        track.titleEnd = t > 0 && rows % 2 === 0;   // the track begins on the left
+        y += titleH;
+      }
+      track.places.forEach((place, i) => {
+        const row = Math.floor(i / cols), k = i % cols;
+        const col = (rows + row) % 2 === 0 ? k : cols - 1 - k;
+        place.x = GAP / 2 + col * step;
+        place.y = y + row * step;
+        place.row = rows + row;
+        place.track = track.id;
+      });
+      const n = Math.ceil(track.places.length / cols);
+      y += n * step;
+      rows += n;
     });
-    return { cols, rows: Math.ceil(all.length / cols), width: cols * step, height: Math.ceil(all.length / cols) * step, places: all };
+    return { cols, width: cols * step, height: y - GAP / 2, tracks, places: tracks.flatMap((t) => t.places) };
   }
 
   // -- drawing ------------------------------------------------------------------
@@ -156,6 +207,45 @@ const Board = (() => {
     });
   }
 
+  // The sloop: a hull and a sail, in ink, about 44 x 26 units.
+  function sloopShape(x, y) {
+    const g = svg("g", { class: "sloop", transform: `translate(${x} ${y})` });
+    g.append(svg("path", { d: "M22 0v20", class: "mast" }));
+    g.append(svg("path", { d: "M23.5 1.5l14 16h-14z", class: "sail" }));
+    g.append(svg("path", { d: "M20.5 4l-12 13.5h12z", class: "sail" }));
+    g.append(svg("path", { d: "M0 20h44l-6 7H6z", class: "hull" }));
+    return g;
+  }
+
+  function drawDock(g, place, view, letters) {
+    g.dataset.shore = place.shore;
+    g.append(svg("text", { x: CELL / 2, y: 20, class: "place-label", "font-size": 15 }, place.label));
+    if (!place.sloop) {
+      g.dataset.sloop = "no";
+      g.append(svg("path", { d: "M14 62q9-8 18 0t18 0 18 0 18 0", class: "wave" }));
+      g.append(svg("text", { x: CELL / 2, y: 88, class: "place-count" }, "sloop away"));
+      return;
+    }
+    g.dataset.sloop = "yes";
+    g.classList.add("has-sloop");
+    g.append(sloopShape(28, 25));
+    const load = new Map();
+    view.sloop.aboard.forEach((n, seat) => { if (n > 0) load.set(seat, n); });
+    g.dataset.load = view.sloop.aboard.join(",");
+    drawPieces(g, load, view, letters, { x: 6, y: 56, r: 10, columns: 4, gap: 3 });
+    if (!load.size) g.append(svg("text", { x: CELL / 2, y: 78, class: "place-count" }, "empty"));
+  }
+
+  function placeTitle(place, view, here) {
+    const who = [...here.entries()].map(([seat, n]) => `${view.seats[seat].color} ×${n}`).join(", ");
+    let what = place.kind === "space" ? `space ${place.pos}: ${place.symbol}` : place.label;
+    if (place.kind === "dock") {
+      what = place.sloop ? `the sloop at ${place.label} (at most ${view.sloop.capacity} of a colour aboard)`
+        : `${place.label}: the sloop is away`;
+    }
+    return who ? `${what} — ${who}` : what;
+  }
+
   function render(root, view, opts) {
     const letters = opts.letters, symLetters = opts.symbolLetters;
     const tracks = TRACK_BUILDERS.flatMap((build) => build(view));
@@ -165,16 +255,27 @@ const Board = (() => {
     root.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
     root.dataset.cols = layout.cols;
     const counts = pirateCounts(view);
+    const centre = (p) => `${p.x + CELL / 2},${p.y + CELL / 2}`;
 
-    // The route, under the places.
-    const route = layout.places.map((p) => `${p.x + CELL / 2},${p.y + CELL / 2}`).join(" ");
-    root.append(svg("polyline", { points: route, class: "route" }));
+    // The route of each track, under the places; a crossing joins one track to the next.
+    layout.tracks.forEach((track, i) => {
+      root.append(svg("polyline", { points: track.places.map(centre).join(" "), class: "route", "data-track": track.id }));
+      const next = layout.tracks[i + 1];
+      if (next && track.places.length && next.places.length) {
+        root.append(svg("polyline", { points: `${centre(track.places[track.places.length - 1])} ${centre(next.places[0])}`, class: "crossing" }));
+      }
+      if (track.title) {
+        const x = track.titleEnd ? layout.width - GAP / 2 - 4 : GAP / 2 + 4;
+        root.append(svg("text", { x, y: track.titleY + TITLE * 0.68, class: "path-title", "data-track": track.id,
+          "text-anchor": track.titleEnd ? "end" : "start" }, track.title));
+      }
+    });
 
     for (const place of layout.places) {
       const moved = opts.highlight.to.get(place.key);
       const left = opts.highlight.from.get(place.key);
       const g = svg("g", { class: `place ${place.kind}`, "data-key": place.key, "data-pos": place.pos,
-        transform: `translate(${place.x} ${place.y})` });
+        "data-track": place.track, transform: `translate(${place.x} ${place.y})` });
       g.append(svg("rect", { width: CELL, height: CELL, rx: 12, class: "tile" }));
       if (left !== undefined) {
         g.append(svg("rect", { x: 3, y: 3, width: CELL - 6, height: CELL - 6, rx: 10, class: "left", stroke: colorOf(view.seats[left].color) }));
@@ -184,17 +285,19 @@ const Board = (() => {
         g.classList.add("highlight");
       }
       const here = counts.get(place.key) || new Map();
-      const who = [...here.entries()].map(([seat, n]) => `${view.seats[seat].color} ×${n}`).join(", ");
-      const what = place.kind === "space" ? `space ${place.pos}: ${place.symbol}` : place.label;
-      g.append(svg("title", {}, who ? `${what} — ${who}` : what));
+      g.append(svg("title", {}, placeTitle(place, view, here)));
       if (place.kind === "space") {
         g.append(svg("text", { x: 9, y: 22, class: "num" }, place.pos));
         g.append(svg("use", { href: "#sym-" + baseName(place.symbol), x: 30, y: 6, width: 40, height: 40, class: "shape" }));
         g.append(svg("text", { x: 88, y: 24, class: "letter" }, symLetters[place.symbol] || place.symbol[0]));
         g.dataset.symbol = place.symbol;
         drawPieces(g, here, view, letters, { x: 6, y: 48, r: 12, columns: 3, gap: 5 });
+      } else if (place.kind === "dock") {
+        drawDock(g, place, view, letters);
       } else {
-        g.append(svg("text", { x: CELL / 2, y: 22, class: "place-label" }, place.label));
+        // A long name ("flooded sloop") is set smaller to stay on its tile.
+        const size = Math.min(17, Math.floor(170 / Math.max(1, place.label.length)));
+        g.append(svg("text", { x: CELL / 2, y: 22, class: "place-label", "font-size": size }, place.label));
         let total = 0;
         for (const n of here.values()) total += n;
         g.append(svg("text", { x: CELL / 2, y: 96, class: "place-count" }, `${total} pirate${total === 1 ? "" : "s"}`));
@@ -205,5 +308,5 @@ const Board = (() => {
     return layout;
   }
 
-  return { render, symbolIcon, defineSymbols, placeKey, TRACK_BUILDERS, SHAPES, chooseColumns };
+  return { render, symbolIcon, defineSymbols, placeKey, TRACK_BUILDERS, SHAPES, SHORES, chooseColumns };
 })();

@@ -80,7 +80,9 @@ const Cartagena = (() => {
   }
 
   // May this page open ``url``'s stream? Asks (HEAD) and, when a password is missing,
-  // shows the form until the right one is given. Resolves with null (go) or a refusal text.
+  // shows the form until the right one is given. Resolves with null (go) or a refusal:
+  // {reason, text, retry} (reason: "no-such-table", "no-spectators", "no-answer" or
+  // "refused"; retry: it may pass later, e.g. the host is restarting or full).
   async function access(url, tableId) {
     const tried = new Set();
     for (;;) {
@@ -88,7 +90,7 @@ const Cartagena = (() => {
       try {
         response = await fetch(url, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
       } catch (err) {
-        return "the host does not answer";
+        return { reason: "no-answer", text: "the host does not answer", retry: true };
       }
       if (response.ok) return null;
       const reason = response.headers.get("X-Cartagena-Refused") || "";
@@ -100,9 +102,9 @@ const Cartagena = (() => {
         tried.add(reason);
         continue;
       }
-      if (reason === "no-spectators") return "this table is closed to spectators";
-      if (reason === "no-such-table" || response.status === 404) return "there is no such table";
-      return `refused (${response.status})`;
+      if (reason === "no-spectators") return { reason, text: "this table is closed to spectators" };
+      if (reason === "no-such-table" || response.status === 404) return { reason: "no-such-table", text: "there is no such table" };
+      return { reason: "refused", text: `refused (${response.status})`, retry: response.status >= 500 };
     }
   }
 

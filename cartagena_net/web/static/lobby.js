@@ -8,6 +8,9 @@
   function render(data) {
     $("host-name").textContent = data.host;
     document.title = `${data.host} · Cartagena`;
+    // How to sit at this host from a terminal: the address this page came from, the game port.
+    $("join-command").textContent = `cartagena join ${location.hostname}:${data.port}`;
+    $("join").hidden = false;
     const list = $("tables");
     list.replaceChildren();
     if (!data.tables.length) list.append(el("li", { class: "empty" }, "No table yet."));
@@ -35,7 +38,7 @@
   async function connect() {
     const refused = await access("/events", null);
     if (refused) {
-      $("status").textContent = refused;
+      $("status").textContent = refused.text;
       return;
     }
     const source = new EventSource("/events");

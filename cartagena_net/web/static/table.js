@@ -5,7 +5,7 @@
 (() => {
   const { el, colorOf, inkOn, colorLetters, symbolLetters, access } = Cartagena;
   const MAX_LOG = 60;
-  const MOVES = new Set(["advance", "retreat", "morgan"]);
+  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
   const tableId = Number(location.pathname.split("/")[2]);
   const streamUrl = `/table/${tableId}/events`;
   const $ = (id) => document.getElementById(id);
@@ -32,13 +32,16 @@
   }
 
   // The moves of the last turn that moved: highlighted on the board and in the log.
+  // A move taken back (an "undo" event after it) is not one of them.
   function lastMoves() {
     const picked = [];
-    let seenMove = false;
+    let seenMove = false, undone = 0;
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i];
       if (e.type === "turn" && seenMove) break;
-      if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
+      if (e.type === "undo") undone++;
+      else if (MOVES.has(e.type) && undone > 0) undone--;
+      else if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
     }
     return picked;
   }
@@ -62,6 +65,7 @@
     $("status-badge").textContent = status;
     $("status-badge").dataset.status = status;
     $("rules").textContent = table ? table.rules : "";
+    $("watching").textContent = table ? `${table.spectators} watching` : "";
     renderPlayers(L);
     if (!view) {
       $("turn").textContent = status === "playing" ? "" : "Waiting for the game to start";
@@ -74,8 +78,11 @@
     const highlight = { to: new Map(), from: new Map() };
     for (const m of moves) {
       const mover = m.type === "morgan" ? m.owner : m.seat;
-      highlight.to.set(Board.placeKey(m.to), mover);
-      if (!highlight.to.has(Board.placeKey(m.from))) highlight.from.set(Board.placeKey(m.from), mover);
+      // A sail moves the sloop from one shore to the other; other moves, a pirate.
+      const to = m.type === "sail" ? `shore:${m.shore}` : Board.placeKey(m.to, view);
+      const from = m.type === "sail" ? `shore:${Board.SHORES.find((s) => s !== m.shore)}` : Board.placeKey(m.from, view);
+      highlight.to.set(to, mover);
+      if (!highlight.to.has(from)) highlight.from.set(from, mover);
     }
     Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect() });
     renderTurn(L);
@@ -95,6 +102,9 @@
     const turn = view.turn;
     t.append(chip(view.seats[turn].color, L), ` ${seatName(turn)} to play`,
       el("span", { class: "actions" }, ` · action ${Math.min(view.actions_taken + 1, view.actions_max)} of ${view.actions_max}`));
+    if (view.captain === turn && view.free_sail && view.actions_taken === 0) {
+      t.append(el("span", { class: "captain-note" }, " · Captain: may sail free"));
+    }
     for (const p of view.pending) {
       t.append(el("span", { class: "pending" }, ` · ${seatName(p.seat)} must discard ${p.count}`));
     }
@@ -115,13 +125,15 @@
       if (info && info.bot) tags.push(el("span", { class: "tag" }, "bot"));
       if (info && info.name && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
       if (isTurn) tags.push(el("span", { class: "tag turn-tag" }, "▶ to play"));
+      if (view && view.captain === s.seat) tags.push(el("span", { class: "tag captain" }, "⚓ Captain"));
       const head = el("div", { class: "player-head" }, chip(s.color, L), " ", name, " ", ...tags);
       li.append(head);
       if (view) {
         const home = s.pirates.filter((p) => p === view.boat).length;
         const stats = el("div", { class: "stats" },
           el("span", { class: "hand-size" }, `${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
-          el("span", { class: "home" }, `${home}/${s.pirates.length} in the ${view.goal_name || "goal"}`));
+          el("span", { class: "home" }, `${home}/${s.pirates.length} in the ${view.goal_name || "goal"}`),
+          view.sloop ? el("span", { class: "aboard" }, `${view.sloop.aboard[s.seat]} aboard`) : null);
         li.append(stats);
         if (s.hand) {
           li.append(el("div", { class: "hand cards" }, s.hand.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 22))));
@@ -137,7 +149,7 @@
     piles.replaceChildren();
     const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
     piles.append(
-      el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, "Stock"), el("span", { class: "pile-value" }, `${view.stock} cards`)),
+      el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, "Stock"), el("span", { class: "pile-value" }, `${view.stock} card${view.stock === 1 ? "" : "s"}`)),
       el("div", { class: "pile", id: "discard" }, el("span", { class: "pile-label" }, "Discard"),
         top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 26) : el("span", { class: "pile-value" }, "empty"),
         el("span", { class: "pile-count" }, `${view.discard.length}`)));
@@ -181,17 +193,31 @@
     $("conn").dataset.live = live ? "yes" : "no";
   }
 
-  function notice(text) {
-    $("notice").textContent = text;
+  function notice(text, ...more) {
+    $("notice").replaceChildren(text, ...more);
     $("notice").hidden = !text;
+  }
+
+  // The table is gone (the host removed it): say so, link to the list, stop watching.
+  function gone() {
+    if (source) source.close();
+    source = null;
+    document.body.dataset.gone = "yes";
+    setConnection("table gone", false);
+    notice(`Table ${tableId} is gone: nobody is left at it. `, el("a", { href: "/", id: "to-tables" }, "See the tables"));
   }
 
   async function connect() {
     setConnection("connecting…", false);
     const refused = await access(streamUrl, tableId);
+    if (refused && refused.reason === "no-such-table") {
+      gone();
+      return;
+    }
     if (refused) {
-      notice(refused);
+      notice(refused.text);
       setConnection("not watching", false);
+      if (refused.retry) setTimeout(connect, 3000);   // the host may come back or have room
       return;
     }
     notice("");
@@ -209,7 +235,9 @@
       seq = data.seq;
       render();
     });
+    source.addEventListener("gone", gone);
     source.addEventListener("error", () => {
+      if (!source) return;
       if (source.readyState === EventSource.CLOSED) {
         source = null;
         setConnection("reconnecting…", false);
