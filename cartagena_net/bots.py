@@ -4,10 +4,11 @@ Pure Python (no Twisted, no msgpack). A bot sees only what its seat may see: the
 dict returned by ``cartagena_net.engine.view(state, seat)`` and the legal action
 strings for that seat. ``random`` picks uniformly; ``greedy`` scores every legal
 action by simulating it on the public board (the engine's :mod:`preview` rules, the
-sloop of the Whole Jailbreak included) and evaluating the result; ``ismcts`` searches
-(information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`) for a time
-budget. A bot with an ``observe(events)`` method is also shown the public events its
-seat watches (the ``events`` of its views), to remember cards drawn in the open.
+sloop of the Whole Jailbreak included) and evaluating the result; with Black Magic
+Woman it weighs each card power (and its Gun, Rum and Lantern choices) the same way.
+``ismcts`` searches (information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`)
+for a time budget. A bot with an ``observe(events)`` method is also shown the public
+events its seat watches (the ``events`` of its views), to remember cards drawn in the open.
 
 Levels (``--level``): easy = greedy; normal = ismcts, 1000 search iterations a
 decision but never more than 1 s; hard = ismcts, 5000 iterations, at most 3 s.
@@ -50,6 +51,13 @@ SURPLUS_DECAY = 0.5
 DARK_CARD_BONUS = 0.5  # a dark card can make opponents discard (Filibusters)
 WIN_VALUE = 1e6
 LANDING_BONUS = 3.0  # a pirate aboard the sloop at Tortuga is this much further along
+# Loops: greedy counts how often it comes back to the same board (every pirate, the
+# sloop's shore). From the LOOP_PATIENCE-th return on, it plays more and more for its own
+# progress only (cards and opponents count less, down to nothing after LOOP_SPAN more),
+# so a cycle of retreats, pushes and discards that nobody breaks cannot last.
+LOOP_PATIENCE = 3
+LOOP_SPAN = 4
+LOOP_MEMORY = 20_000  # positions remembered at most (the memory starts again beyond)
 
 
 class Bot:
@@ -239,12 +247,32 @@ class GreedyBot(Bot):
 
     kind = "greedy"
 
+    def __init__(self, rng: _random.Random | None = None) -> None:
+        super().__init__(rng)
+        self._visits: Counter[tuple[Any, ...]] = Counter()
+        self._last: tuple[Any, ...] | None = None
+
+    def _stall(self, view: dict[str, Any]) -> float:
+        """How stuck the game looks, 0 to 1: from how often this board came back."""
+        try:
+            sloop = view.get("sloop") or {}
+            key = (sloop.get("shore"),
+                   *(tuple(sorted(int(p) for p in s["pirates"])) for s in view["seats"]))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return 0.0
+        if key != self._last:  # a return to this board (not another decision on it)
+            if len(self._visits) >= LOOP_MEMORY or not any(map(any, key[1:])):
+                self._visits.clear()  # everyone at the start: a new game
+            self._visits[key] += 1
+            self._last = key
+        return min(1.0, max(0, self._visits[key] - LOOP_PATIENCE) / LOOP_SPAN)
+
     def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         legal = list(legal)
         try:
-            scored = self._score_all(view, legal)
+            scored = self._score_all(view, legal, self._stall(view))
         except (KeyError, ValueError, TypeError, IndexError):
             scored = []
         if not scored:
@@ -255,14 +283,15 @@ class GreedyBot(Bot):
 
     # -- scoring ----------------------------------------------------------
 
-    def _score_all(self, view: dict[str, Any], legal: list[str]) -> list[tuple[float, str]]:
+    def _score_all(self, view: dict[str, Any], legal: list[str],
+                   stall: float = 0.0) -> list[tuple[float, str]]:
         me = view["viewer"]
         if not isinstance(me, int):
             return []
         board = board_from_view(view)
         seat_info = {int(s["seat"]): s for s in view["seats"]}
         hand = list(seat_info[me].get("hand") or [])
-        ctx = _Context(view, me, seat_info, list(board.symbols))
+        ctx = _Context(view, me, seat_info, list(board.symbols), stall)
         scored = []
         for action in legal:
             score = self._score(action, board, hand, ctx)
@@ -309,6 +338,57 @@ class GreedyBot(Bot):
         if kind == "sail":
             after.sail()
             return ctx.evaluate(after, hand)
+        if kind == "power" and len(words) >= 2:
+            return self._score_power(words, board, after, hand, ctx)
+        if kind in ("take", "keep") and len(words) >= 2:
+            return ctx.evaluate(board, [*hand, words[1]])
+        if kind == "give" and len(words) >= 3:
+            # Give away what helps that opponent least and us least.
+            card = base_symbol(words[2])
+            return ctx.evaluate(board, hand) - ctx.gain(board, int(words[1]), card) \
+                - ctx.gain(board, me, card)
+        if kind == "stack" and len(words) >= 2:
+            # The top card goes to whoever draws next: the least use to the next opponent.
+            nxt = ctx.opponents[0] if ctx.opponents else me
+            return ctx.evaluate(board, hand) - ctx.gain(board, nxt, base_symbol(words[1]))
+        return ctx.evaluate(board, hand) - 1.0
+
+    def _score_power(self, words: list[str], board: Board, after: Board, hand: list[str],
+                     ctx: _Context) -> float:
+        """Black Magic Woman: a power's worth, simulated on the public board."""
+        card = words[1]
+        power = base_symbol(card)
+        me = ctx.me
+        kept = list(hand)
+        if card in kept:
+            kept.remove(card)
+        if power == "parrot" and len(words) >= 5:
+            second, pos, sym = words[2], int(words[3]), words[4]
+            if second in kept:
+                kept.remove(second)
+            after.move(me, pos, board.advance_to(pos, sym, me))
+            return ctx.evaluate(after, kept)
+        if power == "hook" and len(words) >= 4:
+            second, pos = words[2], int(words[3])
+            if second in kept:
+                kept.remove(second)
+            dst = board.advance_to(pos, base_symbol(second), me)
+            after.move(me, pos, dst)
+            after.move(me, pos, dst)
+            return ctx.evaluate(after, kept)
+        if power == "gun":
+            return ctx.evaluate(board, kept, extra_cards=1) + 0.5  # the pick is ours
+        if power == "rum":
+            others = len(ctx.opponents)
+            return ctx.evaluate(board, kept, extra_cards=2) - 0.3 * CARD_VALUE * others
+        if power == "lantern":
+            return ctx.evaluate(board, kept, extra_cards=1) + 1.0  # best of four
+        if power == "chest" and len(words) >= 3:
+            pos = int(words[2])
+            cards, snake = ctx.chest_odds()
+            back = max(0, pos - 1)
+            return ctx.evaluate(board, kept, extra_cards=round(cards)) \
+                - snake * back * REAR_WEIGHTS[0]
         return ctx.evaluate(board, hand) - 1.0
 
 
@@ -333,9 +413,11 @@ class _Context:
     """What the evaluation needs besides the board: who we are, what is known."""
 
     def __init__(
-        self, view: dict[str, Any], me: int, seats: dict[int, dict[str, Any]], board: list[str]
+        self, view: dict[str, Any], me: int, seats: dict[int, dict[str, Any]], board: list[str],
+        stall: float = 0.0,
     ) -> None:
         self.me = me
+        self.stall = stall  # 0: play normally; 1: a loop to break, only progress counts
         symbols = view.get("symbols") or sorted(set(board))
         self.symbols = [base_symbol(s) for s in symbols]
         self.opponents = [s for s in seats if s != me]
@@ -345,12 +427,35 @@ class _Context:
             hand = seats[s].get("hand")
             self.opponent_hands[s] = [base_symbol(c) for c in hand] if hand is not None else None
             self.opponent_sizes[s] = int(seats[s].get("hand_size") or 0)
+        self.magic = view.get("magic") or {}
         cards = list(seats[me].get("hand") or []) + list(view.get("discard") or [])
         self.dark_cards = any(str(c).endswith("*") for c in cards)
         self.dark_bonus = 0.0
         if self.dark_cards:
             over = sum(max(0, n - FILIBUSTER_LIMIT) for n in self.opponent_sizes.values())
             self.dark_bonus = 0.5 * over * CARD_VALUE
+
+    def gain(self, board: Board, seat: int, symbol: str) -> int:
+        """The longest advance a card of ``symbol`` gives ``seat`` now."""
+        occ = board.occupancy()
+        positions = {p for p in board.pirates[seat] if p < board.boat}
+        if not positions:
+            return 0
+        land = board.landings(occ, positions)
+        return _best_gains(land, positions, self.symbols, board, seat).get(symbol, 0)
+
+    def chest_odds(self) -> tuple[float, float]:
+        """(expected cards, chance of the snake) of a closed chest tile (Black Magic
+        Woman): the closed tiles are the eight less the opened ones."""
+        closed = [1, 1, 2, 2, 3, 3, 0, -1]
+        names = {"1": 1, "2": 2, "3": 3, "empty": 0, "snake": -1}
+        for t in self.magic.get("tiles_open") or ():
+            if names.get(t) in closed:
+                closed.remove(names[t])
+        if not closed:
+            return 0.0, 0.0
+        return (sum(t for t in closed if t > 0) / len(closed),
+                closed.count(-1) / len(closed))
 
     def evaluate(self, board: Board, hand: list[str], extra_cards: int = 0) -> float:
         mine = board.pirates[self.me]
@@ -369,12 +474,18 @@ class _Context:
         best_gain = _best_gains(land, mine_open, self.symbols, board, self.me)
         progress += BOAT_BONUS * sum(1 for p in mine if p >= board.boat)
         need = max(2, round(sum(board.boat - p for p in mine) * CARDS_PER_SPACE))
-        value = progress + self._hand_value(hand, extra_cards, best_gain, need)
+        # In a loop, cards and opponents count less and less: progress breaks it.
+        calm = 1.0 - self.stall
+        value = progress + calm * self._hand_value(hand, extra_cards, best_gain, need)
+        # Each opponent weighs 1/(opponents) of one: helping all of them a little is
+        # no worse than helping one a lot (summing them made every shared gain, such as
+        # a sail that lands everyone aboard, look worse than standing still).
+        share = calm / max(1, len(self.opponents))
         for seat in self.opponents:
             theirs = board.pirates[seat]
             landed = LANDING_BONUS * sum(1 for p in theirs if board.aboard_landed(p))
-            value -= OPPONENT_PROGRESS_WEIGHT * (sum(theirs) + landed)
-            value -= OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board, land)
+            value -= share * OPPONENT_PROGRESS_WEIGHT * (sum(theirs) + landed)
+            value -= share * OPPONENT_ROAD_WEIGHT * self._threat(seat, theirs, board, land)
         return value
 
     def _hand_value(

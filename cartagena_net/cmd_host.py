@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def web_port(value: str | None, game_port: int) -> int | None:
     """The web view's port from ``--web`` (None: off). ValueError if it is not one."""
     if value is None:
-        return game_port + 1 if game_port else 0
+        return game_port + 1 if 0 < game_port < 65535 else 0
     if value.strip().lower() == "off":
         return None
     try:
@@ -154,20 +154,34 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.headless:
         _start_logging(args.log_format)
-    service = HostService(config, reactor)
+    try:
+        if args.state_dir:
+            from cartagena_net.host.journal import ensure_state_dir, lock_state_dir
+
+            state_lock = lock_state_dir(ensure_state_dir(args.state_dir))  # noqa: F841 - held
+        service = HostService(config, reactor)
+    except OSError as exc:  # the state dir cannot be made or used (a file, no permission)
+        print(f"cartagena host: cannot use the state dir {args.state_dir}: {exc}",
+              file=sys.stderr)
+        return 1
     from twisted.internet.error import CannotListenError
 
     try:
         service.startService()
     except (CannotListenError, OSError) as exc:
-        print(f"cartagena host: cannot start: {exc}", file=sys.stderr)
+        hint = ""
+        if (isinstance(exc, CannotListenError) and config.web_port
+                and exc.port == config.web_port):
+            hint = " (the web view's port: choose another with --web PORT, or --web off)"
+        print(f"cartagena host: cannot start: {exc}{hint}", file=sys.stderr)
         return 1
     if service.archived is not None:
         folder, count = service.archived
         print(f"cartagena host: {count} journal file(s) of an earlier run moved to {folder} "
               "(to restore those tables, move them back and start with --resume)",
               file=sys.stderr)
-    if not service.lobby.tables:
+    if not any(t.creator is None for t in service.lobby.tables.values()):
+        # The host's own table (restored ones are kept; an empty one is not restored).
         try:
             tid = service.create_table(
                 args.table_name or f"{config.name}'s table", args.rules, options,

@@ -27,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.7,
                         help="seconds a bot waits before acting")
     parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="deal from this seed (and seed the bots): the same game again, "
+                             "for practice and tests only; without it (real games) the deal "
+                             "uses the OS's secure RNG")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
                         help="also show the table in a browser at http://127.0.0.1:PORT/")
@@ -89,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     name = (args.name or default_name())[:32]
     config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
-                        bot_think=think, web_port=args.web)  # the web view: only if asked
+                        bot_think=think, web_port=args.web,  # the web view: if asked
+                        seed=args.seed)  # None: the OS's secure RNG deals
     service = HostService(config, reactor)
     try:
         service.startService()

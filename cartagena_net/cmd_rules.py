@@ -27,6 +27,16 @@ ACTIONS = {
     "end": "end the turn (after at least one action)",
     "discard CARD [CARD...]": "(filibusters=) a discard owed after a dark card",
     "undo": "take back the last advance or sail of this turn, when it revealed nothing",
+    "power gun SEAT": "(magic=) see SEAT's hand, then 'take CARD' (SEAT draws another)",
+    "power rum": "(magic=) draw players + 1, then 'give SEAT CARD' to each other player; "
+                 "keep the last two",
+    "power lantern": "(magic=) draw four, 'keep CARD', then 'stack CARD' the rest back "
+                     "on the stock, top first",
+    "power chest P": "(magic=) open the chest tile under your pirate at P: 1-3 cards, "
+                     "empty, or the snake",
+    "power parrot PARROT P SYMBOL": "(magic=) two parrots as one SYMBOL card, one action",
+    "power hook CARD P": "(magic=) hook and CARD, two actions: two of your pirates at P "
+                         "advance together",
 }
 
 

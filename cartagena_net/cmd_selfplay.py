@@ -9,9 +9,10 @@ from cartagena_net.bot_args import add_level_arguments
 from cartagena_net.bots import BOT_KINDS
 from cartagena_net.engine import make_game
 from cartagena_net.game_args import add_game_arguments, game_options
-from cartagena_net.match import play_match
+from cartagena_net.match import MAX_ACTIONS, play_match
 
 HELP = "play games between bots in-process and print statistics"
+
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_level_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
                         help="turn the seats each game, so every kind plays every seat")
+    parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
+                        help="stop a game that is still going after this many actions and "
+                             f"count it as unfinished (exit status 1; default {MAX_ACTIONS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -39,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("cartagena: --games must be at least 1")
     if args.think is not None and not args.think > 0:
         raise SystemExit("cartagena: --think takes a positive number of seconds")
+    if args.max_actions < 1:
+        raise SystemExit("cartagena: --max-actions must be at least 1")
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     if len(kinds) == 1:
         kinds *= game.players
@@ -49,11 +55,13 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"cartagena: unknown bot kind {unknown[0]!r}; "
                          f"choose from {', '.join(BOT_KINDS)}")
     result = play_match(game, kinds, args.games, rng, think=args.think, rotate=args.rotate,
-                        level=args.level)
+                        level=args.level, max_actions=args.max_actions)
     result["seed"] = args.seed
+    result["max_actions"] = args.max_actions
+    status = 1 if result["unfinished"] else 0
     if args.json:
         print(json.dumps(result))
-        return 0
+        return status
     print(f"{args.games} games of {game.preset}, {game.players} players ({', '.join(kinds)})"
           + (", seats turning" if args.rotate else ""))
     print(f"mean turns {result['mean_turns']}, mean actions {result['mean_actions']}")
@@ -68,5 +76,7 @@ def run(args: argparse.Namespace) -> int:
             line += (f"; decisions {k['decision_mean_s'] * 1000:.0f} ms mean, "
                      f"{k['decision_p99_s'] * 1000:.0f} ms p99")
         print(line)
+    if result["unfinished"]:
+        print(f"  unfinished: {result['unfinished']} (stopped after {args.max_actions} actions)")
     print(f"{result['games_per_s']} games/s")
-    return 0
+    return status

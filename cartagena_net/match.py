@@ -36,7 +36,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def play_game(game: Game, order: Sequence[str], seed: int, think: float | None = None,
-              level: str | None = None) -> dict[str, Any]:
+              level: str | None = None, max_actions: int = MAX_ACTIONS) -> dict[str, Any]:
     """One game between bots of ``order`` (one kind a seat), all randomness from ``seed``.
 
     Returns the winning seat, the turns and actions played and, for bots that think,
@@ -53,7 +53,7 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
     times: dict[str, list[float]] = {}
     iterations: dict[str, list[int]] = {}
     turns, actions = 1, 0
-    while not state.is_over and actions < MAX_ACTIONS:
+    while not state.is_over and actions < max_actions:
         legal = state.legal_actions()
         seat, turn = state.actor, state.turn
         if only_random:
@@ -71,11 +71,8 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
             state.forget_events(min(seen))
         actions += 1
         turns += state.turn != turn
-    if state.is_over:
-        winner, unfinished = state.outcome.winner, False
-    else:  # an endless game (cards hoarded): the most advanced seat wins, and it is counted
-        winner = max(range(n), key=lambda s: (state.home[s], sum(state.pirates[s])))
-        unfinished = True
+    unfinished = not state.is_over  # stopped at the cap: no winner, counted apart
+    winner = None if unfinished else state.outcome.winner
     return {"winner": winner, "order": list(order), "turns": turns, "actions": actions,
             "times": times, "iterations": iterations, "unfinished": unfinished}
 
@@ -93,15 +90,17 @@ def summarize(game: Game, kinds: Sequence[str], results: Sequence[dict[str, Any]
     for r in results:
         unfinished += bool(r.get("unfinished"))
         order = r["order"]
-        wins[r["winner"]] += 1
         for k in set(order):
             kind_games[k] += 1
-        kind_wins[order[r["winner"]]] += 1
         turns += r["turns"]
         actions += r["actions"]
         for k, ts in r["times"].items():
             times.setdefault(k, []).extend(ts)
             iterations.setdefault(k, []).extend(r["iterations"][k])
+        if r["winner"] is None:
+            continue
+        wins[r["winner"]] += 1
+        kind_wins[order[r["winner"]]] += 1
     games = max(1, len(results))
     per_kind = {}
     for k in kind_wins:
@@ -144,11 +143,12 @@ def play_match(
     think: float | None = None,
     rotate: bool = False,
     level: str | None = None,
+    max_actions: int = MAX_ACTIONS,
 ) -> dict[str, Any]:
     """Play ``games`` games in this process; the :func:`summarize` of them."""
     start = time.perf_counter()
     results = [play_game(game, seat_order(kinds, g, rotate), rng.getrandbits(64), think,
-                         level) for g in range(games)]
+                         level, max_actions) for g in range(games)]
     out = summarize(game, kinds, results, time.perf_counter() - start)
     out.update(rotate=rotate, think=think, level=level)
     return out

@@ -203,9 +203,15 @@ class ClientApp:
         if kind == "_reconnect":
             self.reconnect()
             return
+        if kind == "_password":
+            self.password = str(msg["text"])
+            self._connect()
+            return
         from protocol import LocalProtocolError, messages
 
         fields = {k: v for k, v in msg.items() if k != "type"}
+        if kind == "join_table" and not fields.get("password") and self.password:
+            fields["password"] = self.password  # --password: the host's or the table's
         try:
             obj = messages.MESSAGE_TYPES[str(kind)](**fields)
         except (LocalProtocolError, TypeError, ValueError) as exc:
@@ -321,6 +327,8 @@ class ClientApp:
             self.model.reconnecting = False
             self.model.set_status(plain_error(code, getattr(failure.value, "message", "")),
                                   error=True)
+            if code == "bad-password":  # ask for it (Enter tries again, Esc gives up)
+                self.model.start_input("password", f"password for {self._address_text()}: ")
             self.refresh()
             return
         if not self.reached:

@@ -11,6 +11,7 @@ from client.keymap import game_keys
 from client.landing import place_name
 from client.model import ClientModel
 from client.plain import count
+from client.powers import magic_lines_text
 from client.text import (
     DIM,
     ERR,
@@ -335,6 +336,17 @@ def pending_lines(model: ClientModel) -> list[Line]:
     out: list[Line] = []
     for p in view.get("pending") or []:
         seat = p.get("seat")
+        kind = p.get("kind")
+        if kind != "discard":  # a power's decision (Black Magic Woman)
+            verb = {"take": "take a card", "give": "give a drawn card to each other player",
+                    "keep": "keep one card", "stack": "put the cards back on the stock"}
+            if seat == model.seat and not model.spectate:
+                out.append([(ERR + " reverse", f" You must {verb.get(kind, kind)} "),
+                            ("", " ←→ or a card's letter, then Enter")])
+            else:
+                out.append([("", (f"waiting for {model.seat_name(seat)} to "
+                                 f"{verb.get(kind, kind)}"))])
+            continue
         if seat == model.seat and not model.spectate:
             picked = " ".join(model.discard_pick)
             out.append([(ERR + " reverse", f" You must {p.get('kind')} {p.get('count')} "),
@@ -567,10 +579,15 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
     h, v = ("-", "|") if model.ascii_only else ("─", "│")
     dot = "." if model.ascii_only else "·"
 
+    closed = {c["pos"] for c in (view.get("magic") or {}).get("chests") or ()
+              if c.get("closed")}
+    chest = "#" if model.ascii_only else "▪"
+
     def cell(pos: int) -> Line:
         num_style = number_style(model, pos, last)
         out: Line = [("", "["), (num_style, f"{pos:>2}"), ("", " "),
-                     ("bold", glyph(board[pos - 1], model.ascii_only, keys)), ("", " ")]
+                     ("bold", glyph(board[pos - 1], model.ascii_only, keys)),
+                     ("bold", chest) if pos in closed else ("", " ")]
         here = on.get(pos, [])
         marks_: Line = [(color_style(c), letters.get(c, "?")) for c in here[:3]]
         if len(here) > 3:
@@ -717,6 +734,9 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     if me is not None and not model.spectate:
         top += hand_lines(model, me.get("hand") or [], main_w)
     top.append(piles_line(model))
+    me_seat = None if model.spectate else model.seat
+    top += [[(DIM if i == 0 else "bold", text)] for i, text in
+            enumerate(magic_lines_text(view, me_seat))]
     top += pending_lines(model)
     acts = action_lines(model, main_w)
     reserve = 1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)

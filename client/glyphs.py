@@ -50,7 +50,7 @@ COLOR_STYLES: dict[str, str] = {
 }
 
 # Keys that the game screen uses for commands; symbols never take them.
-RESERVED_KEYS = frozenset("qrewmcyzf")
+RESERVED_KEYS = frozenset("qrewmcyzfv")  # v: the card powers
 
 
 def glyph(symbol: str, ascii_only: bool = False, keys: dict[str, str] | None = None) -> str:

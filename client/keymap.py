@@ -43,6 +43,12 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
     if now and model.owes_discard():
         return [("letter", "choose a card to discard"), ("Backspace", "take back"),
                 ("Enter", "discard"), ("?", "help")]
+    if now and model.owes_magic():
+        return [("←→/letter", "choose" + (" (digit: to whom)" if "give" in kinds else "")),
+                ("Enter", "confirm"), ("?", "help")]
+    if now and model.mode == "power":
+        return [("←→/letter", "choose a power"), ("Enter", "release it"), ("Esc", "back"),
+                ("?", "help")]
     if now and model.mode == "morgan":
         return [("←→", "choose whose pirate"), ("Enter", "push it"), ("Esc", "back"),
                 ("?", "help")]
@@ -65,6 +71,11 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
     if (not now and opts.get("story") == "whole") or "sail" in kinds:
         pairs.append((SAIL_KEY, "sail the sloop" if now else
                       "sail the sloop to the other shore (preview; Enter confirms)"))
+    if (not now and opts.get("magic")) or "power" in kinds:
+        pairs.append(("v", "card powers (Black Magic Woman)"))
+    if not now and opts.get("magic"):
+        pairs += [("←→/letter", ("a power's choice: take, give (digit: to whom), keep, "
+                   "order back on the stock"))]
     if not now or "undo" in kinds:
         pairs.append((UNDO_KEY, "undo the last move"))
     if not now and opts.get("filibusters"):
@@ -80,9 +91,18 @@ def game_keys(model: Any, now: bool = True) -> KeyPairs:
     pairs += [("c", "chat")]
     if not now:
         pairs += [("PgUp/PgDn Tab", "scroll the log, whole log"),
-                  ("q", "quit (your seat is kept)")]
+                  ("q", quit_help(model))]
     pairs.append(("?", "help"))
     return pairs
+
+
+def quit_help(model: Any) -> str:
+    """What q does in a game, as the quit question says it."""
+    if getattr(model, "hosting", False):
+        return "quit (ends the game for everyone)"
+    if getattr(model, "solo", False):
+        return "quit (ends the game)"
+    return "quit (your seat is kept)"
 
 
 def waiting_keys(model: Any) -> KeyPairs:

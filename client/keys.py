@@ -11,6 +11,7 @@ from typing import Any
 
 from client.keymap import SAIL_KEY, UNDO_KEY
 from client.landing import advance_to, morgan_to, place_name, retreat_to
+from client.powers import DECISIONS, POWER_KEY, describe
 from client.uistate import COLORS, CreateForm, InputLine, Preview
 
 
@@ -82,6 +83,10 @@ class KeyHandling:
             self.set_status(f"name: {self.name} (used when you next sit down)")
         elif purpose == "address" and text:
             self.send({"type": "_connect", "address": text})
+        elif purpose == "password" and text:
+            self.send({"type": "_password", "text": text})
+        elif purpose == "table-password" and text and self.joining:
+            self.join(self.joining[0], self.joining[1], password=text)
 
     def start_input(self, purpose: str, prompt: str, text: str = "") -> None:
         self.input = InputLine(purpose, prompt, text)
@@ -293,6 +298,12 @@ class KeyHandling:
         if self.owes_discard():
             self._key_discard(key)
             return
+        if self.owes_magic():
+            self._key_power(key, [a for a in self.legal if a.split()[0] in DECISIONS])
+            return
+        if self.mode == "power":
+            self._key_power(key, self.power_actions())
+            return
         if self.mode == "morgan":
             self._key_morgan(key)
             return
@@ -371,6 +382,14 @@ class KeyHandling:
             return
         if key == "w":
             self.try_action("draw", "draw a card (whole turn)")
+            return
+        if key == POWER_KEY:
+            if self.power_actions():
+                self.mode = "power"
+                self.power_index = 0
+                self._preview_power(self.power_actions())
+            else:
+                self.set_status("no card power is possible now", error=True)
             return
         if key == "m":
             if "morgan" in self.legal_kinds():
@@ -466,6 +485,59 @@ class KeyHandling:
         self.send({"type": "action", "table": self.table, "seq": self.seq, "action": action})
         self.preview = None
         self.set_status(f"sent: {action}")
+
+    def power_actions(self) -> list[str]:
+        """The powers offered (Black Magic Woman): those moving the chosen pirate first."""
+        acts = [a for a in self.legal if a.startswith("power ")]
+
+        def at_chosen(a: str) -> bool:
+            w = a.split()
+            return w[1].rstrip("*") in ("chest", "parrot", "hook") and \
+                str(self.sel_pos) in w[2:4]  # the pirate's position is one of these
+        return sorted(acts, key=lambda a: not at_chosen(a))
+
+    def _preview_power(self, acts: list[str]) -> None:
+        if not acts or self.view is None:
+            self.mode = "move"
+            self.preview = None
+            return
+        self.power_index %= len(acts)
+        action = acts[self.power_index]
+        text, land, frm = describe(self.view, action)
+        more = f" ({self.power_index + 1}/{len(acts)} ←→)" if len(acts) > 1 else ""
+        self.preview = Preview(action, text + more, land, frm)
+
+    def _key_power(self, key: str, acts: list[str]) -> None:
+        """Choose a power (``v``), or a power's decision, by ←→ or a card's letter."""
+        if key in ("left", "right", "up", "down", POWER_KEY):
+            self.power_index += -1 if key in ("left", "up") else 1
+            self._preview_power(acts)
+        elif key == "enter":
+            if self.preview:
+                self.send_action(self.preview.action)
+                self.mode = "move"
+            else:  # nothing chosen yet: show the first choice
+                self._preview_power(acts)
+        elif key == "escape":
+            self.mode = "move"
+            self.preview = None
+        elif len(key) == 1 and key.lower() in {v: k for k, v in self.keys.items()}:
+            sym = {v: k for k, v in self.keys.items()}[key.lower()]
+            cards = [sym + "*", sym] if key.isupper() else [sym, sym + "*"]
+            for card in cards:  # capital: dark first
+                for i, a in enumerate(acts):
+                    w = a.split()
+                    if card in (w[1], w[-1]) and (w[0] != "power" or w[1] == card):
+                        self.power_index = i
+                        self._preview_power(acts)
+                        return
+            self.set_status(f"no {sym} choice now", error=True)
+        elif key.isdigit() and acts and acts[0].startswith("give "):
+            for i, a in enumerate(acts):
+                if a.split()[1] == key:
+                    self.power_index = i
+                    self._preview_power(acts)
+                    return
 
     def morgan_actions(self) -> list[str]:
         return [a for a in self.legal if a.startswith("morgan ")]

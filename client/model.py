@@ -49,6 +49,7 @@ class ClientModel(KeyHandling):
     status_error: bool = False
     overlay: str | None = None  # help | quit
     input: InputLine | None = None
+    joining: tuple[int, bool] | None = None  # the last join_table sent: (table, spectate)
     form: CreateForm | None = None
     pirates: list[int] = field(default_factory=list)  # my pirates by stable number - 1
     sel: int | None = None  # index into ``pirates``: the chosen pirate
@@ -59,8 +60,9 @@ class ClientModel(KeyHandling):
     game_started: float | None = None  # monotonic clock: the first state of this game
     game_ended: float | None = None
     preview: Preview | None = None
-    mode: str = "move"  # move | morgan
+    mode: str = "move"  # move | morgan | power
     morgan_index: int = 0
+    power_index: int = 0  # the power (or a power's decision) offered, Black Magic Woman
     discard_pick: list[str] = field(default_factory=list)
     seat_index: int = 0
     reconnecting: bool = False
@@ -237,6 +239,10 @@ class ClientModel(KeyHandling):
     def owes_discard(self) -> bool:
         return "discard" in self.legal_kinds()
 
+    def owes_magic(self) -> bool:
+        """A power's decision is owed (Gun's take, Rum's give, Lantern's keep/stack)."""
+        return bool(self.legal_kinds() & {"take", "give", "keep", "stack"})
+
     def seat_name(self, seat: int) -> str:
         """The player's name at ``seat`` (from the lobby), else its colour."""
         info = self.table_info
@@ -374,6 +380,9 @@ class ClientModel(KeyHandling):
             self.discard_pick.clear()
         if self.mode == "morgan" and "morgan" not in self.legal_kinds():
             self.mode = "move"
+        if self.mode == "power":
+            self.mode = "move"
+        self.power_index = 0
         self._fix_selection()
 
     def _on_error(self, msg: dict[str, Any]) -> None:
@@ -384,6 +393,8 @@ class ClientModel(KeyHandling):
             self.stop(f"{text}: this client stopped so the two do not fight over it")
             return
         self.set_status(text, error=True)
+        if code == "bad-password" and msg.get("ref") == "join_table" and self.joining:
+            self.start_input("table-password", f"password for table {self.joining[0]}: ")
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         sender, text = str(msg.get("sender") or "host"), str(msg.get("text") or "")
@@ -409,12 +420,16 @@ class ClientModel(KeyHandling):
 
     # ------------------------------------------------------------------ outgoing helpers
 
-    def join(self, table: int, spectate: bool | None = None) -> None:
+    def join(self, table: int, spectate: bool | None = None,
+             password: str | None = None) -> None:
         spec = self.spectate if spectate is None else spectate
         msg: dict[str, Any] = {"type": "join_table", "table": table, "seat": None,
                                "spectate": spec, "name": self.name}
         if self.color != "any" and not spec:
             msg["color"] = self.color
+        if password:
+            msg["password"] = password
+        self.joining = (table, spec)  # asked again with a password if the table wants one
         self.send(msg)
 
     def seq_is_start(self, events: list[dict[str, Any]]) -> bool:

@@ -66,7 +66,10 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
     """The input line, quit question and status line."""
     out: list[Line] = []
     if model.input is not None:
-        out.append([(KEY, model.input.prompt), ("", model.input.text), (SEL, " ")])
+        typed = model.input.text
+        if model.input.purpose in ("password", "table-password"):
+            typed = "•" * len(typed)  # never shown as typed
+        out.append([(KEY, model.input.prompt), ("", typed), (SEL, " ")])
     if model.overlay == "quit":
         if model.hosting:
             question = " Quit? You are the host: this ends the game for everyone. "

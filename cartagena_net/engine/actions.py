@@ -11,6 +11,19 @@ N+1 = the goal; a dark card ends in ``*``)::
     discard CARD [CARD…]  a decision owed: discard these cards
     sail                  move the sloop to the other shore (the Whole Jailbreak)
     undo                  take back the last action of this turn (when state.can_undo())
+
+Black Magic Woman (``magic``): a card's power instead of a move, and its decisions::
+
+    power gun SEAT        look at SEAT's hand, then take one card (decision: take)
+    power rum             draw players + 1, keep two, give one to each other (give)
+    power lantern         draw four, keep one (keep), put the rest back on top (stack)
+    power chest P         open the chest tile under your pirate at P
+    power parrot PARROT P SYMBOL   two parrots as one SYMBOL card: advance from P
+    power hook CARD P     a hook and CARD: two of your pirates at P advance together
+    take CARD             the Gun's pick from the target's hand
+    give SEAT CARD        the Rum's hand-out: CARD of the drawn ones to SEAT
+    keep CARD             the Lantern's card kept
+    stack CARD            the Lantern's next card back on the stock (top first)
 """
 from __future__ import annotations
 
@@ -19,7 +32,8 @@ from dataclasses import dataclass
 
 from .errors import InvalidActionError
 
-KINDS = ("advance", "retreat", "morgan", "draw", "end", "discard", "sail", "undo")
+KINDS = ("advance", "retreat", "morgan", "draw", "end", "discard", "sail", "undo", "power",
+         "take", "give", "keep", "stack")
 _CARD = re.compile(r"[a-z]{1,16}\*?\Z")
 _MAX_POS = 10_000
 
@@ -44,7 +58,31 @@ class Action:
             return f"morgan {self.seat} {self.pos}"
         if k == "discard":
             return "discard " + " ".join(self.cards)
+        if k == "power":
+            return " ".join(("power", self.card, *_power_args(self)))
+        if k == "give":
+            return f"give {self.seat} {self.card}"
+        if k in ("take", "keep", "stack"):
+            return f"{k} {self.card}"
         return k
+
+
+def _power_args(a: Action) -> tuple[str, ...]:
+    power = a.card.removesuffix("*")
+    if power == "gun":
+        return (str(a.seat),)
+    if power == "chest":
+        return (str(a.pos),)
+    if power == "parrot":
+        return (a.cards[0], str(a.pos), a.cards[1])
+    if power == "hook":
+        return (a.cards[0], str(a.pos))
+    return ()
+
+
+# The words after ``power CARD``, by the card's symbol: s = seat, p = position, c = card.
+POWER_ARGS = {"gun": "s", "rum": "", "lantern": "", "chest": "p", "parrot": "cpc",
+              "hook": "cp"}
 
 
 _DIGITS = re.compile(r"[0-9]{1,5}\Z")
@@ -78,6 +116,16 @@ def parse_action(text: str) -> Action:
         if not 1 <= len(args) <= 30:
             raise InvalidActionError("discard names 1 to 30 cards, e.g. 'discard skull key'")
         return Action("discard", cards=tuple(_card(w, text) for w in args))
+    if kind == "power":
+        return _parse_power(args, text)
+    if kind in ("take", "keep", "stack"):
+        if len(args) != 1:
+            raise InvalidActionError(f"{kind!r} names one card: {text!r}")
+        return Action(kind, card=_card(args[0], text))
+    if kind == "give":
+        if len(args) != 2:
+            raise InvalidActionError(f"'give' takes a seat and a card: {text!r}")
+        return Action("give", seat=_int(args[0], text), card=_card(args[1], text))
     if kind not in arity:
         raise InvalidActionError(f"unknown action {kind!r}; one of: {', '.join(KINDS)}")
     if len(args) != arity[kind]:
@@ -89,6 +137,32 @@ def parse_action(text: str) -> Action:
     if kind == "morgan":
         return Action("morgan", seat=_int(args[0], text), pos=_int(args[1], text))
     return Action(kind)
+
+
+def _parse_power(args: list[str], text: str) -> Action:
+    if not args:
+        raise InvalidActionError("'power' names a card, e.g. 'power rum' or 'power gun 1'")
+    card = _card(args[0], text)
+    shape = POWER_ARGS.get(card.removesuffix("*"))
+    if shape is None:
+        raise InvalidActionError(
+            f"{card!r} has no power; powers: {', '.join(POWER_ARGS)} (Black Magic Woman)")
+    rest = args[1:]
+    if len(rest) != len(shape):
+        example = {"gun": "power gun 1", "rum": "power rum", "lantern": "power lantern",
+                   "chest": "power chest 6", "parrot": "power parrot parrot 3 rum",
+                   "hook": "power hook rum 3"}[card.removesuffix("*")]
+        raise InvalidActionError(f"wrong words for a {card} power in {text!r}; e.g. "
+                                 f"{example!r}")
+    seat, pos, cards = -1, -1, []
+    for code, word in zip(shape, rest, strict=True):
+        if code == "s":
+            seat = _int(word, text)
+        elif code == "p":
+            pos = _int(word, text)
+        else:
+            cards.append(_card(word, text))
+    return Action("power", pos=pos, card=card, seat=seat, cards=tuple(cards))
 
 
 END = Action("end")

@@ -24,11 +24,11 @@ class Filibusters(Variant):
             other = (seat + i) % g.players
             over = sum(state.hands[other]) - g.hand_limit
             if over > 0:
-                state.pending.append((other, over))
+                state.pending.append((other, over, "discard"))
                 state._log(("owe", other, over))
 
     def apply(self, state: State, seat: int, action: Action) -> int:
-        if not state.pending:
+        if not state.pending or state.pending[0][2] != "discard":
             raise IllegalActionError("no discard is owed now", "discard-not-owed")
         cards = action.cards
         owed = state.pending[0][1]
@@ -51,7 +51,7 @@ class Filibusters(Variant):
         if owed == len(ks):
             state.pending.pop(0)
         else:
-            state.pending[0] = (seat, owed - len(ks))
+            state.pending[0] = (seat, owed - len(ks), "discard")
         return 0
 
     def decisions(self, state: State) -> list[Action]:

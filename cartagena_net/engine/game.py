@@ -41,6 +41,7 @@ class Game:
     story: str = "escape"
     island_segments: int | None = None
     jail_in_passage: bool | None = None
+    magic: bool = False
 
     # -- derived, computed once -------------------------------------------------
     @cached_property
@@ -92,7 +93,10 @@ class Game:
 
     @cached_property
     def _options(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if not self.magic:  # an option added later: games without it keep their data
+            del d["magic"]
+        return d
 
     def options(self) -> dict[str, Any]:
         """The parameters as plain data (public; part of every view); a fresh copy."""
@@ -106,7 +110,7 @@ class Game:
         spec: dict[str, Any] = {"preset": self.preset}
         for name in OPTIONS:
             value = getattr(self, name)
-            if value is not None:
+            if value is not None and (name != "magic" or value):
                 spec[name] = list(value) if isinstance(value, tuple) else value
         return spec
 

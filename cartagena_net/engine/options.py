@@ -39,6 +39,9 @@ OPTIONS: dict[str, Option] = {
                choices=("off", "instead", "also", "island")),
         Option("filibusters", bool, "playing a dark card makes every other player with more "
                "than hand_limit cards discard down to it (needs dark cards)"),
+        Option("magic", bool, "Black Magic Woman: each card may release its power instead "
+               "of a move (gun, rum, lantern, parrot, hook, chest), with the treasure chest "
+               "tiles (needs the 2017 symbols)"),
         Option("hand_limit", int, "Filibusters hand limit", bounds=(1, 30)),
         Option("side", str, "board side (names of the start and the goal)",
                choices=("passage", "tunnel", "island", "jungle")),

@@ -19,7 +19,7 @@ STUDIOGIOCHI = ("gun", "rum", "lantern", "parrot", "hook", "chest")
 _BASE: dict[str, Any] = {
     "pirates": 6, "segments": 6, "symbols": CLASSIC, "per_symbol": 17, "dark_per_symbol": 0, "deal": 6,
     "start_bonus": 0, "actions": 3, "min_actions": 1, "hands_public": False, "row_size": 0,
-    "empty_hand_draw": "stuck", "morgan": "off", "filibusters": False, "hand_limit": 7, "side": "passage",
+    "empty_hand_draw": "stuck", "morgan": "off", "filibusters": False, "magic": False, "hand_limit": 7, "side": "passage",
     "board": None, "story": "escape", "island_segments": None, "jail_in_passage": None,
 }
 WHOLE_SEGMENTS = 3  # the default (and least) segments of each path in the Whole Jailbreak
@@ -138,6 +138,11 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
             values["island_segments"] = max(1, lengths[1] // SEGMENT)
     if values["filibusters"] and not values["dark_per_symbol"]:
         raise ValueError("filibusters needs dark cards (studiogiochi-2017)")
+    if values["magic"]:
+        if values["symbols"] != STUDIOGIOCHI:
+            raise ValueError("magic needs the 2017 symbols (studiogiochi-2017)")
+        if values["row_size"]:
+            raise ValueError("magic draws from the hidden stock: no face-up row")
     if len(colors) < players or len(set(colors[:players])) != players:
         raise ValueError(f"colors: {players} different colours needed")
     if any(not c.isalpha() or len(c) > 16 for c in colors[:players]):

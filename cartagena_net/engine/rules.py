@@ -13,8 +13,10 @@ A variant may
 - say whether a seat can still recharge (``can_recharge``, for the empty-hand draw);
 - react to a card played (``card_played``) and to a new turn (``turn_started``);
 - keep its own public state in ``state.extra`` (plain immutable values);
-- make a seat owe a decision (``state.pending``), answered by the actions
-  ``decisions`` lists (Filibusters' discards);
+- make a seat owe a decision (``state.pending``: (seat, count, kind), answered by
+  actions of that kind, which ``decisions`` lists: Filibusters' discards, the Black
+  Magic Woman's Gun, Rum and Lantern choices);
+- learn that the discard pile became a new stock (``reshuffled``);
 - mark actions that reveal nothing as undoable (``undoable``, ``undo_note``).
 
 :class:`~cartagena_net.engine.versions.Rules` composes the variants a game's options
@@ -90,6 +92,9 @@ class Variant:
     def turn_started(self, state: State) -> None:
         """``state.turn`` has just become a new seat's turn."""
 
+    def reshuffled(self, state: State) -> None:
+        """The discard pile has just become a new, shuffled stock."""
+
 
 def need_action(state: State) -> None:
     """Raise unless one of the turn's actions is left."""
@@ -103,4 +108,9 @@ ABSENT: dict[str, Refusal] = {
     "morgan": ("the Morgan option is off in this game", "morgan-off"),
     "discard": ("no discard is owed now", "discard-not-owed"),
     "sail": ("there is no sloop to sail in this story (story=whole has one)", "no-sloop"),
+    "power": ("card powers are the Black Magic Woman's (-o magic=true)", "magic-off"),
+    "take": ("no Gun choice is owed now", "take-not-owed"),
+    "give": ("no Rum hand-out is owed now", "give-not-owed"),
+    "keep": ("no Lantern choice is owed now", "keep-not-owed"),
+    "stack": ("no Lantern cards are to be put back now", "stack-not-owed"),
 }

@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
 Event = tuple  # ("advance", seat, from, to, card), ("retreat", seat, from, to, cards), ...
+# A decision owed: (seat, count, kind); kind is the action kind that answers it.
+Owed = tuple
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,8 @@ class State:
         s.discard = [index[c] for c in view["discard"]]
         s.row = None if view.get("row") is None else [index[c] for c in view["row"]]
         s.turn, s.taken = int(view["turn"]), int(view["actions_taken"])
-        s.pending = [(int(p["seat"]), int(p["count"])) for p in view.get("pending") or ()]
+        s.pending = [(int(p["seat"]), int(p["count"]), str(p["kind"]))
+                     for p in view.get("pending") or ()]
         out = view.get("outcome")
         s.outcome = None if out is None else Outcome(out["winner"], tuple(out["ranking"]))
         s.events, s.events_base, s.history, s.undo_stack = None, 0, [], []
@@ -400,10 +403,10 @@ class State:
             who = self.game.colors[actor]
             raise IllegalActionError(f"it is {who}'s move, not yours", "not-your-turn")
         kind = action.kind
-        if self.pending and kind != "discard":
-            owed = self.pending[0][1]
+        if self.pending and kind != self.pending[0][2]:
+            _, owed, what = self.pending[0]
             raise IllegalActionError(
-                f"{self.game.colors[actor]} must first discard {owed} card(s)",
+                f"{self.game.colors[actor]} must first {what} ({owed} to go)",
                 "decision-owed")
         g = self.game
         note = None
@@ -535,6 +538,8 @@ class State:
             self.discard = []
             self._shuffle(self.stock)
             self._log(("reshuffle", len(self.stock)))
+            for hook in self.game.rules.reshuffle_hooks:
+                hook(self)
 
     def _refill_row(self) -> None:
         if len(self.stock) < self.game.row_size and self.discard:

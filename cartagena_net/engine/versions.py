@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import filibusters, jailbreak, morgan, retreat
+from . import filibusters, jailbreak, magic, morgan, retreat
 from .errors import IllegalActionError
 from .rules import Refusal, Variant
 
@@ -28,22 +28,26 @@ class Rules:
             variants.append(jailbreak.Sloop(game))
         if game.filibusters:
             variants.append(filibusters.Filibusters(game))
+        if game.magic:
+            variants.append(magic.Magic(game))
         self.variants = tuple(variants)
         self.handlers: dict[str, Variant] = {k: v for v in variants for k in v.kinds}
         self.legal = tuple(v.legal for v in variants if _overrides(v, "legal"))
         self.checks = tuple(v.check for v in variants if _overrides(v, "check"))
         self.recharges = tuple(v for v in variants if v.recharge)
         self.card_hooks = tuple(v.card_played for v in variants if _overrides(v, "card_played"))
+        self.reshuffle_hooks = tuple(v.reshuffled for v in variants
+                                     if _overrides(v, "reshuffled"))
         self.turn_hooks = tuple(v.turn_started for v in variants if _overrides(v, "turn_started"))
         self.setups = tuple(v.setup for v in variants if _overrides(v, "setup"))
         self.undoable = frozenset(k for v in variants for k in v.undoable)
         self.extra_keys = tuple(k for v in variants for k in v.extra_keys)
-        self._decider = self.handlers.get("discard")
 
     def decisions(self, state: State) -> list:
         """What the seat owing a decision may do (``state.pending`` is not empty)."""
-        assert self._decider is not None, "a decision is owed only where a variant made one"
-        return self._decider.decisions(state)
+        decider = self.handlers.get(state.pending[0][2])
+        assert decider is not None, "a decision is owed only where a variant made one"
+        return decider.decisions(state)
 
     def refusal(self, state: State, seat: int, owner: int, frm: int, to: int,
                 how: str) -> Refusal | None:

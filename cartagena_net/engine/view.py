@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .jailbreak import CAPACITY
+from .magic import TILE_NAMES, chest_spaces, known_top
 from .state import State
 
 SPECTATOR = "spectator"
@@ -74,15 +75,57 @@ def view(state: State, viewer: int | str, since: int | None = None) -> dict[str,
         "actions_taken": state.taken,
         "actions_max": g.actions,
         "actions_min": g.min_actions,
-        "pending": [{"seat": s, "kind": "discard", "count": n} for s, n in state.pending],
+        "pending": [{"seat": s, "kind": kind, "count": n} for s, n, kind in state.pending],
         "outcome": None if state.outcome is None else {
             "winner": state.outcome.winner, "ranking": list(state.outcome.ranking)},
         "viewer": SPECTATOR if me is None else me,
     }
+    if g.magic:
+        out["magic"] = _magic(state, me)
     if since is not None:
         events = state.events or []
         first = max(0, since - state.events_base)
         out["events"] = [_event(state, e, me) for e in events[first:]]
+    return out
+
+
+def _magic(state: State, me: int | None) -> dict[str, Any]:
+    """Black Magic Woman: the chests (tiles face down: no values), the power being
+    resolved (its drawn cards and the Gun's target hand to its player only), and what
+    the viewer knows of the top of the stock (the Lantern's cards it put back)."""
+    g = state.game
+    names = g.card_names
+    x = state.extra
+    spaces = chest_spaces(state.board, g.symbols)
+    out: dict[str, Any] = {
+        "chests": [{"pos": p, "closed": t != -1} for p, t in zip(spaces, x["chests"],
+                                                                    strict=True)],
+        "tiles_open": [TILE_NAMES[t] for t in x["tiles_open"]],
+        "tiles_aside": len(x["tiles_aside"]),
+        "power": None,
+        "known_stock": [] if me is None else [names[k] for k in known_top(state, me)],
+        "stock_known": [{"seat": s, "count": n} for s in range(g.players)
+                        if (n := len(known_top(state, s)))],
+    }
+    power = x["power"]
+    if power is not None:
+        kind, seat, k = power[:3]
+        p: dict[str, Any] = {"kind": kind, "seat": seat, "card": names[k]}
+        if kind == "gun":
+            p["target"] = power[3]
+            if me == seat:
+                hand = state.hands[power[3]]
+                p["hand"] = [names[c] for c in range(len(hand)) for _ in range(hand[c])]
+        else:
+            pool = power[3]
+            p["left"] = len(pool)  # drawn cards still to hand out or put back
+            if kind == "rum":
+                p["given"] = list(power[4])
+            if me == seat:
+                p["pool"] = sorted(names[c] for c in pool)
+                if kind == "lantern":
+                    p["placed"] = [names[c] for c in power[4]]
+        out["power"] = p
     return out
 
 
@@ -157,6 +200,71 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
     elif kind == "row":
         d["cards"] = [names[k] for k in e[1]]
         text = f"a new face-up row: {', '.join(d['cards'])}"
+    elif kind == "power":
+        _, seat, k, arg = e
+        power = names[k].removesuffix("*")
+        d.update(seat=seat, card=names[k], power=power)
+        if power == "gun":
+            d["target"] = arg
+            text = (f"{color[seat]} plays {names[k]} for its power: looks at {color[arg]}'s "
+                    "cards to take one")
+        else:
+            d["drawn"] = arg
+            what = ("to keep two and give one to each other player" if power == "rum"
+                    else "to keep one and put the others back on top of the stock")
+            text = f"{color[seat]} plays {names[k]} for its power: draws {arg} {what}"
+    elif kind == "take":
+        _, seat, target, c, ks = e
+        d.update(seat=seat, target=target)
+        if me in (seat, target):
+            d["card"] = names[c]
+        got = f" {names[c]}" if me in (seat, target) else " a card"
+        extra, what = drawn(target, ks)
+        d.update(**extra)
+        text = (f"{color[seat]} takes{got} from {color[target]}, who draws {what}")
+    elif kind == "give":
+        _, seat, to, c = e
+        d.update(seat=seat, to=to)
+        if me in (seat, to):
+            d["card"] = names[c]
+        text = (f"{color[seat]} gives {color[to]} "
+                + (names[c] if me in (seat, to) else "a card"))
+    elif kind in ("keep", "stack"):
+        _, seat, ks = e
+        d.update(seat=seat, count=len(ks))
+        shown = seat == me or g.hands_public and kind == "keep"
+        if shown:
+            d["cards"] = [names[k] for k in ks]
+        what = ", ".join(d["cards"]) if shown else f"{len(ks)} card{'s' if len(ks) != 1 else ''}"
+        text = (f"{color[seat]} keeps {what}" if kind == "keep" else
+                f"{color[seat]} puts {what} back on top of the stock"
+                + (" (top first)" if shown and len(ks) > 1 else ""))
+    elif kind == "chest":
+        _, seat, k, pos, tile, ks, to = e
+        d.update(seat=seat, card=names[k], pos=pos, tile=TILE_NAMES[tile], to=to)
+        if tile == 4:
+            text = (f"{color[seat]} opens the chest at {place(pos)}: the snake! back to "
+                    f"{place(to)}")
+        elif tile:
+            extra, what = drawn(seat, ks)
+            d.update(**extra)
+            text = f"{color[seat]} opens the chest at {place(pos)} and draws {what}"
+        else:
+            text = f"{color[seat]} opens the chest at {place(pos)}: empty"
+    elif kind == "tiles":
+        d["chests"] = e[1]
+        text = "all eight chest tiles are shuffled and laid face down again"
+    elif kind == "parrot":
+        _, seat, frm, to, k, k2, sym = e
+        d.update(seat=seat, **{"from": frm, "to": to}, cards=[names[k], names[k2]],
+                 card=g.symbols[sym])
+        text = (f"{color[seat]} plays two parrots as {g.symbols[sym]}: {place(frm)} → "
+                f"{place(to)}")
+    elif kind == "hook":
+        _, seat, frm, to, k, k2 = e
+        d.update(seat=seat, **{"from": frm, "to": to}, cards=[names[k], names[k2]])
+        text = (f"{color[seat]} hooks two pirates with {names[k2]}: {place(frm)} → "
+                f"{place(to)}")
     elif kind == "turn":
         d["seat"] = e[1]
         text = f"{color[e[1]]}'s turn"

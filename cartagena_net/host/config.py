@@ -61,3 +61,6 @@ class HostConfig:
     web_idle_timeout: float = 20.0
     web_keepalive: float = 15.0
     web_max_buffer: int = 1 << 18
+    # A seeded deal and seeded bots: reproducible games for practice and tests only.
+    # None (always, for real games): the deal uses the OS's secure RNG.
+    seed: int | None = None

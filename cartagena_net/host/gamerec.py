@@ -17,9 +17,15 @@ def seat_colors(game: Any) -> list[str]:
     return list(game.colors[: game.players])
 
 
-def new_state(game: Any) -> Any:
-    """A new game dealt with the OS's secure RNG."""
-    return game.new_state(rng=random.SystemRandom())
+def new_state(game: Any, rng: random.Random | None = None) -> Any:
+    """A new game dealt with the OS's secure RNG (``rng``: a seeded one, for practice
+    and tests only)."""
+    return game.new_state(rng=rng if rng is not None else random.SystemRandom())
+
+
+def deal_rng(seed: int) -> random.Random:
+    """The RNG a host seeded with ``seed`` deals from (practice and tests only)."""
+    return random.Random(f"deal {seed}")
 
 
 def chance_outcomes(state: Any, seen: int = 0) -> list[list[int]]:
@@ -38,13 +44,14 @@ def restore(game: Any, outcomes: list[list[int]], actions: list[str]) -> Any:
 
 
 def replay_prefix(game: Any, outcomes: list[list[int]], actions: list[tuple[list[list[int]], str]],
-                  ) -> tuple[Any, int, str | None]:
+                  seats: list[int | None] | None = None) -> tuple[Any, int, str | None]:
     """Replay as far as the record allows: (state, actions applied, why it stopped).
 
     ``outcomes`` are the game's first chance outcomes; each action comes with the
     outcomes it added. Replay stops before the first action the engine refuses or
-    whose recorded outcomes do not match what the engine drew; the state returned
-    is the one before it (why is None when every action was applied).
+    whose recorded outcomes do not match what the engine drew, or (``seats``: the seat
+    each action's record names, None for none) that names a seat not the one to act;
+    the state returned is the one before it (why is None when every action was applied).
     """
     known = list(outcomes)
     for added, _ in actions:
@@ -55,18 +62,28 @@ def replay_prefix(game: Any, outcomes: list[list[int]], actions: list[tuple[list
                          f"its record holds {len(outcomes)}")
     used = len(outcomes)
     for n, (added, text) in enumerate(actions):
-        try:
-            state.apply(text)
-        except Exception as exc:  # noqa: BLE001 - reported as where the record stops
-            why = f"the game refuses action {text[:60]!r}: {exc}"
+        seat = seats[n] if seats is not None else None
+        if seat is not None and seat != state.actor:
+            why = f"the record says seat {seat} acted, but seat {state.actor} was to act"
         else:
-            used += len(added)
-            if len(state.chance) == used:
+            why = _apply_recorded(state, text, len(added), used)
+            if why is None:
+                used += len(added)
                 continue
-            why = (f"action {text[:60]!r} drew {len(state.chance) - used + len(added)} chance "
-                   f"outcome(s), the record holds {len(added)}")
         # Rebuild the state before that action with only the outcomes used so far.
         good = [a for _, a in actions[:n]]
         used = len(outcomes) + sum(len(c) for c, _ in actions[:n])
         return State.replay(game, known[:used], good), n, why
     return state, len(actions), None
+
+
+def _apply_recorded(state: Any, text: str, added: int, used: int) -> str | None:
+    """Apply one journaled action; why it does not fit its record (None: it does)."""
+    try:
+        state.apply(text)
+    except Exception as exc:  # noqa: BLE001 - reported as where the record stops
+        return f"the game refuses action {text[:60]!r}: {exc}"
+    if len(state.chance) == used + added:
+        return None
+    return (f"action {text[:60]!r} drew {len(state.chance) - used} chance "
+            f"outcome(s), the record holds {added}")

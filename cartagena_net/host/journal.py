@@ -45,6 +45,31 @@ def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
     return p
 
 
+def lock_state_dir(path: Path) -> int:
+    """Hold the state dir for this process (an exclusive lock on its ``lock`` file).
+
+    Two hosts on one state dir would archive or drop each other's live journals, so a
+    second one is refused with an OSError naming the first one's process id. Returns
+    the descriptor that holds the lock (released when the process ends). Where there
+    are no advisory locks (Windows), nothing is locked.
+    """
+    fd = os.open(path / "lock", os.O_RDWR | os.O_CREAT | _O_CLOEXEC, 0o600)
+    try:
+        import fcntl
+    except ImportError:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        raise OSError(f"another host (process {holder}) is using it; stop that host "
+                      "first, or give this one another --state-dir") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, b"%d\n" % os.getpid())
+    return fd
+
+
 def journal_path(state_dir: str | os.PathLike[str], table_id: int) -> Path:
     """Where table ``table_id`` keeps its journal."""
     return Path(state_dir) / f"table-{table_id}.journal"

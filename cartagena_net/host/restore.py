@@ -79,6 +79,7 @@ class _Replay:
         self.outcomes: list[list[int]] = []
         self.actions: list[tuple[list[list[int]], str]] = []
         self.action_records: list[int] = []  # record number of each action
+        self.seats_acting: list[int | None] = []  # the seat each action record names
 
     def take(self, number: int, rec: dict[str, Any]) -> None:
         kind = rec["t"]
@@ -97,7 +98,7 @@ class _Replay:
         elif kind == "game":
             self.started = True
             self.outcomes = _outcomes(rec.get("chance"))
-            self.actions, self.action_records = [], []
+            self.actions, self.action_records, self.seats_acting = [], [], []
             self.seq = _seq(rec)
         elif kind == "seq":  # seq moved on past records lost to damage
             self.seq = max(self.seq, _seq(rec))
@@ -106,9 +107,16 @@ class _Replay:
                 raise ValueError("an act record without an action")
             if not self.started:
                 raise ValueError("an act record before the game record")
+            seq, seat = _seq(rec), rec.get("seat")
+            if seq != self.seq + 1:  # each action moves seq on by one: records are missing
+                raise ValueError(f"an act record with seq {seq} after seq {self.seq} "
+                                 "(records before it are missing)")
+            if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+                raise ValueError("an act record with a bad seat")
             self.actions.append((_outcomes(rec.get("chance")), rec["action"]))
+            self.seats_acting.append(seat)
             self.action_records.append(number)
-            self.seq = _seq(rec)
+            self.seq = seq
         else:
             raise ValueError(f"an unknown record type {kind[:20]!r}")
 
@@ -183,7 +191,8 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
     state = None
     if rep.started:
         try:
-            state, applied, why = gamerec.replay_prefix(table.game, rep.outcomes, rep.actions)
+            state, applied, why = gamerec.replay_prefix(table.game, rep.outcomes, rep.actions,
+                                                          rep.seats_acting)
         except ValueError as exc:
             number = next(n for n, r in enumerate(records, start=1) if r["t"] == "game")
             raise JournalError(number, f"the game cannot be dealt again: {exc}") from None

@@ -1,6 +1,9 @@
 """The host as a Twisted service: listens on TCP, owns the lobby, its tables and journals."""
 from __future__ import annotations
 
+import os
+import re
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,7 @@ from protocol import Connection, Role, encode_frame
 log = Logger(namespace="cartagena.host")
 
 GAME_CACHE = 64
+HOST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a host-id file may hold
 HOST_ENDED = "the host ended the game"  # the reason every client is given on a stop
 
 
@@ -307,10 +311,19 @@ class HostService(Service):
         assert self.state_dir is not None
         path = self.state_dir / "host-id"
         try:
-            text = path.read_text().strip()
-            if text:
-                return text[:64]
+            data = path.read_bytes()
         except FileNotFoundError:
-            pass
+            data = None
+        if data is not None:
+            text = data.decode("ascii", "replace").strip()
+            if HOST_ID.fullmatch(text):
+                return text
+            # Not ours to destroy: kept aside, and a fresh id is written.
+            aside = path.with_name(f"host-id.bad-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+            os.replace(path, aside)
+            log.warn(  # noqa: G010 - twisted's Logger has warn()
+                "state dir {dir}: host-id is unreadable (not 1 to 64 letters, digits, - or _); "
+                "kept as {aside}, and this host has a new id", dir=str(self.state_dir),
+                aside=str(aside))
         write_atomically(path, self.host_id.encode())
         return self.host_id

@@ -78,7 +78,11 @@ class Table:
         self._bot_failures = 0
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.entry_cache: dict[str, Any] | None = None
-        self._rng = random.Random(random.SystemRandom().getrandbits(64))
+        seed = getattr(getattr(host, "config", None), "seed", None)
+        self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
+                                  else seed)
+        # A seeded host (practice, tests) deals from its own seeded RNG; else the OS's.
+        self._deal_rng = None if seed is None else gamerec.deal_rng(seed)
         self.journal: Any = host.open_journal(table_id) if open_journal else None
 
     # -- lobby information -------------------------------------------------
@@ -399,12 +403,16 @@ class Table:
             options["colors"] = ",".join(colors)
         game = self.host.game_for(self.rules, options)  # HostError if the rules refuse
         owner = self.seats[self.owner] if self.owner is not None else None
+        moved = [s for i, s in enumerate(order) if s.index != i]
         for i, s in enumerate(order):
             s.index = i
         self.seats = order
         self.options = options
         self.game = game
         self.owner = owner.index if owner is not None else None
+        for s in moved:  # players are told their new seat numbers with ``joined``
+            if s.conn is not None:
+                s.conn.send_message(messages.Joined(table=self.id, seat=s.index, token=s.token))
 
     def _rotate_start_player(self) -> None:
         """Play again: the next seat starts (everyone keeps a colour; players are told
@@ -412,9 +420,6 @@ class Table:
         if len(self.seats) < 2:
             return
         self._reseat(self.seats[1:] + self.seats[:1])
-        for s in self.seats:
-            if s.conn is not None:
-                s.conn.send_message(messages.Joined(table=self.id, seat=s.index, token=s.token))
 
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
@@ -430,7 +435,7 @@ class Table:
             )
         if self.status == "finished":
             self._rotate_start_player()
-        state = gamerec.new_state(self.game)
+        state = gamerec.new_state(self.game, self._deal_rng)
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1
         if self.journal is not None:

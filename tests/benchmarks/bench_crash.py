@@ -65,6 +65,7 @@ class Seat:
         self.token = token
         self.seat: int | None = None
         self.latest: dict[str, Any] | None = None
+        self.owner: int | None = None  # table 1's owner seat, from the latest lobby
         self.send({"type": "hello", "versions": [1], "name": name, "role": "player",
                    "token": token})
         welcome = self.expect("welcome")
@@ -94,6 +95,10 @@ class Seat:
     def expect(self, kind: str) -> dict[str, Any]:
         while True:
             msg = self.recv()
+            if msg.get("type") == "joined":  # "play again" moves every seat up by one
+                self.seat = msg["seat"]
+            elif msg.get("type") == "lobby":
+                self.owner = next((t["owner"] for t in msg["tables"] if t["id"] == 1), None)
             if msg.get("type") == kind:
                 if kind == "state":
                     self.latest = msg
@@ -204,10 +209,12 @@ def play(seats: list[Seat], rng: random.Random, stats: dict[str, int], game: dic
                 if to_the_end:
                     stats["finished"] += 1
                     return None
-                in_flight = (seats[0], newest, "start")
-                seats[0].send({"type": "start", "table": 1})
+                owner = next((s for s in seats if s.seat == seats[0].owner), seats[0])
+                in_flight = (owner, newest, "start")
+                owner.send({"type": "start", "table": 1})
                 for s in seats:
                     s.state_after(newest)
+                seats.sort(key=lambda s: s.seat)
                 stats["finished"] += 1
                 game["reshuffles"] = 0
                 in_flight = None

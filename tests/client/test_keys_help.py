@@ -249,3 +249,18 @@ def test_the_hosts_own_waiting_room_and_header_give_the_address_for_friends() ->
     g.host_label = "192.168.1.20:41672"
     assert to_text(render_screen(g, 80, 24)).splitlines()[0].startswith(
         "cartagena-net · 192.168.1.20:41672 · table 1")
+
+
+@pytest.mark.parametrize("hosting,solo,says", [
+    (False, False, "your seat is kept"),
+    (True, False, "ends the game for everyone"),
+    (False, True, "ends the game"),
+])
+def test_help_says_what_quitting_does_as_the_quit_question_does(hosting, solo, says) -> None:
+    """The host's or `play`'s help never promises a seat kept: their q ends the game."""
+    m = model_for("jamaica", {})
+    m.hosting, m.solo = hosting, solo
+    quit_text = dict(screen_keys(m, now=False))["q"]
+    assert says in quit_text
+    if hosting or solo:
+        assert "seat is kept" not in quit_text

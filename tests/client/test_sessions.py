@@ -247,3 +247,61 @@ def test_after_the_game_each_player_stays_or_leaves(tmp_path) -> None:
         await stop(host)
 
     run(main())
+
+
+def test_a_host_password_is_asked_for_and_hidden_as_it_is_typed(tmp_path) -> None:
+    """Joining a host with a password, without --password: the client asks for it
+    (typed as dots) instead of a dead "connecting…" screen, then sits down and plays."""
+    async def main() -> None:
+        host = make_host(password="sesame")
+        table = host.create_table("t", "ravensburger", SMALL, bots=1)
+        c = Client(host.port, tmp_path, table=table, auto_start=True)
+        await until(lambda: c.model.input is not None, "the password question")
+        assert "password" in c.screen().lower()
+        c.keys("wrong", "\r")
+        await asyncio.sleep(1.0)  # sent, refused, and asked again
+        await until(lambda: c.model.input is not None and c.model.input.text == ""
+                    and "wrong" in c.screen().lower(),
+                    "the question again, saying the password was wrong")
+        c.keys("sesa")
+        await asyncio.sleep(0.2)
+        assert "sesa" not in c.screen() and "••••" in c.screen()
+        c.keys("me", "\r")
+        await until(lambda: c.model.view, "the game")
+        assert await play_to_the_end(c) > 0
+        await c.finish()
+        await stop(host)
+
+    run(main())
+
+
+def test_a_table_password_is_asked_for_or_taken_from_the_command_line(tmp_path) -> None:
+    """A table with a password: Enter on it asks for the password (typed as dots), and a
+    client started with --password gives it by itself; both then play to the end."""
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "ravensburger", SMALL, bots=1, password="pw")
+        c = Client(host.port, tmp_path)
+        await until(lambda: c.model.screen == "lobby" and c.model.tables, "the lobby")
+        c.model.lobby_index = [t["id"] for t in c.model.tables].index(table)
+        c.keys("\r")
+        await until(lambda: c.model.input is not None, "the table password question")
+        c.keys("p", "w")
+        await asyncio.sleep(0.2)
+        assert "••" in c.screen()
+        c.keys("\r")
+        await until(lambda: c.model.table == table and c.model.seat is not None, "a seat")
+        await c.finish()
+        d = Client(host.port, tmp_path / "d", name="bob", password="pw")
+        await until(lambda: d.model.screen == "lobby" and d.model.tables, "the lobby")
+        d.model.lobby_index = [t["id"] for t in d.model.tables].index(table)
+        d.keys("\r")
+        await until(lambda: d.model.table == table and d.model.seat is not None, "a seat")
+        assert d.model.input is None
+        d.keys("s")
+        await until(lambda: d.model.view, "the game")
+        assert await play_to_the_end(d) > 0
+        await d.finish()
+        await stop(host)
+
+    run(main())

@@ -7,8 +7,13 @@ from cartagena_net.engine import IllegalActionError, State, make_game
 
 
 def cards_total(state: State) -> int:
+    """Every card: hands, stock, discard pile, row, and cards drawn for a power."""
+    power = state.extra.get("power")
+    drawn = 0
+    if power and power[0] != "gun":
+        drawn = len(power[3]) + (len(power[4]) if power[0] == "lantern" else 0)
     return (sum(sum(h) for h in state.hands) + len(state.stock) + len(state.discard)
-            + len(state.row or ()))
+            + len(state.row or ()) + drawn)
 
 
 def two(pirates, hands, turn=0, preset="jamaica", board="SDKBPH" * 2, **options) -> State:

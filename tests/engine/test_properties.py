@@ -17,6 +17,7 @@ from cartagena_net.engine import (
     parse_action,
     view,
 )
+from cartagena_net.engine.magic import TILES, known_top
 
 from .helpers import cards_total
 
@@ -57,7 +58,28 @@ def stories(draw):
     return game, draw(st.integers(0, 2**32)), draw(st.integers(0, 2**32))
 
 
-STRATEGIES = pytest.mark.parametrize("cases", [games(), stories()], ids=["presets", "stories"])
+@st.composite
+def magics(draw):
+    """Black Magic Woman alone, with the Whole Jailbreak, and with Filibusters."""
+    mix = draw(st.sampled_from(["alone", "whole", "filibusters"]))
+    options = {"players": draw(st.integers(2, 5)), "magic": True}
+    if mix == "whole":
+        options.update(story="whole", segments=draw(st.integers(3, 4)),
+                       island_segments=draw(st.integers(3, 4)),
+                       morgan=draw(st.sampled_from(["off", "also", "island"])),
+                       filibusters=draw(st.booleans()))
+    else:
+        options["segments"] = draw(st.integers(2, 8))
+        options["filibusters"] = mix == "filibusters"
+        options["morgan"] = draw(st.sampled_from(["off", "instead", "also"]))
+    if draw(st.booleans()):
+        options["pirates"] = draw(st.integers(1, 6))
+    game = make_game("studiogiochi-2017", **options)
+    return game, draw(st.integers(0, 2**32)), draw(st.integers(0, 2**32))
+
+
+STRATEGIES = pytest.mark.parametrize("cases", [games(), stories(), magics()],
+                                     ids=["presets", "stories", "magic"])
 
 
 def play(game, seed: int, policy_seed: int, check=None, undo: bool = False) -> State:
@@ -77,6 +99,11 @@ def play(game, seed: int, policy_seed: int, check=None, undo: bool = False) -> S
 def invariants(state: State) -> None:
     g = state.game
     assert cards_total(state) == len(g.deck)
+    if g.magic:
+        x = state.extra
+        assert sorted([t for t in x["chests"] if t != -1] + list(x["tiles_aside"])
+                      + list(x["tiles_open"])) == sorted(TILES)
+        assert (x["power"] is None) == (not any(p[2] != "discard" for p in state.pending))
     boat = state.board.boat
     occ = [0] * (boat + 1)
     for mine in state.pirates:
@@ -118,6 +145,11 @@ def test_legal_actions_apply_and_illegal_ones_change_nothing(cases, data):
     candidates += [f"retreat {p}" for p in range(boat + 2)]
     candidates += [f"morgan {s} {p}" for s in range(game.players) for p in (0, 1, boat)]
     candidates += ["draw", "end", "sail", "undo"] + [f"discard {c}" for c in game.card_names]
+    candidates += [f"{k} {c}" for k in ("take", "keep", "stack") for c in game.card_names]
+    candidates += [f"give {s} {c}" for s in range(game.players) for c in game.card_names]
+    candidates += [f"power gun {s}" for s in range(game.players)]
+    candidates += ["power rum", "power lantern*", "power chest 6", "power parrot parrot 1 rum",
+                   "power hook hook 0", "power hook rum 0"]
     for _ in range(60):
         if state.is_over:
             break
@@ -139,12 +171,26 @@ def test_legal_actions_apply_and_illegal_ones_change_nothing(cases, data):
 
 
 def hidden_swapped(state: State, me: int, rng: random.Random) -> State:
-    """The same game as ``me`` sees it, but with other hidden cards dealt differently."""
+    """The same game as ``me`` sees it, but with everything else hidden dealt
+    differently: other hands, the stock below the part ``me`` knows (the Lantern's),
+    cards drawn for another seat's power, and the closed chest tiles."""
     other = state.copy(events=True)
-    pool = list(other.stock)
-    hidden = [s for s in range(len(other.hands)) if s != me and not other.game.hands_public]
+    g = other.game
+    x = other.extra
+    known = len(known_top(other, me)) if g.magic and me >= 0 else 0
+    cut = len(other.stock) - known
+    top = other.stock[cut:]
+    pool = list(other.stock[:cut])
+    hidden = [s for s in range(len(other.hands)) if s != me and not g.hands_public]
+    power = x.get("power")
+    if power and power[0] == "gun" and power[1] == me:
+        hidden.remove(power[3])  # the Gun's player sees the target's hand
     for s in hidden:
         pool += [k for k in range(len(other.hands[s])) for _ in range(other.hands[s][k])]
+    drawn: list[int] = []
+    if power and power[0] != "gun" and power[1] != me:
+        drawn = [*power[3], *(power[4] if power[0] == "lantern" else ())]
+        pool += drawn
     rng.shuffle(pool)
     for s in hidden:
         n = sum(other.hands[s])
@@ -152,7 +198,17 @@ def hidden_swapped(state: State, me: int, rng: random.Random) -> State:
         for k in pool[:n]:
             other.hands[s][k] += 1
         pool = pool[n:]
-    other.stock = pool
+    if drawn:
+        a, b = len(power[3]), len(drawn) - len(power[3])
+        new = (tuple(pool[:a]), tuple(pool[a:a + b]) if power[0] == "lantern" else power[4])
+        x["power"] = (*power[:3], *new)
+        pool = pool[a + b:]
+    other.stock = pool + top
+    if g.magic:
+        closed = [t for t in x["chests"] if t != -1] + list(x["tiles_aside"])
+        rng.shuffle(closed)
+        x["chests"] = tuple(t if t == -1 else closed.pop() for t in x["chests"])
+        x["tiles_aside"] = tuple(closed)
     return other
 
 
@@ -172,7 +228,8 @@ def test_views_reveal_no_hidden_cards_and_no_stock_order(cases, data):
                 seat = me if me != SPECTATOR else -1
                 mine = view(state, me, since=0)
                 theirs = view(hidden_swapped(state, seat, rng), me, since=0)
-                if any(e["type"] in ("retreat", "draw", "morgan") for e in mine["events"]):
+                if any(e["type"] in ("retreat", "draw", "morgan", "take", "give", "keep", "stack",
+                                     "chest") for e in mine["events"]):
                     # drawn cards stay in the log; compare only the board-and-cards part
                     mine.pop("events"), theirs.pop("events")
                 assert mine == theirs
@@ -194,8 +251,18 @@ def test_event_log_never_shows_another_seats_stock_draws(cases, data):
         return  # draws come from open places: public by the rules
     for me in [*range(game.players), SPECTATOR]:
         for e in view(state, me, since=0)["events"]:
-            if e["type"] in ("retreat", "draw", "morgan") and e["seat"] != me:
+            kind = e["type"]
+            if kind in ("retreat", "draw", "morgan") and e["seat"] != me:
                 assert "cards" not in e and isinstance(e["drawn"], int)
+            elif kind == "chest" and e["seat"] != me:
+                assert "cards" not in e
+            elif kind == "take":
+                assert ("card" in e) == (me in (e["seat"], e["target"]))
+                assert ("cards" in e) == (me == e["target"])
+            elif kind == "give":
+                assert ("card" in e) == (me in (e["seat"], e["to"]))
+            elif kind in ("keep", "stack"):
+                assert ("cards" in e) == (me == e["seat"])
 
 
 @STRATEGIES

@@ -597,7 +597,7 @@ def test_filibusters_others_over_seven_discard_their_choice():
     s = position("studiogiochi-2017", G2017, "red,blue,green", [[0], [0], [0]],
                  [["gun*"] + big, big, big[:7]], 0, filibusters=True, pirates=1)
     s.apply("advance 0 gun*")
-    assert s.pending == [(1, 2)] and s.actor == 1  # red (10 → 9 left) is not asked
+    assert s.pending == [(1, 2, "discard")] and s.actor == 1  # red (10 → 9 left) is not asked
     assert {str(a) for a in s.legal_actions()} == {"discard gun", "discard rum"}
     s.apply("discard rum rum")
     assert s.actor == 0 and s.hand_size(1) == 7 and s.hand_size(0) == 9
@@ -609,7 +609,7 @@ def test_filibusters_on_the_last_action_the_turn_passes_once_debts_are_paid():
     s.apply("advance 0 rum")
     s.apply("advance 0 rum")
     s.apply("advance 2 gun*")
-    assert (s.turn, s.actor, s.pending) == (0, 1, [(1, 2)])
+    assert (s.turn, s.actor, s.pending) == (0, 1, [(1, 2, "discard")])
     s.apply("discard gun gun")
     assert (s.turn, s.actor, s.taken) == (1, 1, 0)
 

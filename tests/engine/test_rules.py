@@ -243,7 +243,9 @@ def test_illegal_actions_name_the_rule_and_change_nothing():
     with pytest.raises(IllegalActionError) as err:
         s.apply("advance 0 skull", seat=2)
     assert err.value.rule == "not-your-turn"
-    for junk in ("", "fly 3", "advance x skull", "advance 3", "retreat -1", "advance 3 SK!"):
+    for junk in ("", "fly 3", "advance x skull", "advance 3", "retreat -1", "advance 3 SK!",
+                 "power", "power skull", "power gun", "power rum 3", "power parrot 4 rum",
+                 "take", "give rum", "give 1", "keep a b", "stack 3"):
         with pytest.raises(InvalidActionError):
             s.apply(junk)
     assert s == before and s.history == []
@@ -251,7 +253,9 @@ def test_illegal_actions_name_the_rule_and_change_nothing():
 
 @pytest.mark.parametrize("text", [
     "advance 0 skull", "advance 37 key*", "retreat 12", "morgan 2 5", "draw", "end",
-    "discard skull", "discard gun* rum",
+    "discard skull", "discard gun* rum", "power gun 1", "power gun* 3", "power rum",
+    "power lantern*", "power chest 12", "power parrot parrot* 4 rum", "power hook hook 0",
+    "take chest*", "give 2 rum", "keep lantern", "stack gun*",
 ])
 def test_notation_round_trips(text):
     a = parse_action(text)

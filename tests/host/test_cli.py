@@ -67,3 +67,102 @@ def test_summary_feeds_the_discovery_responder():
             await stop_host(host)
 
     run(scenario())
+
+
+def _host_run(*extra):
+    """A headless host on 127.0.0.1 run to its end (these ones stop at once)."""
+    from .test_resume import _host_command
+
+    return subprocess.run(
+        [*_host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
+         "--discovery", "off", *extra],
+        check=False, capture_output=True, text=True, timeout=60, input="")
+
+
+def _host_in(state_dir, *extra):
+    return _host_run("--web", "off", "--state-dir", str(state_dir), *extra)
+
+
+def test_a_state_dir_that_is_a_file_is_refused_with_a_message_not_a_traceback(tmp_path):
+    path = tmp_path / "state"
+    path.write_text("my notes\n")
+    done = _host_in(path)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert "state" in done.stderr and str(path) in done.stderr
+    assert path.read_text() == "my notes\n"  # untouched
+
+
+def test_an_unreadable_host_id_is_kept_aside_and_replaced(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    (state / "host-id").write_bytes(b"\xff\xfe\x00garbage\n")
+    proc, _port = _spawn_host(state)
+    try:
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err
+    assert "host-id" in err
+    aside = [p for p in state.iterdir() if p.name.startswith("host-id.bad")]
+    assert len(aside) == 1 and aside[0].read_bytes() == b"\xff\xfe\x00garbage\n"
+    new_id = (state / "host-id").read_text().strip()
+    assert re.fullmatch(r"[0-9a-f]{32}", new_id)
+
+
+def _spawn_host(state_dir):
+    from .test_resume import _host_command
+
+    proc = subprocess.Popen(
+        [*_host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
+         "--discovery", "off", "--web", "off", "--state-dir", str(state_dir)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert "listening on port" in line, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, int(line.rsplit(" ", 1)[1])
+
+
+def test_a_second_host_on_the_same_state_dir_is_refused_and_touches_nothing(tmp_path):
+    """Two hosts on one state dir would archive or drop each other's live journals."""
+    state = tmp_path / "state"
+    first, _port = _spawn_host(state)
+    try:
+        before = {p.name: p.read_bytes() for p in state.iterdir() if p.is_file()}
+        assert any(name.startswith("table-") for name in before)
+        for extra in ((), ("--resume",)):
+            done = _host_in(state, *extra)
+            assert done.returncode != 0, done.stderr
+            assert "Traceback" not in done.stderr
+            assert "another host" in done.stderr and str(state) in done.stderr
+            after = {p.name: p.read_bytes() for p in state.iterdir() if p.is_file()}
+            assert after == before  # nothing archived, removed or rewritten
+            assert not [p for p in state.iterdir() if p.is_dir()]
+        assert first.poll() is None
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=30)
+    # once the first host is gone, the dir is free again
+    again, _port = _spawn_host(state)
+    again.send_signal(signal.SIGTERM)
+    again.communicate(timeout=30)
+
+
+def test_a_busy_web_port_is_named_with_the_options_that_avoid_it(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        web = busy.getsockname()[1]
+        done = _host_run("--web", str(web))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert str(web) in done.stderr and "--web off" in done.stderr
+
+
+def test_the_default_web_port_stays_a_port_next_to_the_highest_game_port():
+    from cartagena_net.cmd_host import web_port
+
+    assert web_port(None, 41672) == 41673
+    assert web_port(None, 65535) == 0  # any free port, never 65536
+    assert web_port(None, 0) == 0

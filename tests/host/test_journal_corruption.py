@@ -107,24 +107,37 @@ def test_a_torn_final_line_is_cut_and_the_game_restored_exactly(tmp_state):
     run(scenario())
 
 
-def test_an_illegal_action_record_is_reported_and_the_file_kept(tmp_state):
+@pytest.mark.parametrize("case", ["illegal action", "seq gap", "wrong seat"])
+def test_a_wrong_action_record_is_reported_and_the_file_kept(tmp_state, case):
+    """A checksummed record can still be wrong: an action the game refuses, records
+    missing before it (its seq jumps), or a seat that was not the one to act. None is
+    replayed silently: the table is restored up to it and the original file kept."""
     async def scenario() -> None:
         tid, path, seats, snaps = await _game_on_disk(tmp_state)
         n = len(read_journal(path).records)
-        seq = snaps[n][1]
-        _append(path, encode_record({"t": "act", "seq": seq + 1, "seat": 0,
-                                     "action": "advance 0 nonsense"}))
+        state, seq = snaps[n]
+        legal = str(state.legal_actions()[0])
+        rec, why = {
+            "illegal action": ({"t": "act", "seq": seq + 1, "seat": state.actor,
+                                "action": "advance 0 nonsense"},
+                               "refuses action 'advance 0 nonsense'"),
+            "seq gap": ({"t": "act", "seq": seq + 5, "seat": state.actor, "action": legal},
+                        f"seq {seq + 5}"),
+            "wrong seat": ({"t": "act", "seq": seq + 1, "seat": 1 - state.actor,
+                            "action": legal}, f"seat {1 - state.actor}"),
+        }[case]
+        _append(path, encode_record(rec))
         original = path.read_bytes()
         with captured_logs() as logs:
             host = make_host(state_dir=str(tmp_state), resume=True)
         try:
             (kept,) = _bad_copies(path)
             assert kept.read_bytes() == original
-            line = grep(logs, str(path), f"record {n + 1}:", "refuses action 'advance 0 nonsense'")
-            assert line and "Traceback" not in line[0]
+            line = grep(logs, str(path), f"record {n + 1}:", why)
+            assert line and f"up to record {n}" in line[0]
             assert not grep(logs, "Traceback")
             table = host.lobby.tables[tid]
-            assert table.state == snaps[n][0] and table.seq > seq
+            assert table.state == state and table.seq > seq
             await _play_on(host.port, tid, seats)
         finally:
             await stop_host(host)

@@ -98,3 +98,22 @@ def test_bad_rules_and_options_are_refused():
             await stop_host(host)
 
     run(scenario())
+
+
+def test_connected_is_true_for_a_present_human_or_a_bot_and_false_for_a_free_seat():
+    """docs/protocol.md 4.4: ``connected`` for each kind of seat, as the lobby lists it."""
+    async def scenario() -> None:
+        host = make_host()
+        try:
+            ann, _ = await join(host.port, "ann")
+            ann.send(messages.CreateTable(name="t", rules="jamaica", options={"players": 3}))
+            tid = (await ann.expect(messages.Joined)).table
+            ann.send(messages.AddBot(table=tid, seat=1, kind="random"))
+            lobby = await ann.expect(messages.Lobby, lambda m: _table(m, tid)["seats"][1]["bot"])
+            seats = _table(lobby, tid)["seats"]
+            assert [(s["name"] is not None, s["bot"], s["connected"]) for s in seats] == [
+                (True, None, True), (True, "random", True), (False, None, False)]
+        finally:
+            await stop_host(host)
+
+    run(scenario())

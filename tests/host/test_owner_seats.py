@@ -101,6 +101,10 @@ def test_the_owner_removes_an_empty_seat_and_three_friends_start():
             seats = next(t for t in lobby.tables if t["id"] == tid)["seats"]
             assert [(s["seat"], s["name"], s["color"]) for s in seats] == [
                 (0, "ann", "red"), (1, "bob", "yellow"), (2, "carl", "green")]
+            # players whose seat number changed are told (docs/protocol.md 4.7, 4.10)
+            for who, seat in ((bob, 1), (carl, 2)):
+                moved = await who.expect(messages.Joined)
+                assert (moved.table, moved.seat) == (tid, seat)
             ann.send(messages.RemoveBot(table=tid, seat=1))  # bob sits there: refused
             assert (await ann.expect(messages.Error)).code == "bad-seat"
             ann.send(messages.Start(table=tid))

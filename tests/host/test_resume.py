@@ -224,3 +224,39 @@ def test_the_cli_without_resume_archives_old_journals_and_says_where(tmp_state):
     assert "--resume" in text and "was mode 0755; set to 0700" in text
     assert stat.S_IMODE(os.stat(tmp_state).st_mode) == 0o700
     assert [i for i, _ in list_journals(tmp_state)] == [1]  # the first table, made afresh
+
+
+def test_a_resumed_host_keeps_a_table_of_its_own_when_its_empty_one_was_not_restored(tmp_state):
+    """The host's own table was empty at the kill (so not restored) while a client's table
+    plays on: after --resume, the lobby still has a host table for friends to sit at."""
+    proc, port = _spawn(tmp_state, "--players", "2")
+    proc2 = None
+    try:
+        async def before_crash():
+            ann, _ = await join(port, "ann")
+            ann.send(messages.CreateTable(name="ann's", rules="jamaica", options={"players": 2}))
+            j = await ann.expect(messages.Joined)
+            ann.send(messages.AddBot(table=j.table, kind="random"))
+            ann.send(messages.Start(table=j.table))
+            await state_at(ann)
+            return ann, j
+
+        ann, joined = run(before_crash())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        ann.close()
+        proc2, port2 = _spawn(tmp_state, "--resume")
+
+        async def after_resume():
+            back, welcome = await join(port2, "ann", token=joined.token)
+            assert welcome.resumed == {"table": joined.table, "seat": joined.seat}
+            lobby = await back.expect(messages.Lobby)
+            ids = {t["id"]: t for t in lobby.tables}
+            assert joined.table in ids and ids[joined.table]["status"] == "playing"
+            own = [t for tid, t in ids.items() if tid != joined.table]
+            assert len(own) == 1 and own[0]["status"] == "waiting"
+            back.close()
+
+        run(after_resume())
+    finally:
+        _stop(proc, proc2)
