@@ -6,10 +6,17 @@ strings for that seat. ``random`` picks uniformly; ``greedy`` scores every legal
 action by simulating it on the public board (the engine's :mod:`preview` rules, the
 sloop of the Whole Jailbreak included) and evaluating the result; with Black Magic
 Woman it weighs each card power (and its Gun, Rum and Lantern choices) the same way.
+``ismcts`` searches (information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`)
+for a time budget. A bot with an ``observe(events)`` method is also shown the public
+events its seat watches (the ``events`` of its views), to remember cards drawn in the open.
+
+Levels (``--level``): easy = greedy; normal = ismcts, 1000 search iterations a
+decision but never more than 1 s; hard = ismcts, 5000 iterations, at most 3 s.
 """
 from __future__ import annotations
 
 import random as _random
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -17,7 +24,17 @@ from typing import Any
 from cartagena_net.engine.jailbreak import TORTUGA
 from cartagena_net.engine.preview import Preview
 
-BOT_KINDS: tuple[str, ...] = ("random", "greedy")
+BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
+
+# level -> (bot kind, seconds a decision at most, search iterations a decision);
+# None = the kind does not search. A level's iteration count makes its strength the same
+# on any machine; its time bound still holds on a slow or busy one.
+LEVELS: dict[str, tuple[str, float | None, int | None]] = {
+    "easy": ("greedy", None, None),
+    "normal": ("ismcts", 1.0, 1000),
+    "hard": ("ismcts", 3.0, 5000),
+}
+DEFAULT_LEVEL = "normal"
 
 # Weights of the greedy evaluation (units: spaces of progress).
 REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)  # rearmost pirate first
@@ -66,13 +83,105 @@ class RandomBot(Bot):
         return self.rng.choice(list(legal))
 
 
-def make_bot(kind: str, rng: _random.Random | None = None) -> Bot:
-    """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise."""
+def make_bot(
+    kind: str,
+    rng: _random.Random | None = None,
+    think: float | None = None,
+    level: str | None = None,
+    **search: Any,
+) -> Bot:
+    """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise. An ismcts bot
+    searches as ``level`` does (default normal), or for ``think`` seconds a decision when
+    given; ``search`` passes further :class:`cartagena_net.ismcts.SearchConfig` fields."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
+    if kind == "ismcts":
+        return IsmctsBot(rng, think=think, level=level, **search)
     raise ValueError(f"unknown bot kind {kind!r}; choose one of {', '.join(BOT_KINDS)}")
+
+
+def level_bot(level: str, think: float | None = None) -> tuple[str, float | None]:
+    """(bot kind, think seconds) of a ``--level``, ``think`` overriding its budget."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    kind, budget, _ = LEVELS[level]
+    if think is not None:
+        if not think > 0:
+            raise ValueError("--think takes a positive number of seconds")
+        budget = think
+    return kind, budget
+
+
+class IsmctsBot(Bot):
+    """Information-set MCTS for ``think`` seconds a decision (see :mod:`cartagena_net.ismcts`).
+
+    It remembers, from the events it observes, the cards other seats drew in the open
+    (face-up row, open hands) until they play a card of that kind.
+    """
+
+    kind = "ismcts"
+
+    def __init__(
+        self,
+        rng: _random.Random | None = None,
+        think: float | None = None,
+        level: str | None = None,
+        **search: Any,
+    ) -> None:
+        super().__init__(rng)
+        from cartagena_net.ismcts import SearchConfig
+
+        _, level_think, level_iterations = LEVELS[level or DEFAULT_LEVEL]
+        if level_think is None:
+            _, level_think, level_iterations = LEVELS[DEFAULT_LEVEL]
+        if think is None:  # the level's budget: a number of iterations, bounded in time
+            think = level_think
+            search.setdefault("iterations", level_iterations)
+        self.config = SearchConfig(think=think, **search)
+        self.known: dict[int, list[str]] = {}
+        self.seat: int | None = None
+        self.last: Any = None  # the last SearchResult (iterations, seconds, visits)
+
+    def observe(self, events: Sequence[dict[str, Any]], seat: int | None = None) -> None:
+        """Public events this seat watched (in order, each once)."""
+        from cartagena_net.engine.determinize import track_known
+
+        if seat is not None and seat != self.seat:
+            self.seat, self.known = seat, {}
+        if self.seat is not None:
+            track_known(self.known, events, self.seat)
+
+    def reset(self) -> None:
+        """A new game: forget what was seen."""
+        self.known = {}
+
+    def job(
+        self, view: dict[str, Any], legal: Sequence[str], deadline: bool = True
+    ) -> tuple[Any, tuple]:
+        """(function, arguments) of the search, picklable to run in a worker process.
+        With ``deadline``, the answer is due ``think`` seconds from now, however long
+        the job waits for a worker."""
+        from cartagena_net.ismcts import search
+
+        me = view.get("viewer")
+        if isinstance(me, int) and me != self.seat:
+            self.seat, self.known = me, {}
+        if "events" in view:
+            self.observe(view["events"])
+        known = {s: list(c) for s, c in self.known.items()}
+        config = self.config.to_dict()
+        if deadline:  # the budget counts from now, also while the job waits for a worker
+            config["deadline"] = time.time() + self.config.think
+        return search, (view, list(legal), known, config, self.rng.getrandbits(63))
+
+    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        fn, args = self.job(view, legal, deadline=False)
+        self.last = fn(*args)
+        return self.last.action
 
 
 # -- board simulation on the public view ----------------------------------

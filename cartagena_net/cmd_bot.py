@@ -6,6 +6,7 @@ import random
 import sys
 from typing import Any
 
+from cartagena_net.bot_args import add_level_arguments, bot_choice
 from cartagena_net.password_args import add_password_arguments, read_password
 
 HELP = "play as a headless network bot at a host's table"
@@ -17,8 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("host", metavar="HOST[:PORT]", help="the host to join (port 41672)")
     parser.add_argument("--table", type=int, default=None, metavar="T",
                         help="table id (default: the first table with a free seat)")
-    parser.add_argument("--kind", choices=("random", "greedy"), default="greedy",
-                        help="bot kind (default greedy)")
+    add_level_arguments(parser, "--kind")
     parser.add_argument("--name", default=None, help="player name (default: KIND-bot)")
     parser.add_argument("--games", type=int, default=1, metavar="G",
                         help="games to play before leaving (default 1)")
@@ -44,7 +44,12 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("cartagena bot: --games must be at least 1", file=sys.stderr)
         return 2
-    name = (args.name or f"{args.kind}-bot")[:32]
+    try:
+        kind, think = bot_choice(args, args.kind)
+    except ValueError as exc:
+        print(f"cartagena bot: {exc}", file=sys.stderr)
+        return 2
+    name = (args.name or f"{kind}-bot")[:32]
     rng = random.Random(args.seed) if args.seed is not None else None
 
     from cartagena_net.loop import install_reactor
@@ -55,8 +60,9 @@ def run(args: argparse.Namespace) -> int:
     outcome: dict[str, Any] = {}
 
     def start() -> None:
-        d = play_bot(reactor, host, port, kind=args.kind, table=args.table, games=args.games,
-                     name=name, password=password, rng=rng, timeout=args.timeout)
+        d = play_bot(reactor, host, port, kind=kind, table=args.table, games=args.games,
+                     name=name, password=password, rng=rng, timeout=args.timeout,
+                     think=think, level=args.level)
         d.addCallbacks(lambda result: outcome.update(result=result),
                        lambda f: outcome.update(error=f.getErrorMessage()))
         d.addBoth(lambda _: reactor.callLater(0, reactor.stop))

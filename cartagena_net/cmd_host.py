@@ -5,6 +5,7 @@ import argparse
 import sys
 from typing import Any
 
+from cartagena_net.bot_args import add_level_arguments, bot_choice
 from cartagena_net.game_args import add_game_arguments, game_options
 from cartagena_net.password_args import add_password_arguments, read_password
 
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser, "seats at the first table (default: the preset's)")
     parser.add_argument("--table-name", default=None, help="name of the first table")
     parser.add_argument("--bots", type=int, default=0, help="bots seated at the first table")
-    parser.add_argument("--bot-kind", default="greedy", help="bot kind: random or greedy")
+    add_level_arguments(parser, "--bot-kind")
     parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
     parser.add_argument("--headless", action="store_true", help="no local client: only host")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
@@ -119,6 +120,8 @@ def build_config(args: argparse.Namespace, password: str | None = None) -> Any:
         spectators=not args.no_spectators,
         takeover=args.takeover,
         bot_delay=args.bot_delay,
+        bot_level=args.level,
+        bot_think=args.think,
         max_connections=args.max_connections,
         max_per_address=args.max_per_address,
         max_tables_per_address=args.max_tables_per_address,
@@ -144,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         options = game_options(args)
+        bot_kind, _ = bot_choice(args, args.bot_kind)
         config = build_config(args, read_password(args))
     except ValueError as exc:
         print(f"cartagena host: {exc}", file=sys.stderr)
@@ -181,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             tid = service.create_table(
                 args.table_name or f"{config.name}'s table", args.rules, options,
-                bots=args.bots, bot_kind=args.bot_kind,
+                bots=args.bots, bot_kind=bot_kind,
             )
             table = service.lobby.tables[tid]
             if all(seat.bot_kind for seat in table.seats):

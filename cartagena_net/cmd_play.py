@@ -6,6 +6,7 @@ import getpass
 import sys
 from typing import Any
 
+from cartagena_net.bot_args import add_level_arguments, bot_choice
 from cartagena_net.game_args import add_game_arguments, game_options
 
 HELP = "play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN"
@@ -22,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser, "seats at the table (default: bots + 1, or the preset's)")
     parser.add_argument("--bots", type=int, default=None,
                         help="bots at the table (default: every other seat)")
-    parser.add_argument("--bot-kind", default="greedy", help="bot kind: greedy or random")
+    add_level_arguments(parser, "--bot-kind")
     parser.add_argument("--bot-delay", type=float, default=0.7,
                         help="seconds a bot waits before acting")
     parser.add_argument("--name", default=None, help="your name at the table")
@@ -70,6 +71,7 @@ def stop_reactor(reactor: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         options, bots = table_options(args)
+        bot_kind, think = bot_choice(args, args.bot_kind)
     except ValueError as exc:
         print(f"cartagena play: {exc}", file=sys.stderr)
         return 2
@@ -90,13 +92,14 @@ def run(args: argparse.Namespace) -> int:
 
     name = (args.name or default_name())[:32]
     config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
-                        bot_delay=args.bot_delay, web_port=args.web,  # the web view: if asked
+                        bot_delay=args.bot_delay, bot_level=args.level,
+                        bot_think=think, web_port=args.web,  # the web view: if asked
                         seed=args.seed)  # None: the OS's secure RNG deals
     service = HostService(config, reactor)
     try:
         service.startService()
         table = service.create_table(f"{name}'s table", args.rules, options, bots=bots,
-                                     bot_kind=args.bot_kind)
+                                     bot_kind=bot_kind)
     except HostError as exc:
         service.stopService()
         print(f"cartagena play: {exc.message}", file=sys.stderr)

@@ -12,10 +12,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from twisted.internet import defer
+from twisted.internet import defer, threads
 from twisted.logger import Logger
 
-from cartagena_net.bots import make_bot
+from cartagena_net.bots import BOT_KINDS, make_bot
 from client.net import SessionClosed, connect
 from protocol import LocalProtocolError, messages
 
@@ -68,10 +68,12 @@ class NetBot:
         name: str = "bot",
         rng: random.Random | None = None,
         password: str | None = None,
+        think: float | None = None,
+        level: str | None = None,
     ) -> None:
         self.session = session
         self.password = password
-        self.bot = make_bot(kind, rng)
+        self.bot = make_bot(kind, rng, think=think, level=level)
         self.wanted = table
         self.games = games
         self.name = name
@@ -142,8 +144,13 @@ class NetBot:
     def _state(self, msg: Any) -> None:
         self.latest = msg
         view = msg.view
+        observe = getattr(self.bot, "observe", None)
+        if observe is not None and isinstance(view.get("viewer"), int):
+            observe([dict(e) for e in msg.events], view["viewer"])
         outcome = view.get("outcome")
         if outcome is not None:
+            if hasattr(self.bot, "reset"):
+                self.bot.reset()
             if msg.seq != self.counted_seq and self.counted_seq < msg.seq:
                 self.counted_seq = msg.seq
                 self.result.games += 1
@@ -158,9 +165,30 @@ class NetBot:
             self._act(msg, list(msg.legal))
 
     def _act(self, msg: Any, legal: list[str]) -> None:
+        if hasattr(self.bot, "job"):
+            # A search runs in a thread: pings are answered meanwhile.
+            self.acted_seq = msg.seq
+            try:
+                fn, args = self.bot.job(msg.view, legal)
+            except (ValueError, KeyError, TypeError):
+                self._send_action(msg, legal, None)
+                return
+            d = threads.deferToThread(fn, *args)
+            d.addCallbacks(lambda result: self._send_action(msg, legal, result.action),
+                           lambda _f: self._send_action(msg, legal, None))
+            return
         try:
             choice = self.bot.choose(msg.view, legal)
         except (ValueError, KeyError, TypeError):
+            choice = None
+        self._send_action(msg, legal, choice)
+
+    def _send_action(self, msg: Any, legal: list[str], choice: str | None) -> None:
+        if self.done.called:
+            return
+        if self.latest is not msg:
+            return  # the game moved on while thinking
+        if choice not in legal:
             choice = random.choice(legal)
         self.acted_seq = msg.seq
         self.result.actions += 1
@@ -219,16 +247,19 @@ def play_bot(
     password: str | None = None,
     rng: random.Random | None = None,
     timeout: float = 10.0,
+    think: float | None = None,
+    level: str | None = None,
 ) -> defer.Deferred:
     """Connect, sit and play; fires with a ``NetBotResult`` (or fails with NetBotError,
     ``client.net.HostError`` or a connection error)."""
-    if kind not in ("random", "greedy"):
+    if kind not in BOT_KINDS:
         return defer.fail(ValueError(f"unknown bot kind {kind!r}"))
 
     def connected(pair: tuple[Any, Any]) -> defer.Deferred:
         session, _welcome = pair
         bot = NetBot(session, kind=kind, table=table, games=games, name=name, rng=rng,
-                     password=password)
+                     password=password, think=think,
+                     level=level)
         return bot.done
 
     d = connect(reactor, host, port, name, role="player", password=password, timeout=timeout)

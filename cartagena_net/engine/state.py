@@ -322,6 +322,13 @@ class State:
             self._restore(saved)
             raise
 
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply one of ``legal_actions()`` for the actor, without the atomic save and
+        the undo notes: the search's fast path, on its own copies. The same position as
+        :meth:`apply` for a legal action; anything else may leave the state half
+        changed."""
+        self._apply(action, None)
+
     def _note_undo(self, action: Action, saved: tuple, note: tuple | None) -> None:
         """Keep what an action changed, if it may be taken back (D23); else forget all.
         ``note``: what an undo would say of an advance or undoable variant action."""

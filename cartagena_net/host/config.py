@@ -17,7 +17,10 @@ class HostConfig:
     ``port`` 0 binds an ephemeral port; ``bind`` "" listens on every interface.
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
     every game event (from the spectator view) at info level. ``web_port`` None: no
-    web view; 0: any free port. ``web_bind`` None: where the game binds.
+    web view; 0: any free port. ``web_bind`` None: where the game binds. ``bot_level`` is
+    the searching bots' level (``cartagena_net.bots.LEVELS``) and ``bot_think``, if set,
+    their budget in seconds a decision instead; ``bot_workers`` the processes that run
+    their searches (0: one thread).
 
     ``handshake_timeout`` is also how long one frame may take to arrive whole.
     ``password`` (the host's, plaintext; the service keeps only its hash). Wrong
@@ -34,6 +37,9 @@ class HostConfig:
     spectators: bool = True
     takeover: float | None = None
     bot_delay: float = 0.7
+    bot_level: str = "normal"
+    bot_think: float | None = None
+    bot_workers: int = 2
     handshake_timeout: float = 5.0
     ping_interval: float = 15.0
     idle_timeout: float = 45.0

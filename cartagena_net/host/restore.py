@@ -209,7 +209,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
             seat.token = srec.get("token")
             seat.bot_kind = srec.get("bot")
             if seat.bot_kind is not None:
-                seat.bot = load_bot(seat.bot_kind, table._rng)
+                seat.bot = load_bot(seat.bot_kind, table._rng, host.config)
     table.seq = rep.seq
     if state is not None:
         table.state = state

@@ -29,6 +29,7 @@ from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
 from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredPassword
 from cartagena_net.host.table import Table
+from cartagena_net.host.thinker import Thinker
 from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
@@ -67,6 +68,7 @@ class HostService(Service):
         self.password = StoredPassword.make(config.password) if config.password else None
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
+        self.thinker = Thinker(reactor, config.bot_workers)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
         self.archived: tuple[Path, int] | None = None  # where old journals were moved
@@ -128,6 +130,7 @@ class HostService(Service):
             conn.say_bye(HOST_ENDED)
         for table in self.lobby.tables.values():
             table.close()
+        self.thinker.shutdown()
         stopping = []
         if self.web is not None:
             stopping.append(defer.maybeDeferred(self.web.stop))

@@ -27,13 +27,16 @@ BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Captain Ki
              "Black Bart", "Ned Low", "Charles Vane", "Henry Avery", "Grace O'Malley")
 
 
-def load_bot(kind: str, rng: random.Random) -> Any:
-    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown)."""
+def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
+    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown); a
+    searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
     from cartagena_net.bots import BOT_KINDS, make_bot
 
     if kind not in BOT_KINDS:
         raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")
-    return make_bot(kind, rng)
+    if config is None:
+        return make_bot(kind, rng)
+    return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)
 
 
 class Table:
@@ -71,6 +74,7 @@ class Table:
         self.chance_seen = 0  # chance outcomes and actions of the last good state
         self.actions_seen = 0
         self._bot_call: Any = None
+        self._thinking: Any = None  # the Deferred of a bot search under way
         self._bot_failures = 0
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.entry_cache: dict[str, Any] | None = None
@@ -288,7 +292,7 @@ class Table:
         if seat.takeover_call is not None and seat.takeover_call.active():
             seat.takeover_call.cancel()
         seat.takeover_call = None
-        seat.stand_in(load_bot(kind, self._rng), kind)
+        seat.stand_in(load_bot(kind, self._rng, self.host.config), kind)
         log.info("table {table}: a bot plays {color} until it returns",
                  table=self.id, color=seat.color)
         self.host.lobby_changed(self)
@@ -326,7 +330,7 @@ class Table:
         if self.playing:
             return self._hand_to_bot(seat, kind)
         chosen = self._choose_seat(seat, None)
-        bot = load_bot(kind, self._rng)
+        bot = load_bot(kind, self._rng, self.host.config)
         chosen.bot_kind = kind
         chosen.bot = bot
         chosen.name = self.bot_name()
@@ -443,6 +447,11 @@ class Table:
                 self._journal_failed(exc)
         self.state = state
         self.chance_seen = len(outcomes)
+        self._stop_thinking()
+        for s in self.seats:
+            reset = getattr(s.controller, "reset", None)
+            if reset is not None:
+                reset()
         self.actions_seen = 0
         self.status = "playing"
         self.sent_events = 0
@@ -572,6 +581,8 @@ class Table:
         for s in seats:
             if s.conn is not None:
                 s.conn.write_state(self.id, encode(self._state_wire(s.index, since)))
+            elif s.controller is not None and hasattr(s.controller, "observe"):
+                s.controller.observe(view(self.state, s.index, since=since)["events"], s.index)
         web = self.host.web
         watched = web is not None and web.watching(self.id)
         if self.spectators or self.host.config.log_events or watched:
@@ -602,7 +613,12 @@ class Table:
         return seat if seat.controller is not None else None
 
     def _schedule_bot(self) -> None:
-        if self._bot_call is not None or self._bot_to_move() is None:
+        if (self._bot_call is not None or self._thinking is not None
+                or self._bot_to_move() is None):
+            return
+        seat = self._bot_to_move()
+        if hasattr(seat.controller, "job"):
+            self._think(seat)  # a search: think now, answer no sooner than bot_delay
             return
         self._bot_call = self.host.reactor.callLater(self.host.config.bot_delay, self._bot_move)
 
@@ -619,12 +635,19 @@ class Table:
         seat = self._bot_to_move()
         if seat is None:
             return
+        if hasattr(seat.controller, "job"):  # a search never runs on the reactor thread
+            if self._thinking is None:
+                self._think(seat)
+            return
         legal = [a for a in self._legal(seat.index) if a != "undo"]  # bots never undo
         try:
             choice = seat.controller.choose(view(self.state, seat.index), legal)
         except Exception:  # noqa: BLE001 - a bot bug must not stop the table
             log.failure("table {table}: bot failed; playing a random action", table=self.id)
             choice = None
+        self._bot_apply(seat, legal, choice)
+
+    def _bot_apply(self, seat: Seat, legal: list[str], choice: Any) -> None:
         if choice not in legal:
             choice = self._rng.choice(legal)
         # If the engine refuses the bot's choice, a few other legal actions are tried.
@@ -650,6 +673,57 @@ class Table:
             delay = min(60.0, self.host.config.bot_delay + 2.0 ** min(self._bot_failures, 6))
             self._bot_call = self.host.reactor.callLater(delay, self._bot_move)
 
+    def _think(self, seat: Seat) -> None:
+        """Run the seat's search in the host's thinker (off the reactor thread)."""
+        reactor = self.host.reactor
+        legal = [a for a in self._legal(seat.index) if a != "undo"]  # bots never undo
+        seq, bot, began = self.seq, seat.controller, reactor.seconds()
+        try:
+            fn, args = bot.job(view(self.state, seat.index), legal)
+            d = self.host.thinker.run(fn, *args)
+        except Exception:  # noqa: BLE001 - a bot bug must not stop the table
+            log.failure("table {table}: bot failed; playing a random action", table=self.id)
+            self._bot_call = reactor.callLater(self.host.config.bot_delay, self._bot_answer,
+                                               seat, seq, legal, None)
+            return
+        self._thinking = d
+
+        def answered(result: Any) -> None:
+            if self._thinking is not d:
+                return  # the table moved on (new game, closed)
+            self._thinking = None
+            if self.seq != seq or seat.controller is not bot:
+                self._schedule_bot()
+                return
+            wait = max(0.0, self.host.config.bot_delay - (reactor.seconds() - began))
+            self._bot_call = reactor.callLater(wait, self._bot_answer, seat, seq, legal,
+                                               getattr(result, "action", result))
+
+        def failed(failure: Any) -> None:
+            log.failure("table {table}: bot search failed; playing a random action",
+                        failure, table=self.id)
+            answered(None)
+
+        d.addCallbacks(answered, failed)
+
+    def _bot_answer(self, seat: Seat, seq: int, legal: list[str], choice: Any) -> None:
+        """A timed call: play a search's answer if the position is still the same."""
+        self._bot_call = None
+        try:
+            if self.seq != seq or self._bot_to_move() is not seat:
+                self._schedule_bot()
+                return
+            self._bot_apply(seat, legal, choice)
+        except Exception:  # noqa: BLE001 - a timed call must not die silently
+            log.failure("table {table}: bot move failed", table=self.id)
+            self._bot_failed()
+
+    def _stop_thinking(self) -> None:
+        self._thinking = None
+        if self._bot_call is not None and self._bot_call.active():
+            self._bot_call.cancel()
+        self._bot_call = None
+
     # -- lifecycle -----------------------------------------------------------
 
     def resumed(self) -> None:
@@ -660,9 +734,7 @@ class Table:
 
     def close(self) -> None:
         """Cancel timers and close the journal (the host is stopping)."""
-        if self._bot_call is not None and self._bot_call.active():
-            self._bot_call.cancel()
-        self._bot_call = None
+        self._stop_thinking()
         for s in self.seats:
             if s.takeover_call is not None and s.takeover_call.active():
                 s.takeover_call.cancel()

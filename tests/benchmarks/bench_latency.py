@@ -8,6 +8,13 @@ which the server decodes, encodes again and returns.
 
 Prints one JSON line: p50/p99 (microseconds) of both, and the ratio of the p50s.
 Target: host p50 within 2x the echo p50.
+
+``--ismcts-tables N``: the host also runs N tables of 4 ``ismcts`` bots (normal level,
+no delay, a new game whenever one ends) that think in the host's worker processes while
+the client measures, its rounds paced 5 ms apart (as a player's are). The same paced
+rounds are first measured with those tables idle (``idle_bots_p50_us/p99``: what the
+machine itself adds). Target then: host p99 under 5 ms while the bots think. The line
+also gives the bot actions played meanwhile (so the bots were really thinking).
 """
 from __future__ import annotations
 
@@ -26,6 +33,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2000"))
+BOT_P99_TARGET_US = 5000.0
+PACE = 0.005  # seconds between rounds while bots think
+
+
+def bot_tables() -> int:
+    if "--ismcts-tables" in sys.argv:
+        return int(sys.argv[sys.argv.index("--ismcts-tables") + 1])
+    return 0
 
 
 def serve() -> None:
@@ -50,7 +65,27 @@ def serve() -> None:
                                   burst=1e6, name="bench"), reactor)
     host.startService()
     host.create_table("bench", "jamaica", {"players": 2})
-    print(json.dumps({"host": host.port, "echo": echo.getHost().port}), flush=True)
+    tables = []
+    for i in range(bot_tables()):
+        tid = host.create_table(f"bots {i}", "jamaica", {"players": 4}, bots=4,
+                                bot_kind="ismcts")
+        tables.append(host.lobby.tables[tid])
+    if tables:
+        from twisted.internet.task import LoopingCall
+
+        trigger = Path(os.environ["BENCH_TRIGGER"])
+
+        def again() -> None:
+            # The bots start when the client has measured the baseline (trigger file),
+            # and play a new game whenever one ends.
+            if trigger.exists():
+                for t in tables:
+                    if t.status != "playing":
+                        t.start(None)
+
+        LoopingCall(again).start(0.05, now=False)
+    print(json.dumps({"host": host.port, "echo": echo.getHost().port,
+                      "bot_tables": [t.id for t in tables]}), flush=True)
     if os.environ.get("BENCH_PROFILE"):
         import cProfile
         import signal
@@ -102,11 +137,76 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def bot_actions(sock: socket.socket) -> int:
+    """The latest ``seq`` among the states a spectator socket has received so far."""
+    seq = 0
+    sock.setblocking(False)
+    buf = b""
+    try:
+        while True:
+            chunk = sock.recv(1 << 20)
+            if not chunk:
+                break
+            buf += chunk
+    except BlockingIOError:
+        pass
+    sock.setblocking(True)
+    while len(buf) >= 4:
+        size = int.from_bytes(buf[:4], "big")
+        if len(buf) < 4 + size:
+            break
+        msg = msgpack.unpackb(buf[4:4 + size], raw=False)
+        buf = buf[4 + size:]
+        if msg.get("type") == "state":
+            seq = max(seq, msg["seq"])
+    return seq
+
+
+def measure(players: list, latest: dict, paced: bool) -> tuple[list[float], list[int]]:
+    """ROUNDS action-to-state round trips between the two seated players."""
+    host_rtt: list[float] = []
+    sizes: list[int] = []
+    while len(host_rtt) < ROUNDS:
+        if paced:
+            time.sleep(PACE)  # spread the rounds over seconds of bot thinking
+        seq = max(m["seq"] for m in latest.values())
+        if latest[players[0][1]]["view"]["outcome"] is not None:
+            send(players[0][0], {"type": "start", "table": 1})
+            for s, seat in players:
+                latest[seat] = expect(s, "state")[0]
+            continue
+        s, seat = next((s, seat) for s, seat in players if latest[seat]["legal"])
+        action = latest[seat]["legal"][len(host_rtt) % len(latest[seat]["legal"])]
+        t0 = time.perf_counter()
+        send(s, {"type": "action", "table": 1, "seq": seq, "action": action})
+        msg, size = expect(s, "state")
+        host_rtt.append(time.perf_counter() - t0)
+        sizes.append(size)
+        latest[seat] = msg
+        for other, oseat in players:
+            if other is not s:
+                latest[oseat] = expect(other, "state")[0]
+    return host_rtt, sizes
+
+
 def main() -> None:
-    child = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE,
-                             text=True, cwd=ROOT)
+    import tempfile
+
+    trigger = Path(tempfile.mkdtemp(prefix="bench-latency-")) / "bots-go"
+    env = dict(os.environ, BENCH_TRIGGER=str(trigger))
+    child = subprocess.Popen([sys.executable, __file__, "--serve", *sys.argv[1:]],
+                             stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     try:
         ports = json.loads(child.stdout.readline())
+        watchers = []
+        for tid in ports["bot_tables"]:
+            w = socket.create_connection(("127.0.0.1", ports["host"]))
+            send(w, {"type": "hello", "versions": [1], "name": f"watch{tid}",
+                     "role": "spectator"})
+            expect(w, "welcome")
+            send(w, {"type": "join_table", "table": tid, "spectate": True})
+            expect(w, "joined")
+            watchers.append([w, 0])
         players = []
         for name in ("ann", "bob"):
             s = socket.create_connection(("127.0.0.1", ports["host"]))
@@ -116,30 +216,22 @@ def main() -> None:
             send(s, {"type": "join_table", "table": 1, "spectate": False})
             joined, _ = expect(s, "joined")
             players.append((s, joined["seat"]))
-        host_rtt: list[float] = []
-        sizes: list[int] = []
         latest: dict[int, dict] = {}
         send(players[0][0], {"type": "start", "table": 1})
         for s, seat in players:
             latest[seat] = expect(s, "state")[0]
-        while len(host_rtt) < ROUNDS:
-            seq = max(m["seq"] for m in latest.values())
-            if latest[players[0][1]]["view"]["outcome"] is not None:
-                send(players[0][0], {"type": "start", "table": 1})
-                for s, seat in players:
-                    latest[seat] = expect(s, "state")[0]
-                continue
-            s, seat = next((s, seat) for s, seat in players if latest[seat]["legal"])
-            action = latest[seat]["legal"][len(host_rtt) % len(latest[seat]["legal"])]
-            t0 = time.perf_counter()
-            send(s, {"type": "action", "table": 1, "seq": seq, "action": action})
-            msg, size = expect(s, "state")
-            host_rtt.append(time.perf_counter() - t0)
-            sizes.append(size)
-            latest[seat] = msg
-            for other, oseat in players:
-                if other is not s:
-                    latest[oseat] = expect(other, "state")[0]
+        baseline: list[float] = []
+        if watchers:
+            # The same paced rounds with the bot tables idle, then with them thinking.
+            baseline, _ = measure(players, latest, paced=True)
+            trigger.touch()
+            time.sleep(2.0)  # the workers start and the bots are thinking
+            for w in watchers:
+                w[1] = bot_actions(w[0])
+        began = time.perf_counter()
+        host_rtt, sizes = measure(players, latest, paced=bool(watchers))
+        measured_s = time.perf_counter() - began
+        played = sum(bot_actions(w) - seq0 for w, seq0 in watchers)
         frame_size = int(statistics.median(sizes))
         echo = socket.create_connection(("127.0.0.1", ports["echo"]))
         echo.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -164,6 +256,13 @@ def main() -> None:
         }
         result["p50_ratio"] = round(result["host_p50_us"] / result["echo_p50_us"], 2)
         result["target_met"] = result["p50_ratio"] <= 2.0
+        if watchers:
+            result.update(mode="ismcts-tables", ismcts_tables=len(watchers),
+                          bot_actions_meanwhile=played, measured_s=round(measured_s, 1),
+                          idle_bots_p50_us=round(pct(baseline, 0.5) * us, 1),
+                          idle_bots_p99_us=round(pct(baseline, 0.99) * us, 1),
+                          host_p99_target_us=BOT_P99_TARGET_US,
+                          target_met=result["host_p99_us"] < BOT_P99_TARGET_US)
         print(json.dumps(result))
     finally:
         child.terminate()

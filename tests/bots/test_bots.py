@@ -34,7 +34,7 @@ def play(preset: str, kinds: list[str], seed: int, **options: object):
 
 
 def test_kinds_and_factory():
-    assert BOT_KINDS == ("random", "greedy")
+    assert BOT_KINDS == ("random", "greedy", "ismcts")
     assert isinstance(make_bot("random"), RandomBot)
     assert isinstance(make_bot("greedy"), GreedyBot)
     with pytest.raises(ValueError, match="unknown bot kind"):
@@ -92,7 +92,7 @@ def test_morgan_and_filibusters_games(morgan):
     preset=st.sampled_from(sorted(PRESETS)),
     players=st.integers(min_value=2, max_value=5),
     seed=st.integers(min_value=0, max_value=2**31),
-    kinds=st.lists(st.sampled_from(BOT_KINDS), min_size=5, max_size=5),
+    kinds=st.lists(st.sampled_from(("random", "greedy")), min_size=5, max_size=5),
 )
 def test_choices_always_legal(preset, players, seed, kinds):
     state, _ = play(preset, kinds[:players], seed)

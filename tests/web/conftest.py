@@ -26,7 +26,8 @@ class HostProcess:
     def __init__(self, *args: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         cmd = [sys.executable, "-m", "cartagena_net", "host", "--headless", "--port", "0",
-               "--bind", "127.0.0.1", "--discovery", "off", "--no-game-log", *args]
+               "--bind", "127.0.0.1", "--discovery", "off", "--no-game-log",
+               "--level", "easy", *args]  # quick greedy bots: the page is under test
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, env=env, cwd=str(ROOT))
         self.url = ""

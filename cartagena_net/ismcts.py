@@ -1,0 +1,283 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012).
+
+Single-observer ISMCTS: one tree over the decisions of every seat, each node one action.
+Each iteration samples a determinization (``cartagena_net.engine.determinize``): the
+cards this seat cannot see dealt at random, consistently with its view and the cards it
+saw drawn in the open. The iteration descends the tree with UCB1 among the children
+whose actions are legal in that determinization (a child's "availability" counts the
+iterations in which it could have been chosen), expands one action, plays a short
+greedy-biased playout, evaluates the position and backs each seat's reward up the path.
+
+The search only ever reads the seat's view and legal action strings; the states it
+plays on are built from them and share nothing with the real game.
+
+Pure Python: no Twisted, no msgpack. :func:`search` is a plain function of picklable
+arguments, so a host can run it in a worker process.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from cartagena_net.engine import RandomChance
+from cartagena_net.engine.determinize import Determinizer
+from cartagena_net.engine.moves import morgan_target, retreat_target
+
+# Evaluation weights (units: spaces of progress), close to the greedy bot's.
+REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)
+BOAT_BONUS = 4.0
+CARD_VALUE = 4.0
+CARD_DECAY = 0.85
+LOW_HAND_BONUS = 3.0
+CARDS_PER_SPACE = 0.2
+SURPLUS = 0.1  # a card beyond what the way ahead needs is worth little
+MAX_NEED = 10  # no more cards than this are ever needed at once
+TIME_MARGIN = 0.95  # share of the budget the iterations may start in
+TEMPERATURE = 8.0  # spaces of lead that make a reward of about 0.73
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How the search runs: ``iterations`` (if set) a decision, and never longer than
+    ``think`` seconds."""
+
+    think: float = 1.0
+    iterations: int | None = None
+    exploration: float = 0.7
+    playout: str = "greedy"  # "greedy" (epsilon-greedy), "random"
+    rounds: float = 1.0  # playout length in rounds of turns; 0 = evaluate at once; -1 = to the end
+    epsilon: float = 0.15
+    temperature: float = TEMPERATURE  # evaluation lead (spaces) worth a reward of 0.73
+    deadline: float | None = None  # wall-clock time (time.time()) to answer by, if sooner
+    trees: int = 1  # 1: one tree shared by every determinization (SO-ISMCTS); k > 1:
+    # determinized UCT, k fixed determinizations with a tree each, root visits summed
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Node:
+    __slots__ = ("avail", "children", "player", "visits", "wins")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # the seat whose action leads here
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 1
+        self.children: dict[int, tuple[Any, Node]] = {}
+
+
+# -- evaluation ----------------------------------------------------------------------
+
+
+def seat_value(state: Any, seat: int) -> float:
+    """A static value of ``seat``'s position: progress (the rearmost pirates most),
+    pirates aboard, and cards in hand up to what the way ahead needs."""
+    boat = state.board.boat
+    mine = state.pirates[seat]  # sorted
+    value = 0.0
+    togo = 0
+    for i, p in enumerate(mine):
+        value += p * REAR_WEIGHTS[i if i < 6 else 5]
+        togo += boat - p
+    value += BOAT_BONUS * state.home[seat]
+    need = min(MAX_NEED, max(2, int(togo * CARDS_PER_SPACE + 0.5)))
+    cards = state.hand_size(seat)
+    v = CARD_VALUE
+    for i in range(cards):
+        value += (v if i < need else v * SURPLUS) + (LOW_HAND_BONUS if i < 3 else 0.0)
+        v *= CARD_DECAY
+    return value
+
+
+def rewards(state: Any, temperature: float = TEMPERATURE) -> list[float]:
+    """Each seat's reward in [0, 1]: 1 to the winner, else a squashed lead."""
+    n = len(state.pirates)
+    if state.outcome is not None:
+        return [1.0 if s == state.outcome.winner else 0.0 for s in range(n)]
+    values = [seat_value(state, s) for s in range(n)]
+    out = []
+    for s in range(n):
+        best_other = max(values[o] for o in range(n) if o != s)
+        x = (values[s] - best_other) / temperature
+        out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x)))))
+    return out
+
+
+# -- playout policy ----------------------------------------------------------------
+
+
+def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: float) -> Any:
+    """Epsilon-greedy on a one-step score: long advances of rear pirates, cheap retreats
+    when cards are short, ending the turn when nothing good is left."""
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    seat = state.actor
+    g = state.game
+    nsym = len(g.symbols)
+    occ = state.occ
+    board = state.board
+    boat, ahead, end, back = board.boat, board.ahead, board.end, board.back
+    cards = state.hand_size(seat)
+    card_worth = 4.5 if cards <= 2 else 2.5 if cards <= 5 else 1.0
+    rear = state.pirates[seat][0]
+    index = g.card_index
+    jitter = rng.random
+    best = None
+    best_score = -1e9
+    for a in legal:
+        kind = a.kind
+        if kind == "advance":
+            p = a.pos
+            k = index[a.card]
+            t = end[p]  # the path's end: the goal, or the sloop (the Whole Jailbreak)
+            for q in ahead[p][k % nsym]:
+                if not occ[q]:
+                    t = q
+                    break
+            score = (t - p) * (1.4 if p == rear else 1.0) + (3.0 if t == boat else 0.0)
+            score -= card_worth * 0.5
+        elif kind == "retreat":
+            p = a.pos
+            t = retreat_target(occ, p, back[p])
+            score = occ[t] * card_worth - (p - t) * 0.6
+        elif kind == "morgan":
+            t, n = morgan_target(occ, a.pos, end[a.pos])
+            score = n * card_worth - (t - a.pos) * 0.8
+        elif kind == "end":
+            score = 0.5
+        elif kind == "draw":
+            score = 5.0
+        elif kind == "sail":  # the Whole Jailbreak: a little better than ending the turn
+            score = 1.0
+        else:  # discard (Filibusters): any card, at random
+            score = 0.0
+        score += jitter() * 0.3
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+def playout(state: Any, rng: random.Random, cfg: SearchConfig) -> None:
+    if cfg.rounds == 0:
+        return
+    limit = 10_000 if cfg.rounds < 0 else max(1, int(cfg.rounds * len(state.pirates) + 0.999))
+    turns = 0
+    greedy = cfg.playout == "greedy"
+    eps = cfg.epsilon
+    while state.outcome is None and turns < limit:
+        legal = state.legal_actions()
+        turn = state.turn
+        if greedy:
+            a = quick_action(state, legal, rng, eps)
+        else:
+            a = legal[rng.randrange(len(legal))]
+        state.apply_unchecked(a)
+        if state.turn != turn:
+            turns += 1
+
+
+# -- the search ------------------------------------------------------------------------
+
+
+@dataclass
+class SearchResult:
+    action: str
+    iterations: int
+    seconds: float
+    visits: dict[str, int]
+
+
+def search(
+    view: Mapping[str, Any],
+    legal: Sequence[str],
+    known: Mapping[int, Sequence[str]] | None = None,
+    config: SearchConfig | Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> SearchResult:
+    """Choose one of ``legal`` for the seat whose ``view`` this is. Plain, picklable
+    arguments: a worker process can run it."""
+    cfg = config if isinstance(config, SearchConfig) else SearchConfig(**(config or {}))
+    start = time.perf_counter()
+    legal = list(legal)
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    if len(legal) == 1:
+        return SearchResult(legal[0], 0, 0.0, {legal[0]: 0})
+    rng = random.Random(seed)
+    det = Determinizer(view, known)
+    trees = max(1, cfg.trees)
+    roots = [Node(-1) for _ in range(trees)]
+    worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
+    chance = RandomChance(rng)
+    c = cfg.exploration
+    temperature = cfg.temperature
+    # Stop a little early: the last iteration and the answer fit in the budget too.
+    deadline = start + cfg.think * TIME_MARGIN
+    if cfg.deadline is not None:  # e.g. a job that waited in a queue: answer on time
+        deadline = min(deadline, start + (cfg.deadline - time.time()))
+    cap = cfg.iterations
+    allowed = set(legal)
+    root_acts = [a for a in det.base.legal_actions() if str(a) in allowed]
+    if {str(a) for a in root_acts} != allowed:
+        raise ValueError("the legal actions do not match the view")
+    it = 0
+    while True:
+        if cap is not None and it >= cap:
+            break
+        if it and time.perf_counter() >= deadline:
+            break
+        if trees > 1:
+            root = roots[it % trees]
+            s = worlds[it % trees].copy(chance=chance)
+        else:
+            root = roots[0]
+            s = det.sample(rng)
+        it += 1
+        node = root
+        path = [root]
+        while s.outcome is None:
+            acts = root_acts if node is root else s.legal_actions()
+            actor = s.actor
+            children = node.children
+            untried = [a for a in acts if id(a) not in children]
+            if untried:
+                a = untried[rng.randrange(len(untried))]
+                child = Node(actor)
+                children[id(a)] = (a, child)
+                for b in acts:
+                    entry = children.get(id(b))
+                    if entry is not None and entry[1] is not child:
+                        entry[1].avail += 1
+                s.apply_unchecked(a)
+                path.append(child)
+                break
+            best = None
+            best_ucb = -1.0
+            for b in acts:
+                ch = children[id(b)][1]
+                ch.avail += 1
+                ucb = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if ucb > best_ucb:
+                    best_ucb, best = ucb, (b, ch)
+            s.apply_unchecked(best[0])
+            node = best[1]
+            path.append(node)
+        playout(s, rng, cfg)
+        r = rewards(s, temperature)
+        for n in path:
+            n.visits += 1
+            if n.player >= 0:
+                n.wins += r[n.player]
+    visits: dict[str, int] = {}
+    for root in roots:
+        for a, ch in root.children.values():
+            visits[str(a)] = visits.get(str(a), 0) + ch.visits
+    choice = max(legal, key=lambda a: (visits.get(a, -1), a))
+    return SearchResult(choice, it, time.perf_counter() - start, visits)

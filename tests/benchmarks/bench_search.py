@@ -1,0 +1,87 @@
+"""Engine speed under search: what one ismcts iteration costs, and iterations per second.
+
+On mid-game positions of every preset (4 players), times the search's engine calls:
+a determinization (``Determinizer.sample``), ``State.copy``, ``legal_actions`` and
+``apply`` (the checked, atomic one) against ``apply_unchecked`` (the search's), then
+runs the search for ``--seconds`` per position. Prints one JSON line (microseconds per
+call, iterations per second and per CPU second).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from cartagena_net.engine import PRESETS, make_game, view
+from cartagena_net.engine.determinize import Determinizer
+from cartagena_net.ismcts import SearchConfig, search
+
+
+def position(preset: str, seed: int):
+    game = make_game(preset, players=4)
+    state = game.new_state(seed=seed, events=False)
+    rng = random.Random(seed)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+        if state.is_over:
+            state = game.new_state(seed=seed + 1, events=False)
+    return state
+
+
+def per_call(fn, n: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - t0) / n * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=1.0, help="search time a position")
+    args = parser.parse_args()
+    rng = random.Random(1)
+    out: dict = {"bench": "search", "presets": {}}
+    for preset in sorted(PRESETS):
+        state = position(preset, 7)
+        me = state.actor
+        v = view(state, me)
+        det = Determinizer(v)
+        world = det.sample(rng)
+        acts = world.legal_actions()
+
+        def checked(world=world, acts=acts):
+            s = world.copy(chance=world._chance)
+            s.apply(acts[0])
+
+        def unchecked(world=world, acts=acts):
+            s = world.copy(chance=world._chance)
+            s.apply_unchecked(acts[0])
+
+        copy_us = per_call(lambda world=world: world.copy(chance=world._chance), 3000)
+        legal = [str(a) for a in acts]
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        result = search(v, legal, config=SearchConfig(think=args.seconds))
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - t0
+        out["presets"][preset] = {
+            "sample_us": round(per_call(lambda det=det: det.sample(rng), 3000), 1),
+            "copy_us": round(copy_us, 1),
+            "legal_actions_us": round(per_call(world.legal_actions, 3000), 1),
+            "apply_us": round(per_call(checked, 3000) - copy_us, 1),
+            "apply_unchecked_us": round(per_call(unchecked, 3000) - copy_us, 1),
+            "iterations_per_s": round(result.iterations / wall),
+            "iterations_per_cpu_s": round(result.iterations / cpu) if cpu else None,
+        }
+    rates = [p["iterations_per_s"] for p in out["presets"].values()]
+    out["iterations_per_s_min"] = min(rates)
+    out["python"] = sys.version.split()[0]
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

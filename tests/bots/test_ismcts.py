@@ -1,0 +1,328 @@
+"""The ismcts bot: determinizations agree with what a seat knows, it never peeks, its
+choices are legal everywhere, its time is bounded and the real game is never touched."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from cartagena_net.bots import IsmctsBot, level_bot, make_bot
+from cartagena_net.engine import PRESETS, make_game, view
+from cartagena_net.engine.determinize import Determinizer, track_known
+from cartagena_net.ismcts import SearchConfig, search
+
+# Every preset, plus the options that change what is hidden or who decides.
+SETTINGS = [(p, {}) for p in sorted(PRESETS)] + [
+    ("studiogiochi-2017", {"morgan": "also", "filibusters": True, "hand_limit": 4}),
+    ("studiogiochi-2017", {"morgan": "instead"}),
+    ("jamaica", {"row_size": 6}),
+    ("jamaica", {"hands_public": True}),
+    ("jamaica", {"board": "SDKBPH HPBKDS", "colors": "cyan,magenta,white,black,orange"}),
+    ("jamaica", {"empty_hand_draw": "always", "deal": 0, "actions": 1, "start_bonus": 2}),
+    ("ravensburger", {"side": "island", "segments": 2, "pirates": 2}),
+    ("studiogiochi-2017", {"story": "whole"}),
+    ("studiogiochi-2017", {"story": "whole", "morgan": "island", "filibusters": True,
+                           "jail_in_passage": True}),
+    ("studiogiochi-2017", {"story": "island"}),
+]
+IDS = [p + "".join(f"-{k}={v}" for k, v in o.items()) for p, o in SETTINGS]
+
+
+def random_position(preset: str, options: dict, seed: int, players: int = 3):
+    """A position reached by random play, and the events each seat has watched."""
+    game = make_game(preset, players=players, **options)
+    rng = random.Random(seed)
+    steps = rng.randrange(0, 160)
+    while True:
+        state = game.new_state(seed=seed)
+        for _ in range(steps):
+            state.apply(rng.choice(state.legal_actions()))
+            if state.is_over:
+                break
+        if not state.is_over:
+            return state
+        steps //= 2  # the game ended: start again and stop earlier
+
+
+def known_of(state, seat: int) -> dict[int, list[str]]:
+    return track_known({}, view(state, seat, since=0)["events"], seat)
+
+
+def hand_names(state, seat: int) -> Counter:
+    names = state.game.card_names
+    return Counter({names[k]: n for k, n in enumerate(state.hands[seat]) if n})
+
+
+@pytest.mark.parametrize(("preset", "options"), SETTINGS, ids=IDS)
+def test_determinizations_agree_with_what_the_seat_knows(preset, options):
+    for seed in range(6):
+        state = random_position(preset, options, seed)
+        me = state.actor
+        mine = view(state, me)
+        known = known_of(state, me)
+        for seat, cards in known.items():  # what was seen is really there
+            assert not Counter(cards) - hand_names(state, seat), (seat, cards)
+        det = Determinizer(mine, known)
+        rng = random.Random(seed)
+        deck = Counter(state.game.deck)
+        for _ in range(20):
+            world = det.sample(rng)
+            # The seat's own view of the world is exactly its view of the real game:
+            # own hand, every hand size, open hands, discard pile, row, stock size, board.
+            assert view(world, me) == mine
+            assert [str(a) for a in world.legal_actions()] == \
+                [str(a) for a in state.legal_actions()]
+            for seat, cards in known.items():  # cards it saw drawn are in those hands
+                assert not Counter(cards) - hand_names(world, seat)
+            # Cards are conserved: every card of the deck is somewhere, once.
+            everywhere = Counter(world.stock) + Counter(world.discard) + Counter(world.row or ())
+            for hand in world.hands:
+                everywhere += Counter({k: n for k, n in enumerate(hand) if n})
+            assert everywhere == deck
+            assert world.chance == [] and world.history == []
+
+
+def test_hidden_cards_really_vary_and_open_hands_do_not():
+    state = random_position("jamaica", {}, 4, players=4)
+    me = state.actor
+    det = Determinizer(view(state, me))
+    rng = random.Random(1)
+    others = {tuple(map(tuple, det.sample(rng).hands)) for _ in range(30)}
+    assert len(others) > 20
+    open_state = random_position("tortuga", {}, 4, players=4)
+    det = Determinizer(view(open_state, open_state.actor))
+    worlds = [det.sample(rng) for _ in range(10)]
+    assert all(w.hands == open_state.hands for w in worlds)  # only the stock is dealt
+    assert len({tuple(w.stock) for w in worlds}) > 1
+    assert all(sorted(w.stock) == sorted(open_state.stock) for w in worlds)
+
+
+def test_cards_drawn_from_the_row_are_remembered_until_played():
+    events = [
+        {"type": "retreat", "seat": 1, "cards": ["key", "skull"]},
+        {"type": "retreat", "seat": 0, "cards": ["hat"]},  # our own draw: in our hand anyway
+        {"type": "advance", "seat": 1, "card": "key"},
+        {"type": "morgan", "seat": 2, "cards": ["hat"]},
+        {"type": "discard", "seat": 2, "card": "hat"},
+        {"type": "retreat", "seat": 2, "drawn": 2},  # hidden draw: nothing learned
+    ]
+    assert track_known({}, events, 0) == {1: ["skull"], 2: []}
+
+
+def redeal(state, seat: int):
+    """The same game with everything ``seat`` cannot see dealt anew (an independent
+    re-deal: every hidden hand's unknown cards and the stock pooled and shuffled)."""
+    other = state.copy(events=True)
+    if state.game.hands_public:
+        random.Random(99).shuffle(other.stock)
+        return other
+    known = known_of(state, seat)
+    names = state.game.card_index
+    pool = list(other.stock)
+    keep = {}
+    for s in range(state.game.players):
+        if s == seat:
+            continue
+        hand = list(other.hands[s])
+        kept = [0] * len(hand)
+        for c in known.get(s, ()):
+            kept[names[c]] += 1
+        for k, n in enumerate(hand):
+            pool += [k] * (n - kept[k])
+        keep[s] = (kept, sum(hand) - sum(kept))
+    random.Random(99).shuffle(pool)
+    for s, (kept, n) in keep.items():
+        hand = list(kept)
+        for k in pool[:n]:
+            hand[k] += 1
+        pool = pool[n:]
+        other.hands[s] = hand
+    other.stock = pool
+    return other
+
+
+@pytest.mark.parametrize(("preset", "options"), SETTINGS, ids=IDS)
+def test_it_never_peeks(preset, options):
+    """Re-deal everything the seat cannot see: with the same seed, the same choice."""
+    changed = 0
+    for seed in range(4):
+        state = random_position(preset, options, 100 + seed)
+        me = state.actor
+        other = redeal(state, me)
+        changed += other.hands != state.hands or other.stock != state.stock
+        choices = []
+        for world in (state, other):
+            bot = make_bot("ismcts", random.Random(seed), iterations=150, think=30.0)
+            legal = [str(a) for a in world.legal_actions()]
+            choices.append(bot.choose(view(world, me, since=0), legal))
+        assert choices[0] == choices[1], (preset, seed)
+    assert changed  # the hidden cards really were different
+
+
+@pytest.mark.parametrize(("preset", "options"), SETTINGS, ids=IDS)
+def test_every_choice_is_legal_on_random_positions(preset, options):
+    for seed in range(8):
+        state = random_position(preset, options, 200 + seed, players=2 + seed % 3)
+        me = state.actor
+        legal = [str(a) for a in state.legal_actions()]
+        bot = make_bot("ismcts", random.Random(seed), iterations=40, think=30.0)
+        choice = bot.choose(view(state, me, since=0), legal)
+        assert choice in legal
+        state.apply(choice, seat=me)  # and the engine accepts it
+
+
+def test_the_search_never_changes_the_real_game():
+    game = make_game("studiogiochi-2017", players=3, morgan="also", filibusters=True)
+    rng = random.Random(5)
+    state = game.new_state(rng=random.Random(8))
+    bots = [make_bot("ismcts", random.Random(i), iterations=60, think=30.0) for i in range(3)]
+    seen = [0, 0, 0]
+    for _ in range(60):
+        if state.is_over:
+            break
+        me = state.actor
+        before = state.copy(events=True)
+        record = state.record()
+        chance = state._chance.rng.getstate()
+        v = view(state, me, since=seen[me])
+        seen[me] = state.event_count
+        choice = bots[me].choose(v, [str(a) for a in state.legal_actions()])
+        assert state == before and state.record() == record
+        assert state.events == before.events
+        assert state._chance.rng.getstate() == chance  # chance untouched too
+        state.apply(choice if rng.random() < 0.5 else rng.choice(state.legal_actions()))
+
+
+def test_time_budget_is_respected():
+    state = random_position("jamaica", {}, 7, players=4)
+    me = state.actor
+    legal = [str(a) for a in state.legal_actions()]
+    result = search(view(state, me), legal, config=SearchConfig(think=0.2))
+    assert result.action in legal and result.iterations > 0
+    # Generous: the budget is checked every iteration, and one iteration is milliseconds.
+    assert result.seconds < 0.2 + 1.0
+    result = search(view(state, me), legal, config=SearchConfig(think=0.05, iterations=10**9))
+    assert result.seconds < 0.05 * 2 + 1.0  # a fixed count still stops at twice the budget
+
+
+def test_a_job_that_waited_for_a_worker_still_answers_on_time():
+    import time
+
+    state = random_position("jamaica", {}, 8, players=3)
+    me = state.actor
+    legal = [str(a) for a in state.legal_actions()]
+    bot = make_bot("ismcts", random.Random(1), think=5.0)
+    fn, args = bot.job(view(state, me), legal)
+    args[3]["deadline"] = time.time() - 1.0  # as if it had queued past its budget
+    result = fn(*args)
+    assert result.action in legal and result.iterations == 1
+    assert result.seconds < 5.0
+
+
+def test_a_single_legal_action_needs_no_search():
+    state = random_position("jamaica", {}, 3, players=2)
+    result = search(view(state, state.actor), ["end"], config=SearchConfig(think=5.0))
+    assert result.action == "end" and result.iterations == 0
+
+
+def test_levels_and_kinds():
+    assert level_bot("easy") == ("greedy", None)
+    assert level_bot("normal")[0] == "ismcts"
+    assert level_bot("hard", 0.3) == ("ismcts", 0.3)
+    with pytest.raises(ValueError):
+        level_bot("godlike")
+    with pytest.raises(ValueError):
+        level_bot("normal", -1.0)
+    bot = make_bot("ismcts", think=0.25)
+    assert isinstance(bot, IsmctsBot) and bot.config.think == 0.25
+    assert bot.config.iterations is None  # --think: a pure time budget
+    normal, hard = make_bot("ismcts"), make_bot("ismcts", level="hard")
+    assert (normal.config.think, normal.config.iterations) == (1.0, 1000)
+    assert hard.config.iterations > normal.config.iterations
+
+
+def test_ismcts_beats_random():
+    wins = 0
+    for seed in range(4):
+        game = make_game("jamaica", players=2, segments=3)
+        state = game.new_state(seed=seed)
+        kinds = ["ismcts", "random"] if seed % 2 == 0 else ["random", "ismcts"]
+        bots = [make_bot(k, random.Random(seed), iterations=60, think=30.0) for k in kinds]
+        while not state.is_over:
+            seat = state.actor
+            legal = [str(a) for a in state.legal_actions()]
+            state.apply(bots[seat].choose(view(state, seat), legal))
+        wins += kinds[state.outcome.winner] == "ismcts"
+    assert wins == 4
+
+
+@pytest.mark.parametrize(("preset", "options"), SETTINGS, ids=IDS)
+def test_apply_unchecked_agrees_with_apply(preset, options):
+    """The search's fast apply gives exactly the checked apply's result on legal actions."""
+    for seed in range(3):
+        game = make_game(preset, players=2 + seed, **options)
+        a = game.new_state(seed=seed)
+        b = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not a.is_over:
+            action = rng.choice(a.legal_actions())
+            a.apply(action)
+            b.apply_unchecked(action)
+            assert a == b
+            assert a.chance == b.chance and a.events == b.events and a.history == b.history
+        assert b.is_over and a.outcome == b.outcome
+
+
+def test_the_bot_remembers_row_draws_from_the_views_it_is_given():
+    """Fed its views with their new events (as the host and selfplay do), the bot knows
+    exactly the cards the whole history shows in other hands."""
+    game = make_game("hispaniola", players=3)
+    state = game.new_state(seed=12)
+    rng = random.Random(12)
+    bot = make_bot("ismcts", random.Random(0), iterations=5, think=30.0)
+    seen = 0
+    learned = False
+    for _ in range(150):
+        if state.is_over:
+            break
+        if state.actor == 1:
+            bot.choose(view(state, 1, since=seen), [str(a) for a in state.legal_actions()])
+            seen = state.event_count
+            expected = known_of(state, 1)
+            assert {s: sorted(c) for s, c in bot.known.items() if c} == \
+                {s: sorted(c) for s, c in expected.items() if c}
+            learned = learned or any(bot.known.values())
+        state.apply(rng.choice(state.legal_actions()))
+    assert learned
+
+
+def test_cli_selfplay_reports_win_rates_intervals_and_decision_times():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "cartagena_net", *args], cwd=root,
+                              capture_output=True, text=True, timeout=300, check=False)
+
+    out = cli("selfplay", "--bot", "ismcts,greedy", "--think", "0.02", "--games", "2",
+              "--rotate", "--seed", "3", "--json", "-o", "segments=2")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["players"] == 2 and result["games"] == 2  # one seat per kind given
+    ismcts = result["kinds"]["ismcts"]
+    assert ismcts["games"] == 2 and 0 <= ismcts["wins"] <= 2
+    lo, hi = ismcts["ci95"]
+    assert 0 <= lo <= ismcts["win_rate"] <= hi <= 1
+    assert ismcts["decisions"] > 0 and ismcts["decision_p99_s"] >= ismcts["decision_mean_s"] > 0
+    assert ismcts["iterations_per_s"] > 0
+    bad = cli("selfplay", "--bot", "ismcts", "--think", "0", "--games", "1")
+    assert bad.returncode != 0 and "--think" in bad.stderr
+    bad = cli("selfplay", "--bot", "clever,greedy", "--games", "1")
+    assert bad.returncode != 0 and "unknown bot kind" in bad.stderr
+    bad = cli("play", "--level", "godlike")
+    assert bad.returncode != 0 and "invalid choice" in bad.stderr
