@@ -127,7 +127,8 @@ def main() -> None:
     proc = subprocess.Popen(
         [*host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
          "--discovery", "off", "--bot-delay", "0", "--players", "4", "--no-game-log",
-         "--max-per-address", str(8 * TABLES + 16), "--max-connections", str(8 * TABLES + 16)],
+         "--max-per-address", str(8 * TABLES + 16), "--max-connections", str(8 * TABLES + 16),
+         "--max-tables-per-address", str(TABLES + 16)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     try:
