@@ -103,7 +103,8 @@ class Seat:
                 if kind == "state":
                     self.latest = msg
                 return msg
-            if msg.get("type") == "error" and msg.get("code") not in ("stale", "not-your-turn"):
+            if msg.get("type") == "error" and msg.get("code") not in (
+                    "stale", "not-your-turn", "not-owner", "already-started"):
                 raise RuntimeError(f"host error: {msg}")
 
     def state_after(self, seq: int) -> dict[str, Any]:
@@ -209,9 +210,14 @@ def play(seats: list[Seat], rng: random.Random, stats: dict[str, int], game: dic
                 if to_the_end:
                     stats["finished"] += 1
                     return None
+                # The owner's seat moved with "play again" and the (coalesced) lobby that
+                # says so may not have come yet: every seat asks, the owner's ask counts.
                 owner = next((s for s in seats if s.seat == seats[0].owner), seats[0])
                 in_flight = (owner, newest, "start")
                 owner.send({"type": "start", "table": 1})
+                for s in seats:
+                    if s is not owner:
+                        s.send({"type": "start", "table": 1})
                 for s in seats:
                     s.state_after(newest)
                 seats.sort(key=lambda s: s.seat)
