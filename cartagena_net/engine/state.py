@@ -373,14 +373,8 @@ class State:
     def _save(self) -> tuple:
         """Everything ``_apply`` may change, copied deep enough to put back."""
         ch = self._chance
-        position = (  # as _position(), inlined: this runs before every action
-            [list(p) for p in self.pirates], list(self.occ), list(self.home),
-            [list(h) for h in self.hands], list(self.stock), list(self.discard),
-            None if self.row is None else list(self.row), self.turn, self.taken,
-            list(self.pending), self.outcome, dict(self.extra),
-        )
         return (
-            position, len(self.history), len(self.chance),
+            self._position(), len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
             list(self.undo_stack),
