@@ -74,8 +74,8 @@ def preview_and_confirm(t: Tmux, s: str, keys: list[str]) -> str | None:
 
 
 def take_action(t: Tmux, s: str, text: str, seen: dict[str, int]) -> None:
-    """One action, chosen from the screen: land from the sloop at Tortuga, sail when ours
-    are aboard at Cartagena, else advance the furthest pirate, else sail, retreat, draw
+    """One action, chosen from the screen: sail if we never have and ours are aboard, land
+    from the sloop at Tortuga, sail when ours are aboard at Cartagena, else advance the furthest pirate, else sail, retreat, draw
     or end."""
     where = pirates(text)
     cards = hand_keys(text)
@@ -85,6 +85,10 @@ def take_action(t: Tmux, s: str, text: str, seen: dict[str, int]) -> None:
                       if w not in ("cove", "sloop"))
     sail = "f sail the sloop" in text
     tries: list[list[str]] = []
+    if sail and aboard and not seen["sails"]:
+        # Sail first while we never have: the bot may otherwise carry ours across each
+        # time (it sails with every pirate aboard), and the keyboard never sails.
+        tries.append(["f"])
     if at == "Tortuga" and aboard:
         tries += [[aboard[0], c] for c in cards]
     if at == "Cartagena" and aboard and sail:
