@@ -166,10 +166,7 @@ class IsmctsBot(Bot):
         from cartagena_net.ismcts import search
 
         me = view.get("viewer")
-        if isinstance(me, int) and me != self.seat:
-            self.seat, self.known = me, {}
-        if "events" in view:
-            self.observe(view["events"])
+        self.observe(view.get("events") or (), me if isinstance(me, int) else None)
         known = {s: list(c) for s, c in self.known.items()}
         config = self.config.to_dict()
         if deadline:  # the budget counts from now, also while the job waits for a worker

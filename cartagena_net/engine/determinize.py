@@ -31,11 +31,10 @@ _GAMES: dict[tuple, Game] = {}
 
 def game_of_view(v: Mapping[str, Any]) -> Game:
     """The :class:`Game` a view describes (cached; views carry every parameter)."""
-    opts = v["options"]
-    key = tuple(sorted((k, tuple(x) if isinstance(x, list) else x) for k, x in opts.items()))
+    fields = {k: tuple(x) if isinstance(x, list) else x for k, x in v["options"].items()}
+    key = tuple(sorted(fields.items()))
     game = _GAMES.get(key)
     if game is None:
-        fields = {k: tuple(x) if isinstance(x, list) else x for k, x in opts.items()}
         game = Game(**fields)
         if len(_GAMES) > 64:
             _GAMES.clear()
