@@ -23,6 +23,7 @@ from typing import Any
 
 from cartagena_net.engine.jailbreak import TORTUGA
 from cartagena_net.engine.preview import Preview
+from cartagena_net.evaluation import CARD_VALUE, card_values, cards_needed, hand_worth
 
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
@@ -38,16 +39,10 @@ DEFAULT_LEVEL = "normal"
 
 # Weights of the greedy evaluation (units: spaces of progress).
 REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)  # rearmost pirate first
-CARD_VALUE = 4.0  # a card is worth about this much progress
-LOW_HAND_BONUS = 3.0  # extra value of each of the first LOW_HAND cards
-LOW_HAND = 3
-DUPLICATE_DECAY = 0.8  # each further card of the same symbol is worth less
 FILIBUSTER_LIMIT = 7  # cards beyond this are at risk when dark cards exist
 OPPONENT_ROAD_WEIGHT = 0.45  # how much an opponent's best next advance costs us
 OPPONENT_PROGRESS_WEIGHT = 1.0  # how much moving an opponent forward costs us
 BOAT_BONUS = 4.0  # a pirate aboard is safe for good
-CARDS_PER_SPACE = 1 / 5  # cards needed per space still to go (surplus is worth less)
-SURPLUS_DECAY = 0.5
 DARK_CARD_BONUS = 0.5  # a dark card can make opponents discard (Filibusters)
 WIN_VALUE = 1e6
 LANDING_BONUS = 3.0  # a pirate aboard the sloop at Tortuga is this much further along
@@ -470,7 +465,7 @@ class _Context:
         mine_open = {p for p in mine if p < board.boat}
         best_gain = _best_gains(land, mine_open, self.symbols, board, self.me)
         progress += BOAT_BONUS * sum(1 for p in mine if p >= board.boat)
-        need = max(2, round(sum(board.boat - p for p in mine) * CARDS_PER_SPACE))
+        need = cards_needed(sum(board.boat - p for p in mine))
         # In a loop, cards and opponents count less and less: progress breaks it.
         calm = 1.0 - self.stall
         value = progress + calm * self._hand_value(hand, extra_cards, best_gain, need)
@@ -489,21 +484,11 @@ class _Context:
         self, hand: list[str], extra: int, best_gain: dict[str, int], need: int
     ) -> float:
         counts = Counter(base_symbol(c) for c in hand)
-        cards: list[float] = []
-        for sym, n in counts.items():
-            gain = min(float(best_gain.get(sym, 0)), 3.0 * CARD_VALUE)
-            base = 0.5 * CARD_VALUE + 0.5 * gain
-            cards.extend(base * DUPLICATE_DECAY**k for k in range(n))
+        cards = card_values((n, best_gain.get(sym, 0)) for sym, n in counts.items())
         cards.extend([CARD_VALUE * 0.9] * extra)
-        cards.sort(reverse=True)
-        total = DARK_CARD_BONUS * sum(1 for c in hand if c.endswith("*"))
-        for i, v in enumerate(cards):
-            if i >= need:
-                v *= SURPLUS_DECAY ** (i - need + 1)
-            if self.dark_cards and i >= FILIBUSTER_LIMIT:
-                v *= 0.5
-            total += v + (LOW_HAND_BONUS if i < LOW_HAND else 0.0)
-        return total
+        limit = FILIBUSTER_LIMIT if self.dark_cards else None
+        dark = DARK_CARD_BONUS * sum(1 for c in hand if c.endswith("*"))
+        return hand_worth(cards, need, limit, dark)
 
     def _threat(
         self, seat: int, theirs: list[int], board: Board, land: dict[int, dict[str, int]]

@@ -26,16 +26,12 @@ from typing import Any
 from cartagena_net.engine import RandomChance
 from cartagena_net.engine.determinize import Determinizer
 from cartagena_net.engine.moves import morgan_target, retreat_target
+from cartagena_net.evaluation import card_values, cards_needed, hand_worth
 
-# Evaluation weights (units: spaces of progress), close to the greedy bot's.
+# Evaluation weights (units: spaces of progress), the greedy bot's; the hand's worth is
+# cartagena_net.evaluation's, shared with it.
 REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)
 BOAT_BONUS = 4.0
-CARD_VALUE = 4.0
-CARD_DECAY = 0.85
-LOW_HAND_BONUS = 3.0
-CARDS_PER_SPACE = 0.2
-SURPLUS = 0.1  # a card beyond what the way ahead needs is worth little
-MAX_NEED = 10  # no more cards than this are ever needed at once
 TIME_MARGIN = 0.95  # share of the budget the iterations may start in
 TEMPERATURE = 8.0  # spaces of lead that make a reward of about 0.73
 
@@ -49,7 +45,7 @@ class SearchConfig:
     iterations: int | None = None
     exploration: float = 0.7
     playout: str = "greedy"  # "greedy" (epsilon-greedy), "random"
-    rounds: float = 1.0  # playout length in rounds of turns; 0 = evaluate at once; -1 = to the end
+    rounds: float = 0.0  # playout length in rounds of turns; 0 = evaluate at once; -1 = to the end
     epsilon: float = 0.15
     temperature: float = TEMPERATURE  # evaluation lead (spaces) worth a reward of 0.73
     deadline: float | None = None  # wall-clock time (time.time()) to answer by, if sooner
@@ -74,9 +70,28 @@ class Node:
 # -- evaluation ----------------------------------------------------------------------
 
 
+def best_advances(state: Any, seat: int) -> list[int]:
+    """For each symbol: the longest advance one card of it gives ``seat`` now."""
+    board = state.board
+    boat, ahead, end, occ = board.boat, board.ahead, board.end, state.occ
+    best = [0] * len(state.game.symbols)
+    for p in state.pirates[seat]:
+        if p >= boat:
+            continue
+        for k, spaces in enumerate(ahead[p]):
+            t = end[p]
+            for q in spaces:
+                if not occ[q]:
+                    t = q
+                    break
+            best[k] = max(best[k], t - p)
+    return best
+
+
 def seat_value(state: Any, seat: int) -> float:
     """A static value of ``seat``'s position: progress (the rearmost pirates most),
-    pirates aboard, and cards in hand up to what the way ahead needs."""
+    pirates aboard, and the hand: each card by the advance its symbol gives now, up to
+    what the way ahead needs (and the Filibusters limit)."""
     boat = state.board.boat
     mine = state.pirates[seat]  # sorted
     value = 0.0
@@ -85,13 +100,11 @@ def seat_value(state: Any, seat: int) -> float:
         value += p * REAR_WEIGHTS[i if i < 6 else 5]
         togo += boat - p
     value += BOAT_BONUS * state.home[seat]
-    need = min(MAX_NEED, max(2, int(togo * CARDS_PER_SPACE + 0.5)))
-    cards = state.hand_size(seat)
-    v = CARD_VALUE
-    for i in range(cards):
-        value += (v if i < need else v * SURPLUS) + (LOW_HAND_BONUS if i < 3 else 0.0)
-        v *= CARD_DECAY
-    return value
+    g = state.game
+    best = best_advances(state, seat)
+    cards = card_values((n, best[k]) for k, n in enumerate(state.symbol_counts(seat)) if n)
+    limit = g.hand_limit if g.filibusters else None
+    return hand_worth(cards, cards_needed(togo), limit, value)
 
 
 def rewards(state: Any, temperature: float = TEMPERATURE) -> list[float]:

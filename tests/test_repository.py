@@ -47,6 +47,14 @@ def test_importing_engine_and_protocol_pulls_in_no_forbidden_module_at_run_time(
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
+def test_the_bots_and_the_search_are_pure_at_run_time():
+    # Search workers import these alone: no reactor, no msgpack, no terminal.
+    code = ("import sys, cartagena_net.bots, cartagena_net.ismcts, cartagena_net.evaluation; "
+            "bad = [m for m in sys.modules if m.split('.')[0] in "
+            "('twisted', 'msgpack', 'prompt_toolkit')]; print(bad); assert not bad")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
 def test_hidden_state_is_read_only_inside_the_engine():
     """Hands and the stock are reached only by the engine (whose view filters them)."""
     hidden = {"hands", "stock", "chance"}

@@ -228,6 +228,15 @@ class State:
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
 
+    def symbol_counts(self, seat: int) -> list[int]:
+        """How many cards of each symbol ``seat`` holds (a dark card counts as its
+        symbol's); what a search's evaluation reads, on the states it dealt."""
+        nsym = len(self.game.symbols)
+        counts = [0] * nsym
+        for k, n in enumerate(self.hands[seat]):
+            counts[k % nsym] += n
+        return counts
+
     def retreat_target(self, pos: int) -> int:
         """Nearest space behind ``pos`` on its path with 1 or 2 pirates, or 0 if none."""
         return moves.retreat_target(self.occ, pos, self.board.back[pos])

@@ -1,0 +1,69 @@
+"""The worth of a hand, shared by the greedy bot and the search: a card counts by the
+advance its symbol gives, and cards past what the way needs or past the Filibusters
+limit count for less."""
+from __future__ import annotations
+
+from cartagena_net.engine import make_game
+from cartagena_net.evaluation import (
+    CARD_VALUE,
+    LOW_HAND_BONUS,
+    OVER_LIMIT,
+    card_values,
+    cards_needed,
+    hand_worth,
+)
+from cartagena_net.ismcts import best_advances, seat_value
+
+
+def test_a_card_counts_by_the_advance_its_symbol_gives():
+    long, short = card_values([(1, 9), (1, 2)])
+    assert long > short
+    assert long == 0.5 * CARD_VALUE + 0.5 * 9
+    # A second card of one symbol is worth less than the first; gains are capped.
+    first, second = card_values([(2, 5)])
+    assert second < first
+    assert card_values([(1, 100)]) == card_values([(1, 3 * CARD_VALUE)])
+
+
+def test_cards_beyond_the_need_and_the_limit_count_for_less():
+    need = cards_needed(20)  # 20 spaces to go: 4 cards
+    assert need == 4
+    full = [6.0] * 8
+    steps = [hand_worth(full[:k], need) - hand_worth(full[:k - 1], need) for k in range(1, 9)]
+    assert steps[0] == 6.0 + LOW_HAND_BONUS and steps[3] == 6.0
+    assert steps[4] < steps[3] and steps[5] < steps[4]  # surplus
+    capped = hand_worth(full, 8, limit=7) - hand_worth(full[:7], 8, limit=7)
+    assert capped == 6.0 * OVER_LIMIT
+    assert cards_needed(0) == 2  # never fewer than two
+
+
+def _state_with_hand(symbol_counts: dict[int, int], options=None):
+    game = make_game("studiogiochi-2017", players=2, **(options or {}))
+    state = game.new_state(seed=3)
+    for seat in range(2):
+        state.hands[seat] = [0] * game.kinds
+    for k, n in symbol_counts.items():
+        state.hands[0][k] = n
+    return state
+
+
+def test_the_search_values_a_card_by_its_symbols_advance():
+    state = _state_with_hand({})
+    best = best_advances(state, 0)
+    assert len(best) == 6 and all(g >= 1 for g in best)
+    far, near = max(range(6), key=best.__getitem__), min(range(6), key=best.__getitem__)
+    assert best[far] > best[near]
+    empty = seat_value(state, 0)
+    with_far = seat_value(_state_with_hand({far: 1}), 0)
+    with_near = seat_value(_state_with_hand({near: 1}), 0)
+    assert with_far > with_near > empty
+    # A dark card is its symbol's card.
+    assert seat_value(_state_with_hand({far + 6: 1}), 0) == with_far
+
+
+def test_with_filibusters_cards_past_the_limit_are_worth_half():
+    options = {"filibusters": True, "hand_limit": 2}
+    plain = [seat_value(_state_with_hand({0: 1, 1: 1, 2: n}), 0) for n in (0, 1)]
+    limited = [seat_value(_state_with_hand({0: 1, 1: 1, 2: n}, options), 0) for n in (0, 1)]
+    assert plain[0] == limited[0]
+    assert 0 < limited[1] - limited[0] < plain[1] - plain[0]
