@@ -23,7 +23,14 @@ from typing import Any
 
 from cartagena_net.engine.jailbreak import TORTUGA
 from cartagena_net.engine.preview import Preview
-from cartagena_net.evaluation import CARD_VALUE, card_values, cards_needed, hand_worth
+from cartagena_net.evaluation import (
+    BOAT_BONUS,
+    CARD_VALUE,
+    REAR_WEIGHTS,
+    card_values,
+    cards_needed,
+    hand_worth,
+)
 
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
@@ -38,11 +45,9 @@ LEVELS: dict[str, tuple[str, float | None, int | None]] = {
 DEFAULT_LEVEL = "normal"
 
 # Weights of the greedy evaluation (units: spaces of progress).
-REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)  # rearmost pirate first
 FILIBUSTER_LIMIT = 7  # cards beyond this are at risk when dark cards exist
 OPPONENT_ROAD_WEIGHT = 0.45  # how much an opponent's best next advance costs us
 OPPONENT_PROGRESS_WEIGHT = 1.0  # how much moving an opponent forward costs us
-BOAT_BONUS = 4.0  # a pirate aboard is safe for good
 DARK_CARD_BONUS = 0.5  # a dark card can make opponents discard (Filibusters)
 WIN_VALUE = 1e6
 LANDING_BONUS = 3.0  # a pirate aboard the sloop at Tortuga is this much further along

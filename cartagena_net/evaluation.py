@@ -1,4 +1,5 @@
-"""What a hand of cards is worth: one measure for the greedy bot and the search.
+"""What progress and a hand of cards are worth: one measure for the greedy bot and the
+search.
 
 Pure Python. Units are spaces of progress. A card is worth half a flat value and half
 the advance its symbol gives now; a second card of a symbol is worth less than the
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)  # a space of progress, rearmost pirate first
+BOAT_BONUS = 4.0  # a pirate aboard is safe for good
 CARD_VALUE = 4.0  # a card is worth about this much progress
 LOW_HAND = 3
 LOW_HAND_BONUS = 3.0  # extra value of each of the first LOW_HAND cards

@@ -26,12 +26,14 @@ from typing import Any
 from cartagena_net.engine import RandomChance
 from cartagena_net.engine.determinize import Determinizer
 from cartagena_net.engine.moves import morgan_target, retreat_target
-from cartagena_net.evaluation import card_values, cards_needed, hand_worth
+from cartagena_net.evaluation import (
+    BOAT_BONUS,
+    REAR_WEIGHTS,
+    card_values,
+    cards_needed,
+    hand_worth,
+)
 
-# Evaluation weights (units: spaces of progress), the greedy bot's; the hand's worth is
-# cartagena_net.evaluation's, shared with it.
-REAR_WEIGHTS = (1.6, 1.35, 1.2, 1.1, 1.05, 1.0)
-BOAT_BONUS = 4.0
 TIME_MARGIN = 0.95  # share of the budget the iterations may start in
 TEMPERATURE = 8.0  # spaces of lead that make a reward of about 0.73
 
