@@ -25,7 +25,7 @@ from typing import Any
 
 from cartagena_net.engine import RandomChance
 from cartagena_net.engine.determinize import Determinizer
-from cartagena_net.engine.moves import morgan_target, retreat_target
+from cartagena_net.engine.moves import advance_target, morgan_target, retreat_target
 from cartagena_net.evaluation import (
     BOAT_BONUS,
     REAR_WEIGHTS,
@@ -81,12 +81,7 @@ def best_advances(state: Any, seat: int) -> list[int]:
         if p >= boat:
             continue
         for k, spaces in enumerate(ahead[p]):
-            t = end[p]
-            for q in spaces:
-                if not occ[q]:
-                    t = q
-                    break
-            best[k] = max(best[k], t - p)
+            best[k] = max(best[k], advance_target(occ, spaces, end[p]) - p)
     return best
 
 
@@ -150,12 +145,8 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
         kind = a.kind
         if kind == "advance":
             p = a.pos
-            k = index[a.card]
-            t = end[p]  # the path's end: the goal, or the sloop (the Whole Jailbreak)
-            for q in ahead[p][k % nsym]:
-                if not occ[q]:
-                    t = q
-                    break
+            # else the path's end: the goal, or the sloop (the Whole Jailbreak)
+            t = advance_target(occ, ahead[p][index[a.card] % nsym], end[p])
             score = (t - p) * (1.4 if p == rear else 1.0) + (3.0 if t == boat else 0.0)
             score -= card_worth * 0.5
         elif kind == "retreat":
