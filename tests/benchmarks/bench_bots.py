@@ -65,6 +65,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds in all")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--progress", type=float, default=60.0,
+                        help="seconds between progress lines on stderr (0: none)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     plan = matchups(args)
@@ -79,6 +81,7 @@ def main() -> None:
     start = time.perf_counter()
     results: list[list[dict]] = [[] for _ in plan]
     cut = False
+    shown = start
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         pending = []
         queue = iter(tasks)
@@ -96,8 +99,13 @@ def main() -> None:
                 i, r = p.get()
                 results[i].append(r)
                 pending.remove(p)
-            if time.perf_counter() - start > args.budget:
+            now = time.perf_counter()
+            if now - start > args.budget:
                 cut = True
+            if now - shown >= args.progress > 0:  # stdout stays one JSON line
+                shown = now
+                print(f"{now - start:.0f} s: {sum(map(len, results))}/{len(tasks)} games",
+                      file=sys.stderr, flush=True)
         elapsed = time.perf_counter() - start
     report = {"bench": "bots", "level": args.level, "level_budget": LEVELS[args.level],
               "think": args.think, "budget_s": args.budget,
