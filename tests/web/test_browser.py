@@ -58,16 +58,18 @@ def test_live_board_players_and_turn_change_without_reload(browser, host_process
     assert page["turns"] == 1 and "to play" in page["turn"]
     assert page["stock"].startswith("Stock")
     browser.execute_script("window.stillThisPage = 'yes'")
-    seq = int(browser.execute_script("return document.body.dataset.seq"))
-    snapshot = browser.execute_script(
-        "return [...document.querySelectorAll('#board .piece')].map(p => p.parentNode.dataset.key + p.dataset.seat + p.dataset.count).join()")
-    log = browser.find_element(By.ID, "event-log").text
+    # The sequence number, the pieces and the log in one script (one turn of the page's
+    # event loop), so an update cannot land between them.
+    state = """return [Number(document.body.dataset.seq),
+        [...document.querySelectorAll('#board .piece')].map(p => p.parentNode.dataset.key
+            + p.dataset.seat + p.dataset.count).join(),
+        document.getElementById('event-log').textContent];"""
+    seq, snapshot, log = browser.execute_script(state)
     wait_for(browser, f"Number(document.body.dataset.seq) > {seq}", "an update arrives")
     wait_for(browser, "document.querySelectorAll('#board .place.highlight').length > 0", "moves are highlighted")
     assert browser.execute_script("return window.stillThisPage") == "yes"  # no reload
-    after = browser.execute_script(
-        "return [...document.querySelectorAll('#board .piece')].map(p => p.parentNode.dataset.key + p.dataset.seat + p.dataset.count).join()")
-    assert after != snapshot or browser.find_element(By.ID, "event-log").text != log
+    _, after, after_log = browser.execute_script(state)
+    assert after != snapshot or after_log != log
     assert browser.find_element(By.ID, "conn").text == "live"
     no_errors(browser)
 
