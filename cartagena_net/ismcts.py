@@ -145,7 +145,8 @@ def quick_action(state: Any, legal: Sequence[Any], rng: random.Random, epsilon: 
         kind = a.kind
         if kind == "advance":
             p = a.pos
-            # else the path's end: the goal, or the sloop (the Whole Jailbreak)
+            # the next vacant space of the card's symbol, else the path's end (the goal,
+            # or the sloop in the Whole Jailbreak)
             t = advance_target(occ, ahead[p][index[a.card] % nsym], end[p])
             score = (t - p) * (1.4 if p == rear else 1.0) + (3.0 if t == boat else 0.0)
             score -= card_worth * 0.5
