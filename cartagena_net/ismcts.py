@@ -72,16 +72,23 @@ class Node:
 # -- evaluation ----------------------------------------------------------------------
 
 
-def best_advances(state: Any, seat: int) -> list[int]:
-    """For each symbol: the longest advance one card of it gives ``seat`` now."""
+def best_advances(state: Any, seat: int, symbols: Sequence[int] | None = None) -> list[int]:
+    """For each symbol (of ``symbols``, else all): the longest advance one card of it
+    gives ``seat`` now; 0 for the symbols not asked about."""
     board = state.board
     boat, ahead, end, occ = board.boat, board.ahead, board.end, state.occ
     best = [0] * len(state.game.symbols)
-    for p in state.pirates[seat]:
-        if p >= boat:
+    wanted = range(len(best)) if symbols is None else symbols
+    last = -1
+    for p in state.pirates[seat]:  # sorted: pirates sharing a space are looked at once
+        if p >= boat or p == last:
             continue
-        for k, spaces in enumerate(ahead[p]):
-            best[k] = max(best[k], advance_target(occ, spaces, end[p]) - p)
+        last = p
+        row, stop = ahead[p], end[p]
+        for k in wanted:
+            gain = advance_target(occ, row[k], stop) - p
+            if gain > best[k]:  # noqa: PLR1730 (the hot loop: no call)
+                best[k] = gain
     return best
 
 
@@ -98,8 +105,9 @@ def seat_value(state: Any, seat: int) -> float:
         togo += boat - p
     value += BOAT_BONUS * state.home[seat]
     g = state.game
-    best = best_advances(state, seat)
-    cards = card_values((n, best[k]) for k, n in enumerate(state.symbol_counts(seat)) if n)
+    counts = state.symbol_counts(seat)
+    best = best_advances(state, seat, [k for k, n in enumerate(counts) if n])
+    cards = card_values((n, best[k]) for k, n in enumerate(counts) if n)
     limit = g.hand_limit if g.filibusters else None
     return hand_worth(cards, cards_needed(togo), limit, value)
 
@@ -192,6 +200,25 @@ def playout(state: Any, rng: random.Random, cfg: SearchConfig) -> None:
 
 # -- the search ------------------------------------------------------------------------
 
+STOP_CHECK = 16  # iterations between checks whether the answer is already settled
+
+
+def _decided(roots: Sequence[Node], remaining: int) -> bool:
+    """Whether the most visited root action leads every other by more than the
+    iterations left, so that finishing them could not change the answer."""
+    totals: dict[int, int] = {}
+    for root in roots:
+        for key, (_, ch) in root.children.items():
+            totals[key] = totals.get(key, 0) + ch.visits
+    first = second = 0
+    for v in totals.values():
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > remaining
+
+
 
 @dataclass
 class SearchResult:
@@ -236,8 +263,11 @@ def search(
         raise ValueError("the legal actions do not match the view")
     it = 0
     while True:
-        if cap is not None and it >= cap:
-            break
+        if cap is not None:
+            if it >= cap:
+                break
+            if it % STOP_CHECK == 0 and it and _decided(roots, cap - it):
+                break
         if it and time.perf_counter() >= deadline:
             break
         if trees > 1:

@@ -67,3 +67,30 @@ def test_with_filibusters_cards_past_the_limit_are_worth_half():
     limited = [seat_value(_state_with_hand({0: 1, 1: 1, 2: n}, options), 0) for n in (0, 1)]
     assert plain[0] == limited[0]
     assert 0 < limited[1] - limited[0] < plain[1] - plain[0]
+
+
+def test_best_advances_for_some_symbols_agree_with_the_full_measure():
+    import random
+
+    from cartagena_net.engine import moves
+
+    for seed, options in enumerate([{}, {"story": "whole"}, {"morgan": "also"}] * 4):
+        game = make_game("studiogiochi-2017", players=3, **options)
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(60)):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        board = state.board
+        for seat in range(3):
+            full = best_advances(state, seat)
+            # the definition, pirate by pirate
+            slow = [max([moves.advance_target(state.occ, board.ahead[p][k], board.end[p]) - p
+                         for p in state.pirates[seat] if p < board.boat], default=0)
+                    for k in range(6)]
+            assert full == [max(0, g) for g in slow]
+            some = sorted(rng.sample(range(6), 3))
+            part = best_advances(state, seat, some)
+            assert [part[k] for k in some] == [full[k] for k in some]
+            assert all(part[k] == 0 for k in range(6) if k not in some)
