@@ -34,9 +34,11 @@ from cartagena_net.evaluation import (
 
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
-# level -> (bot kind, seconds a decision at most, search iterations a decision);
-# None = the kind does not search. A level's iteration count makes its strength the same
-# on any machine; its time bound still holds on a slow or busy one.
+# level -> (bot kind, seconds a decision at most, search iterations a decision for each
+# other seat); None = the kind does not search. A level's iteration count makes its
+# strength the same on any machine; its time bound still holds on a slow or busy one.
+# The count grows with the table because the tree must reach past every other seat's
+# turn: 1000 heads-up, 3000 with four players.
 LEVELS: dict[str, tuple[str, float | None, int | None]] = {
     "easy": ("greedy", None, None),
     "normal": ("ismcts", 1.0, 1000),
@@ -136,7 +138,9 @@ class IsmctsBot(Bot):
         _, level_think, level_iterations = LEVELS[level or DEFAULT_LEVEL]
         if level_think is None:
             _, level_think, level_iterations = LEVELS[DEFAULT_LEVEL]
-        if think is None:  # the level's budget: a number of iterations, bounded in time
+        # The level's budget: iterations for each other seat, bounded in time.
+        self.per_opponent = think is None and "iterations" not in search
+        if think is None:
             think = level_think
             search.setdefault("iterations", level_iterations)
         self.config = SearchConfig(think=think, **search)
@@ -169,6 +173,8 @@ class IsmctsBot(Bot):
         self.observe(view.get("events") or (), me if isinstance(me, int) else None)
         known = {s: list(c) for s, c in self.known.items()}
         config = self.config.to_dict()
+        if self.per_opponent:
+            config["iterations"] *= max(1, len(view.get("seats") or ()) - 1)
         if deadline:  # the budget counts from now, also while the job waits for a worker
             config["deadline"] = time.time() + self.config.think
         return search, (view, list(legal), known, config, self.rng.getrandbits(63))

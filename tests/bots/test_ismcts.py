@@ -206,6 +206,33 @@ def test_time_budget_is_respected():
     assert result.seconds < 0.05 * 2 + 1.0  # a fixed count still stops at twice the budget
 
 
+def test_stopping_once_the_answer_is_settled_changes_no_answer(monkeypatch):
+    """With an iteration count, the search stops when the most visited action leads by
+    more than the iterations left; run to the end, it answers the same."""
+    from cartagena_net import ismcts
+
+    stopped_early = 0
+    for seed in range(12):
+        preset, options = SETTINGS[seed % len(SETTINGS)]
+        state = random_position(preset, options, seed, players=2 + seed % 3)
+        me = state.actor
+        legal = [str(a) for a in state.legal_actions()]
+        if len(legal) < 2:
+            continue
+        config = SearchConfig(think=60.0, iterations=400)
+        quick = search(view(state, me), legal, config=config, seed=seed)
+        with monkeypatch.context() as m:
+            m.setattr(ismcts, "STOP_CHECK", 10**9)  # never checked: all 400 iterations
+            full = search(view(state, me), legal, config=config, seed=seed)
+        assert full.iterations == 400 and quick.iterations <= 400
+        assert quick.action == full.action
+        lead = sorted(quick.visits.values(), reverse=True) + [0]
+        if quick.iterations < 400:
+            stopped_early += 1
+            assert lead[0] - lead[1] > 400 - quick.iterations
+    assert stopped_early  # the check does stop some searches
+
+
 def test_a_job_that_waited_for_a_worker_still_answers_on_time():
     import time
 
@@ -240,6 +267,28 @@ def test_levels_and_kinds():
     normal, hard = make_bot("ismcts"), make_bot("ismcts", level="hard")
     assert (normal.config.think, normal.config.iterations) == (1.0, 1000)
     assert hard.config.iterations > normal.config.iterations
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_levels_iterations_are_for_each_other_seat(players):
+    """The tree must reach past every other seat's turn: the level's count is per other
+    seat. A count or a time given by hand is taken as it is."""
+    state = random_position("jamaica", {}, players, players=players)
+    me = state.actor
+    legal = [str(a) for a in state.legal_actions()]
+    v = view(state, me)
+    for level in ("normal", "hard"):
+        per_seat = make_bot("ismcts", level=level).config.iterations
+        _, args = make_bot("ismcts", random.Random(0), level=level).job(v, legal)
+        assert args[3]["iterations"] == per_seat * (players - 1)
+    _, args = make_bot("ismcts", random.Random(0), iterations=70).job(v, legal)
+    assert args[3]["iterations"] == 70
+    _, args = make_bot("ismcts", random.Random(0), think=0.5).job(v, legal)
+    assert args[3]["iterations"] is None and args[3]["think"] == 0.5
+    bot = make_bot("ismcts", random.Random(0))
+    assert bot.choose(v, legal) in legal
+    if len(legal) > 1:
+        assert 0 < bot.last.iterations <= 1000 * (players - 1)
 
 
 def test_ismcts_beats_random():
