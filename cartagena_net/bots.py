@@ -11,7 +11,8 @@ for a time budget. A bot with an ``observe(events)`` method is also shown the pu
 events its seat watches (the ``events`` of its views), to remember cards drawn in the open.
 
 Levels (``--level``): easy = greedy; normal = ismcts, 1000 search iterations a
-decision but never more than 1 s; hard = ismcts, 5000 iterations, at most 3 s.
+decision for each other seat but never more than 1 s; hard = ismcts, 5000 iterations
+for each other seat, at most 3 s.
 """
 from __future__ import annotations
 
