@@ -219,7 +219,6 @@ def _decided(roots: Sequence[Node], remaining: int) -> bool:
     return first - second > remaining
 
 
-
 @dataclass
 class SearchResult:
     action: str
