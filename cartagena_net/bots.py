@@ -42,7 +42,7 @@ BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 # turn: 1000 heads-up, 3000 with four players.
 LEVELS: dict[str, tuple[str, float | None, int | None]] = {
     "easy": ("greedy", None, None),
-    "normal": ("ismcts", 1.0, 1000),
+    "normal": ("ismcts", 1.0, 2000),
     "hard": ("ismcts", 3.0, 5000),
 }
 DEFAULT_LEVEL = "normal"
