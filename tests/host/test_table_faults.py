@@ -94,9 +94,12 @@ def test_a_bot_seat_never_stalls_on_an_engine_fault(monkeypatch):
 
 
 def test_a_bot_plays_on_from_a_restored_game_past_a_reshuffle_to_the_end(tmp_state):
-    """Timed bot calls on a restored game (a takeover bot here) never stall it."""
-    async def scenario() -> None:
-        host = make_host(state_dir=str(tmp_state))
+    """Timed bot calls on a restored game (a takeover bot here) never stall it. The bot
+    may win before anyone draws again (its pirates ahead leave no retreat, and it holds
+    cards): such a game must still end cleanly, and the deal is tried again until one
+    plays past a reshuffle after the restore."""
+    async def scenario(state_dir: str) -> int:
+        host = make_host(state_dir=state_dir)
         tid = host.create_table("t", "jamaica", LONG_GAMES["jamaica"])
         seated = await seat_players(host.port, tid, ["ann", "bob"])
         seated[0][0].send(messages.Start(table=tid))
@@ -108,7 +111,7 @@ def test_a_bot_plays_on_from_a_restored_game_past_a_reshuffle_to_the_end(tmp_sta
         for p in players:
             p.client.close()
         with captured_logs() as logs:
-            again = make_host(state_dir=str(tmp_state), resume=True, takeover=0.0)
+            again = make_host(state_dir=state_dir, resume=True, takeover=0.0)
             try:
                 ann = players[0]
                 back, _ = await join(again.port, "ann", token=ann.token)
@@ -116,7 +119,8 @@ def test_a_bot_plays_on_from_a_restored_game_past_a_reshuffle_to_the_end(tmp_sta
                 await p.pump()
                 p.events.clear()  # what happens after the restore only
                 end = await play_to_end([p], tid, random.Random(5), min_reshuffles=1)
-                assert end.view["outcome"] is not None and reshuffles(p.events) >= 1
+                assert end.view["outcome"] is not None
+                shuffled = reshuffles(p.events)
                 assert [e for e in p.events if e.get("seat") == players[1].seat
                         and e["type"] in ("advance", "retreat", "end")]  # the bot played
                 back.close()
@@ -124,5 +128,10 @@ def test_a_bot_plays_on_from_a_restored_game_past_a_reshuffle_to_the_end(tmp_sta
                 await stop_host(again)
         assert grep(logs, "a bot plays")
         assert not grep(logs, "Traceback") and not grep(logs, "engine fault")
+        return shuffled
 
-    run(scenario())
+    for attempt in range(6):
+        if run(scenario(str(tmp_state / str(attempt)))) >= 1:
+            break
+    else:
+        raise AssertionError("no restored game played past a reshuffle in 6 deals")
