@@ -206,6 +206,8 @@ class PasswordChecker:
         self._pool: Any = None
         self._stopped = False
         self._waiting: set[Any] = set()
+        # background checks of check_now under way: (stored, keyed digest of the offer)
+        self._checking: set[tuple[StoredPassword, bytes]] = set()
 
     def _in_thread(self, f: Callable[..., Any], *args: Any) -> defer.Deferred:
         if self._stopped or not hasattr(self.reactor, "callFromThread"):
@@ -276,7 +278,17 @@ class PasswordChecker:
             return "too many wrong passwords from your address: wait a little"
         quick = stored.quick_check(offered)
         if quick is None:
-            self.check(address, offered, stored, what)
+            # One check per offer: a browser asking again while it runs must not queue
+            # more, whose late successes would clear failures counted after them.
+            key = (stored, _quick_digest(clean_secret(offered) or ""))
+            if key not in self._checking:
+                self._checking.add(key)
+
+                def done(result: Any) -> Any:
+                    self._checking.discard(key)
+                    return result
+
+                self.check(address, offered, stored, what).addBoth(done)
             return "checking the password: try again in a moment"
         if not self._judged(quick, address, what):
             return "wrong or missing password"

@@ -9,6 +9,7 @@ import subprocess
 import unicodedata
 
 import pytest
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
@@ -131,6 +132,44 @@ def test_the_checker_delays_with_the_reactor_and_logs_the_guesser():
     assert any(c.active() for c in clock.getDelayedCalls())
     checker.stop()
     assert not any(c.active() for c in clock.getDelayedCalls())
+
+
+def test_a_web_password_asked_again_while_it_is_checked_is_checked_once():
+    """A browser polling with a password this process has not seen yet starts one
+    background check, not one per request: a late second success would otherwise clear
+    the wrong guesses counted after the first, and let the guesser in unthrottled."""
+    clock = Clock()
+    checker = PasswordChecker(clock, GuessThrottle(clock.seconds, free=2, base=30.0))
+    started: list = []
+
+    def in_thread(f, *args):
+        d = Deferred()
+        started.append((d, f, args))
+        return d
+
+    checker._in_thread = in_thread
+    stored = journaled_password({"password_hash": hash_password("right")})
+    for _ in range(3):
+        assert "try again" in checker.check_now("10.1.1.1", "right", stored, "table")
+    assert len(started) == 1
+    d, f, args = started.pop()
+    d.callback(f(*args))  # the scrypt check, run here
+    assert checker.check_now("10.1.1.1", "right", stored, "table") is None  # learned
+    for _ in range(2):
+        assert "wrong" in checker.check_now("10.1.1.1", "wrong", stored, "table")
+    assert "wait" in checker.check_now("10.1.1.1", "right", stored, "table")
+    assert started == [] and checker.throttle.failures("10.1.1.1") == 2
+    # another wrong offer, unseen, is checked once too once its turn comes
+    other = journaled_password({"password_hash": hash_password("deck")})
+    clock.advance(3600)  # the address is forgotten
+    for _ in range(2):
+        assert "try again" in checker.check_now("10.1.1.2", "nope", other, "table")
+    assert len(started) == 1
+    d, f, args = started.pop()
+    d.callback(f(*args))
+    assert checker.throttle.failures("10.1.1.2") == 1
+    assert "try again" in checker.check_now("10.1.1.2", "nope", other, "table")
+    assert len(started) == 1  # a new offer after the answer is checked again
 
 
 # -- command line -----------------------------------------------------------------------
