@@ -35,7 +35,7 @@ from cartagena_net.evaluation import (
 )
 
 TIME_MARGIN = 0.95  # share of the budget the iterations may start in
-TEMPERATURE = 8.0  # spaces of lead that make a reward of about 0.73
+TEMPERATURE = 8.0  # spaces of value that multiply a seat's reward share by e
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class SearchConfig:
     playout: str = "greedy"  # "greedy" (epsilon-greedy), "random"
     rounds: float = 0.0  # playout length in rounds of turns; 0 = evaluate at once; -1 = to the end
     epsilon: float = 0.15
-    temperature: float = TEMPERATURE  # evaluation lead (spaces) worth a reward of 0.73
+    temperature: float = TEMPERATURE  # spaces of value that multiply a reward share by e
     deadline: float | None = None  # wall-clock time (time.time()) to answer by, if sooner
     trees: int = 1  # 1: one tree shared by every determinization (SO-ISMCTS); k > 1:
     # determinized UCT, k fixed determinizations with a tree each, root visits summed
@@ -113,17 +113,18 @@ def seat_value(state: Any, seat: int) -> float:
 
 
 def rewards(state: Any, temperature: float = TEMPERATURE) -> list[float]:
-    """Each seat's reward in [0, 1]: 1 to the winner, else a squashed lead."""
+    """Each seat's reward in [0, 1]: 1 to the winner; else its share of a softmax of
+    the seats' values (``temperature`` spaces of value multiply a seat's share by e).
+    Heads-up that is a sigmoid of the lead; with more seats a seat's reward falls with
+    every other seat's progress, most with the leader's."""
     n = len(state.pirates)
     if state.outcome is not None:
         return [1.0 if s == state.outcome.winner else 0.0 for s in range(n)]
     values = [seat_value(state, s) for s in range(n)]
-    out = []
-    for s in range(n):
-        best_other = max(values[o] for o in range(n) if o != s)
-        x = (values[s] - best_other) / temperature
-        out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x)))))
-    return out
+    top = max(values)
+    weights = [math.exp(max(-60.0, (v - top) / temperature)) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 # -- playout policy ----------------------------------------------------------------

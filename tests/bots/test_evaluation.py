@@ -3,6 +3,8 @@ advance its symbol gives, and cards past what the way needs or past the Filibust
 limit count for less."""
 from __future__ import annotations
 
+import math
+
 from cartagena_net.engine import make_game
 from cartagena_net.evaluation import (
     CARD_VALUE,
@@ -12,7 +14,7 @@ from cartagena_net.evaluation import (
     cards_needed,
     hand_worth,
 )
-from cartagena_net.ismcts import best_advances, seat_value
+from cartagena_net.ismcts import TEMPERATURE, best_advances, rewards, seat_value
 
 
 def test_a_card_counts_by_the_advance_its_symbol_gives():
@@ -94,3 +96,39 @@ def test_best_advances_for_some_symbols_agree_with_the_full_measure():
             part = best_advances(state, seat, some)
             assert [part[k] for k in some] == [full[k] for k in some]
             assert all(part[k] == 0 for k in range(6) if k not in some)
+
+
+def _advanced(state, seat: int, spaces: int):
+    """``state`` with ``seat``'s rearmost pirate moved ``spaces`` ahead (no card spent)."""
+    pos = state.pirates[seat]
+    state.occ[pos[0]] -= 1
+    pos[0] += spaces
+    state.occ[pos[0]] += 1
+    pos.sort()
+    return state
+
+
+def test_heads_up_the_reward_is_a_sigmoid_of_the_lead():
+    state = _state_with_hand({1: 2})
+    _advanced(state, 1, 3)
+    lead = seat_value(state, 0) - seat_value(state, 1)
+    assert lead != 0
+    r = rewards(state)
+    assert abs(r[0] - 1 / (1 + math.exp(-lead / TEMPERATURE))) < 1e-12
+    assert abs(sum(r) - 1) < 1e-12
+
+
+def test_with_four_seats_every_others_progress_costs_a_seat_reward():
+    game = make_game("jamaica", players=4)
+    state = game.new_state(seed=5)
+    for seat in range(4):
+        state.hands[seat] = [1] * game.kinds  # alike hands: only progress differs
+    _advanced(state, 1, 6)  # seat 1 leads
+    base = rewards(state)
+    assert abs(sum(base) - 1) < 1e-12
+    assert max(range(4), key=base.__getitem__) == 1
+    # Pushing on a seat that does not lead still costs seat 0 reward: the best-other
+    # lead alone would not see it.
+    trailing = _advanced(state.copy(), 2, 2)
+    assert rewards(trailing)[0] < base[0]
+    assert max(seat_value(trailing, s) for s in (2, 3)) < seat_value(trailing, 1)
