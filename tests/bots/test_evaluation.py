@@ -98,19 +98,19 @@ def test_best_advances_for_some_symbols_agree_with_the_full_measure():
             assert all(part[k] == 0 for k in range(6) if k not in some)
 
 
-def _advanced(state, seat: int, spaces: int):
-    """``state`` with ``seat``'s rearmost pirate moved ``spaces`` ahead (no card spent)."""
-    pos = state.pirates[seat]
-    state.occ[pos[0]] -= 1
-    pos[0] += spaces
-    state.occ[pos[0]] += 1
-    pos.sort()
+def _placed(players: int, ahead: dict[int, list[int]]):
+    """A jamaica game whose seats hold one card of each symbol, every pirate at the start
+    but ``ahead``'s (seat: positions), placed by the engine's ``setup``."""
+    game = make_game("jamaica", players=players)
+    state = game.new_state(seed=5)
+    placed = [sorted(ahead.get(s, []) + [0] * (game.pirates - len(ahead.get(s, []))))
+              for s in range(players)]
+    state.setup(placed, hands=[list(game.symbols) for _ in range(players)])
     return state
 
 
 def test_heads_up_the_reward_is_a_sigmoid_of_the_lead():
-    state = _state_with_hand({1: 2})
-    _advanced(state, 1, 3)
+    state = _placed(2, {1: [3]})
     lead = seat_value(state, 0) - seat_value(state, 1)
     assert lead != 0
     r = rewards(state)
@@ -119,16 +119,11 @@ def test_heads_up_the_reward_is_a_sigmoid_of_the_lead():
 
 
 def test_with_four_seats_every_others_progress_costs_a_seat_reward():
-    game = make_game("jamaica", players=4)
-    state = game.new_state(seed=5)
-    for seat in range(4):
-        state.hands[seat] = [1] * game.kinds  # alike hands: only progress differs
-    _advanced(state, 1, 6)  # seat 1 leads
-    base = rewards(state)
+    base = rewards(_placed(4, {1: [6]}))  # alike hands: only progress differs
     assert abs(sum(base) - 1) < 1e-12
     assert max(range(4), key=base.__getitem__) == 1
-    # Pushing on a seat that does not lead still costs seat 0 reward: the best-other
+    # Progress of a seat that does not lead still costs seat 0 reward: the best-other
     # lead alone would not see it.
-    trailing = _advanced(state.copy(), 2, 2)
-    assert rewards(trailing)[0] < base[0]
+    trailing = _placed(4, {1: [6], 2: [2]})
     assert max(seat_value(trailing, s) for s in (2, 3)) < seat_value(trailing, 1)
+    assert rewards(trailing)[0] < base[0]
