@@ -122,7 +122,7 @@ def rewards(state: Any, temperature: float = TEMPERATURE) -> list[float]:
         return [1.0 if s == state.outcome.winner else 0.0 for s in range(n)]
     values = [seat_value(state, s) for s in range(n)]
     top = max(values)
-    weights = [math.exp(max(-60.0, (v - top) / temperature)) for v in values]
+    weights = [math.exp((v - top) / temperature) for v in values]  # the top one is 1
     total = sum(weights)
     return [w / total for w in weights]
 
