@@ -80,7 +80,7 @@ def best_advances(state: Any, seat: int, symbols: Sequence[int] | None = None) -
     board = state.board
     boat, ahead, end, occ = board.boat, board.ahead, board.end, state.occ
     sloop = board.sloop  # None but in the Whole Jailbreak: then only the sloop refuses
-    refusal = state.game.rules.refusal
+    refusal = state.game.rules.refusal if sloop is not None else None
     best = [0] * len(state.game.symbols)
     wanted = range(len(best)) if symbols is None else symbols
     last = -1
@@ -91,10 +91,11 @@ def best_advances(state: Any, seat: int, symbols: Sequence[int] | None = None) -
         row, stop = ahead[p], end[p]
         for k in wanted:
             t = advance_target(occ, row[k], stop)
+            gain = t - p
             # the hot loop: the rules are asked only about a longer move to or from the sloop
-            if t - p > best[k] and (sloop is None or (p != sloop and t != sloop)
-                                    or refusal(state, seat, seat, p, t, "advance") is None):
-                best[k] = t - p
+            if gain > best[k] and (refusal is None or (p != sloop and t != sloop)
+                                   or refusal(state, seat, seat, p, t, "advance") is None):
+                best[k] = gain
     return best
 
 
