@@ -74,13 +74,9 @@ class Node:
 
 def best_advances(state: Any, seat: int, symbols: Sequence[int] | None = None) -> list[int]:
     """For each symbol (of ``symbols``, else all): the longest advance one card of it
-    gives ``seat`` now, among the moves the rules allow (the Whole Jailbreak refuses
-    boarding a sloop that is away or full, and leaving it at Cartagena); 0 for the
-    symbols not asked about."""
+    gives ``seat`` now; 0 for the symbols not asked about."""
     board = state.board
     boat, ahead, end, occ = board.boat, board.ahead, board.end, state.occ
-    sloop = board.sloop  # None but in the Whole Jailbreak: then only the sloop refuses
-    refusal = state.game.rules.refusal if sloop is not None else None
     best = [0] * len(state.game.symbols)
     wanted = range(len(best)) if symbols is None else symbols
     last = -1
@@ -90,11 +86,8 @@ def best_advances(state: Any, seat: int, symbols: Sequence[int] | None = None) -
         last = p
         row, stop = ahead[p], end[p]
         for k in wanted:
-            t = advance_target(occ, row[k], stop)
-            gain = t - p
-            # the hot loop: the rules are asked only about a longer move to or from the sloop
-            if gain > best[k] and (refusal is None or (p != sloop and t != sloop)
-                                   or refusal(state, seat, seat, p, t, "advance") is None):
+            gain = advance_target(occ, row[k], stop) - p
+            if gain > best[k]:  # noqa: PLR1730 (the hot loop: no call)
                 best[k] = gain
     return best
 
