@@ -20,7 +20,7 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cartagena_net.engine import RandomChance
@@ -201,12 +201,14 @@ def playout(state: Any, rng: random.Random, cfg: SearchConfig) -> None:
 
 # -- the search ------------------------------------------------------------------------
 
+CLOSE_VISITS = 0.9  # root actions visited at least this share of the most are a tie
 STOP_CHECK = 16  # iterations between checks whether the answer is already settled
 
 
 def _decided(roots: Sequence[Node], remaining: int) -> bool:
-    """Whether the most visited root action leads every other by more than the
-    iterations left, so that finishing them could not change the answer."""
+    """Whether the most visited root action leads every other so far that, were all
+    the iterations left to go to another, it would still be visited less than
+    ``CLOSE_VISITS`` as often: finishing them could not change the answer."""
     totals: dict[int, int] = {}
     for root in roots:
         for key, (_, ch) in root.children.items():
@@ -217,7 +219,7 @@ def _decided(roots: Sequence[Node], remaining: int) -> bool:
             first, second = v, first
         elif v > second:
             second = v
-    return first - second > remaining
+    return second + remaining < CLOSE_VISITS * first
 
 
 @dataclass
@@ -226,6 +228,7 @@ class SearchResult:
     iterations: int
     seconds: float
     visits: dict[str, int]
+    means: dict[str, float] = field(default_factory=dict)  # mean reward of each root action
 
 
 def search(
@@ -313,8 +316,23 @@ def search(
             if n.player >= 0:
                 n.wins += r[n.player]
     visits: dict[str, int] = {}
+    wins: dict[str, float] = {}
     for root in roots:
         for a, ch in root.children.values():
             visits[str(a)] = visits.get(str(a), 0) + ch.visits
-    choice = max(legal, key=lambda a: (visits.get(a, -1), a))
-    return SearchResult(choice, it, time.perf_counter() - start, visits)
+            wins[str(a)] = wins.get(str(a), 0.0) + ch.wins
+    means = {a: wins[a] / n for a, n in visits.items() if n}
+    return SearchResult(answer(legal, visits, means), it, time.perf_counter() - start,
+                        visits, means)
+
+
+def answer(legal: Sequence[str], visits: Mapping[str, int],
+           means: Mapping[str, float]) -> str:
+    """The most visited root action. Among those visited nearly as often (UCB visits
+    every action in turn when all lead to about the same reward, as when the seat is
+    far behind or far ahead), the one of best mean reward; then the greatest string."""
+    top = max(visits.get(a, 0) for a in legal)
+    if top == 0:  # no iteration ran
+        return max(legal)
+    close = [a for a in legal if visits.get(a, 0) >= CLOSE_VISITS * top]
+    return max(close, key=lambda a: (means[a], a))

@@ -233,6 +233,46 @@ def test_stopping_once_the_answer_is_settled_changes_no_answer(monkeypatch):
     assert stopped_early  # the check does stop some searches
 
 
+def test_the_answer_is_the_most_visited_and_among_near_ties_the_best_mean():
+    from cartagena_net.ismcts import answer
+
+    legal = ["advance 0 gun", "end", "retreat 4"]
+    means = {"advance 0 gun": 0.2, "end": 0.9, "retreat 4": 0.5}
+    # A clear lead in visits beats a better mean reward from fewer visits.
+    assert answer(legal, {"advance 0 gun": 500, "end": 100, "retreat 4": 300},
+                  means) == "advance 0 gun"
+    # Visited nearly as often (within a tenth): the best mean, whatever the names.
+    assert answer(legal, {"advance 0 gun": 300, "end": 299, "retreat 4": 300},
+                  {"advance 0 gun": 3e-12, "end": 1e-12, "retreat 4": 2e-12}) \
+        == "advance 0 gun"
+    assert answer(legal, {"advance 0 gun": 300, "end": 280, "retreat 4": 300},
+                  means) == "end"
+    assert answer(legal, {}, {}) == "retreat 4"  # nothing searched: still an answer
+
+
+def test_far_behind_the_answer_follows_the_rewards_not_the_action_names():
+    """Far behind, every leaf's reward share is about 0, so UCB visits every root
+    action in turn. The answer must still come from the rewards: it used to fall to the
+    greatest action string, a retreat or a push every time, and such a seat stopped
+    advancing and paid Filibusters discards for the cards it hoarded."""
+    from cartagena_net.ismcts import rewards
+
+    game = make_game("studiogiochi-2017", players=4, morgan="also", filibusters=True)
+    state = game.new_state(seed=5)
+    behind = [[0] * game.pirates] + [[20 + s + 3 * i for i in range(game.pirates)]
+                                     for s in range(3)]
+    state.setup(behind, hands=[["parrot", "gun", "rum"], ["hook"] * 2, ["chest"] * 2,
+                               ["lantern"] * 2], turn=0)
+    assert rewards(state)[0] < 1e-9
+    legal = [str(a) for a in state.legal_actions()]
+    result = search(view(state, 0), legal, config=SearchConfig(think=60.0, iterations=3000),
+                    seed=1)
+    counts = sorted(result.visits.values())
+    assert len(counts) == len(legal) and counts[-1] - counts[0] <= counts[-1] // 10
+    assert result.action == max(legal, key=lambda a: result.means[a])
+    assert result.means[result.action] > result.means[max(legal)]
+
+
 def test_a_job_that_waited_for_a_worker_still_answers_on_time():
     import time
 
