@@ -28,6 +28,7 @@ class Morgan(Variant):
     def __init__(self, game) -> None:
         super().__init__(game)
         self.island_only = game.morgan == "island"
+        self.refuses = self.island_only  # morgan=also and =instead refuse no move
 
     def legal(self, state: State, seat: int, out: list[Action]) -> None:
         g = self.game

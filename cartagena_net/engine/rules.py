@@ -42,6 +42,7 @@ class Variant:
     undoable: tuple[str, ...] = ()  # ... that reveal nothing and may be taken back (D23)
     extra_keys: tuple[str, ...] = ()  # its entries in ``state.extra``
     recharge = False  # a way to draw cards (matters for the empty-hand draw)
+    refuses = True  # whether ``check`` may refuse anything in this game (else it is skipped)
 
     def __init__(self, game: Any) -> None:
         self.game = game

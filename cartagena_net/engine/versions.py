@@ -33,7 +33,10 @@ class Rules:
         self.variants = tuple(variants)
         self.handlers: dict[str, Variant] = {k: v for v in variants for k in v.kinds}
         self.legal = tuple(v.legal for v in variants if _overrides(v, "legal"))
-        self.checks = tuple(v.check for v in variants if _overrides(v, "check"))
+        # Only the checks that can refuse something in this game: legal_actions asks
+        # them for every move it lists.
+        self.checks = tuple(v.check for v in variants
+                            if _overrides(v, "check") and v.refuses)
         self.recharges = tuple(v for v in variants if v.recharge)
         self.card_hooks = tuple(v.card_played for v in variants if _overrides(v, "card_played"))
         self.reshuffle_hooks = tuple(v.reshuffled for v in variants

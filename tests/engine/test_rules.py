@@ -280,3 +280,14 @@ def test_forgotten_events_keep_their_numbers():
 def test_legal_actions_function_matches_the_method():
     s = make_game("tortuga", players=3).new_state(seed=2)
     assert legal_actions(s) == s.legal_actions() and legal_actions(s)
+
+
+def test_legal_actions_ask_only_the_checks_that_can_refuse_something():
+    """Morgan refuses moves only when it recharges on the island alone (morgan=island):
+    otherwise its check is not asked for every move listed; the sloop's always is."""
+    assert make_game("studiogiochi-2017", morgan="also", filibusters=True).rules.checks == ()
+    assert make_game("studiogiochi-2017", morgan="instead").rules.checks == ()
+    whole = make_game("studiogiochi-2017", story="whole", morgan="also").rules
+    assert [c.__self__.__class__.__name__ for c in whole.checks] == ["Sloop"]
+    island = make_game("studiogiochi-2017", story="whole", morgan="island").rules
+    assert sorted(c.__self__.__class__.__name__ for c in island.checks) == ["Morgan", "Sloop"]
