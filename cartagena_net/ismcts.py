@@ -29,9 +29,9 @@ from cartagena_net.engine.moves import advance_target, morgan_target, retreat_ta
 from cartagena_net.evaluation import (
     BOAT_BONUS,
     REAR_WEIGHTS,
-    card_values,
     cards_needed,
     hand_worth,
+    symbol_cards,
 )
 
 TIME_MARGIN = 0.95  # share of the budget the iterations may start in
@@ -86,9 +86,13 @@ def best_advances(state: Any, seat: int, symbols: Sequence[int] | None = None) -
         last = p
         row, stop = ahead[p], end[p]
         for k in wanted:
-            gain = advance_target(occ, row[k], stop) - p
-            if gain > best[k]:  # noqa: PLR1730 (the hot loop: no call)
-                best[k] = gain
+            for q in row[k]:  # moves.advance_target, inlined: the search's hot loop
+                if not occ[q]:
+                    break
+            else:
+                q = stop
+            if q - p > best[k]:  # noqa: PLR1730 (the hot loop: no call)
+                best[k] = q - p
     return best
 
 
@@ -106,8 +110,11 @@ def seat_value(state: Any, seat: int) -> float:
     value += BOAT_BONUS * state.home[seat]
     g = state.game
     counts = state.symbol_counts(seat)
-    best = best_advances(state, seat, [k for k, n in enumerate(counts) if n])
-    cards = card_values((n, best[k]) for k, n in enumerate(counts) if n)
+    held = [k for k, n in enumerate(counts) if n]
+    best = best_advances(state, seat, held)
+    cards: list[float] = []
+    for k in held:
+        cards += symbol_cards(counts[k], best[k])
     limit = g.hand_limit if g.filibusters else None
     return hand_worth(cards, cards_needed(togo), limit, value)
 
@@ -254,6 +261,7 @@ def search(
     worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
     chance = RandomChance(rng)
     c = cfg.exploration
+    log, sqrt = math.log, math.sqrt
     temperature = cfg.temperature
     # Stop a little early: the last iteration and the answer fit in the budget too.
     deadline = start + cfg.think * TIME_MARGIN
@@ -284,28 +292,35 @@ def search(
         path = [root]
         while s.outcome is None:
             acts = root_acts if node is root else s.legal_actions()
-            actor = s.actor
             children = node.children
-            untried = [a for a in acts if id(a) not in children]
-            if untried:
-                a = untried[rng.randrange(len(untried))]
-                child = Node(actor)
-                children[id(a)] = (a, child)
-                for b in acts:
-                    entry = children.get(id(b))
-                    if entry is not None and entry[1] is not child:
-                        entry[1].avail += 1
-                s.apply_unchecked(a)
-                path.append(child)
-                break
+            # One pass: every child legal here is available once more; UCB1 picks among
+            # them, unless some legal action has no child yet (then one of those is
+            # expanded, at random).
+            untried = None
             best = None
             best_ucb = -1.0
             for b in acts:
-                ch = children[id(b)][1]
+                entry = children.get(id(b))
+                if entry is None:
+                    if untried is None:
+                        untried = [b]
+                    else:
+                        untried.append(b)
+                    continue
+                ch = entry[1]
                 ch.avail += 1
-                ucb = ch.wins / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if ucb > best_ucb:
-                    best_ucb, best = ucb, (b, ch)
+                if untried is None:
+                    n = ch.visits
+                    ucb = ch.wins / n + c * sqrt(log(ch.avail) / n)
+                    if ucb > best_ucb:
+                        best_ucb, best = ucb, entry
+            if untried is not None:
+                a = untried[rng.randrange(len(untried))]
+                child = Node(s.actor)
+                children[id(a)] = (a, child)
+                s.apply_unchecked(a)
+                path.append(child)
+                break
             s.apply_unchecked(best[0])
             node = best[1]
             path.append(node)

@@ -14,6 +14,11 @@ from typing import Protocol
 class Chance(Protocol):
     def shuffle(self, items: list[int]) -> None: ...
 
+    def pick(self, n: int) -> int:
+        """One of ``range(n)`` at random: a card drawn from a determinization's loose
+        stock (``State.loose``); a real game's stock is always in order."""
+        ...
+
     def fork(self) -> Chance:
         """An independent source with the same future: using one never changes the other."""
         ...
@@ -27,6 +32,9 @@ class RandomChance:
 
     def shuffle(self, items: list[int]) -> None:
         self.rng.shuffle(items)
+
+    def pick(self, n: int) -> int:
+        return self.rng.randrange(n)
 
     def fork(self) -> RandomChance:
         if isinstance(self.rng, random.SystemRandom):
@@ -63,6 +71,9 @@ class ReplayChance:
             raise ValueError("recorded chance outcome does not match the cards shuffled")
         self._next += 1
         items[:] = outcome
+
+    def pick(self, n: int) -> int:
+        raise ValueError("a replayed game's stock is in the recorded order: nothing is loose")
 
     def fork(self) -> ReplayChance:
         twin = ReplayChance.__new__(ReplayChance)

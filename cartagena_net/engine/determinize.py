@@ -136,16 +136,27 @@ class Determinizer:
         if len(self.pool) != self.stock_size + sum(self.hidden):
             raise ValueError("hand sizes and stock size do not add up to the unseen cards")
         self.fixed = fixed
+        self.dealt = sum(self.hidden)  # cards dealt into hidden hands each sample
         # The public part of the state, built once (by the engine, from the view).
         self.base = State.from_view(g, dict(view), RandomChance(random.Random(0)))
 
     def sample(self, rng: random.Random) -> State:
-        """A fresh state: the hidden cards dealt at random; chance drawn from ``rng``."""
+        """A fresh state: the hidden cards dealt at random; chance drawn from ``rng``.
+
+        Only the hidden hands are dealt now (a partial Fisher-Yates shuffle of the unseen
+        cards); the rest is the stock, left loose (``State.loose``): each draw takes one
+        of its cards at random, which deals it in the same random order a full shuffle
+        would, at the cost of the cards an iteration really draws."""
         s = self.base.copy(chance=RandomChance(rng))
         pool = list(self.pool)
-        rng.shuffle(pool)
+        top = len(pool)
+        dealt = top - self.dealt
+        rand = rng.random
+        for i in range(top - 1, dealt - 1, -1):  # pool[dealt:] becomes a random draw
+            j = int(rand() * (i + 1))
+            pool[i], pool[j] = pool[j], pool[i]
         hands = []
-        at = 0
+        at = dealt
         for i, fixed in enumerate(self.fixed):
             if fixed is not None:
                 hands.append(list(fixed))
@@ -157,7 +168,9 @@ class Determinizer:
             at += n
             hands.append(hand)
         s.hands = hands
-        s.stock = pool[at:]
+        del pool[dealt:]
+        s.stock = pool
+        s.loose = dealt
         return s
 
 

@@ -51,6 +51,7 @@ class State:
         "hands",
         "history",
         "home",
+        "loose",
         "occ",
         "outcome",
         "pending",
@@ -89,6 +90,7 @@ class State:
         s.undo_stack = []
         s.extra = {}
         s.stock = list(game.deck)
+        s.loose = 0
         s._shuffle(s.stock)
         for seat in range(n):
             for _ in range(game.deal + (game.start_bonus if seat == 0 else 0)):
@@ -141,6 +143,7 @@ class State:
                 hand[index[card]] += 1
             s.hands.append(hand)
         s.stock = []
+        s.loose = 0
         s.discard = [index[c] for c in view["discard"]]
         s.row = None if view.get("row") is None else [index[c] for c in view["row"]]
         s.turn, s.taken = int(view["turn"]), int(view["actions_taken"])
@@ -168,6 +171,7 @@ class State:
         c.home = list(self.home)
         c.hands = [list(h) for h in self.hands]
         c.stock = list(self.stock)
+        c.loose = self.loose
         c.discard = list(self.discard)
         c.row = None if self.row is None else list(self.row)
         c.turn, c.taken, c.outcome = self.turn, self.taken, self.outcome
@@ -190,7 +194,7 @@ class State:
 
     def _key(self) -> tuple:
         return (self.game, self.board.spaces, self.pirates, self.hands, self.stock,
-                self.discard, self.row, self.turn, self.taken, self.pending, self.outcome,
+                self.loose, self.discard, self.row, self.turn, self.taken, self.pending, self.outcome,
                 self.extra)
 
     def __eq__(self, other: object) -> bool:
@@ -231,11 +235,11 @@ class State:
     def symbol_counts(self, seat: int) -> list[int]:
         """How many cards of each symbol ``seat`` holds (a dark card counts as its
         symbol's); what a search's evaluation reads, on the states it dealt."""
+        hand = self.hands[seat]
         nsym = len(self.game.symbols)
-        counts = [0] * nsym
-        for k, n in enumerate(self.hands[seat]):
-            counts[k % nsym] += n
-        return counts
+        if len(hand) == nsym:  # no dark cards
+            return list(hand)
+        return [a + b for a, b in zip(hand, hand[nsym:])]  # a dark kind is k + nsym
 
     def retreat_target(self, pos: int) -> int:
         """Nearest space behind ``pos`` on its path with 1 or 2 pirates, or 0 if none."""
@@ -386,11 +390,11 @@ class State:
             self._position(), len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
-            list(self.undo_stack),
+            list(self.undo_stack), self.loose,
         )
 
     def _restore(self, saved: tuple) -> None:
-        position, nhist, nchance, nevents, replay_next, self.undo_stack = saved
+        position, nhist, nchance, nevents, replay_next, self.undo_stack, self.loose = saved
         self._set_position(position)
         del self.history[nhist:]
         del self.chance[nchance:]
@@ -530,10 +534,29 @@ class State:
                     self._reshuffle()
                     if not self.stock:
                         break
-                k = self.stock.pop()
+                k = self._pop_stock()
             hand[k] += 1
             drawn.append(k)
         return drawn
+
+    def _pop_stock(self) -> int:
+        """The top card of the stock (not empty). Once the draws reach its loose cards,
+        any one of them at random."""
+        stock = self.stock
+        n = len(stock)
+        if n <= self.loose:
+            i = self._chance.pick(n)
+            stock[i], stock[-1] = stock[-1], stock[i]
+            self.loose = n - 1
+        return stock.pop()
+
+    def _settle(self) -> None:
+        """Put the stock's loose cards in a random order: it is all in order then."""
+        if self.loose:
+            loose = self.stock[:self.loose]
+            self._chance.shuffle(loose)
+            self.stock[:self.loose] = loose
+            self.loose = 0
 
     def _reshuffle(self) -> None:
         if self.discard:
@@ -545,6 +568,7 @@ class State:
                 hook(self)
 
     def _refill_row(self) -> None:
+        self._settle()  # the row is dealt from the top of the stock, in order
         if len(self.stock) < self.game.row_size and self.discard:
             # The stock alone cannot fill the row: the discard pile is shuffled in under it
             # (the stock's own cards stay on top, dealt first).

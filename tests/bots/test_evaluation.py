@@ -8,11 +8,13 @@ import math
 from cartagena_net.engine import make_game
 from cartagena_net.evaluation import (
     CARD_VALUE,
+    DUPLICATE_DECAY,
     LOW_HAND_BONUS,
     OVER_LIMIT,
     card_values,
     cards_needed,
     hand_worth,
+    symbol_cards,
 )
 from cartagena_net.ismcts import TEMPERATURE, best_advances, rewards, seat_value
 
@@ -25,6 +27,18 @@ def test_a_card_counts_by_the_advance_its_symbol_gives():
     first, second = card_values([(2, 5)])
     assert second < first
     assert card_values([(1, 100)]) == card_values([(1, 3 * CARD_VALUE)])
+
+
+def test_a_symbols_cards_are_worth_what_the_formula_says_each_time_they_are_asked():
+    """The worths are kept once computed; asked again (or for a gain past the cap),
+    they are still half a flat value and half the advance, less for each further card."""
+    for _ in range(2):
+        for count in range(6):
+            for gain in (0, 1, 2.5, 7, 3 * CARD_VALUE, 30):
+                base = 0.5 * CARD_VALUE + 0.5 * min(float(gain), 3.0 * CARD_VALUE)
+                expected = [base * DUPLICATE_DECAY**k for k in range(count)]
+                assert list(symbol_cards(count, gain)) == expected
+                assert card_values([(count, gain)]) == expected
 
 
 def test_cards_beyond_the_need_and_the_limit_count_for_less():

@@ -94,8 +94,53 @@ def test_hidden_cards_really_vary_and_open_hands_do_not():
     det = Determinizer(view(open_state, open_state.actor))
     worlds = [det.sample(rng) for _ in range(10)]
     assert all(w.hands == open_state.hands for w in worlds)  # only the stock is dealt
-    assert len({tuple(w.stock) for w in worlds}) > 1
-    assert all(sorted(w.stock) == sorted(open_state.stock) for w in worlds)
+    # The stock is dealt as it is drawn (a determinization leaves it loose): each world
+    # draws the real stock's cards, in an order of its own.
+    orders = [[w._pop_stock() for _ in range(len(w.stock))] for w in worlds]
+    assert len({tuple(o) for o in orders}) > 1
+    assert all(sorted(o) == sorted(open_state.stock) for o in orders)
+
+
+def test_a_loose_stock_deals_every_unseen_card_as_often_as_a_shuffle_would():
+    """The first card a determinization draws: each unseen kind about as often as its
+    share of the unseen cards (a full shuffle's odds), within five standard errors."""
+    state = random_position("jamaica", {}, 6, players=4)
+    det = Determinizer(view(state, state.actor))
+    rng = random.Random(3)
+    runs = 6000
+    first = Counter()
+    for _ in range(runs):
+        world = det.sample(rng)
+        assert world.loose == len(world.stock)  # nothing in order until it is drawn
+        first[world._draw(world.actor, 1)[0]] += 1
+    pool = Counter(det.pool)
+    for k, n in pool.items():
+        p = n / len(det.pool)
+        assert abs(first[k] / runs - p) < 5 * (p * (1 - p) / runs) ** 0.5, (k, first[k])
+    assert set(first) == set(pool)
+
+
+@pytest.mark.parametrize(("preset", "options"), SETTINGS, ids=IDS)
+def test_a_determinization_plays_on_to_the_end_with_every_card_in_its_place(preset, options):
+    """A dealt world is a whole game: played on with the checked ``apply`` to its end,
+    its loose stock drawn from, the row refilled and the discard pile reshuffled as they
+    come, it never loses or makes a card, and it ends with a winner."""
+    for seed in range(3):
+        state = random_position(preset, options, 300 + seed)
+        world = Determinizer(view(state, state.actor), known_of(state, state.actor)) \
+            .sample(random.Random(seed))
+        deck = Counter(world.game.deck)
+        rng = random.Random(seed)
+        for _ in range(5000):
+            if world.is_over:
+                break
+            world.apply(rng.choice(world.legal_actions()))
+            assert 0 <= world.loose <= len(world.stock)
+            everywhere = Counter(world.stock) + Counter(world.discard) + Counter(world.row or ())
+            for hand in world.hands:
+                everywhere += Counter({k: n for k, n in enumerate(hand) if n})
+            assert everywhere == deck
+        assert world.is_over, (preset, seed)
 
 
 def test_cards_drawn_from_the_row_are_remembered_until_played():
