@@ -350,7 +350,7 @@ def test_levels_and_kinds():
     assert isinstance(bot, IsmctsBot) and bot.config.think == 0.25
     assert bot.config.iterations is None  # --think: a pure time budget
     normal, hard = make_bot("ismcts"), make_bot("ismcts", level="hard")
-    assert (normal.config.think, normal.config.iterations) == (1.0, 2000)
+    assert (normal.config.think, normal.config.iterations) == (1.0, 5000)
     assert hard.config.iterations > normal.config.iterations
 
 
