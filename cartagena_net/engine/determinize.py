@@ -10,7 +10,8 @@ Everything else is hidden: the other hands' remaining cards and the stock's orde
 :class:`Determinizer` deals those hidden cards at random, uniformly among the deals
 that agree with the seat's knowledge, into a fresh :class:`State` that shares nothing
 mutable with the real game (its own chance source included). A search bot samples one
-per iteration.
+per iteration, so a sample deals only the hidden hands and leaves the stock loose
+(``State.loose``): each card drawn from it is drawn at random then.
 
 Limitation (documented in docs/architecture.md): the composition of the stock after a
 reshuffle of the discard pile is not tracked, so the pool of unseen cards is dealt

@@ -36,7 +36,11 @@ class Outcome:
 
 
 class State:
-    """Mutable game state; copy with :meth:`copy`. Seats are 0..players-1, seat 0 starts."""
+    """Mutable game state; copy with :meth:`copy`. Seats are 0..players-1, seat 0 starts.
+
+    The stock is drawn from its end. ``loose`` cards at its bottom are in no order yet:
+    a draw that reaches them takes one at random (``chance.pick``). Only a search's
+    determinization deals a stock that way; a real game's stock is always in order."""
 
     __slots__ = (
         "_chance",

@@ -143,6 +143,42 @@ def test_a_determinization_plays_on_to_the_end_with_every_card_in_its_place(pres
         assert world.is_over, (preset, seed)
 
 
+def test_a_fault_after_a_draw_from_a_loose_stock_puts_every_card_back(monkeypatch):
+    """The checked apply is atomic on a dealt world too: a fault after a push or a retreat
+    drew from the loose stock leaves the stock, its loose cards and the hands as they
+    were; the same action then goes through and the world plays on to its end."""
+    from cartagena_net.engine import State
+
+    drawing = 0
+    for seed in range(6):
+        state = random_position("studiogiochi-2017", {"morgan": "also", "filibusters": True},
+                                400 + seed, players=4)
+        world = Determinizer(view(state, state.actor)).sample(random.Random(seed))
+        acts = [a for a in world.legal_actions() if a.kind in ("retreat", "morgan")]
+        if not acts or world.loose == 0:
+            continue
+        drawing += 1
+        before = world.copy(chance=world._chance)
+        original = State._log
+
+        def failing_log(self, event, original=original):
+            original(self, event)
+            raise RuntimeError("logging failed")
+
+        monkeypatch.setattr(State, "_log", failing_log)
+        with pytest.raises(RuntimeError):
+            world.apply(acts[0])
+        monkeypatch.setattr(State, "_log", original)
+        assert world == before and world.loose == before.loose
+        world.apply(acts[0])
+        assert sum(map(sum, world.hands)) > sum(map(sum, before.hands))  # it drew
+        assert world.loose < before.loose
+        rng = random.Random(seed)
+        while not world.is_over:
+            world.apply(rng.choice(world.legal_actions()))
+    assert drawing >= 3  # enough worlds had a draw to make
+
+
 def test_cards_drawn_from_the_row_are_remembered_until_played():
     events = [
         {"type": "retreat", "seat": 1, "cards": ["key", "skull"]},
