@@ -36,11 +36,11 @@ from cartagena_net.evaluation import (
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
 # level -> (bot kind, seconds a decision at most, search iterations a decision for each
-# other seat); None = the kind does not search. A level's iteration count makes its
-# strength the same on any machine; its time bound still holds on a slow or busy one.
-# The count grows with the table because the tree must reach past every other seat's
-# turn: at normal 5000 heads-up, 15000 with four players (the 1 s bound cuts that to
-# about 13000 on this 2-core machine).
+# other seat); None = the kind does not search. Where a level's iteration count fits in
+# its time bound, its strength is the same on any machine; the bound still holds on a
+# slow or busy one. The count grows with the table because the tree must reach past
+# every other seat's turn: at normal 5000 heads-up, 15000 with four players, which the
+# 1 s bound cuts to about 12000 on a 2-core machine running two searches at once.
 LEVELS: dict[str, tuple[str, float | None, int | None]] = {
     "easy": ("greedy", None, None),
     "normal": ("ismcts", 1.0, 5000),

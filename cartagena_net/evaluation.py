@@ -27,6 +27,10 @@ def cards_needed(togo: int) -> int:
     return max(2, round(togo * CARDS_PER_SPACE))
 
 
+MAX_GAIN = 3.0 * CARD_VALUE  # an advance counts in a card's worth up to this
+_SYMBOL_CARDS: dict[tuple[int, float], tuple[float, ...]] = {}
+
+
 def symbol_cards(count: int, gain: float) -> tuple[float, ...]:
     """The worth of each of ``count`` cards of one symbol whose best advance now is
     ``gain``: half a flat value and half the advance (at most three cards' worth), less
@@ -37,10 +41,6 @@ def symbol_cards(count: int, gain: float) -> tuple[float, ...]:
         base = 0.5 * CARD_VALUE + 0.5 * min(float(gain), MAX_GAIN)
         cards = _SYMBOL_CARDS[key] = tuple(base * DUPLICATE_DECAY**k for k in range(count))
     return cards
-
-
-MAX_GAIN = 3.0 * CARD_VALUE  # an advance counts in a card's worth up to this
-_SYMBOL_CARDS: dict[tuple[int, float], tuple[float, ...]] = {}
 
 
 def card_values(symbols: Iterable[tuple[int, float]]) -> list[float]:
