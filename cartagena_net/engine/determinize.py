@@ -151,13 +151,13 @@ class Determinizer:
         s = self.base.copy(chance=RandomChance(rng))
         pool = list(self.pool)
         top = len(pool)
-        dealt = top - self.dealt
+        first = top - self.dealt  # pool[first:] goes into the hidden hands
         rand = rng.random
-        for i in range(top - 1, dealt - 1, -1):  # pool[dealt:] becomes a random draw
+        for i in range(top - 1, first - 1, -1):  # pool[first:] becomes a random draw
             j = int(rand() * (i + 1))
             pool[i], pool[j] = pool[j], pool[i]
         hands = []
-        at = dealt
+        at = first
         for i, fixed in enumerate(self.fixed):
             if fixed is not None:
                 hands.append(list(fixed))
@@ -169,9 +169,9 @@ class Determinizer:
             at += n
             hands.append(hand)
         s.hands = hands
-        del pool[dealt:]
+        del pool[first:]
         s.stock = pool
-        s.loose = dealt
+        s.loose = first
         return s
 
 
