@@ -49,10 +49,118 @@ def test_importing_engine_and_protocol_pulls_in_no_forbidden_module_at_run_time(
 
 def test_the_bots_and_the_search_are_pure_at_run_time():
     # Search workers import these alone: no reactor, no msgpack, no terminal.
-    code = ("import sys, cartagena_net.bots, cartagena_net.ismcts, cartagena_net.evaluation; "
+    code = ("import sys, cartagena_net.bots.kinds, cartagena_net.bots.ismcts, "
+            "cartagena_net.bots.evaluation, cartagena_net.bots.match; "
             "bad = [m for m in sys.modules if m.split('.')[0] in "
             "('twisted', 'msgpack', 'prompt_toolkit')]; print(bad); assert not bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+PRODUCT = ("cartagena_net", "protocol", "client")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every product module and the product modules it imports, anywhere in its body
+    (a function's deferred import counts as much as a top-level one; only imports for
+    type checkers, which never run, are left out). ``from P import name`` depends on the
+    module ``P.name`` where there is one, else on ``P`` itself (its namespace)."""
+    paths = {module_name(p): p for folder in PRODUCT for p in (ROOT / folder).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(), str(path))
+        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and "TYPE_CHECKING" in ast.unparse(node.test)
+                       for stmt in node.body for n in ast.walk(stmt)}
+        targets: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    targets.add(sub if sub in paths else base)
+        graph[name] = {t for t in targets if t in paths and t != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_anywhere_in_the_product():
+    graph = import_graph()
+    assert len(graph) > 80  # the graph really covers the product
+    assert "cartagena_net.engine.state" in graph["cartagena_net.engine.game"]
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_nothing_below_the_command_line_imports_it():
+    """Only the entry point imports the command line; the host, web view, discovery,
+    bots, engine, protocol and client never reach up into a command module."""
+    users = sorted(m for m, targets in import_graph().items()
+                   if not (m == "cartagena_net.cli" or m.startswith("cartagena_net.cli."))
+                   and any(t == "cartagena_net.cli" or t.startswith("cartagena_net.cli.")
+                           for t in targets))
+    assert users == ["cartagena_net.__main__"]
+
+
+def test_each_part_is_one_folder():
+    """The command line, the bots, the host, the web view, discovery and the engine each
+    live in a package of their own; no loose module beside them but the entry points."""
+    loose = sorted(p.name for p in (ROOT / "cartagena_net").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py"]
+    for part in ("cli", "bots", "host", "web", "discovery", "engine"):
+        assert (ROOT / "cartagena_net" / part / "__init__.py").is_file(), part
 
 
 def test_hidden_state_is_read_only_inside_the_engine():

@@ -8,7 +8,7 @@ from typing import Any
 
 from twisted.internet.defer import Deferred
 
-from cartagena_net.loop import install_reactor
+from cartagena_net.cli.loop import install_reactor
 
 reactor = install_reactor()
 WAIT = 30.0

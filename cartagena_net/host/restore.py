@@ -90,7 +90,7 @@ class _Replay:
                 for s in seats
             ) or not (rec.get("owner") is None or isinstance(rec.get("owner"), int)):
                 raise ValueError("a seats record with bad fields")
-            from cartagena_net.bots import BOT_KINDS
+            from cartagena_net.bots.kinds import BOT_KINDS
 
             if any(s.get("bot") is not None and s["bot"] not in BOT_KINDS for s in seats):
                 raise ValueError("a seats record with an unknown bot kind")

@@ -28,9 +28,9 @@ BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Captain Ki
 
 
 def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
-    """A bot of ``kind`` from :mod:`cartagena_net.bots` (HostError if unknown); a
+    """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
     searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
-    from cartagena_net.bots import BOT_KINDS, make_bot
+    from cartagena_net.bots.kinds import BOT_KINDS, make_bot
 
     if kind not in BOT_KINDS:
         raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")

@@ -34,7 +34,7 @@ def _warm() -> None:
             os.nice(19)
         except OSError:
             pass
-    import cartagena_net.ismcts  # noqa: F401
+    import cartagena_net.bots.ismcts  # noqa: F401
 
 
 class Thinker:

@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cartagena_net.bots import DEFAULT_LEVEL, LEVELS
+from cartagena_net.bots.kinds import DEFAULT_LEVEL, LEVELS
+from cartagena_net.bots.match import play_game, seat_order, summarize
 from cartagena_net.engine import make_game
-from cartagena_net.match import play_game, seat_order, summarize
 
 TARGETS = {"heads-up": 0.60, "four": 0.40, "random": 0.99}
 

@@ -29,21 +29,12 @@ from tests.benchmarks.rawframes import read_frames
 
 TABLES = int(os.environ.get("BENCH_TABLES", "100"))
 DURATION = float(os.environ.get("BENCH_SECONDS", "10"))
-HOST_ONLY = (
-    "import argparse, sys; from cartagena_net import cmd_host; "
-    "p = argparse.ArgumentParser(); cmd_host.add_arguments(p); "
-    "sys.exit(cmd_host.run(p.parse_args(sys.argv[2:])))"
-)
 
 
 def host_command() -> list[str]:
-    from cartagena_net.cli import COMMANDS
-
     if os.environ.get("BENCH_HOST_SCRIPT"):  # e.g. a profiling wrapper
         return [sys.executable, os.environ["BENCH_HOST_SCRIPT"], "host"]
-    if all((ROOT / "cartagena_net" / f"cmd_{n}.py").exists() for n in COMMANDS):
-        return [sys.executable, "-m", "cartagena_net", "host"]
-    return [sys.executable, "-c", HOST_ONLY, "host"]
+    return [sys.executable, "-m", "cartagena_net", "host"]
 
 
 def cpu_seconds(pid: int) -> float:

@@ -45,7 +45,7 @@ def bot_tables() -> int:
 
 def serve() -> None:
     """Child: the host and the echo server on one reactor; print both ports."""
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
     from twisted.internet import protocol

@@ -12,7 +12,7 @@ import argparse
 import json
 import time
 
-from cartagena_net.loop import install_reactor
+from cartagena_net.cli.loop import install_reactor
 
 reactor = install_reactor()
 

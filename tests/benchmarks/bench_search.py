@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from cartagena_net.bots.ismcts import SearchConfig, search
 from cartagena_net.engine import PRESETS, make_game, view
 from cartagena_net.engine.determinize import Determinizer
-from cartagena_net.ismcts import SearchConfig, search
 
 
 def position(preset: str, seed: int):

@@ -125,7 +125,7 @@ def clients_main(port: int, web_port: int) -> None:
 
 
 def host_main() -> None:
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
     from cartagena_net.host import HostConfig, HostService

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cartagena_net.bots import BOT_KINDS, GreedyBot, RandomBot, make_bot
+from cartagena_net.bots.kinds import BOT_KINDS, GreedyBot, RandomBot, make_bot
 from cartagena_net.engine import PRESETS, make_game, view
 
 MAX_STEPS = 20_000
@@ -45,7 +45,7 @@ def test_kinds_and_factory():
 
 def test_bots_module_is_pure():
     code = (
-        "import sys, cartagena_net.bots; "
+        "import sys, cartagena_net.bots.kinds; "
         "bad = [m for m in ('twisted', 'msgpack', 'prompt_toolkit') if m in sys.modules]; "
         "sys.exit(1 if bad else 0)"
     )
@@ -179,7 +179,7 @@ class LongestAdvance:
     """A simple baseline: the longest advance; retreats only with two cards or fewer."""
 
     def choose(self, view_, legal):
-        from cartagena_net.bots import base_symbol, board_from_view
+        from cartagena_net.bots.kinds import base_symbol, board_from_view
 
         board = board_from_view(view_)
         hand_size = view_["seats"][view_["viewer"]]["hand_size"]

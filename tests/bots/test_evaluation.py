@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 
-from cartagena_net.engine import make_game
-from cartagena_net.evaluation import (
+from cartagena_net.bots.evaluation import (
     CARD_VALUE,
     DUPLICATE_DECAY,
     LOW_HAND_BONUS,
@@ -16,7 +15,8 @@ from cartagena_net.evaluation import (
     hand_worth,
     symbol_cards,
 )
-from cartagena_net.ismcts import TEMPERATURE, best_advances, rewards, seat_value
+from cartagena_net.bots.ismcts import TEMPERATURE, best_advances, rewards, seat_value
+from cartagena_net.engine import make_game
 
 
 def test_a_card_counts_by_the_advance_its_symbol_gives():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cartagena_net.bots import LOOP_PATIENCE, LOOP_SPAN, GreedyBot, make_bot
+from cartagena_net.bots.kinds import LOOP_PATIENCE, LOOP_SPAN, GreedyBot, make_bot
 from cartagena_net.engine import PRESETS, make_game, view
 from tests.bots.test_bots import BOARD, make_view
 

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from cartagena_net.bots import IsmctsBot, level_bot, make_bot
+from cartagena_net.bots.ismcts import SearchConfig, search
+from cartagena_net.bots.kinds import IsmctsBot, level_bot, make_bot
 from cartagena_net.engine import PRESETS, make_game, view
 from cartagena_net.engine.determinize import Determinizer, track_known
-from cartagena_net.ismcts import SearchConfig, search
 
 # Every preset, plus the options that change what is hidden or who decides.
 SETTINGS = [(p, {}) for p in sorted(PRESETS)] + [
@@ -290,7 +290,7 @@ def test_time_budget_is_respected():
 def test_stopping_once_the_answer_is_settled_changes_no_answer(monkeypatch):
     """With an iteration count, the search stops when the most visited action leads by
     more than the iterations left; run to the end, it answers the same."""
-    from cartagena_net import ismcts
+    from cartagena_net.bots import ismcts
 
     stopped_early = 0
     for seed in range(12):
@@ -315,7 +315,7 @@ def test_stopping_once_the_answer_is_settled_changes_no_answer(monkeypatch):
 
 
 def test_the_answer_is_the_most_visited_and_among_near_ties_the_best_mean():
-    from cartagena_net.ismcts import answer
+    from cartagena_net.bots.ismcts import answer
 
     legal = ["advance 0 gun", "end", "retreat 4"]
     means = {"advance 0 gun": 0.2, "end": 0.9, "retreat 4": 0.5}
@@ -336,7 +336,7 @@ def test_far_behind_the_answer_follows_the_rewards_not_the_action_names():
     action in turn. The answer must still come from the rewards: it used to fall to the
     greatest action string, a retreat or a push every time, and such a seat stopped
     advancing and paid Filibusters discards for the cards it hoarded."""
-    from cartagena_net.ismcts import rewards
+    from cartagena_net.bots.ismcts import rewards
 
     game = make_game("studiogiochi-2017", players=4, morgan="also", filibusters=True)
     state = game.new_state(seed=5)

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from cartagena_net.bots import GreedyBot
+from cartagena_net.bots.kinds import GreedyBot
 from cartagena_net.engine import make_game, view
 
 from .test_bots import play

@@ -10,8 +10,8 @@ import pytest
 from twisted.internet import protocol as tprotocol
 from twisted.internet.endpoints import TCP4ServerEndpoint
 
+from cartagena_net.bots.netbot import NetBotError, NetBotResult, pick_table, play_bot
 from cartagena_net.host import HostConfig, HostService
-from cartagena_net.netbot import NetBotError, NetBotResult, pick_table, play_bot
 from client.net import HostError, SessionClosed, connect
 from protocol import Connection, Role, messages
 from tests.discovery.helpers import reactor, run, until, wait

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cartagena_net.loop import install_reactor
+from cartagena_net.cli.loop import install_reactor
 
 reactor = install_reactor()
 

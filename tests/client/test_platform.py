@@ -5,8 +5,8 @@ import asyncio
 import ipaddress
 import sys
 
-from cartagena_net import loop as loop_mod
-from cartagena_net.cmd_host import friends_address, takeover_seconds
+from cartagena_net.cli import loop as loop_mod
+from cartagena_net.cli.host import friends_address, takeover_seconds
 from cartagena_net.discovery.interfaces import (
     broadcast_targets,
     interfaces,
@@ -55,7 +55,7 @@ def test_the_hosts_header_shows_the_address_friends_type() -> None:
 def test_takeover_has_a_default_and_can_be_turned_off() -> None:
     import argparse
 
-    from cartagena_net.cmd_host import DEFAULT_TAKEOVER, add_arguments
+    from cartagena_net.cli.host import DEFAULT_TAKEOVER, add_arguments
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)

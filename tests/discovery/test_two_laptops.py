@@ -107,7 +107,7 @@ def test_two_laptops_find_by_broadcast_and_play_a_game():
 
 BROWSE = textwrap.dedent("""
     import json, sys
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
     reactor = install_reactor()
     from cartagena_net.discovery import DiscoveryBrowser
     seen = []
@@ -158,7 +158,7 @@ def test_three_laptops_announcements_come_and_go():
 
 RESPOND = textwrap.dedent("""
     import sys
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
     reactor = install_reactor()
     from cartagena_net.discovery import DiscoveryResponder
     summary = lambda: {"host_id": "probe-only", "name": sys.argv[1], "tables": []}

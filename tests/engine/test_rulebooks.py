@@ -72,8 +72,8 @@ def test_preset_numbers_match_the_book(preset, players, pirates, segments, symbo
 
 
 def test_cartagena_rules_shows_each_presets_cards_and_range(capsys):
-    from cartagena_net import cmd_rules
     from cartagena_net.cli import main
+    from cartagena_net.cli import rules as cmd_rules
 
     for name, p in PRESETS.items():
         assert main(["rules", name]) in (0, None)

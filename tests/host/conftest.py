@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from cartagena_net.loop import install_reactor
+from cartagena_net.cli.loop import install_reactor
 
 reactor = install_reactor()
 

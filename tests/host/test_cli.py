@@ -161,7 +161,7 @@ def test_a_busy_web_port_is_named_with_the_options_that_avoid_it(tmp_path):
 
 
 def test_the_default_web_port_stays_a_port_next_to_the_highest_game_port():
-    from cartagena_net.cmd_host import web_port
+    from cartagena_net.cli.host import web_port
 
     assert web_port(None, 41672) == 41673
     assert web_port(None, 65535) == 0  # any free port, never 65536

@@ -13,6 +13,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
+from cartagena_net.cli.password_args import ENV, add_password_arguments, read_password
 from cartagena_net.host.passwords import (
     GuessThrottle,
     PasswordChecker,
@@ -22,7 +23,6 @@ from cartagena_net.host.passwords import (
     journaled_password,
     verify_password,
 )
-from cartagena_net.password_args import ENV, add_password_arguments, read_password
 from protocol import clean_secret, messages
 
 from .helpers import connect, join, make_host, run, stop_host

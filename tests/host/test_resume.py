@@ -73,21 +73,8 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
     run(scenario())
 
 
-# ``python -m cartagena_net host`` once every subcommand module exists; until then the
-# same ``cmd_host`` parser and ``run`` without the other subcommands.
-_HOST_ONLY = (
-    "import argparse, sys; from cartagena_net import cmd_host; "
-    "p = argparse.ArgumentParser(); cmd_host.add_arguments(p); "
-    "sys.exit(cmd_host.run(p.parse_args(sys.argv[2:])))"
-)
-
-
 def _host_command() -> list[str]:
-    from cartagena_net.cli import COMMANDS
-
-    if all((ROOT / "cartagena_net" / f"cmd_{name}.py").exists() for name in COMMANDS):
-        return [sys.executable, "-m", "cartagena_net", "host"]
-    return [sys.executable, "-c", _HOST_ONLY, "host"]
+    return [sys.executable, "-m", "cartagena_net", "host"]
 
 
 def _spawn(state_dir: Path, *extra: str, stderr: int = subprocess.DEVNULL,

@@ -10,10 +10,10 @@ import msgpack
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cartagena_net.cli.game_args import option_pair
+from cartagena_net.cli.password_args import ENV, read_password
 from cartagena_net.discovery import parse_target
 from cartagena_net.engine import InvalidActionError, parse_action
-from cartagena_net.game_args import option_pair
-from cartagena_net.password_args import ENV, read_password
 from client.app import split_address
 from protocol import (
     MAX_SECRET,

@@ -19,7 +19,7 @@ from .doc_client import DocClient, check_state
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = textwrap.dedent("""
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
     reactor = install_reactor()
     from cartagena_net.host import HostConfig, HostService
     host = HostService(HostConfig(name="doc", port=0, bind="127.0.0.1", bot_delay=0), reactor)

@@ -343,14 +343,14 @@ def test_lobby_stream_follows_the_tables():
     (None, 41672, 41673), (None, 0, 0), ("off", 41672, None), ("OFF", 5, None),
     ("8080", 41672, 8080), ("0", 41672, 0)])
 def test_web_port_option(value, port, expected):
-    from cartagena_net.cmd_host import web_port
+    from cartagena_net.cli.host import web_port
 
     assert web_port(value, port) == expected
 
 
 @pytest.mark.parametrize("value", ["nope", "-1", "65536", ""])
 def test_bad_web_port_option(value):
-    from cartagena_net.cmd_host import web_port
+    from cartagena_net.cli.host import web_port
 
     with pytest.raises(ValueError):
         web_port(value, 41672)

@@ -5,9 +5,9 @@ import argparse
 import sys
 from typing import Any
 
-from cartagena_net.bot_args import add_level_arguments, bot_choice
-from cartagena_net.game_args import add_game_arguments, game_options
-from cartagena_net.password_args import add_password_arguments, read_password
+from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
+from cartagena_net.cli.game_args import add_game_arguments, game_options
+from cartagena_net.cli.password_args import add_password_arguments, read_password
 
 HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
 
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
     parser.add_argument("--headless", action="store_true", help="no local client: only host")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
-    from cartagena_net.cmd_join import add_notify_arguments
+    from cartagena_net.cli.session import add_notify_arguments
 
     add_notify_arguments(parser)
     parser.add_argument("--state-dir", default=None, help="journal directory (crash safety); without --resume, journals of an earlier run are moved to an archive-* folder in it")
@@ -136,7 +136,7 @@ def build_config(args: argparse.Namespace, password: str | None = None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
     from cartagena_net.host import HostService
@@ -227,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
             client_done(None)
 
 
-        from cartagena_net.cmd_play import default_name
+        from cartagena_net.cli.session import default_name
 
         name = (default_name() or config.name or "host")[:32]
         local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"

@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from cartagena_net.cli.game_args import option_pair
 from cartagena_net.engine import OPTIONS, PRESETS, make_game
-from cartagena_net.game_args import option_pair
 
 HELP = "list rules presets, options, stories and the action notation"
 

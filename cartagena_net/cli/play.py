@@ -2,21 +2,14 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from typing import Any
 
-from cartagena_net.bot_args import add_level_arguments, bot_choice
-from cartagena_net.game_args import add_game_arguments, game_options
+from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
+from cartagena_net.cli.game_args import add_game_arguments, game_options
+from cartagena_net.cli.session import add_notify_arguments, default_name, stop_reactor
 
 HELP = "play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN"
-
-
-def default_name() -> str:
-    try:
-        return (getpass.getuser() or "player")[:32]
-    except (KeyError, OSError):
-        return "player"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
                         help="also show the table in a browser at http://127.0.0.1:PORT/")
-    from cartagena_net.cmd_join import add_notify_arguments
-
     add_notify_arguments(parser)
 
 
@@ -58,16 +49,6 @@ def _seat_count(game: Any) -> int:
     return len(view(game.new_state(seed=0), 0)["seats"])
 
 
-def stop_reactor(reactor: Any) -> None:
-    """Stop the reactor unless it is already stopping."""
-    from twisted.internet.error import ReactorNotRunning
-
-    try:
-        reactor.stop()
-    except ReactorNotRunning:
-        pass
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         options, bots = table_options(args)
@@ -81,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if args.web is not None and not 0 <= args.web <= 65535:
         print(f"cartagena play: --web port {args.web} is not in 0..65535", file=sys.stderr)
         return 2
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
     from twisted.internet.error import CannotListenError

@@ -23,16 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cartagena_net.engine import RandomChance
-from cartagena_net.engine.determinize import Determinizer
-from cartagena_net.engine.moves import advance_target, morgan_target, retreat_target
-from cartagena_net.evaluation import (
+from cartagena_net.bots.evaluation import (
     BOAT_BONUS,
     REAR_WEIGHTS,
     cards_needed,
     hand_worth,
     symbol_cards,
 )
+from cartagena_net.engine import RandomChance
+from cartagena_net.engine.determinize import Determinizer
+from cartagena_net.engine.moves import advance_target, morgan_target, retreat_target
 
 TIME_MARGIN = 0.95  # share of the budget the iterations may start in
 TEMPERATURE = 8.0  # spaces of value that multiply a seat's reward share by e

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cartagena_net.bots import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
+from cartagena_net.bots.kinds import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
 
 
 def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None = None) -> None:

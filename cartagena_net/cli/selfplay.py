@@ -5,11 +5,11 @@ import argparse
 import json
 import random
 
-from cartagena_net.bot_args import add_level_arguments
-from cartagena_net.bots import BOT_KINDS
+from cartagena_net.bots.kinds import BOT_KINDS
+from cartagena_net.bots.match import MAX_ACTIONS, play_match
+from cartagena_net.cli.bot_args import add_level_arguments
+from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.engine import make_game
-from cartagena_net.game_args import add_game_arguments, game_options
-from cartagena_net.match import MAX_ACTIONS, play_match
 
 HELP = "play games between bots in-process and print statistics"
 

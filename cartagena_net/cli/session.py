@@ -1,13 +1,24 @@
-"""`cartagena join [HOST[:PORT]]`: take a seat at a host on the LAN (or pick one found)."""
+"""The terminal client's command-line parts, shared by `join`, `spectate`, `play` and `host`.
+
+The arguments every client-starting command takes (how to find the host, how the
+client tells you it is your turn), the default player name, and :func:`start`, which
+runs the client for `join` and `spectate`.
+"""
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
 from typing import Any
 
-from cartagena_net.password_args import add_password_arguments, read_password
+from cartagena_net.cli.password_args import add_password_arguments, read_password
 
-HELP = "join a host: HOST[:PORT], or choose among the hosts found on the LAN"
+
+def default_name() -> str:
+    try:
+        return (getpass.getuser() or "player")[:32]
+    except (KeyError, OSError):
+        return "player"
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -33,11 +44,6 @@ def add_notify_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not set the terminal title when it becomes your turn")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_common(parser)
-    parser.add_argument("--name", default=None, help="your name at the table")
-
-
 def start(args: argparse.Namespace, spectate: bool) -> int:
     """Run the client for `join` or `spectate`."""
     from client.app import split_address
@@ -55,10 +61,9 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
         except ValueError as exc:
             print(f"cartagena: {exc}", file=sys.stderr)
             return 2
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
-    from cartagena_net.cmd_play import default_name, stop_reactor
     from client.app import run_client
 
     name = (getattr(args, "name", None) or default_name())[:32]
@@ -83,5 +88,12 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
     return status["code"]
 
 
-def run(args: argparse.Namespace) -> int:
-    return start(args, spectate=False)
+
+def stop_reactor(reactor: Any) -> None:
+    """Stop the reactor unless it is already stopping."""
+    from twisted.internet.error import ReactorNotRunning
+
+    try:
+        reactor.stop()
+    except ReactorNotRunning:
+        pass

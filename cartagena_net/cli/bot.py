@@ -6,8 +6,8 @@ import random
 import sys
 from typing import Any
 
-from cartagena_net.bot_args import add_level_arguments, bot_choice
-from cartagena_net.password_args import add_password_arguments, read_password
+from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
+from cartagena_net.cli.password_args import add_password_arguments, read_password
 
 HELP = "play as a headless network bot at a host's table"
 
@@ -52,10 +52,10 @@ def run(args: argparse.Namespace) -> int:
     name = (args.name or f"{kind}-bot")[:32]
     rng = random.Random(args.seed) if args.seed is not None else None
 
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
-    from cartagena_net.netbot import play_bot
+    from cartagena_net.bots.netbot import play_bot
 
     outcome: dict[str, Any] = {}
 

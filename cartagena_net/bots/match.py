@@ -41,7 +41,7 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
 
     Returns the winning seat, the turns and actions played and, for bots that think,
     their decision times (seconds) and search iterations."""
-    from cartagena_net.bots import make_bot
+    from cartagena_net.bots.kinds import make_bot
 
     n = game.players
     rng = random.Random(seed)

@@ -6,7 +6,7 @@ strings for that seat. ``random`` picks uniformly; ``greedy`` scores every legal
 action by simulating it on the public board (the engine's :mod:`preview` rules, the
 sloop of the Whole Jailbreak included) and evaluating the result; with Black Magic
 Woman it weighs each card power (and its Gun, Rum and Lantern choices) the same way.
-``ismcts`` searches (information-set Monte Carlo tree search, :mod:`cartagena_net.ismcts`)
+``ismcts`` searches (information-set Monte Carlo tree search, :mod:`cartagena_net.bots.ismcts`)
 for a time budget. A bot with an ``observe(events)`` method is also shown the public
 events its seat watches (the ``events`` of its views), to remember cards drawn in the open.
 
@@ -22,9 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cartagena_net.engine.jailbreak import TORTUGA
-from cartagena_net.engine.preview import Preview
-from cartagena_net.evaluation import (
+from cartagena_net.bots.evaluation import (
     BOAT_BONUS,
     CARD_VALUE,
     REAR_WEIGHTS,
@@ -32,6 +30,8 @@ from cartagena_net.evaluation import (
     cards_needed,
     hand_worth,
 )
+from cartagena_net.engine.jailbreak import TORTUGA
+from cartagena_net.engine.preview import Preview
 
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
@@ -96,7 +96,7 @@ def make_bot(
 ) -> Bot:
     """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise. An ismcts bot
     searches as ``level`` does (default normal), or for ``think`` seconds a decision when
-    given; ``search`` passes further :class:`cartagena_net.ismcts.SearchConfig` fields."""
+    given; ``search`` passes further :class:`cartagena_net.bots.ismcts.SearchConfig` fields."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
@@ -119,7 +119,7 @@ def level_bot(level: str, think: float | None = None) -> tuple[str, float | None
 
 
 class IsmctsBot(Bot):
-    """Information-set MCTS for ``think`` seconds a decision (see :mod:`cartagena_net.ismcts`).
+    """Information-set MCTS for ``think`` seconds a decision (see :mod:`cartagena_net.bots.ismcts`).
 
     It remembers, from the events it observes, the cards other seats drew in the open
     (face-up row, open hands) until they play a card of that kind.
@@ -135,7 +135,7 @@ class IsmctsBot(Bot):
         **search: Any,
     ) -> None:
         super().__init__(rng)
-        from cartagena_net.ismcts import SearchConfig
+        from cartagena_net.bots.ismcts import SearchConfig
 
         _, level_think, level_iterations = LEVELS[level or DEFAULT_LEVEL]
         if level_think is None:
@@ -169,7 +169,7 @@ class IsmctsBot(Bot):
         """(function, arguments) of the search, picklable to run in a worker process.
         With ``deadline``, the answer is due ``think`` seconds from now, however long
         the job waits for a worker."""
-        from cartagena_net.ismcts import search
+        from cartagena_net.bots.ismcts import search
 
         me = view.get("viewer")
         self.observe(view.get("events") or (), me if isinstance(me, int) else None)

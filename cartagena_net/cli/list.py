@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print("cartagena list: --no-broadcast needs at least one --to ADDRESS", file=sys.stderr)
         return 2
 
-    from cartagena_net.loop import install_reactor
+    from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
     from cartagena_net.discovery import find_hosts

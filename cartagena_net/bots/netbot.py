@@ -15,7 +15,7 @@ from typing import Any
 from twisted.internet import defer, threads
 from twisted.logger import Logger
 
-from cartagena_net.bots import BOT_KINDS, make_bot
+from cartagena_net.bots.kinds import BOT_KINDS, make_bot
 from client.net import SessionClosed, connect
 from protocol import LocalProtocolError, messages
 
