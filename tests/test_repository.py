@@ -159,7 +159,7 @@ def test_each_part_is_one_folder():
     live in a package of their own; no loose module beside them but the entry points."""
     loose = sorted(p.name for p in (ROOT / "cartagena_net").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py"]
-    for part in ("cli", "bots", "host", "web", "discovery", "engine"):
+    for part in ("cli", "bots", "host", "web", "discovery", "engine", "portable"):
         assert (ROOT / "cartagena_net" / part / "__init__.py").is_file(), part
 
 
