@@ -179,6 +179,16 @@ def test_hidden_state_is_read_only_inside_the_engine():
     assert [b for b in bad if b.split(":")[0] not in allowed] == []
 
 
+def test_readme_stays_a_readme():
+    """Install, play, the keys, the web page, the tests, links: the figures and their
+    history live in docs/bots.md, the parts in docs/architecture.md."""
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 120
+    for heading in ("## Install and play", "## Test", "## Documents"):
+        assert heading in readme
+    assert "sh tests/install.sh && python3 -m pytest -q" in readme
+
+
 def test_ruff_is_clean():
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "."], check=False,
                             cwd=ROOT, capture_output=True, text=True)
