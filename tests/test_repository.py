@@ -179,6 +179,31 @@ def test_hidden_state_is_read_only_inside_the_engine():
     assert [b for b in bad if b.split(":")[0] not in allowed] == []
 
 
+VARIANTS = ("retreat", "morgan", "filibusters", "jailbreak", "magic")
+
+
+def test_variant_modules_use_only_the_named_interface_of_a_state():
+    """A variant reaches a State only through ``rules.VariantState``: its documented
+    fields and operations, never an underscore member."""
+    from cartagena_net.engine.rules import VariantState
+
+    allowed = set(VariantState.FIELDS) | {
+        n for n, v in vars(VariantState).items() if callable(v) and not n.startswith("_")}
+    assert {"move_pirate", "draw_cards", "log", "hands", "extra"} <= allowed
+    bad = []
+    for name in VARIANTS:
+        path = ROOT / "cartagena_net" / "engine" / f"{name}.py"
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Attribute) or not isinstance(node.value, ast.Name):
+                continue
+            owner, attr = node.value.id, node.attr
+            if owner == "state" and attr not in allowed:
+                bad.append(f"{name}.py:{node.lineno} state.{attr}")
+            elif owner != "self" and attr.startswith("_") and not attr.startswith("__"):
+                bad.append(f"{name}.py:{node.lineno} {owner}.{attr}")
+    assert bad == []
+
+
 def test_readme_stays_a_readme():
     """Install, play, the keys, the web page, the tests, links: the figures and their
     history live in docs/bots.md, the parts in docs/architecture.md."""

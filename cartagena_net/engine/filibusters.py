@@ -25,7 +25,7 @@ class Filibusters(Variant):
             over = sum(state.hands[other]) - g.hand_limit
             if over > 0:
                 state.pending.append((other, over, "discard"))
-                state._log(("owe", other, over))
+                state.log(("owe", other, over))
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         if not state.pending or state.pending[0][2] != "discard":
@@ -47,7 +47,7 @@ class Filibusters(Variant):
         state.hands[seat] = hand
         for k in ks:
             state.discard.append(k)
-            state._log(("discard", seat, k))
+            state.log(("discard", seat, k))
         if owed == len(ks):
             state.pending.pop(0)
         else:
@@ -56,6 +56,6 @@ class Filibusters(Variant):
 
     def decisions(self, state: State) -> list[Action]:
         """The discards the seat owing one may make (one card at a time)."""
-        t = state._tables
+        t = state.tables
         hand = state.hands[state.pending[0][0]]
         return [t.discard[k] for k in range(len(hand)) if hand[k]]

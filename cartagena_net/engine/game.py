@@ -116,7 +116,7 @@ class Game:
 
     # -- interned actions ---------------------------------------------------------
     def action_tables(self, length: int) -> ActionTables:
-        cache = self.__dict__.setdefault("_tables", {})
+        cache = self.__dict__.setdefault("tables", {})
         if length not in cache:
             cache[length] = ActionTables(self.card_names, self.players, length)
         return cache[length]

@@ -58,7 +58,7 @@ class Sloop(Variant):
         state.extra["captain"] = state.turn if captain else None
         state.extra["free_sail"] = captain
         if captain:
-            state._log(("captain", state.turn))
+            state.log(("captain", state.turn))
 
     # -- sailing ----------------------------------------------------------------------
     def refuse_sail(self, state: State, seat: int) -> Refusal | None:
@@ -97,7 +97,7 @@ class Sloop(Variant):
         state.extra["shore"] = shore
         if free:
             state.extra["free_sail"] = False
-        state._log(("sail", seat, shore, free))
+        state.log(("sail", seat, shore, free))
         return 0 if free else 1
 
     # -- boarding and landing -----------------------------------------------------------

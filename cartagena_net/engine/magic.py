@@ -101,7 +101,7 @@ class Magic(Variant):
         """Shuffle all eight tiles (chance) and place one face down on each chest space
         in board order; tiles beyond the chest spaces stay aside face down (D38)."""
         tiles = list(TILES)
-        state._shuffle(tiles)
+        state.shuffle(tiles)
         n = len(self.chests_of(state))
         placed = tiles[:n] + [NO_TILE] * (n - len(tiles[:n]))
         state.extra["chests"] = tuple(placed)
@@ -257,12 +257,12 @@ class Magic(Variant):
             raise IllegalActionError(f"{g.colors[t]} has no cards to take", "gun-empty-hand")
         state.extra["power"] = ("gun", seat, k, t)
         self.owe(state, seat, 1, "take")
-        state._log(("power", seat, k, t))
+        state.log(("power", seat, k, t))
         return 1
 
     def power_rum(self, state: State, seat: int, k: int, action: Action, g) -> int:
         pool = self.draw_pool(state, seat, g.players + 1)
-        state._log(("power", seat, k, len(pool)))
+        state.log(("power", seat, k, len(pool)))
         gives = min(len(pool) - RUM_KEEP, g.players - 1)
         if gives <= 0:
             self.keep_all(state, seat, pool)
@@ -275,7 +275,7 @@ class Magic(Variant):
     def power_lantern(self, state: State, seat: int, k: int, action: Action, g) -> int:
         pool = self.draw_pool(state, seat, LANTERN_DRAW)
         self.clip_known(state)
-        state._log(("power", seat, k, len(pool)))
+        state.log(("power", seat, k, len(pool)))
         if not pool:
             self.done(state, seat, (k,))
             return 1
@@ -285,11 +285,11 @@ class Magic(Variant):
 
     def power_chest(self, state: State, seat: int, k: int, action: Action, g) -> int:
         pos = action.pos
-        state._own_pirate(seat, pos)
+        state.own_pirate(seat, pos)
         spaces = self.chests_of(state)
         x = state.extra
         if pos not in spaces or x["chests"][spaces.index(pos)] == NO_TILE:
-            raise IllegalActionError(f"no closed chest at {state._place(pos)}", "no-chest-there")
+            raise IllegalActionError(f"no closed chest at {state.place_name(pos)}", "no-chest-there")
         i = spaces.index(pos)
         tile = x["chests"][i]
         x["chests"] = x["chests"][:i] + (NO_TILE,) + x["chests"][i + 1:]
@@ -299,13 +299,13 @@ class Magic(Variant):
         if tile == SNAKE:
             to = snake_target(state.occ, state.board, pos, self.sym["rum"])
             if to != pos:
-                state._move(seat, pos, to)
+                state.move_pirate(seat, pos, to)
         elif tile:
-            drawn = tuple(state._draw(seat, tile))
-        state._log(("chest", seat, k, pos, tile, drawn, to))
+            drawn = tuple(state.draw_cards(seat, tile))
+        state.log(("chest", seat, k, pos, tile, drawn, to))
         if tile == SNAKE:
             self.lay_tiles(state)
-            state._log(("tiles", len(spaces)))
+            state.log(("tiles", len(spaces)))
         self.done(state, seat, (k,))
         return 1
 
@@ -326,9 +326,9 @@ class Magic(Variant):
         hand[k2] -= 1
         state.hands[seat] = hand
         state.discard += [k, k2]
-        state._move(seat, pos, to)
-        state._log(("parrot", seat, pos, to, k, k2, s))
-        if not state._check_win(seat):
+        state.move_pirate(seat, pos, to)
+        state.log(("parrot", seat, pos, to, k, k2, s))
+        if not state.check_win(seat):
             self.done(state, seat, (k, k2))
         return 1
 
@@ -344,16 +344,16 @@ class Magic(Variant):
         if state.pirates[seat].count(pos) < 2:
             raise IllegalActionError(
                 f"the hook moves two of your pirates from one place; you have fewer at "
-                f"{state._place(pos)}", "hook-needs-two")
+                f"{state.place_name(pos)}", "hook-needs-two")
         to = state.advance_target(pos, k2 % self.nsym)
         for _ in range(2):  # each must be allowed there (the sloop's room included)
             g.rules.check(state, seat, seat, pos, to, "advance")
-            state._move(seat, pos, to)
+            state.move_pirate(seat, pos, to)
         hand[k2] -= 1
         state.hands[seat] = hand
         state.discard += [k, k2]
-        state._log(("hook", seat, pos, to, k, k2))
-        if not state._check_win(seat):
+        state.log(("hook", seat, pos, to, k, k2))
+        if not state.check_win(seat):
             self.done(state, seat, (k, k2))
         return 2
 
@@ -361,11 +361,11 @@ class Magic(Variant):
         if pos == state.board.boat:
             raise IllegalActionError(f"a pirate in the {self.game.goal_name} cannot advance",
                                      "advance-from-boat")
-        state._own_pirate(seat, pos)
+        state.own_pirate(seat, pos)
 
     # -- pools: cards drawn for a power, seen by their drawer only ----------------------
     def draw_pool(self, state: State, seat: int, n: int) -> tuple[int, ...]:
-        drawn = state._draw(seat, n)
+        drawn = state.draw_cards(seat, n)
         hand = state.hands[seat]
         for c in drawn:
             hand[c] -= 1
@@ -375,7 +375,7 @@ class Magic(Variant):
         for c in pool:
             state.hands[seat][c] += 1
         if pool:
-            state._log(("keep", seat, tuple(pool)))
+            state.log(("keep", seat, tuple(pool)))
 
     def take_from(self, pool: tuple[int, ...], name: str) -> tuple[int, tuple[int, ...]]:
         k = self.game.card_index.get(name)
@@ -402,8 +402,8 @@ class Magic(Variant):
         c = self.card(state, t, action.card)
         state.hands[t][c] -= 1
         state.hands[seat][c] += 1
-        drawn = tuple(state._draw(t, 1))
-        state._log(("take", seat, t, c, drawn))
+        drawn = tuple(state.draw_cards(t, 1))
+        state.log(("take", seat, t, c, drawn))
         state.pending.pop(0)
         self.done(state, seat, (k,))
         return 0
@@ -416,7 +416,7 @@ class Magic(Variant):
                                      "give-to-whom")
         c, pool = self.take_from(pool, action.card)
         state.hands[to][c] += 1
-        state._log(("give", seat, to, c))
+        state.log(("give", seat, to, c))
         left = state.pending[0][1] - 1
         if left:
             state.pending[0] = (seat, left, "give")
@@ -431,7 +431,7 @@ class Magic(Variant):
         _, _, k, pool, _ = self.owed(state, seat, "keep")
         c, pool = self.take_from(pool, action.card)
         state.hands[seat][c] += 1
-        state._log(("keep", seat, (c,)))
+        state.log(("keep", seat, (c,)))
         return self.lantern_next(state, seat, k, pool, ())
 
     def decide_stack(self, state: State, seat: int, action: Action) -> int:
@@ -459,7 +459,7 @@ class Magic(Variant):
         base = len(state.stock)
         state.stock.extend(reversed(top_first))
         state.extra["known"] = (*state.extra["known"], (seat, base, len(top_first)))
-        state._log(("stack", seat, tuple(top_first)))
+        state.log(("stack", seat, tuple(top_first)))
 
     def decisions(self, state: State) -> list[Action]:
         seat, _, kind = state.pending[0]

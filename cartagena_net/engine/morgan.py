@@ -40,7 +40,7 @@ class Morgan(Variant):
             if owner == seat:
                 continue
             prev = -1
-            row = state._tables.morgan[owner]
+            row = state.tables.morgan[owner]
             for p in state.pirates[owner]:
                 if p != prev and p != boat:
                     prev = p
@@ -67,12 +67,12 @@ class Morgan(Variant):
         if pos == state.board.boat:
             raise IllegalActionError(f"a pirate in the {g.goal_name} cannot be moved on",
                                      "morgan-boat")
-        state._own_pirate(owner, pos)
+        state.own_pirate(owner, pos)
         target, n = push_target(state, pos)
         g.rules.check(state, seat, owner, pos, target, "morgan")
-        state._move(owner, pos, target)
-        state._log(("morgan", seat, owner, pos, target, tuple(state._draw(seat, n))))
-        state._check_win(owner)
+        state.move_pirate(owner, pos, target)
+        state.log(("morgan", seat, owner, pos, target, tuple(state.draw_cards(seat, n))))
+        state.check_win(owner)
         return 1
 
 

@@ -20,7 +20,7 @@ class Retreat(Variant):
     def legal(self, state: State, seat: int, out: list[Action]) -> None:
         if state.taken >= self.game.actions:
             return
-        ret = state._tables.retreat
+        ret = state.tables.retreat
         occ, back, behind = state.occ, state.board.back, moves.retreat_target
         rules = self.game.rules
         prev = -1
@@ -39,7 +39,7 @@ class Retreat(Variant):
         if pos == 0:
             raise IllegalActionError(
                 f"a pirate at the {state.game.start_name} cannot retreat", "retreat-from-start")
-        state._own_pirate(seat, pos)
+        state.own_pirate(seat, pos)
         target = state.retreat_target(pos)
         if not target:
             raise IllegalActionError(
@@ -47,6 +47,6 @@ class Retreat(Variant):
                 f"{state.game.start_name}", "no-retreat-target")
         self.game.rules.check(state, seat, seat, pos, target, "retreat")
         n = state.occ[target]
-        state._move(seat, pos, target)
-        state._log(("retreat", seat, pos, target, tuple(state._draw(seat, n))))
+        state.move_pirate(seat, pos, target)
+        state.log(("retreat", seat, pos, target, tuple(state.draw_cards(seat, n))))
         return 1

@@ -19,12 +19,18 @@ A variant may
 - learn that the discard pile became a new stock (``reshuffled``);
 - mark actions that reveal nothing as undoable (``undoable``, ``undo_note``).
 
+What a variant may do to a :class:`~cartagena_net.engine.state.State` is named in
+:class:`VariantState`: the state's public fields it reads and changes, and the
+operations of the core turn it may call (move a pirate, draw cards, log an event, check
+the win...). A variant module calls no underscore member of ``State``
+(``tests/test_repository.py`` checks it).
+
 :class:`~cartagena_net.engine.versions.Rules` composes the variants a game's options
 ask for, once per game.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import IllegalActionError
 
@@ -33,6 +39,53 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import State
 
 Refusal = tuple[str, str]  # (message, rule)
+
+
+class VariantState(Protocol):
+    """The part of :class:`~cartagena_net.engine.state.State` a variant module uses.
+
+    Fields (``FIELDS``; read, and changed only as the core turn would):
+
+    - ``game``, ``board``: the Game and its places; ``tables``: the game's precomputed
+      move tables for this board (``Game.action_tables``);
+    - ``pirates[seat]``: sorted positions; ``occ[pos]``: pirates on each place;
+    - ``hands[seat][k]``: how many cards of kind ``k``; ``stock`` (top last),
+      ``discard`` (top last): card kinds;
+    - ``turn``, ``taken`` (actions taken this turn), ``pending`` ((seat, count, kind)
+      decisions owed), ``extra`` (each variant's own public state, plain values).
+    """
+
+    FIELDS = ("game", "board", "tables", "pirates", "occ", "hands", "stock", "discard",
+              "turn", "taken", "pending", "extra")
+
+    def own_pirate(self, seat: int, pos: int) -> None:
+        """Raise IllegalActionError unless ``seat`` has a pirate at ``pos``."""
+
+    def move_pirate(self, seat: int, frm: int, to: int) -> None:
+        """Move one of ``seat``'s pirates from ``frm`` to ``to`` (occupancy, pirates home)."""
+
+    def draw_cards(self, seat: int, n: int) -> list[int]:
+        """Draw up to ``n`` cards into ``seat``'s hand (from the row or the stock,
+        reshuffling the discard pile when needed); the kinds drawn."""
+
+    def check_win(self, seat: int) -> bool:
+        """End the game if ``seat`` has every pirate home; whether it did."""
+
+    def log(self, event: tuple) -> None:
+        """Record a public event (the views' ``events``; filtered by ``view``)."""
+
+    def shuffle(self, items: list[int]) -> None:
+        """Shuffle ``items`` with the game's chance source, recording the outcome so
+        that the game replays exactly."""
+
+    def place_name(self, pos: int) -> str:
+        """A place's name for messages (a space's number, the start's or goal's name)."""
+
+    def advance_target(self, pos: int, symbol: int) -> int:
+        """Where a pirate at ``pos`` lands playing a card of ``symbol``."""
+
+    def retreat_target(self, pos: int) -> int:
+        """Where a pirate at ``pos`` retreats to (0, the start, if nowhere nearer)."""
 
 
 class Variant:

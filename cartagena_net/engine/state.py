@@ -44,7 +44,6 @@ class State:
 
     __slots__ = (
         "_chance",
-        "_tables",
         "board",
         "chance",
         "discard",
@@ -62,6 +61,7 @@ class State:
         "pirates",
         "row",
         "stock",
+        "tables",
         "taken",
         "turn",
         "undo_stack",
@@ -74,8 +74,8 @@ class State:
         s.game = game
         s._chance = chance
         s.chance = []
-        s.board = Board.lay_out(game, s._shuffle)
-        s._tables = game.action_tables(s.board.length)
+        s.board = Board.lay_out(game, s.shuffle)
+        s.tables = game.action_tables(s.board.length)
         n = game.players
         s.pirates = [[0] * game.pirates for _ in range(n)]
         s.occ = [0] * (s.board.boat + 1)
@@ -95,13 +95,13 @@ class State:
         s.extra = {}
         s.stock = list(game.deck)
         s.loose = 0
-        s._shuffle(s.stock)
+        s.shuffle(s.stock)
         for seat in range(n):
             for _ in range(game.deal + (game.start_bonus if seat == 0 else 0)):
                 s.hands[seat][s.stock.pop()] += 1
         if s.row is not None:
             s._refill_row()
-        s._log(("turn", 0))
+        s.log(("turn", 0))
         for setup in game.rules.setups:
             setup(s)
         return s
@@ -130,7 +130,7 @@ class State:
         s._chance = chance
         s.chance = []
         s.board = Board.of_names(list(view["board"]), game.symbols)
-        s._tables = game.action_tables(s.board.length)
+        s.tables = game.action_tables(s.board.length)
         seats = sorted(view["seats"], key=lambda seat: seat["seat"])
         s.pirates = [sorted(int(p) for p in seat["pirates"]) for seat in seats]
         boat = s.board.boat
@@ -168,7 +168,7 @@ class State:
         ``chance`` if given (e.g. a search's own RNG, which saves forking a seeded one).
         """
         c = State.__new__(State)
-        c.game, c.board, c._tables = self.game, self.board, self._tables
+        c.game, c.board, c.tables = self.game, self.board, self.tables
         c._chance = chance if chance is not None else self._chance.fork()
         c.pirates = [list(p) for p in self.pirates]
         c.occ = list(self.occ)
@@ -282,7 +282,7 @@ class State:
             hand = self.hands[seat]
             kinds = [k for k in range(len(hand)) if hand[k]]
             if kinds:
-                adv = self._tables.advance
+                adv = self.tables.advance
                 boat = self.board.boat
                 prev = -1
                 checks = rules.checks
@@ -370,7 +370,7 @@ class State:
         # The entry may be shared with copies of this state: put back a copy of it.
         self._set_position(copy_position(position))
         self.undo_stack = stack
-        self._log(("undo", actor, *undone))
+        self.log(("undo", actor, *undone))
         self.history.append(UNDO)
 
     def _position(self) -> tuple:
@@ -426,7 +426,7 @@ class State:
                 raise IllegalActionError(
                     f"at least {g.min_actions} action(s) before ending the turn",
                     "min-actions")
-            self._log(("end", actor))
+            self.log(("end", actor))
             self._next_turn()
         elif kind == "draw":
             if self.taken or not self._may_draw(actor):
@@ -434,7 +434,7 @@ class State:
                     "drawing as the whole turn is only allowed at the start of a turn with "
                     "no cards" + (" and no legal recharge" if g.empty_hand_draw
                                   == "stuck" else ""), "draw-not-allowed")
-            self._log(("draw", actor, tuple(self._draw(actor, 1))))
+            self.log(("draw", actor, tuple(self.draw_cards(actor, 1))))
             self._next_turn()
         else:
             if kind == "advance":
@@ -456,10 +456,10 @@ class State:
         self.history.append(action)
         return note
 
-    def _own_pirate(self, seat: int, pos: int) -> None:
+    def own_pirate(self, seat: int, pos: int) -> None:
         if pos not in self.pirates[seat]:
             raise IllegalActionError(
-                f"{self.game.colors[seat]} has no pirate at {self._place(pos)}", "no-pirate-there")
+                f"{self.game.colors[seat]} has no pirate at {self.place_name(pos)}", "no-pirate-there")
 
     def _advance(self, seat: int, pos: int, card: str) -> tuple:
         g = self.game
@@ -474,24 +474,24 @@ class State:
         if pos == self.board.boat:
             raise IllegalActionError(f"a pirate in the {g.goal_name} cannot advance",
                                      "advance-from-boat")
-        self._own_pirate(seat, pos)
+        self.own_pirate(seat, pos)
         target = self.advance_target(pos, k % len(g.symbols))
         rules = g.rules
         if rules.checks:
             rules.check(self, seat, seat, pos, target, "advance")
         hand[k] -= 1
         self.discard.append(k)
-        self._move(seat, pos, target)
-        self._log(("advance", seat, pos, target, k))
+        self.move_pirate(seat, pos, target)
+        self.log(("advance", seat, pos, target, k))
         note = ("advance", pos, target, k)
-        if self._check_win(seat):
+        if self.check_win(seat):
             return note
         for hook in rules.card_hooks:
             hook(self, seat, k)
         return note
 
     # -- mechanics --------------------------------------------------------------------
-    def _move(self, seat: int, frm: int, to: int) -> None:
+    def move_pirate(self, seat: int, frm: int, to: int) -> None:
         mine = self.pirates[seat]
         mine.remove(frm)
         insort(mine, to)
@@ -503,24 +503,24 @@ class State:
         if to == boat:
             self.home[seat] += 1
 
-    def _check_win(self, seat: int) -> bool:
+    def check_win(self, seat: int) -> bool:
         if self.home[seat] < self.game.pirates:
             return False
         rank = sorted(range(self.game.players),
                       key=lambda s: (s != seat, -self.home[s], -sum(self.pirates[s]), s))
         self.outcome = Outcome(seat, tuple(rank))
         self.pending = []
-        self._log(("win", seat))
+        self.log(("win", seat))
         return True
 
     def _next_turn(self) -> None:
         self.turn = (self.turn + 1) % self.game.players
         self.taken = 0
-        self._log(("turn", self.turn))
+        self.log(("turn", self.turn))
         for hook in self.game.rules.turn_hooks:
             hook(self)
 
-    def _draw(self, seat: int, n: int) -> list[int]:
+    def draw_cards(self, seat: int, n: int) -> list[int]:
         """Draw up to ``n`` cards (fewer only when stock, row and discard are all empty)."""
         hand = self.hands[seat]
         drawn = []
@@ -566,8 +566,8 @@ class State:
         if self.discard:
             self.stock = self.discard
             self.discard = []
-            self._shuffle(self.stock)
-            self._log(("reshuffle", len(self.stock)))
+            self.shuffle(self.stock)
+            self.log(("reshuffle", len(self.stock)))
             for hook in self.game.rules.reshuffle_hooks:
                 hook(self)
 
@@ -582,17 +582,17 @@ class State:
         n = min(self.game.row_size, len(self.stock))
         if n:
             self.row = [self.stock.pop() for _ in range(n)]
-            self._log(("row", tuple(self.row)))
+            self.log(("row", tuple(self.row)))
 
-    def _shuffle(self, items: list[int]) -> None:
+    def shuffle(self, items: list[int]) -> None:
         self._chance.shuffle(items)
         self.chance.append(tuple(items))
 
-    def _log(self, event: Event) -> None:
+    def log(self, event: Event) -> None:
         if self.events is not None:
             self.events.append(event)
 
-    def _place(self, pos: int) -> str:
+    def place_name(self, pos: int) -> str:
         return self.board.label(pos, self.game.start_name, self.game.goal_name)
 
     # -- set-up positions (puzzles, tests, rule examples) ----------------------------

@@ -112,7 +112,7 @@ def test_a_loose_stock_deals_every_unseen_card_as_often_as_a_shuffle_would():
     for _ in range(runs):
         world = det.sample(rng)
         assert world.loose == len(world.stock)  # nothing in order until it is drawn
-        first[world._draw(world.actor, 1)[0]] += 1
+        first[world.draw_cards(world.actor, 1)[0]] += 1
     pool = Counter(det.pool)
     for k, n in pool.items():
         p = n / len(det.pool)
@@ -159,16 +159,16 @@ def test_a_fault_after_a_draw_from_a_loose_stock_puts_every_card_back(monkeypatc
             continue
         drawing += 1
         before = world.copy(chance=world._chance)
-        original = State._log
+        original = State.log
 
         def failing_log(self, event, original=original):
             original(self, event)
             raise RuntimeError("logging failed")
 
-        monkeypatch.setattr(State, "_log", failing_log)
+        monkeypatch.setattr(State, "log", failing_log)
         with pytest.raises(RuntimeError):
             world.apply(acts[0])
-        monkeypatch.setattr(State, "_log", original)
+        monkeypatch.setattr(State, "log", original)
         assert world == before and world.loose == before.loose
         world.apply(acts[0])
         assert sum(map(sum, world.hands)) > sum(map(sum, before.hands))  # it drew

@@ -154,7 +154,7 @@ def test_a_fault_at_any_event_of_any_action_changes_nothing(seed, fail_at, nth, 
     if state.is_over:
         return
     calls = {"n": 0}
-    original = State._log
+    original = State.log
 
     def failing_log(self, event):
         calls["n"] += 1
@@ -164,17 +164,17 @@ def test_a_fault_at_any_event_of_any_action_changes_nothing(seed, fail_at, nth, 
 
     before = _snapshot(state)
     act = rng.choice(state.legal_actions())
-    State._log = failing_log
+    State.log = failing_log
     try:
         state.apply(act)
     except Boom:
         assert _snapshot(state) == before, f"{act} was half-applied"
     else:
         assert calls["n"] < nth  # the action logged fewer events than the fault needed
-        State._log = original
+        State.log = original
         return
     finally:
-        State._log = original
+        State.log = original
     state.apply(act)
     _play_to_end(state, rng)
     assert state.is_over
