@@ -4,14 +4,21 @@ Prints one JSON line: games_per_s, actions_per_s for ``--rules`` (default jamaic
 target: >= 300 games/s on one core), the same per CPU second of this process (steady
 when other work shares the machine), and under ``"whole"`` the same figures for
 ``--rules studiogiochi-2017 -o story=whole`` (the Whole Jailbreak), unless --no-whole.
+
+``ratio``: 4-player jamaica games per CPU second against the flat reference loop
+(``shared/bench/flat_reference.py`` beside the repository), measured in the same run,
+the two interleaved a slice at a time so that a change in the machine's load falls on
+both (target: >= 0.8).
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from cartagena_net.engine import make_game
@@ -40,6 +47,41 @@ def measure(seconds: float, rules: str, players: int, **options: Any) -> dict[st
     }
 
 
+REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "bench" / "flat_reference.py"
+
+
+def against_reference(seconds: float, slice_s: float = 0.5) -> dict[str, Any]:
+    """Engine and flat reference games per CPU second, interleaved; their ratio."""
+    if not REFERENCE.is_file():
+        return {"ratio": None, "reference": f"not found: {REFERENCE}"}
+    spec = importlib.util.spec_from_file_location("flat_reference", REFERENCE)
+    ref = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ref)
+    game = make_game("jamaica", players=4)
+    rng_e, rng_r = random.Random(3), random.Random(3)
+    totals = {"engine": [0, 0.0], "reference": [0, 0.0]}
+
+    def engine_game() -> None:
+        state = game.new_state(rng=rng_e, events=False)
+        while not state.is_over:
+            state.apply(rng_e.choice(state.legal_actions()))
+
+    runs = {"engine": engine_game, "reference": lambda: ref.play(rng_r)}
+    end = time.perf_counter() + 2 * seconds
+    while time.perf_counter() < end:
+        for name, run in runs.items():
+            cpu = time.process_time()
+            stop = time.perf_counter() + slice_s
+            while time.perf_counter() < stop:
+                run()
+                totals[name][0] += 1
+            totals[name][1] += time.process_time() - cpu
+    rate = {k: g / c for k, (g, c) in totals.items()}
+    return {"ratio": round(rate["engine"] / rate["reference"], 3),
+            "engine_games_per_cpu_s": round(rate["engine"], 1),
+            "reference_games_per_cpu_s": round(rate["reference"], 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -48,7 +90,8 @@ def main() -> None:
     parser.add_argument("--no-whole", action="store_true",
                         help="skip the Whole Jailbreak run")
     args = parser.parse_args()
-    result = {"bench": "engine", **measure(args.seconds, args.rules, args.players),
+    result = {"bench": "engine", **against_reference(args.seconds), "target_ratio": 0.8,
+              **measure(args.seconds, args.rules, args.players),
               "target_games_per_s": 300, "python": sys.version.split()[0]}
     if not args.no_whole:
         result["whole"] = measure(args.seconds, "studiogiochi-2017", args.players,
