@@ -123,6 +123,10 @@ class IsmctsBot(Bot):
 
     It remembers, from the events it observes, the cards other seats drew in the open
     (face-up row, open hands) until they play a card of that kind.
+
+    Should a search ever fail (it must not: the engine rebuilds every position from a
+    view exactly), the decision falls back to its ``fallback`` bot (greedy, the easy
+    level) and ``failures`` counts it, with ``last_error`` the reason.
     """
 
     kind = "ismcts"
@@ -149,6 +153,9 @@ class IsmctsBot(Bot):
         self.known: dict[int, list[str]] = {}
         self.seat: int | None = None
         self.last: Any = None  # the last SearchResult (iterations, seconds, visits)
+        self.fallback: Bot = GreedyBot(self.rng)
+        self.failures = 0
+        self.last_error: str | None = None
 
     def observe(self, events: Sequence[dict[str, Any]], seat: int | None = None) -> None:
         """Public events this seat watched (in order, each once)."""
@@ -185,8 +192,18 @@ class IsmctsBot(Bot):
         if not legal:
             raise ValueError("no legal action to choose from")
         fn, args = self.job(view, legal, deadline=False)
-        self.last = fn(*args)
+        try:
+            self.last = fn(*args)
+        except Exception as exc:  # noqa: BLE001 - a failed search still answers
+            self.failed(exc)
+            self.last = None
+            return self.fallback.choose(view, legal)
         return self.last.action
+
+    def failed(self, error: BaseException) -> None:
+        """Count a search that failed (its fallback then decides)."""
+        self.failures += 1
+        self.last_error = f"{type(error).__name__}: {error}"
 
 
 # -- board simulation on the public view ----------------------------------

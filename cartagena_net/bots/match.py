@@ -40,7 +40,8 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
     """One game between bots of ``order`` (one kind a seat), all randomness from ``seed``.
 
     Returns the winning seat, the turns and actions played and, for bots that think,
-    their decision times (seconds) and search iterations."""
+    their decision times (seconds), search iterations, and searches that failed (each
+    then decided by the bot's fallback), with their reasons."""
     from cartagena_net.bots.kinds import make_bot
 
     n = game.players
@@ -73,8 +74,16 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
         turns += state.turn != turn
     unfinished = not state.is_over  # stopped at the cap: no winner, counted apart
     winner = None if unfinished else state.outcome.winner
+    failures: dict[str, int] = {}
+    errors: list[str] = []
+    for kind, bot in zip(order, bots, strict=True):
+        n = getattr(bot, "failures", 0)
+        if n:
+            failures[kind] = failures.get(kind, 0) + n
+            errors.append(str(bot.last_error))
     return {"winner": winner, "order": list(order), "turns": turns, "actions": actions,
-            "times": times, "iterations": iterations, "unfinished": unfinished}
+            "times": times, "iterations": iterations, "unfinished": unfinished,
+            "search_failures": failures, "search_errors": errors}
 
 
 def summarize(game: Game, kinds: Sequence[str], results: Sequence[dict[str, Any]],
@@ -87,8 +96,13 @@ def summarize(game: Game, kinds: Sequence[str], results: Sequence[dict[str, Any]
     times: dict[str, list[float]] = {}
     iterations: dict[str, list[int]] = {}
     turns = actions = unfinished = 0
+    failures = dict.fromkeys(kinds, 0)
+    errors: list[str] = []
     for r in results:
         unfinished += bool(r.get("unfinished"))
+        for k, n in r.get("search_failures", {}).items():
+            failures[k] += n
+        errors += [e for e in r.get("search_errors", ()) if e not in errors][:5 - len(errors)]
         order = r["order"]
         for k in set(order):
             kind_games[k] += 1
@@ -118,11 +132,14 @@ def summarize(game: Game, kinds: Sequence[str], results: Sequence[dict[str, Any]
             entry["decision_max_s"] = round(max(ts), 4)
             entry["iterations_mean"] = round(sum(its) / len(its), 1)
             entry["iterations_per_s"] = round(sum(its) / sum(ts)) if sum(ts) else 0
+        if failures[k]:
+            entry["search_failures"] = failures[k]
         per_kind[k] = entry
     return {
         "rules": game.preset, "players": n, "bots": list(kinds), "games": len(results),
         "mean_turns": round(turns / games, 1), "mean_actions": round(actions / games, 1),
         "wins": wins, "kinds": per_kind, "unfinished": unfinished,
+        "search_failures": sum(failures.values()), "search_errors": errors,
         "seconds": round(seconds, 1),
         "games_per_s": round(len(results) / seconds, 2) if seconds else 0.0,
     }

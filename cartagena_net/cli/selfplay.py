@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="turn the seats each game, so every kind plays every seat")
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
                         help="stop a game that is still going after this many actions and "
-                             f"count it as unfinished (exit status 1; default {MAX_ACTIONS})")
+                             f"count it as unfinished (exit status 1; default {MAX_ACTIONS}); "
+                             "a failed search also exits 1")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
                         level=args.level, max_actions=args.max_actions)
     result["seed"] = args.seed
     result["max_actions"] = args.max_actions
-    status = 1 if result["unfinished"] else 0
+    # A search that failed (its bot's fallback then played) is a bug: say so.
+    status = 1 if result["unfinished"] or result["search_failures"] else 0
     if args.json:
         print(json.dumps(result))
         return status
@@ -78,5 +80,8 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     if result["unfinished"]:
         print(f"  unfinished: {result['unfinished']} (stopped after {args.max_actions} actions)")
+    if result["search_failures"]:
+        print(f"  search failures: {result['search_failures']} (the fallback played), e.g. "
+              + "; ".join(result["search_errors"]))
     print(f"{result['games_per_s']} games/s")
     return status

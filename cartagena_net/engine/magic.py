@@ -120,14 +120,20 @@ class Magic(Variant):
         chests = []
         for p in spaces:  # unknown tiles: some order of the closed ones (a search re-deals)
             chests.append(closed.pop() if p in shut else NO_TILE)
+        index = self.game.card_index
+        # The viewer's Lantern cards on top of the stock (top first in the view), and
+        # who knows how much of the top (entries that say the same as the game's).
+        state.stock = [index[c] for c in reversed(m.get("known_stock") or ())]
+        n = int(view["stock"])
+        known = tuple((int(e["seat"]), n - int(e["count"]), int(e["count"]))
+                      for e in m.get("stock_known") or ())
         state.extra.update(chests=tuple(chests), tiles_aside=tuple(closed),
-                           tiles_open=opened, power=None, known=())
+                           tiles_open=opened, power=None, known=known)
         power = m.get("power")
         if power is not None:
-            index = self.game.card_index
             k = index[power["card"]]
             seat = int(power["seat"])
-            pool = tuple(index[c] for c in power.get("pool") or ())
+            pool = tuple(index[c] for c in power.get("pool") or ())  # the drawer's only
             if power["kind"] == "gun":
                 state.extra["power"] = ("gun", seat, k, int(power["target"]))
             elif power["kind"] == "rum":
@@ -135,6 +141,57 @@ class Magic(Variant):
             else:
                 placed = tuple(index[c] for c in power.get("placed") or ())
                 state.extra["power"] = ("lantern", seat, k, pool, placed)
+
+    def shown_hands(self, view: dict) -> dict[int, list[str]]:
+        power = view["magic"].get("power")
+        if power is not None and power.get("hand") is not None:
+            return {int(power["target"]): list(power["hand"])}  # to the Gun's player
+        return {}
+
+    def held(self, state: State) -> list[int]:
+        power = state.extra["power"]
+        if power is None or power[0] == "gun":
+            return []
+        return [*power[3], *(power[4] if power[0] == "lantern" else ())]
+
+    def hidden_held(self, state: State, view: dict) -> tuple[int, ...]:
+        """Another seat's Rum or Lantern: its drawn cards left (``left``) and, for the
+        Lantern, those already put back (``stacked``), all unseen."""
+        power = view["magic"].get("power")
+        if power is None or power["kind"] == "gun" or power.get("pool") is not None:
+            return ()
+        return int(power["left"]), int(power.get("stacked", 0))
+
+    def deal_held(self, state: State, sizes: tuple[int, ...], cards: list[int]) -> None:
+        kind, seat, k, _, rest = state.extra["power"]
+        left = sizes[0]
+        pool = tuple(cards[:left])
+        if kind == "lantern":
+            rest = tuple(cards[left:])
+        state.extra["power"] = (kind, seat, k, pool, rest)
+
+    def shuffle_hidden(self, state: State, rng) -> None:
+        """The closed tiles, face down: a random order of them on the closed chest
+        spaces and aside."""
+        x = state.extra
+        chests = x["chests"]
+        tiles = [t for t in chests if t != NO_TILE] + list(x["tiles_aside"])
+        if len(tiles) < 2:
+            return
+        rand = rng.random
+        for i in range(len(tiles) - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        at = 0
+        placed = []
+        for t in chests:
+            if t == NO_TILE:
+                placed.append(NO_TILE)
+            else:
+                placed.append(tiles[at])
+                at += 1
+        x["chests"] = tuple(placed)
+        x["tiles_aside"] = tuple(sorted(tiles[at:]))
 
     def reshuffled(self, state: State) -> None:
         if state.extra["known"]:

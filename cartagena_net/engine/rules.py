@@ -104,7 +104,29 @@ class Variant:
         """A new game (or a set-up position): initialise ``state.extra`` entries."""
 
     def from_view(self, state: State, view: dict[str, Any]) -> None:
-        """Set this variant's ``state.extra`` entries from a view (``State.from_view``)."""
+        """Set this variant's ``state.extra`` entries from a view (``State.from_view``),
+        with the cards it holds that the viewer sees; the ones it hides stay out until
+        :meth:`deal_held`."""
+
+    def shown_hands(self, view: dict[str, Any]) -> dict[int, list[str]]:
+        """Other seats' hands this view shows its viewer (e.g. the Gun's target hand)."""
+        return {}
+
+    def held(self, state: State) -> list[int]:
+        """The cards this variant holds outside hands, stock, discard pile and row."""
+        return []
+
+    def hidden_held(self, state: State, view: dict[str, Any]) -> tuple[int, ...]:
+        """How many cards this variant holds that ``view`` hides, place by place (e.g.
+        another seat's power pool): a rebuilt state deals them (:meth:`deal_held`)."""
+        return ()
+
+    def deal_held(self, state: State, sizes: tuple[int, ...], cards: list[int]) -> None:
+        """Put ``cards`` (as many as ``sizes`` adds up to) into the hidden places."""
+
+    def shuffle_hidden(self, state: State, rng: Any) -> None:
+        """A determinization: put this variant's hidden non-card state (e.g. face-down
+        tiles) in a random order consistent with the view, with ``rng.random``."""
 
     def legal(self, state: State, seat: int, out: list[Action]) -> None:
         """Append this variant's actions ``seat`` may take now (nothing is pending)."""

@@ -27,6 +27,19 @@ Event = tuple  # ("advance", seat, from, to, card), ("retreat", seat, from, to, 
 Owed = tuple
 
 
+@dataclass
+class Hidden:
+    """What a seat's view hides, for :meth:`State.rebuild`: the unseen cards (``pool``,
+    kinds in order), how many go into each hand (``hands``, 0 for a hand the view
+    shows), into each variant's hidden places (``held``: (variant, sizes)), and the
+    stock's top the viewer knows (``top``, bottom first; the rest goes under it)."""
+
+    pool: list[int]
+    hands: list[int]
+    held: tuple[tuple[Any, tuple[int, ...]], ...]
+    top: list[int]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game: the winner, then every seat from best to worst."""
@@ -121,10 +134,24 @@ class State:
 
     @classmethod
     def from_view(cls, game: Game, view: dict[str, Any], chance: Chance) -> State:
-        """The public part of the game a view shows: board, pirates, discard pile, row,
-        turn, decisions owed, outcome and the variants' public state. Hands the view
-        hides are empty and so is the stock: a search deals them (determinization).
-        No events, no history, no undo."""
+        """A whole game consistent with a seat's view: its public part (board, pirates,
+        discard pile, row, turn, decisions owed, outcome, the variants' public state),
+        what the viewer alone sees (its hand, the Gun's target hand, its power's drawn
+        cards, the top of the stock it knows), and the cards the view hides (the other
+        hands, another seat's power pool, the rest of the stock) dealt in a fixed order
+        so that every count adds up and the acting seat has exactly the game's legal
+        actions. A search re-deals the hidden cards (``determinize.py``); the stock
+        below what the viewer knows is loose (``loose``). No events, no history, no
+        undo. ValueError if the view's counts do not add up."""
+        s, hidden = cls.rebuild(game, view, chance)
+        s.deal_hidden(hidden, hidden.pool)
+        return s
+
+    @classmethod
+    def rebuild(cls, game: Game, view: dict[str, Any], chance: Chance) -> tuple[State, Hidden]:
+        """The state of :meth:`from_view` before the hidden cards are dealt (the hidden
+        hands are empty, so are the hidden places of the variants, and the stock holds
+        only the cards the viewer knows on its top), and what :meth:`deal_hidden` deals."""
         s = cls.__new__(cls)
         s.game = game
         s._chance = chance
@@ -140,12 +167,21 @@ class State:
                 s.occ[p] += 1
         s.home = [mine.count(boat) for mine in s.pirates]
         index = game.card_index
+        variants = game.rules.variants
+        shown: dict[int, list[str]] = {}
+        for v in variants:
+            shown.update(v.shown_hands(view))
         s.hands = []
+        hidden_hands = []
         for seat in seats:
             hand = [0] * game.kinds
-            for card in seat.get("hand") or ():
+            cards = seat.get("hand")
+            if cards is None:
+                cards = shown.get(int(seat["seat"]))
+            for card in cards or ():
                 hand[index[card]] += 1
             s.hands.append(hand)
+            hidden_hands.append(0 if cards is not None else int(seat["hand_size"]))
         s.stock = []
         s.loose = 0
         s.discard = [index[c] for c in view["discard"]]
@@ -157,10 +193,45 @@ class State:
         s.outcome = None if out is None else Outcome(out["winner"], tuple(out["ranking"]))
         s.events, s.events_base, s.history, s.undo_stack = None, 0, [], []
         s.extra = {}
-        for v in game.rules.variants:
-            v.from_view(s, view)
-        return s
+        for v in variants:
+            v.from_view(s, view)  # may put the viewer's known cards on top of the stock
+        held = tuple((v, v.hidden_held(s, view)) for v in variants)
+        # The unseen cards: the deck less every card the state now holds.
+        unseen = [0] * game.kinds
+        for k in game.deck:
+            unseen[k] += 1
+        for k in (*s.discard, *(s.row or ()), *s.stock,
+                  *(k for v in variants for k in v.held(s))):
+            unseen[k] -= 1
+        for hand in s.hands:
+            for k, n in enumerate(hand):
+                unseen[k] -= n
+        below = int(view["stock"]) - len(s.stock)
+        pool = [k for k, n in enumerate(unseen) for _ in range(n)]
+        dealt = sum(hidden_hands) + sum(n for _, sizes in held for n in sizes)
+        if min(unseen, default=0) < 0 or below < 0 or len(pool) != dealt + below:
+            raise ValueError("the view's hand sizes, stock size and cards do not add up "
+                             "to the deck")
+        return s, Hidden(pool, hidden_hands, held, list(s.stock))
 
+    def deal_hidden(self, hidden: Hidden, cards: list[int]) -> None:
+        """Deal ``cards`` (an order of ``hidden.pool``) into a state from :meth:`rebuild`
+        (or a copy of one): the hidden hands first, seat by seat, then the variants'
+        hidden places, and the rest under the stock's known top, loose."""
+        at = 0
+        for seat, n in enumerate(hidden.hands):
+            if n:
+                hand = self.hands[seat]
+                for k in cards[at:at + n]:
+                    hand[k] += 1
+                at += n
+        for v, sizes in hidden.held:
+            n = sum(sizes)
+            if n:
+                v.deal_held(self, sizes, cards[at:at + n])
+                at += n
+        self.stock = [*cards[at:], *hidden.top]
+        self.loose = len(cards) - at
     def copy(self, events: bool = False, chance: Chance | None = None) -> State:
         """An independent copy: playing on it never changes this state, chance included.
 

@@ -121,6 +121,8 @@ def _magic(state: State, me: int | None) -> dict[str, Any]:
             p["left"] = len(pool)  # drawn cards still to hand out or put back
             if kind == "rum":
                 p["given"] = list(power[4])
+            else:  # how many went back on top so far: the drawn less the kept and the left
+                p["stacked"] = len(power[4])
             if me == seat:
                 p["pool"] = sorted(names[c] for c in pool)
                 if kind == "lantern":

@@ -18,7 +18,7 @@ class HostConfig:
     ``state_dir`` None keeps no journal. Times are in seconds. ``log_events`` logs
     every game event (from the spectator view) at info level. ``web_port`` None: no
     web view; 0: any free port. ``web_bind`` None: where the game binds. ``bot_level`` is
-    the searching bots' level (``cartagena_net.bots.LEVELS``) and ``bot_think``, if set,
+    the searching bots' level (``cartagena_net.bots.kinds.LEVELS``) and ``bot_think``, if set,
     their budget in seconds a decision instead; ``bot_workers`` the processes that run
     their searches (0: one thread).
 

@@ -69,6 +69,7 @@ class HostService(Service):
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
         self.thinker = Thinker(reactor, config.bot_workers)
+        self.bot_fallbacks = 0  # bot searches that failed on any table (their fallback played)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
         self.archived: tuple[Path, int] | None = None  # where old journals were moved

@@ -76,6 +76,7 @@ class Table:
         self._bot_call: Any = None
         self._thinking: Any = None  # the Deferred of a bot search under way
         self._bot_failures = 0
+        self.bot_fallbacks = 0  # bot searches that failed here (the bot's fallback played)
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
@@ -681,10 +682,10 @@ class Table:
         try:
             fn, args = bot.job(view(self.state, seat.index), legal)
             d = self.host.thinker.run(fn, *args)
-        except Exception:  # noqa: BLE001 - a bot bug must not stop the table
-            log.failure("table {table}: bot failed; playing a random action", table=self.id)
+        except Exception as exc:  # noqa: BLE001 - a bot bug must not stop the table
+            choice = self._fallback(seat, legal, f"{type(exc).__name__}: {exc}")
             self._bot_call = reactor.callLater(self.host.config.bot_delay, self._bot_answer,
-                                               seat, seq, legal, None)
+                                               seat, seq, legal, choice)
             return
         self._thinking = d
 
@@ -700,11 +701,33 @@ class Table:
                                                getattr(result, "action", result))
 
         def failed(failure: Any) -> None:
-            log.failure("table {table}: bot search failed; playing a random action",
-                        failure, table=self.id)
-            answered(None)
+            choice = None
+            if self._thinking is d and self.seq == seq and seat.controller is bot:
+                reason = f"{failure.type.__name__}: {failure.getErrorMessage()}"
+                choice = self._fallback(seat, legal, reason)
+            answered(choice)
 
         d.addCallbacks(answered, failed)
+
+    def _fallback(self, seat: Seat, legal: list[str], reason: str) -> str | None:
+        """A bot's search failed (a bug): its level's fallback (greedy, a one-move look,
+        quick enough for the reactor thread) decides instead. One log line, and the
+        count in the table's and the host's ``bot_fallbacks`` (the web's /tables.json)."""
+        self.bot_fallbacks += 1
+        self.host.bot_fallbacks = getattr(self.host, "bot_fallbacks", 0) + 1
+        fallback = getattr(seat.controller, "fallback", None)
+        log.error("table {table}: {color}'s bot search failed ({reason}); its fallback "
+                  "{kind} plays instead ({n} fallbacks at this table)", table=self.id,
+                  color=seat.color, reason=reason, n=self.bot_fallbacks,
+                  kind=getattr(fallback, "kind", "random"))
+        if fallback is None:
+            return None  # _bot_apply plays a random legal action
+        try:
+            return fallback.choose(view(self.state, seat.index), legal)
+        except Exception:  # noqa: BLE001 - a bot bug must not stop the table
+            log.failure("table {table}: the fallback bot failed; playing a random action",
+                        table=self.id)
+            return None
 
     def _bot_answer(self, seat: Seat, seq: int, legal: list[str], choice: Any) -> None:
         """A timed call: play a search's answer if the position is still the same."""

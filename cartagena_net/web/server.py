@@ -379,9 +379,11 @@ class WebServer:
     # -- feeds -----------------------------------------------------------------
 
     def lobby_data(self) -> dict[str, Any]:
-        tables = [{**t.lobby_entry(), "spectators_allowed": t.allow_spectators}
+        tables = [{**t.lobby_entry(), "spectators_allowed": t.allow_spectators,
+                   "bot_fallbacks": t.bot_fallbacks}
                   for t in self.host.lobby.tables.values()]
-        return {"host": self.config.name, "port": self.host.port, "tables": tables}
+        return {"host": self.config.name, "port": self.host.port, "tables": tables,
+                "bot_fallbacks": self.host.bot_fallbacks}
 
     def watch(self, request: Any, table_id: int | None) -> None:
         if table_id is None:

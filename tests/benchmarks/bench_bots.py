@@ -7,10 +7,16 @@ Prints one JSON line: per match-up the games played, ismcts's win rate with its 
 search iterations per second.
 
 Targets at the default level: >= 60% heads-up against greedy over >= 400 games,
->= 40% of 4-player games against 3 greedy bots, >= 99% against random.
+>= 40% of 4-player games against 3 greedy bots, >= 99% against random. The Black Magic
+Woman settings (``--rules magic``: ``studiogiochi-2017:magic=true`` and
+``studiogiochi-2017:magic=true,story=whole``): >= 60% heads-up against greedy. Every
+match-up also reports its search failures (each decided by the bot's greedy fallback;
+there must be none).
 
     nice -n 10 python3 tests/benchmarks/bench_bots.py --budget 3000 --jobs 2
     python3 tests/benchmarks/bench_bots.py --think 0.2 --heads-up 40 --four 20 --random 20
+    nice -n 10 python3 tests/benchmarks/bench_bots.py --rules magic --heads-up 100 \
+        --four 0 --random 0 --jobs 1
 """
 from __future__ import annotations
 
@@ -30,11 +36,14 @@ from cartagena_net.bots.match import play_game, seat_order, summarize
 from cartagena_net.engine import make_game
 
 TARGETS = {"heads-up": 0.60, "four": 0.40, "random": 0.99}
+# ``--rules magic``: the Black Magic Woman alone and with the Whole Jailbreak.
+SETTINGS = {"magic": ["studiogiochi-2017:magic=true",
+                      "studiogiochi-2017:magic=true,story=whole"]}
 
 
 def matchups(args: argparse.Namespace) -> list[tuple[str, str, dict, list[str], int]]:
     out = []
-    for rules in args.rules:
+    for rules in [r for name in args.rules for r in SETTINGS.get(name, [name])]:
         preset, _, rest = rules.partition(":")
         options = dict(kv.split("=", 1) for kv in rest.split(",") if kv)
         out.append(("heads-up", preset, options, ["ismcts", "greedy"], args.heads_up))
@@ -61,7 +70,8 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=100)
     parser.add_argument("--rules", nargs="+", default=["jamaica"],
                         help="PRESET or PRESET:opt=v,opt=v (e.g. studiogiochi-2017:"
-                             "morgan=also,filibusters=true)")
+                             "morgan=also,filibusters=true), or a named setting: "
+                             + ", ".join(f"{k} = {' '.join(v)}" for k, v in SETTINGS.items()))
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds in all")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
@@ -104,8 +114,12 @@ def main() -> None:
                 cut = True
             if now - shown >= args.progress > 0:  # stdout stays one JSON line
                 shown = now
-                print(f"{now - start:.0f} s: {sum(map(len, results))}/{len(tasks)} games",
-                      file=sys.stderr, flush=True)
+                wins = ", ".join(f"{plan[i][0]} {plan[i][1]}:"
+                                 f"{','.join(f'{k}={v}' for k, v in plan[i][2].items())} "
+                                 f"{sum(r['winner'] is not None and r['order'][r['winner']] == 'ismcts' for r in res)}"
+                                 f"/{len(res)}" for i, res in enumerate(results))
+                print(f"{now - start:.0f} s: {sum(map(len, results))}/{len(tasks)} games; "
+                      f"ismcts wins {wins}", file=sys.stderr, flush=True)
         elapsed = time.perf_counter() - start
     report = {"bench": "bots", "level": args.level, "level_budget": LEVELS[args.level],
               "think": args.think, "budget_s": args.budget,
@@ -124,6 +138,7 @@ def main() -> None:
             "decision_p99_s": k.get("decision_p99_s"),
             "iterations_per_s": k.get("iterations_per_s"),
             "mean_turns": s["mean_turns"], "unfinished": s["unfinished"],
+            "search_failures": s["search_failures"], "search_errors": s["search_errors"],
         })
     print(json.dumps(report))
 
