@@ -7,7 +7,8 @@
   search;
 - :mod:`.match`: games between bots in one process, with statistics (``selfplay``, the
   benchmarks);
-- :mod:`.netbot`: a bot that takes a seat at a host over the network.
+- :mod:`.netbot`: a bot that takes a seat at a host over the network;
+- :mod:`.worker`: the process in which a host runs its bots' searches.
 
 All but :mod:`.netbot` are pure Python (no Twisted, no msgpack, no terminal), so the
 search's worker processes import them alone.

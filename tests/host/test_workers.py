@@ -1,0 +1,187 @@
+"""Bot worker processes: they never outlive their host, however it dies, and a worker that
+dies on its own is replaced without its table, or any other, noticing."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cartagena_net.host.thinker import Thinker, WorkerDied
+from protocol import messages
+from tests.host.helpers import join
+from tests.twisted_loop import make_host, reactor, run, stop_host, until, wait
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sleep_then(seconds: float, value: int) -> int:
+    time.sleep(seconds)
+    return value
+
+
+def _die() -> None:
+    os._exit(3)
+
+
+def _alive(pid: int) -> bool:
+    """The process exists and is not a zombie (a reaped or dead child is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    """Every process whose parent is ``pid``, from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                pass
+    return found
+
+
+def _descendants(pid: int) -> set[int]:
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            if child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+def _cpu_ticks(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def test_a_worker_killed_alone_is_replaced_and_its_job_runs_again():
+    thinker = Thinker(reactor, workers=2)
+    try:
+        async def go():
+            assert await wait(thinker.run(_sleep_then, 0, 1)) == 1  # the pool is up
+            d = thinker.run(_sleep_then, 1.0, 42)
+            other = thinker.run(_sleep_then, 1.5, 7)
+            busy = await until(lambda: [w for w in thinker._pool if w.job is not None
+                                        and w.job.deferred is d], "the job running")
+            victim = busy[0].pid
+            os.kill(victim, signal.SIGKILL)
+            assert await wait(d) == 42  # run again on a fresh worker
+            assert await wait(other) == 7  # the other job never noticed
+            assert victim not in thinker.pids() and thinker.replaced == 1
+            assert await wait(thinker.run(_sleep_then, 0, 5)) == 5
+        run(go())
+    finally:
+        thinker.shutdown()
+
+
+def test_a_job_that_kills_every_worker_it_runs_on_fails_cleanly():
+    thinker = Thinker(reactor, workers=1)
+    try:
+        async def go():
+            try:
+                await wait(thinker.run(_die))
+            except WorkerDied as exc:
+                assert "died" in str(exc)
+            else:
+                raise AssertionError("a job that kills its worker must fail")
+            assert await wait(thinker.run(_sleep_then, 0, 9)) == 9  # the pool goes on
+        run(go())
+    finally:
+        thinker.shutdown()
+
+
+def test_shutdown_ends_every_worker():
+    thinker = Thinker(reactor, workers=2)
+    run(wait(thinker.run(_sleep_then, 0, 1)))
+    d = thinker.run(_sleep_then, 30, 1)  # a long search, abandoned
+    pids = thinker.pids()
+    assert pids and all(_alive(p) for p in pids)
+    thinker.shutdown()
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in pids)
+    d.addErrback(lambda _: None)  # abandoned: nobody waits for it
+
+
+def test_a_table_plays_to_its_end_while_its_workers_are_killed():
+    host = make_host(bot_think=0.15, bot_workers=2, bot_delay=0)
+
+    async def go():
+        tid = host.create_table("bots", "jamaica", {"players": 2, "segments": 1, "pirates": 2},
+                                bots=2, bot_kind="ismcts")
+        table = host.lobby.tables[tid]
+        watcher, _ = await join(host.port, "watch", role="spectator")
+        watcher.send(messages.JoinTable(table=tid, spectate=True))
+        await watcher.expect(messages.Joined)
+        table.start(None)
+        killed: set[int] = set()  # each job's worker killed once (a job is run again once)
+        while table.status != "finished" and len(killed) < 3:
+            busy = await until(lambda: [w for w in host.thinker._pool
+                                        if w.job and w.job.id not in killed], "a search")
+            killed.add(busy[0].job.id)
+            os.kill(busy[0].pid, signal.SIGKILL)
+            await until(lambda p=busy[0].pid: p not in host.thinker.pids(), "the worker replaced")
+        await until(lambda: table.status == "finished", "the game over", timeout=240)
+        final = await watcher.expect(messages.State, lambda m: m.view["outcome"] is not None)
+        assert final.view["outcome"]["winner"] in (0, 1)
+        return len(killed)
+
+    try:
+        killed = run(go(), timeout=300)
+    finally:
+        run(stop_host(host))
+    assert killed >= 1 and host.thinker.replaced >= killed
+    assert getattr(host, "bot_fallbacks", 0) == 0  # every killed search was run again
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+def test_no_process_outlives_a_host_killed_while_its_bots_think(signum):
+    """``cartagena host`` with four searching bots: killed however (kill -9 included),
+    every process it started is gone within 5 s."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cartagena_net", "host", "--headless", "--players", "4",
+         "--bots", "4", "--port", "0", "--bind", "127.0.0.1", "--discovery", "off",
+         "--web", "off", "--bot-delay", "0"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        thinking: set[int] = set()
+        while time.monotonic() < deadline:
+            workers = _descendants(proc.pid)
+            if workers:
+                first = {p: _cpu_ticks(p) for p in workers if _alive(p)}
+                time.sleep(0.5)
+                thinking = {p for p, t in first.items() if _alive(p) and _cpu_ticks(p) > t}
+                if thinking:
+                    break
+            time.sleep(0.1)
+        assert thinking, "the bots never started thinking in worker processes"
+        started = _descendants(proc.pid)
+        os.kill(proc.pid, signum)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while any(_alive(p) for p in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [p for p in started if _alive(p)] == []
+    finally:
+        for p in _descendants(proc.pid) | {proc.pid}:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.wait(timeout=10)
