@@ -172,7 +172,11 @@ UNDO = Action("undo")
 
 
 class ActionTables:
-    """Every action a board of ``length`` positions can need, built once and shared."""
+    """Every action a board of ``length`` positions can need, built once and shared.
+
+    ``legal_actions`` lists these shared objects, the same object for the same action
+    in every state of a game: a search keys its tree by their identity. Actions not
+    built here up front (the Black Magic Woman's) are shared through :meth:`one`."""
 
     def __init__(self, names: tuple[str, ...], players: int, length: int) -> None:
         boat = length + 1
@@ -185,3 +189,8 @@ class ActionTables:
             [Action("morgan", seat=s, pos=p) for p in range(boat)] for s in range(players)
         ]
         self.discard = [Action("discard", cards=(n,)) for n in names]
+        self._shared: dict[Action, Action] = {}
+
+    def one(self, action: Action) -> Action:
+        """The shared object equal to ``action`` (``action`` itself the first time)."""
+        return self._shared.setdefault(action, action)

@@ -219,28 +219,29 @@ class Magic(Variant):
         hand = state.hands[seat]
         names = g.card_names
         sym = self.sym
+        one = state._tables.one  # the same object for the same action (a search's key)
         for (k,) in self.offered(hand, sym["gun"]):
             for t in range(g.players):
                 if t != seat and any(state.hands[t]):
-                    out.append(Action("power", card=names[k], seat=t))
+                    out.append(one(Action("power", card=names[k], seat=t)))
         for power in ("rum", "lantern"):
             for (k,) in self.offered(hand, sym[power]):
-                out.append(Action("power", card=names[k]))
+                out.append(one(Action("power", card=names[k])))
         chests = self.chests_of(state)
         tiles = state.extra["chests"]
         mine = set(state.pirates[seat])
         for (k,) in self.offered(hand, sym["chest"]):
             for i, p in enumerate(chests):
                 if tiles[i] != NO_TILE and p in mine:
-                    out.append(Action("power", card=names[k], pos=p))
+                    out.append(one(Action("power", card=names[k], pos=p)))
         boat = state.board.boat
         starts = sorted(p for p in mine if p != boat)
         for pair in self.offered(hand, sym["parrot"], 2):
             for p in starts:
                 for s in range(self.nsym):
                     if self.advance_ok(state, seat, p, s):
-                        out.append(Action("power", pos=p, card=names[pair[0]],
-                                          cards=(names[pair[1]], g.symbols[s])))
+                        out.append(one(Action("power", pos=p, card=names[pair[0]],
+                                              cards=(names[pair[1]], g.symbols[s]))))
         if state.taken + 2 > g.actions:
             return
         doubles = [p for p in starts if state.pirates[seat].count(p) >= 2]
@@ -253,8 +254,8 @@ class Magic(Variant):
                 for (k,) in self.offered(rest, s):
                     for p in doubles:
                         if self.hook_ok(state, seat, p, s):
-                            out.append(Action("power", pos=p, card=names[h],
-                                              cards=(names[k],)))
+                            out.append(one(Action("power", pos=p, card=names[h],
+                                                  cards=(names[k],))))
 
     def advance_ok(self, state: State, seat: int, pos: int, s: int) -> bool:
         rules = self.game.rules
@@ -522,15 +523,16 @@ class Magic(Variant):
         seat, _, kind = state.pending[0]
         power = state.extra["power"]
         names = self.game.card_names
+        one = state._tables.one  # the same object for the same action (a search's key)
         if kind == "take":
             hand = state.hands[power[3]]
-            return [Action("take", card=names[c]) for c in range(len(hand)) if hand[c]]
+            return [one(Action("take", card=names[c])) for c in range(len(hand)) if hand[c]]
         pool = sorted(set(power[3]))
         if kind == "give":
-            return [Action("give", seat=t, card=names[c])
+            return [one(Action("give", seat=t, card=names[c]))
                     for t in range(self.game.players) if t != seat and t not in power[4]
                     for c in pool]
-        return [Action(kind, card=names[c]) for c in pool]
+        return [one(Action(kind, card=names[c])) for c in pool]
 
 
 def known_top(state: State, seat: int) -> list[int]:

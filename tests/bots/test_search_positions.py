@@ -98,3 +98,22 @@ def test_a_failed_search_falls_back_to_greedy_and_selfplay_says_so(monkeypatch, 
     assert result["search_failures"] > 0 and result["unfinished"] == 0
     assert result["kinds"]["ismcts"]["search_failures"] == result["search_failures"]
     assert result["search_errors"] == ["ArithmeticError: no reward today"]
+
+
+@pytest.mark.parametrize("mix", sorted(MIXES))
+def test_every_legal_action_is_one_shared_object(mix):
+    """The search keys its tree by the identity of the legal actions: the same action
+    must be the same object in every state of a game (powers and decisions included)."""
+    game = make_game("studiogiochi-2017", magic=True, players=3, **MIXES[mix])
+    state = game.new_state(seed=9)
+    rng = random.Random(9)
+    shared: dict[str, int] = {}
+    kinds = set()
+    while not state.is_over:
+        twin = state.copy()
+        for a, b in zip(state.legal_actions(), twin.legal_actions(), strict=True):
+            assert a is b
+            assert shared.setdefault(str(a), id(a)) == id(a), str(a)
+            kinds.add(a.kind)
+        state.apply(rng.choice(state.legal_actions()))
+    assert {"power", "advance"} <= kinds
