@@ -219,7 +219,7 @@ class Magic(Variant):
         hand = state.hands[seat]
         names = g.card_names
         sym = self.sym
-        one = state._tables.one  # the same object for the same action (a search's key)
+        one = state.tables.one  # the same object for the same action (a search's key)
         for (k,) in self.offered(hand, sym["gun"]):
             for t in range(g.players):
                 if t != seat and any(state.hands[t]):
@@ -523,7 +523,7 @@ class Magic(Variant):
         seat, _, kind = state.pending[0]
         power = state.extra["power"]
         names = self.game.card_names
-        one = state._tables.one  # the same object for the same action (a search's key)
+        one = state.tables.one  # the same object for the same action (a search's key)
         if kind == "take":
             hand = state.hands[power[3]]
             return [one(Action("take", card=names[c])) for c in range(len(hand)) if hand[c]]
