@@ -1,13 +1,14 @@
 """Seat tokens kept between runs, so a player can get back into a seat after a crash.
 
-Stored in ``$XDG_STATE_HOME/cartagena-net/tokens.json`` (or
-``~/.local/state/cartagena-net/``), directory 0700, file 0600, keyed by host id.
+Stored in ``tokens.json`` in the user's state directory
+(:func:`cartagena_net.portable.dirs.user_state_dir`: ``$XDG_STATE_HOME/cartagena-net`` or
+``~/.local/state/cartagena-net`` on Linux), directory 0700, file 0600, keyed by host id.
 A running client resumes only the seat it holds itself (kept in memory); a seat saved
 here by an earlier run is offered in the lobby and taken back only when the user asks,
 so two clients of one user never fight over one seat.
 
-Writes are atomic (a private temp file renamed over the old one, under a lock where the
-platform has ``fcntl``), so clients sharing one home never corrupt the file. A file that
+Writes are atomic (a private temp file renamed over the old one, under a lock: ``flock``
+on POSIX, ``msvcrt``'s on Windows), so clients sharing one home never corrupt the file. A file that
 cannot be read as tokens is never overwritten: it is kept aside as
 ``tokens.json.bad-<time>`` and :attr:`TokenStore.notice` says so once.
 """
@@ -23,24 +24,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; the rename alone keeps the file whole
-    fcntl = None  # type: ignore[assignment]
+from cartagena_net.portable.dirs import user_state_dir
+from cartagena_net.portable.files import lock_exclusive
 
 FILE_NAME = "tokens.json"
-WINDOWS = os.name == "nt"
 KEEP = 50
 
 
 def state_dir() -> Path:
-    """The user's state directory for cartagena-net."""
-    base = os.environ.get("XDG_STATE_HOME")
-    if not base and WINDOWS:
-        base = os.environ.get("LOCALAPPDATA")  # Windows: the user's local app data
-    if not base:
-        base = os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "cartagena-net"
+    """The user's state directory for cartagena-net (each platform's own place)."""
+    return user_state_dir()
 
 
 class TokenStore:
@@ -62,10 +55,9 @@ class TokenStore:
         fd = None
         try:
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-            if fcntl is not None:
-                fd = os.open(self.directory / (FILE_NAME + ".lock"), os.O_RDWR | os.O_CREAT,
-                             0o600)
-                fcntl.flock(fd, fcntl.LOCK_EX)
+            fd = os.open(self.directory / (FILE_NAME + ".lock"), os.O_RDWR | os.O_CREAT,
+                         0o600)
+            lock_exclusive(fd)  # flock, or msvcrt's lock on Windows
         except OSError as exc:  # an unwritable directory: reading still works
             logging.getLogger(__name__).warning("cannot lock %s: %s", self.path, exc)
         try:

@@ -22,6 +22,8 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from cartagena_net.portable.files import fsync_dir, lock_exclusive, restrict
+
 log = Logger(namespace="cartagena.host.journal")
 
 JOURNAL_RE = re.compile(r"^table-([0-9]+)\.journal$")  # ASCII digits only
@@ -50,16 +52,13 @@ def lock_state_dir(path: Path) -> int:
 
     Two hosts on one state dir would archive or drop each other's live journals, so a
     second one is refused with an OSError naming the first one's process id. Returns
-    the descriptor that holds the lock (released when the process ends). Where there
-    are no advisory locks (Windows), nothing is locked.
+    the descriptor that holds the lock (released when the process ends): ``flock`` on
+    POSIX, ``msvcrt.locking`` on Windows (:func:`cartagena_net.portable.files.lock_exclusive`).
     """
     fd = os.open(path / "lock", os.O_RDWR | os.O_CREAT | _O_CLOEXEC, 0o600)
     try:
-        import fcntl
-    except ImportError:
-        return fd
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if not lock_exclusive(fd, wait=False):
+            return fd  # no advisory locks on this platform
     except OSError:
         holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
         os.close(fd)
@@ -85,21 +84,12 @@ def _lines(records: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> bytes:
     return b"".join(encode_record(r) for r in records)
 
 
-def fsync_dir(path: str | os.PathLike[str]) -> None:
-    """Make a directory's entries (a new, renamed or removed file) survive a power loss."""
-    fd = os.open(path, os.O_RDONLY | _O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` by ``data`` (0600): a temporary file, fsync, rename, fsync dir."""
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o600)
     try:
-        os.fchmod(fd, 0o600)
+        restrict(fd, tmp)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
@@ -127,7 +117,7 @@ class Journal:
         flags = os.O_WRONLY | os.O_APPEND | _O_CLOEXEC
         flags |= (os.O_CREAT | os.O_EXCL) if fresh else 0
         self._fd: int | None = os.open(self.path, flags, 0o600)
-        os.fchmod(self._fd, 0o600)
+        restrict(self._fd, self.path)
         if fresh:
             fsync_dir(self.path.parent)
 

@@ -97,8 +97,22 @@ def test_two_clients_sharing_one_home_never_damage_the_file(tmp_path) -> None:
     assert stat.S_IMODE(os.stat(tmp_path / "d" / "tokens.json").st_mode) == 0o600
 
 
-def test_state_dir_on_windows_is_local_app_data(monkeypatch, tmp_path) -> None:
-    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
-    monkeypatch.setattr("client.tokens.WINDOWS", True)
+def test_state_dir_is_each_platforms_own_place(monkeypatch, tmp_path) -> None:
+    from cartagena_net.portable.dirs import user_state_dir
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "Local"))
-    assert state_dir() == tmp_path / "Local" / "cartagena-net"
+    assert state_dir() == user_state_dir()  # the tokens live where the journals do
+    assert user_state_dir("linux") == tmp_path / "xdg" / "cartagena-net"
+    import platformdirs.windows
+
+    # Off Windows the shell folder cannot be asked for: read it from the environment, as
+    # platformdirs does on a Windows without ctypes.
+    monkeypatch.setattr(platformdirs.windows, "_RESOLVE_WIN_FOLDER",
+                        platformdirs.windows.get_win_folder_from_env_vars)
+    assert user_state_dir("win32") == tmp_path / "Local" / "cartagena-net"
+    monkeypatch.delenv("XDG_STATE_HOME")  # (platformdirs honours it on macOS too)
+    assert user_state_dir("darwin") == (
+        tmp_path / "home" / "Library" / "Application Support" / "cartagena-net")
+    assert user_state_dir("linux") == tmp_path / "home" / ".local" / "state" / "cartagena-net"

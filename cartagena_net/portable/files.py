@@ -1,0 +1,73 @@
+"""Files that must survive a crash, and be private, on every platform.
+
+- :func:`restrict`: owner-only permissions (0600). ``os.fchmod`` where there is one
+  (POSIX; Windows only from Python 3.13), else ``os.chmod`` on the path. On Windows the
+  mode bits say little: the file is private by living in the user's own profile.
+- :func:`fsync_dir`: make a directory's entries (a created, renamed or removed file)
+  durable. POSIX needs the directory itself fsynced; Windows refuses to open a directory
+  as a file and makes renames durable with the file system's own journal, so a refusal
+  there is no error.
+- :func:`lock_exclusive`: an exclusive lock on an open file: ``fcntl.flock`` on POSIX,
+  ``msvcrt.locking`` on Windows; where neither exists, no lock (and ``False``).
+"""
+from __future__ import annotations
+
+import errno
+import os
+
+O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+# What opening a directory for fsync may raise where the platform cannot do it.
+_NO_DIR_FSYNC = {errno.EACCES, errno.EPERM, errno.EISDIR, errno.EINVAL, errno.EBADF,
+                 errno.ENOTSUP if hasattr(errno, "ENOTSUP") else errno.EINVAL}
+
+
+def restrict(fd: int, path: str | os.PathLike[str]) -> None:
+    """Owner read and write only (0600), by descriptor where the platform can."""
+    fchmod = getattr(os, "fchmod", None)
+    if fchmod is not None:
+        fchmod(fd, 0o600)
+    else:
+        os.chmod(path, 0o600)
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> bool:
+    """Fsync a directory; False where the platform cannot (nothing to do there)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno in _NO_DIR_FSYNC or isinstance(exc, (PermissionError, IsADirectoryError)):
+            return False
+        raise
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno in _NO_DIR_FSYNC:
+            return False
+        raise
+    finally:
+        os.close(fd)
+    return True
+
+
+def lock_exclusive(fd: int, wait: bool = True) -> bool:
+    """Lock an open file for this process (released when the descriptor is closed).
+
+    True when locked; False where the platform has no such lock. With ``wait=False`` a
+    lock held by another process raises OSError at once."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None  # type: ignore[assignment]
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        return True
+    try:
+        import msvcrt
+    except ImportError:
+        return False
+    os.lseek(fd, 0, os.SEEK_SET)
+    mode = msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK  # type: ignore[attr-defined]
+    msvcrt.locking(fd, mode, 1)  # type: ignore[attr-defined]
+    return True
+
