@@ -1,0 +1,50 @@
+"""The package as users install it: a wheel built from this tree installs into a fresh
+environment and runs, with the web view's page files inside."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_wheel_installs_and_runs_in_a_fresh_environment(tmp_path):
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(tmp_path / "dist"), str(ROOT)],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert build.returncode == 0, build.stderr[-2000:]
+    wheel = next((tmp_path / "dist").glob("cartagena_net-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for part in ("cartagena_net/cli/__init__.py", "cartagena_net/bots/worker.py",
+                 "cartagena_net/portable/dirs.py", "cartagena_net/web/static/table.html",
+                 "cartagena_net/web/static/board.js", "protocol/framing.py", "client/app.py"):
+        assert part in names, part
+    assert not any(n.startswith("tests/") for n in names)
+    # A fresh environment; the dependencies come from this interpreter's site-packages,
+    # so that the test needs no network.
+    env_dir = tmp_path / "env"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    bindir = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
+    python = bindir / ("python.exe" if sys.platform == "win32" else "python")
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q",
+         str(wheel)], capture_output=True, text=True, timeout=300, check=False)
+    if install.returncode and "no such option: --python" in install.stderr:
+        install = subprocess.run(  # pip < 22.3: install with the environment's own path
+            [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--prefix",
+             str(env_dir), str(wheel)], capture_output=True, text=True, timeout=300,
+            check=False)
+    assert install.returncode == 0, install.stderr[-2000:]
+    script = bindir / ("cartagena.exe" if sys.platform == "win32" else "cartagena")
+    out = subprocess.run([str(script), "rules"], capture_output=True, text=True,
+                         timeout=120, cwd=tmp_path, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "jamaica" in out.stdout
+    where = subprocess.run(
+        [str(python), "-c", "import cartagena_net, sys; print(cartagena_net.__file__)"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False)
+    assert str(env_dir) in where.stdout  # the installed copy, not this tree
