@@ -10,6 +10,7 @@ deletes one; a journal that cannot be read is moved aside (:func:`move_aside`).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -125,17 +126,27 @@ class Journal:
         """Write the records as one chunk of lines, then fsync."""
         if self._fd is None:
             raise ValueError("journal is closed")
-        view = memoryview(_lines(records))
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
-        os.fsync(self._fd)
+        start = os.lseek(self._fd, 0, os.SEEK_END)
+        try:
+            view = memoryview(_lines(records))
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+        except OSError:
+            # A full or failing disk: take back whatever part of the records got written,
+            # so that the next append starts on a whole line (nothing half written stays).
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, start)
+            raise
 
     def rewrite(self, *records: dict[str, Any]) -> None:
         """Replace the whole journal by ``records`` atomically (a new game compacts it)."""
         self.close()
-        write_journal(self.path, list(records))
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
+        try:
+            write_journal(self.path, list(records))
+        finally:  # written or not (a full disk), the journal stays open for appends
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
 
     def close(self) -> None:
         """Close the file (idempotent)."""

@@ -78,6 +78,7 @@ class Table:
         self._bot_failures = 0
         self.bot_fallbacks = 0  # bot searches that failed here (the bot's fallback played)
         self.faulted = False  # the engine failed and the state could not be rebuilt
+        self.journal_failing = False  # the last journal write failed (a full disk)
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
         self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
@@ -392,7 +393,7 @@ class Table:
             try:
                 self.journal.rewrite(self.meta_record(), self._seats_record())
             except OSError as exc:
-                self._journal_failed(exc)
+                self._journal_trouble(exc)
         self.host.lobby_changed(self)
 
     def _reseat(self, order: list[Seat]) -> None:
@@ -434,18 +435,23 @@ class Table:
                 "seats-empty",
                 f"{len(empty)} seat(s) empty ({', '.join(empty)}): wait for players or add bots",
             )
-        if self.status == "finished":
+        rotated = self.status == "finished"
+        if rotated:
             self._rotate_start_player()
         state = gamerec.new_state(self.game, self._deal_rng)
         outcomes = gamerec.chance_outcomes(state)
-        self.seq += 1
         if self.journal is not None:
             # A new game starts the journal afresh: what came before is over.
             try:
                 self.journal.rewrite(self.meta_record(), self._seats_record(),
-                                     {"t": "game", "seq": self.seq, "chance": outcomes})
+                                     {"t": "game", "seq": self.seq + 1, "chance": outcomes})
             except OSError as exc:
-                self._journal_failed(exc)
+                self._journal_trouble(exc)
+                if rotated:  # the seats as they were
+                    self._reseat(self.seats[-1:] + self.seats[:-1])
+                raise HostError("journal-failed", self._journal_message(exc)) from None
+            self._journal_ok()
+        self.seq += 1
         self.state = state
         self.chance_seen = len(outcomes)
         self._stop_thinking()
@@ -500,12 +506,21 @@ class Table:
                 f"the host failed to apply {text[:60]!r} (a fault logged on the host); "
                 "the action was refused and the game is unchanged",
             ) from None
-        self.seq += 1
         if self.journal is not None:
-            record: dict[str, Any] = {"t": "act", "seq": self.seq, "seat": seat, "action": text}
+            record: dict[str, Any] = {"t": "act", "seq": self.seq + 1, "seat": seat,
+                                      "action": text}
             if gamerec.chance_count(self.state) > self.chance_seen:
                 record["chance"] = gamerec.chance_outcomes(self.state, self.chance_seen)
-            self._journal(record)
+            try:
+                self.journal.append(record)
+            except OSError as exc:
+                # Not on disk, so not done: the game goes back to its last journaled
+                # state, and nothing is sent but the refusal.
+                self._journal_trouble(exc)
+                self._restore_last_good()
+                raise HostError("journal-failed", self._journal_message(exc)) from None
+            self._journal_ok()
+        self.seq += 1
         self.chance_seen = gamerec.chance_count(self.state)
         self.actions_seen += 1
         if self.state.is_over:
@@ -523,6 +538,12 @@ class Table:
         log.failure("table {table}: engine fault at seq {seq} on {action!r} by seat {seat}; "
                     "the action is refused and the table keeps its last good state",
                     table=self.id, seq=self.seq, action=text[:200], seat=seat)
+        self._restore_last_good()
+
+    def _restore_last_good(self) -> None:
+        """Put back the state of the last accepted action: rebuilt from its chance
+        outcomes and accepted actions, whatever the engine changed since (if that cannot
+        be done, the table refuses every further action)."""
         state = self.state
         try:
             good = gamerec.restore(self.game, gamerec.chance_outcomes(state)[: self.chance_seen],
@@ -785,14 +806,31 @@ class Table:
             self._journal(self._seats_record())
 
     def _journal(self, record: dict[str, Any]) -> None:
-        """Append and fsync; if the disk fails, say so loudly and play on unjournaled."""
+        """Append and fsync a record that is a whole snapshot (the seats): if the disk
+        fails it is said once, and the next snapshot written catches up."""
         try:
             self.journal.append(record)
         except OSError as exc:
-            self._journal_failed(exc)
+            self._journal_trouble(exc)
+        else:
+            self._journal_ok()
 
-    def _journal_failed(self, exc: OSError) -> None:
-        log.critical("table {table}: journal write failed ({err}); this table is no "
-                     "longer crash-safe", table=self.id, err=str(exc))
-        self.journal.close()
-        self.journal = None
+    def _journal_message(self, exc: OSError) -> str:
+        return (f"the host cannot save the game ({exc.strerror or exc}): nothing was "
+                "changed; try again once the host's disk has room")
+
+    def _journal_trouble(self, exc: OSError) -> None:
+        """The journal cannot be written: said once (until it writes again)."""
+        if not self.journal_failing:
+            self.journal_failing = True
+            log.error("table {table}: cannot write the journal {path} ({err}); actions "
+                      "are refused until the disk takes writes again", table=self.id,
+                      path=str(self.journal.path), err=exc.strerror or str(exc))
+            self.host.lobby_changed(self)
+
+    def _journal_ok(self) -> None:
+        if self.journal_failing:
+            self.journal_failing = False
+            log.info("table {table}: the journal writes again; the game goes on",
+                     table=self.id)
+            self.host.lobby_changed(self)
