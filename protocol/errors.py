@@ -59,8 +59,7 @@ ERROR_CODES: dict[str, tuple[bool, str]] = {
     "resumed-elsewhere": (True, "the seat was resumed by another connection"),
     "too-many-tables": (False, "the host, or the sender's address, has as many tables as allowed"),
     "table-fault": (False, "the host failed on this action; refused, the game is unchanged"),
-    "journal-failed": (False, "the host cannot save the game (its disk is full or failing); "
-                              "refused, the game is unchanged"),
+    "journal-failed": (False, "the host cannot save the game (disk full or failing); refused"),
     "no-spectators": (False, "the table does not admit spectators"),
     "seats-empty": (False, "start refused: seats are empty (wait or add bots)"),
     "no-such-table": (False, "table id unknown"),
