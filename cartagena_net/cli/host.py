@@ -48,6 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="answer LAN discovery on UDP 41672")
     add_password_arguments(parser, "the password players and watchers need to join")
     parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
+    parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
+                        help="a game a client left to bots alone, with nobody watching, "
+                             "pauses at once and is removed after this many seconds "
+                             "(default 300)")
     parser.add_argument("--takeover", type=takeover_seconds, default=DEFAULT_TAKEOVER,
                         metavar="SECONDS|off",
                         help=("a bot plays an absent player's seat after this long, until "
@@ -119,6 +123,7 @@ def build_config(args: argparse.Namespace, password: str | None = None) -> Any:
         password=password,
         spectators=not args.no_spectators,
         takeover=args.takeover,
+        idle_table_grace=max(0.0, args.idle_table_grace),
         bot_delay=args.bot_delay,
         bot_level=args.level,
         bot_think=args.think,

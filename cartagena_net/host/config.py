@@ -36,6 +36,7 @@ class HostConfig:
     password: str | None = None
     spectators: bool = True
     takeover: float | None = None
+    idle_table_grace: float = 300.0  # an unattended bots-only table goes after this
     bot_delay: float = 0.7
     bot_level: str = "normal"
     bot_think: float | None = None

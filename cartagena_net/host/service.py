@@ -268,6 +268,8 @@ class HostService(Service):
             raise HostError("bad-password", f"this host needs its password: {refused}")
 
     def lobby_changed(self, table: Any = None) -> None:
+        if table is not None:  # someone came or went: a bots-only table may pause or resume
+            table.check_attendance()
         self.lobby.changed(table)
         if self.web is not None:
             self.web.table_changed(table)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from twisted.logger import Logger
@@ -79,6 +80,8 @@ class Table:
         self.bot_fallbacks = 0  # bot searches that failed here (the bot's fallback played)
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.journal_failing = False  # the last journal write failed (a full disk)
+        self.paused = False  # a client's bots-only game nobody plays or watches
+        self._idle_call: Any = None  # removes a paused table after the grace period
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
         self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
@@ -634,8 +637,64 @@ class Table:
         seat = self.seats[actor]
         return seat if seat.controller is not None else None
 
+    # -- attendance: a client's bots-only game nobody plays or watches pauses -----
+
+    def unattended(self) -> bool:
+        """A game on at a table a client created, with no human connected at a seat, no
+        spectator and no web watcher: nobody would see its bots play."""
+        if self.creator is None or not self.playing or self.state is None:
+            return False
+        if any(s.human and s.conn is not None for s in self.seats) or self.spectators:
+            return False
+        web = self.host.web
+        return not (web is not None and web.watching(self.id))
+
+    def check_attendance(self) -> None:
+        """Pause an unattended game at once (its bots stop thinking) and remove it after
+        ``idle_table_grace`` seconds; resume the moment someone sits or watches again."""
+        if self.unattended():
+            if not self.paused:
+                self.paused = True
+                grace = self.host.config.idle_table_grace
+                log.info("table {table}: paused, nobody plays or watches; removed in "
+                         "{grace:.0f} s unless someone comes back", table=self.id,
+                         grace=grace)
+                self._idle_call = self.host.reactor.callLater(grace, self._abandon)
+        elif self.paused:
+            self.paused = False
+            self._cancel_idle()
+            log.info("table {table}: resumed", table=self.id)
+            self._schedule_bot()
+
+    def _cancel_idle(self) -> None:
+        if self._idle_call is not None and self._idle_call.active():
+            self._idle_call.cancel()
+        self._idle_call = None
+
+    def _abandon(self) -> None:
+        """The grace period passed with nobody back: the table goes; its journal is kept
+        aside as ``table-N.journal.abandoned-<UTC time>`` (games are never deleted)."""
+        self._idle_call = None
+        if not self.unattended():
+            self.paused = False
+            self._schedule_bot()
+            return
+        if self.journal is not None:
+            self.journal.close()
+            path = self.journal.path
+            self.journal = None
+            try:
+                path.rename(path.with_name(
+                    f"{path.name}.abandoned-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"))
+            except OSError as exc:
+                log.error("table {table}: cannot keep its journal aside: {err}",
+                          table=self.id, err=str(exc))
+        log.info("table {table}: removed after {grace:.0f} s with nobody playing or "
+                 "watching", table=self.id, grace=self.host.config.idle_table_grace)
+        self.host.remove_table(self)
+
     def _schedule_bot(self) -> None:
-        if (self._bot_call is not None or self._thinking is not None
+        if (self._bot_call is not None or self._thinking is not None or self.paused
                 or self._bot_to_move() is None):
             return
         seat = self._bot_to_move()
@@ -779,6 +838,7 @@ class Table:
     def close(self) -> None:
         """Cancel timers and close the journal (the host is stopping)."""
         self._stop_thinking()
+        self._cancel_idle()
         for s in self.seats:
             if s.takeover_call is not None and s.takeover_call.active():
                 s.takeover_call.cancel()
