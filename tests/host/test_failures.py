@@ -1,4 +1,5 @@
-"""Host-side failures stay contained: a bug drops one connection, a failing disk one journal."""
+"""Host-side failures stay contained: a bug drops one connection; a failing disk refuses
+the actions it cannot save, and nothing else."""
 from __future__ import annotations
 
 from protocol import messages
@@ -34,7 +35,9 @@ def test_a_host_bug_drops_only_the_connection_that_hit_it(monkeypatch):
     run(scenario())
 
 
-def test_a_failing_journal_is_reported_and_the_game_goes_on(tmp_state):
+def test_a_failing_journal_refuses_the_action_and_the_game_goes_on_after(tmp_state):
+    """Nothing counts that is not on disk: the action is refused (``journal-failed``)
+    and nothing changes; once the disk writes again the same action goes through."""
     async def scenario() -> None:
         host = make_host(state_dir=str(tmp_state))
         try:
@@ -49,10 +52,17 @@ def test_a_failing_journal_is_reported_and_the_game_goes_on(tmp_state):
             def full_disk(*records):
                 raise OSError(28, "No space left on device")
 
+            append = table.journal.append
             table.journal.append = full_disk
+            before = table.state.copy()
+            ann.send(messages.Action(table=tid, seq=s.seq, action=s.legal[0]))
+            err = await ann.expect(messages.Error)
+            assert (err.code, err.fatal) == ("journal-failed", False)
+            assert table.seq == s.seq and table.state == before and table.journal is not None
+            table.journal.append = append  # the disk has room again
             ann.send(messages.Action(table=tid, seq=s.seq, action=s.legal[0]))
             after = await state_at(ann, s.seq + 1)
-            assert after.seq == s.seq + 1 and table.journal is None
+            assert after.seq == s.seq + 1
             ann.close()
         finally:
             await stop_host(host)
