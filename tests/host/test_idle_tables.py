@@ -14,19 +14,25 @@ from .helpers import join, make_host, run, stop_host
 OPTIONS = {"players": 3, "segments": 2, "pirates": 4}
 
 
+async def _bots_game(host):
+    """A client's table: its creator at seat 0 and two greedy bots, started."""
+    ann, _ = await join(host.port, "ann")
+    ann.send(messages.CreateTable(name="bots", rules="jamaica", options=OPTIONS))
+    tid = (await ann.expect(messages.Joined)).table
+    for _ in range(2):
+        ann.send(messages.AddBot(table=tid, kind="greedy"))
+    table = host.lobby.tables[tid]
+    await until(lambda: all(s.occupied for s in table.seats), "bots seated")
+    ann.send(messages.Start(table=tid))
+    await ann.expect(messages.State)
+    return ann, tid, table
+
+
 def test_an_unwatched_bots_only_game_pauses_resumes_and_goes(tmp_path):
     host = make_host(takeover=0.05, idle_table_grace=1.5, state_dir=str(tmp_path / "s"))
 
     async def go():
-        ann, _ = await join(host.port, "ann")
-        ann.send(messages.CreateTable(name="bots", rules="jamaica", options=OPTIONS))
-        tid = (await ann.expect(messages.Joined)).table
-        for _ in range(2):
-            ann.send(messages.AddBot(table=tid, kind="greedy"))
-        table = host.lobby.tables[tid]
-        await until(lambda: all(s.occupied for s in table.seats), "bots seated")
-        ann.send(messages.Start(table=tid))
-        await ann.expect(messages.State)
+        ann, tid, table = await _bots_game(host)
         ann.close()  # the creator leaves its bots alone: nobody plays or watches
         await until(lambda: table.paused, "paused")
         seq = table.seq
@@ -57,15 +63,7 @@ def test_a_watched_or_played_table_never_pauses():
     host = make_host(takeover=None, idle_table_grace=0.2)
 
     async def go():
-        ann, _ = await join(host.port, "ann")
-        ann.send(messages.CreateTable(name="t", rules="jamaica", options=OPTIONS))
-        tid = (await ann.expect(messages.Joined)).table
-        for _ in range(2):
-            ann.send(messages.AddBot(table=tid, kind="greedy"))
-        table = host.lobby.tables[tid]
-        await until(lambda: all(s.occupied for s in table.seats), "bots seated")
-        ann.send(messages.Start(table=tid))
-        await ann.expect(messages.State)
+        ann, tid, table = await _bots_game(host)
         await asyncio.sleep(0.5)  # the player is seated and connected: no pause, no removal
         assert not table.paused and tid in host.lobby.tables
         # The host's own tables (made without a client) are the host's to keep.
