@@ -20,7 +20,7 @@ from tests.twisted_loop import until
 from .crashkit import Player, choose
 from .helpers import join, make_host, run, seat_players, stop_host
 
-OPTIONS = {"players": 2, "segments": 1, "pirates": 3}
+OPTIONS = {"players": 2}  # the whole board: a game long enough to fill a page
 
 
 @contextlib.contextmanager
@@ -67,6 +67,7 @@ async def _setup(host):
 async def _act(host, tid, players, rng, finish: bool = True) -> messages.Error | None:
     """The actor plays one action; the refusal, if any."""
     table = host.lobby.tables[tid]
+    assert not table.state.is_over, "the game ended before the disk refused anything"
     p = next(q for q in players if q.seat == table.state.actor)
     for q in players:
         q.drain()
