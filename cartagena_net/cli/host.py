@@ -112,6 +112,7 @@ def _start_logging(fmt: str) -> None:
 def build_config(args: argparse.Namespace, password: str | None = None,
                  state: Any = None) -> Any:
     """The host's settings; ``state`` (a journal_args.StateChoice): where it journals."""
+    from cartagena_net.cli.journal_args import records_folder
     from cartagena_net.host import HostConfig
 
     config = HostConfig(
@@ -119,6 +120,7 @@ def build_config(args: argparse.Namespace, password: str | None = None,
         bind=args.bind,
         state_dir=None if state is None or state.directory is None else str(state.directory),
         resume=bool(state is not None and state.resume),
+        records_dir=records_folder(args),
         password=password,
         spectators=not args.no_spectators,
         takeover=args.takeover,

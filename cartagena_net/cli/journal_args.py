@@ -19,13 +19,15 @@ from typing import Any
 
 
 def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
-    """--state-dir, --no-journal, --resume and --no-resume."""
+    """--state-dir, --no-journal, --no-records, --resume and --no-resume."""
     parser.add_argument("--state-dir", default=None, metavar="DIR",
                         help="journal (crash safety) in DIR instead of this user's own "
                              "folder for this host; journals not resumed are moved to an "
                              "archive-* folder in it, never deleted")
     parser.add_argument("--no-journal", action="store_true",
                         help="keep no journal: a crash loses the game")
+    parser.add_argument("--no-records", action="store_true",
+                        help="keep no record of the games (see `cartagena records`)")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--resume", dest="resume", action="store_const", const=True,
                         default=None,
@@ -119,3 +121,12 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
             print(f"{command}: resuming (no terminal to ask; --no-resume starts afresh "
                   "and archives it)", file=sys.stderr)
     return StateChoice(folder, bool(resume), lock)
+
+
+def records_folder(args: argparse.Namespace) -> str | None:
+    """Where the host keeps its games' records (None: ``--no-records``)."""
+    if args.no_records:
+        return None
+    from cartagena_net.records.store import records_dir
+
+    return str(records_dir())

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.web is not None and not 0 <= args.web <= 65535:
         print(f"cartagena play: --web port {args.web} is not in 0..65535", file=sys.stderr)
         return 2
-    from cartagena_net.cli.journal_args import choose_state
+    from cartagena_net.cli.journal_args import choose_state, records_folder
     from cartagena_net.host.homes import PLAY_SLOT
 
     try:
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
                         bot_think=think, web_port=args.web,  # the web view: if asked
                         seed=args.seed,  # None: the OS's secure RNG deals
                         state_dir=None if state.directory is None else str(state.directory),
-                        resume=state.resume)
+                        resume=state.resume, records_dir=records_folder(args))
     token: str | None = None
     try:
         service = HostService(config, reactor)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from twisted.logger import Logger
@@ -12,7 +13,7 @@ from cartagena_net.engine import (
     InvalidActionError,
     view,
 )
-from cartagena_net.host import gamerec
+from cartagena_net.host import gamerec, recorder
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
@@ -77,6 +78,7 @@ class Table:
         self._thinking: Any = None  # the Deferred of a bot search under way
         self._bot_failures = 0
         self.faulted = False  # the engine failed and the state could not be rebuilt
+        self.started_at: float | None = None  # when the game started (Unix time)
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
         self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
@@ -438,11 +440,13 @@ class Table:
         state = gamerec.new_state(self.game, self._deal_rng)
         outcomes = gamerec.chance_outcomes(state)
         self.seq += 1
+        self.started_at = round(time.time(), 3)
         if self.journal is not None:
             # A new game starts the journal afresh: what came before is over.
             try:
                 self.journal.rewrite(self.meta_record(), self._seats_record(),
-                                     {"t": "game", "seq": self.seq, "chance": outcomes})
+                                     {"t": "game", "seq": self.seq, "chance": outcomes,
+                                      "started": self.started_at})
             except OSError as exc:
                 self._journal_failed(exc)
         self.state = state
@@ -511,6 +515,8 @@ class Table:
             self.status = "finished"
             self.host.lobby_changed(self)
         self._broadcast(first=seat)
+        if self.state.is_over:
+            recorder.keep(self, "won")
 
     def _engine_fault(self, seat: int, text: str) -> None:
         """Log an engine failure and make sure the state is the last good one.

@@ -320,9 +320,17 @@ def rules_label(rec: dict[str, Any]) -> str:
     """``jamaica`` with its options that differ from the preset's: ``jamaica segments=1``."""
     spec = dict(rec["spec"])
     preset = spec.pop("preset")
-    base = make_game(preset).spec()
-    extra = [f"{k}={v}" for k, v in spec.items() if base.get(k) != v and k != "players"]
-    return " ".join([preset, f"{len(rec['players'])}p", *extra])
+    players = len(rec["players"])
+    try:
+        base = make_game(preset, players=players).spec()
+    except Exception:  # noqa: BLE001 - a label only: show every option
+        base = {}
+
+    def shown(value: Any) -> str:
+        return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    extra = [f"{k}={shown(v)}" for k, v in spec.items() if base.get(k) != v]
+    return " ".join([preset, f"{players}p", *extra])
 
 
 def winner_label(rec: dict[str, Any]) -> str:

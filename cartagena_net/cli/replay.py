@@ -1,0 +1,43 @@
+"""`cartagena replay ID|FILE`: read a record, replay its game exactly, and say how it went."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "replay a kept game or a record file exactly (a damaged record is named, not run)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", metavar="ID|FILE", help="a record id (or its start), or a file")
+    parser.add_argument("--dir", default=None, metavar="DIR",
+                        help="the records folder (default: this user's)")
+    parser.add_argument("--score", action="store_true", help="also print the game's score")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cartagena_net.records import RecordError, replay, score
+    from cartagena_net.records.format import player_label, rules_label, winner_label
+    from cartagena_net.records.store import find, read
+
+    try:
+        path = find(args.id, args.dir)
+        rec = read(path)
+        full = rec["kind"] == "full"
+        if full:
+            replay(rec)  # exactly, or RecordError naming the first move that does not fit
+        text = score(rec)
+    except RecordError as exc:
+        print(f"cartagena replay: {exc}", file=sys.stderr)
+        return 1
+    players = ", ".join(player_label(p) for p in rec["players"])
+    print(f"{rec['id']}: {rules_label(rec)}; {players}")
+    print(f"started {rec['started']}, ended {rec['ended']} ({rec['end']})")
+    if full:
+        print(f"{len(rec['moves'])} actions replayed exactly from {path}; "
+              f"winner: {winner_label(rec)}")
+    else:
+        print(f"a spectator's record of a game that had not ended ({len(rec['moves'])} "
+              "actions): what a spectator saw, not the cards, so it is shown, not replayed")
+    if args.score:
+        sys.stdout.write(text)
+    return 0
