@@ -408,3 +408,40 @@ def _spectator_lines(rec: dict[str, Any]) -> list[str]:
     if parts:
         lines.append("; ".join(parts))
     return [f"{n}. {line}" for n, line in enumerate(lines, 1)]
+
+
+def scoreboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games, wins and places per player: a person by name, a bot by its kind and level
+    (``ismcts normal``), over the records of games that ended; most wins first.
+
+    Each row: ``player``, ``bot`` (is it one), ``games``, ``wins``, ``places`` (how many
+    times 1st, 2nd, ... as a list) and ``unfinished`` (games stopped before their end).
+    """
+    rows: dict[tuple[bool, str], dict[str, Any]] = {}
+
+    def row(p: dict[str, Any]) -> dict[str, Any]:
+        bot = p.get("kind") == "bot"
+        if bot:
+            how = p.get("level") or (f"{p['think']:g}s" if p.get("think") is not None else "")
+            key = f"{p.get('bot')} {how}".strip()
+        else:
+            key = str(p.get("name"))
+        return rows.setdefault((bot, key), {"player": key, "bot": bot, "games": 0, "wins": 0,
+                                            "places": [], "unfinished": 0})
+
+    for rec in records:
+        players = rec["players"]
+        out = rec.get("outcome")
+        if out is None:
+            for p in players:
+                row(p)["unfinished"] += 1
+            continue
+        for place, seat in enumerate(_ranking(out["ranking"])):
+            if not (isinstance(seat, int) and 0 <= seat < len(players)):
+                continue
+            r = row(players[seat])
+            r["games"] += 1
+            r["wins"] += seat == out["winner"]
+            r["places"] += [0] * (place + 1 - len(r["places"]))
+            r["places"][place] += 1
+    return sorted(rows.values(), key=lambda r: (-r["wins"], -r["games"], r["bot"], r["player"]))

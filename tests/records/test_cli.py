@@ -48,6 +48,14 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     as_json = json.loads(cartagena("records", "--json").stdout)
     assert as_json[0]["id"] == rec["id"] and as_json[0]["moves"] == len(rec["moves"])
 
+    stats = cartagena("records", "--stats")
+    assert stats.returncode == 0, stats.stderr
+    assert stats.stdout.splitlines()[0].split() == ["player", "games", "wins", "places"]
+    assert "greedy (bot)" in stats.stdout and " 2  " in stats.stdout  # both seats greedy
+    assert json.loads(cartagena("records", "--stats", "--json").stdout)[0] == {
+        "player": "greedy", "bot": True, "games": 2, "wins": 1, "places": [1, 1],
+        "unfinished": 0}
+
     out = tmp_path / "out"
     out.mkdir()
     done = cartagena("export", rec["id"][:12], "--to", str(out))

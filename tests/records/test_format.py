@@ -185,3 +185,31 @@ def test_a_damaged_record_gets_a_clear_error(name, data, message, tmp_path):
     assert message in str(caught.value)
     if "move" not in message:  # found reading the file: the file is named
         assert str(path) in str(caught.value) or "record" in str(caught.value)
+
+
+def test_the_scoreboard_counts_games_wins_and_places_per_player_and_bot_level():
+    from cartagena_net.records.format import scoreboard
+
+    recs = []
+    for seed in range(4):
+        state = bot_game("jamaica", {"players": 3, "segments": 1}, seed=seed)
+        g = state.game
+        people = [fmt.player(0, g.colors[0], "ann"), fmt.player(1, g.colors[1], "bob"),
+                  fmt.player(2, g.colors[2], "Blackbeard", bot="ismcts", level="hard")]
+        rec = record_of(state)
+        rec["players"] = people
+        recs.append((rec, list(state.outcome.ranking)))
+    unfinished = record_of(bot_game("jamaica", {"players": 3}, seed=1, stop_after=3),
+                           end="stopped")
+    board = {r["player"]: r for r in scoreboard([r for r, _ in recs] + [unfinished])}
+    assert set(board) == {"ann", "bob", "ismcts hard", "greedy"}
+    for seat, key in enumerate(("ann", "bob", "ismcts hard")):
+        places = [ranking.index(seat) for _, ranking in recs]
+        row = board[key]
+        assert row["games"] == 4 and row["bot"] == (key == "ismcts hard")
+        assert row["wins"] == places.count(0)
+        assert row["places"] == [places.count(p) for p in range(len(row["places"]))]
+        assert sum(row["places"]) == 4
+    assert board["greedy"]["unfinished"] == 1 and board["greedy"]["games"] == 0
+    assert board["ismcts hard"]["unfinished"] == board["ann"]["unfinished"] == 1
+    assert sum(r["wins"] for r in board.values()) == 4
