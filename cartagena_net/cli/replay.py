@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "replay a kept game or a record file exactly (a damaged record is named, not run)"
+HELP = ("replay a kept game or a record file exactly, in the terminal: step by action "
+        "or turn, as any seat or a spectator")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -12,6 +13,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", default=None, metavar="DIR",
                         help="the records folder (default: this user's)")
     parser.add_argument("--score", action="store_true", help="also print the game's score")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that it replays and say how it went (the default "
+                             "without a terminal)")
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,6 +34,12 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"cartagena replay: {exc}", file=sys.stderr)
         return 1
+    from cartagena_net.cli.journal_args import interactive
+
+    if full and not args.check and not args.score and interactive():
+        from client.replay import run_viewer
+
+        return run_viewer(rec, ascii_only=args.ascii)
     players = ", ".join(player_label(p) for p in rec["players"])
     print(f"{rec['id']}: {rules_label(rec)}; {players}")
     print(f"started {rec['started']}, ended {rec['ended']} ({rec['end']})")
