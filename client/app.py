@@ -478,6 +478,7 @@ def run_client(
     app_output: Any = None,
     on_app: Any = None,
     web_url: str | None = None,
+    token: str | None = None,
 ) -> Any:
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
@@ -490,6 +491,7 @@ def run_client(
     set the terminal title when it becomes your turn. Returns a Deferred firing with 0 on exit.
     ``on_app`` is called with the :class:`ClientApp` (tests use it to look inside).
     ``web_url``: the host's web view, shown in the header (the host's own client).
+    ``token``: take back this seat on connecting (the host resumed a game of ours).
     """
     from pathlib import Path
 
@@ -499,6 +501,7 @@ def run_client(
     model.hosting = hosting
     model.solo = solo
     model.web_url = web_url or ""
+    model.token = token
     rules_catalogue(model)
     tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()
     client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,

@@ -25,6 +25,8 @@ def has_dark_cards(model: Any) -> bool:
 
 def game_keys(model: Any, now: bool = True) -> KeyPairs:
     """Keys of the game screen for a seated player, a watcher, or after the end."""
+    if getattr(model, "replay_keys", None) is not None:  # a recorded game: its own keys
+        return list(model.replay_keys)
     opts = _options(model)
     if model.game_over:
         pairs: KeyPairs = []

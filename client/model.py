@@ -74,6 +74,7 @@ class ClientModel(KeyHandling):
     exit_requested: bool = False
     hosting: bool = False  # this client runs inside the host: quitting ends every game
     solo: bool = False  # `cartagena play`: quitting ends this game against bots
+    replay_keys: list[tuple[str, str]] | None = None  # the replay viewer's keys (client.replay)
     saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
     gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False

@@ -15,7 +15,8 @@ import importlib
 import os
 import sys
 
-COMMANDS = ("play", "host", "join", "spectate", "list", "bot", "rules", "selfplay")
+COMMANDS = ("play", "host", "join", "spectate", "list", "bot", "rules", "selfplay", "records",
+            "export", "replay")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -42,8 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from cartagena_net.cli.session import add_notify_arguments
 
     add_notify_arguments(parser)
-    parser.add_argument("--state-dir", default=None, help="journal directory (crash safety); without --resume, journals of an earlier run are moved to an archive-* folder in it")
-    parser.add_argument("--resume", action="store_true", help="restore tables from --state-dir")
+    from cartagena_net.cli.journal_args import add_journal_arguments
+
+    add_journal_arguments(parser)
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
                         help="answer LAN discovery on UDP 41672")
     add_password_arguments(parser, "the password players and watchers need to join")
@@ -112,14 +113,18 @@ def _start_logging(fmt: str) -> None:
     )
 
 
-def build_config(args: argparse.Namespace, password: str | None = None) -> Any:
+def build_config(args: argparse.Namespace, password: str | None = None,
+                 state: Any = None) -> Any:
+    """The host's settings; ``state`` (a journal_args.StateChoice): where it journals."""
+    from cartagena_net.cli.journal_args import records_folder
     from cartagena_net.host import HostConfig
 
     config = HostConfig(
         port=args.port,
         bind=args.bind,
-        state_dir=args.state_dir,
-        resume=args.resume,
+        state_dir=None if state is None or state.directory is None else str(state.directory),
+        resume=bool(state is not None and state.resume),
+        records_dir=records_folder(args),
         password=password,
         spectators=not args.no_spectators,
         takeover=args.takeover,
@@ -140,33 +145,51 @@ def build_config(args: argparse.Namespace, password: str | None = None) -> Any:
     return config
 
 
+def own_resumed_token(service: Any) -> str | None:
+    """The seat token of this user's own client at a restored game still being played.
+
+    The host's own client saved it (keyed by the host id, which the state dir keeps)
+    before the crash, so the host's player sits down again where they were.
+    """
+    from client.tokens import TokenStore
+
+    entry = TokenStore().entry(service.host_id)
+    token = (entry or {}).get("token")
+    for table in service.lobby.tables.values():
+        if table.status == "playing" and token and table.find_token(token) is not None:
+            return str(token)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
+    from cartagena_net.cli.journal_args import choose_state
     from cartagena_net.host import HostService
     from cartagena_net.host.errors import HostError
+    from cartagena_net.host.homes import host_slot
 
-    if args.resume and not args.state_dir:
-        print("cartagena host: --resume needs --state-dir", file=sys.stderr)
-        return 2
     try:
         options = game_options(args)
         bot_kind, _ = bot_choice(args, args.bot_kind)
-        config = build_config(args, read_password(args))
+        password = read_password(args)
+        state = choose_state(args, "cartagena host", host_slot(args.port))  # holds the lock
+        config = build_config(args, password, state)
     except ValueError as exc:
         print(f"cartagena host: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # the state dir cannot be made or used (a file, no permission)
+        print(f"cartagena host: {exc}", file=sys.stderr)
+        return 1
+    if state.notice:
+        print(state.notice, file=sys.stderr)
     if args.headless:
         _start_logging(args.log_format)
     try:
-        if args.state_dir:
-            from cartagena_net.host.journal import ensure_state_dir, lock_state_dir
-
-            state_lock = lock_state_dir(ensure_state_dir(args.state_dir))  # noqa: F841 - held
         service = HostService(config, reactor)
-    except OSError as exc:  # the state dir cannot be made or used (a file, no permission)
-        print(f"cartagena host: cannot use the state dir {args.state_dir}: {exc}",
+    except OSError as exc:  # the state dir cannot be used (no permission)
+        print(f"cartagena host: cannot use the state dir {config.state_dir}: {exc}",
               file=sys.stderr)
         return 1
     from twisted.internet.error import CannotListenError
@@ -200,6 +223,8 @@ def run(args: argparse.Namespace) -> int:
             service.stopService()
             return 2
     print(f"cartagena host: listening on port {service.port}", flush=True)
+    if config.state_dir is not None:
+        print(f"cartagena host: journal in {config.state_dir}", flush=True)
     web_url = service.web.url if service.web is not None else None
     if web_url:
         print(f"cartagena host: web view at {web_url}", flush=True)
@@ -238,10 +263,12 @@ def run(args: argparse.Namespace) -> int:
         local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
         label = friends_address(args.bind, service.port)
         first = min(service.lobby.tables)
+        token = own_resumed_token(service)
 
         def open_client() -> None:
             d = run_client(reactor, host=local, port=service.port, name=name, spectate=False,
-                           table=first, password=config.password, hosting=True,
+                           table=None if token else first, token=token,
+                           password=config.password, hosting=True,
                            host_label=label,
                            ascii_only=args.ascii, bell=not args.no_bell,
                            title=not args.no_title, web_url=web_url)

@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
                         help="also show the table in a browser at http://127.0.0.1:PORT/")
     add_notify_arguments(parser)
+    from cartagena_net.cli.journal_args import add_journal_arguments
+
+    add_journal_arguments(parser)
 
 
 def table_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
@@ -49,6 +52,20 @@ def _seat_count(game: Any) -> int:
     return len(view(game.new_state(seed=0), 0)["seats"])
 
 
+def resumed_seat(service: Any) -> tuple[int | None, str | None]:
+    """The restored game to play on, if any: (its table, the player's seat token).
+
+    A practice table has one human seat, the player's; the newest game still being
+    played is the one taken back (a finished one just stays listed).
+    """
+    for tid in sorted(service.lobby.tables, reverse=True):
+        table = service.lobby.tables[tid]
+        humans = [s for s in table.seats if s.human]
+        if table.status == "playing" and humans:
+            return tid, humans[0].token
+    return None, None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         options, bots = table_options(args)
@@ -62,6 +79,19 @@ def run(args: argparse.Namespace) -> int:
     if args.web is not None and not 0 <= args.web <= 65535:
         print(f"cartagena play: --web port {args.web} is not in 0..65535", file=sys.stderr)
         return 2
+    from cartagena_net.cli.journal_args import choose_state, records_folder
+    from cartagena_net.host.homes import PLAY_SLOT
+
+    try:
+        state = choose_state(args, "cartagena play", PLAY_SLOT)  # holds the folder's lock
+    except ValueError as exc:
+        print(f"cartagena play: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cartagena play: {exc}", file=sys.stderr)
+        return 1
+    if state.notice:
+        print(state.notice, file=sys.stderr)
     from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
@@ -75,12 +105,17 @@ def run(args: argparse.Namespace) -> int:
     config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
                         bot_think=think, web_port=args.web,  # the web view: if asked
-                        seed=args.seed)  # None: the OS's secure RNG deals
-    service = HostService(config, reactor)
+                        seed=args.seed,  # None: the OS's secure RNG deals
+                        state_dir=None if state.directory is None else str(state.directory),
+                        resume=state.resume, records_dir=records_folder(args))
+    token: str | None = None
     try:
+        service = HostService(config, reactor)
         service.startService()
-        table = service.create_table(f"{name}'s table", args.rules, options, bots=bots,
-                                     bot_kind=bot_kind)
+        table, token = resumed_seat(service)
+        if table is None:
+            table = service.create_table(f"{name}'s table", args.rules, options, bots=bots,
+                                         bot_kind=bot_kind)
     except HostError as exc:
         service.stopService()
         print(f"cartagena play: {exc.message}", file=sys.stderr)
@@ -105,8 +140,9 @@ def run(args: argparse.Namespace) -> int:
 
     def begin() -> None:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
-                       table=table, auto_start=True, solo=True, bell=not args.no_bell,
-                       title=not args.no_title, web_url=web_url)
+                       table=None if token else table, auto_start=not token, solo=True,
+                       bell=not args.no_bell, title=not args.no_title, web_url=web_url,
+                       token=token)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

@@ -65,3 +65,5 @@ class HostConfig:
     # A seeded deal and seeded bots: reproducible games for practice and tests only.
     # None (always, for real games): the deal uses the OS's secure RNG.
     seed: int | None = None
+    # Where every game's record is kept (cartagena_net.records); None: no records.
+    records_dir: str | None = None

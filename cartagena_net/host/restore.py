@@ -75,6 +75,7 @@ class _Replay:
     def __init__(self) -> None:
         self.seats: dict[str, Any] | None = None
         self.started = False
+        self.started_at: float | None = None  # when the game started (Unix time)
         self.seq = 0
         self.outcomes: list[list[int]] = []
         self.actions: list[tuple[list[list[int]], str]] = []
@@ -97,6 +98,8 @@ class _Replay:
             self.seats = rec
         elif kind == "game":
             self.started = True
+            started = rec.get("started")
+            self.started_at = started if isinstance(started, (int, float)) else None
             self.outcomes = _outcomes(rec.get("chance"))
             self.actions, self.action_records, self.seats_acting = [], [], []
             self.seq = _seq(rec)
@@ -213,6 +216,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
     table.seq = rep.seq
     if state is not None:
         table.state = state
+        table.started_at = rep.started_at
         table.chance_seen = gamerec.chance_count(state)
         table.actions_seen = len(rep.actions)
         table.sent_events = state.event_count

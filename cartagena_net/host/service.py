@@ -14,6 +14,7 @@ from twisted.internet import protocol as tprotocol
 from twisted.logger import Logger
 
 from cartagena_net.engine import make_game
+from cartagena_net.host import recorder
 from cartagena_net.host.config import HostConfig
 from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.errors import HostError
@@ -130,6 +131,8 @@ class HostService(Service):
         for conn in list(self.connections):
             conn.say_bye(HOST_ENDED)
         for table in self.lobby.tables.values():
+            if table.status == "playing":  # a spectator's record, until the game ends
+                recorder.keep(table, "stopped")
             table.close()
         self.thinker.shutdown()
         stopping = []

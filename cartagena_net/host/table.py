@@ -13,7 +13,7 @@ from cartagena_net.engine import (
     InvalidActionError,
     view,
 )
-from cartagena_net.host import gamerec
+from cartagena_net.host import gamerec, recorder
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
@@ -82,6 +82,7 @@ class Table:
         self.journal_failing = False  # the last journal write failed (a full disk)
         self.paused = False  # a client's bots-only game nobody plays or watches
         self._idle_call: Any = None  # removes a paused table after the grace period
+        self.started_at: float | None = None  # when the game started (Unix time)
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
         self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
@@ -443,11 +444,13 @@ class Table:
             self._rotate_start_player()
         state = gamerec.new_state(self.game, self._deal_rng)
         outcomes = gamerec.chance_outcomes(state)
+        started_at = round(time.time(), 3)
         if self.journal is not None:
             # A new game starts the journal afresh: what came before is over.
             try:
                 self.journal.rewrite(self.meta_record(), self._seats_record(),
-                                     {"t": "game", "seq": self.seq + 1, "chance": outcomes})
+                                     {"t": "game", "seq": self.seq + 1, "chance": outcomes,
+                                      "started": started_at})
             except OSError as exc:
                 self._journal_trouble(exc)
                 if rotated:  # the seats as they were
@@ -455,6 +458,7 @@ class Table:
                 raise HostError("journal-failed", self._journal_message(exc)) from None
             self._journal_ok()
         self.seq += 1
+        self.started_at = started_at
         self.state = state
         self.chance_seen = len(outcomes)
         self._stop_thinking()
@@ -530,6 +534,8 @@ class Table:
             self.status = "finished"
             self.host.lobby_changed(self)
         self._broadcast(first=seat)
+        if self.state.is_over:
+            recorder.keep(self, "won")
 
     def _engine_fault(self, seat: int, text: str) -> None:
         """Log an engine failure and make sure the state is the last good one.
@@ -679,6 +685,8 @@ class Table:
             self.paused = False
             self._schedule_bot()
             return
+        if self.state is not None and not self.state.is_over:
+            recorder.keep(self, "abandoned")
         if self.journal is not None:
             self.journal.close()
             path = self.journal.path

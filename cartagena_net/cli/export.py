@@ -1,0 +1,51 @@
+"""`cartagena export ID`: a kept game as JSON (the record) and as a plain-text score."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HELP = "write a kept game (see `cartagena records`) as JSON and as a plain-text score"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", metavar="ID|FILE", help="a record id (or its start), or a file")
+    parser.add_argument("--to", default=".", metavar="DIR",
+                        help="write ID.json and ID.txt in DIR (default: here)")
+    parser.add_argument("--print", choices=("json", "score"), default=None, dest="show",
+                        help="print the JSON or the score instead of writing files")
+    parser.add_argument("--dir", default=None, metavar="DIR",
+                        help="the records folder (default: this user's)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cartagena_net.records import RecordError, dumps, score
+    from cartagena_net.records.store import find, read
+
+    try:
+        rec = read(find(args.id, args.dir))
+        text = score(rec)
+    except RecordError as exc:
+        print(f"cartagena export: {exc}", file=sys.stderr)
+        return 1
+    if args.show == "json":
+        sys.stdout.buffer.write(dumps(rec))
+        return 0
+    if args.show == "score":
+        sys.stdout.write(text)
+        return 0
+    folder = Path(args.to)
+    targets = [(folder / f"{rec['id']}.json", dumps(rec)),
+               (folder / f"{rec['id']}.txt", text.encode("utf-8"))]
+    for path, _ in targets:
+        if path.exists():
+            print(f"cartagena export: {path} exists; not overwritten", file=sys.stderr)
+            return 1
+    try:
+        for path, data in targets:
+            path.write_bytes(data)
+            print(path)
+    except OSError as exc:
+        print(f"cartagena export: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 1
+    return 0

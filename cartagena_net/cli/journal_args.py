@@ -1,0 +1,132 @@
+"""Crash safety on the command line, shared by `host` and `play`: where the journals go
+and whether an unfinished game found there is resumed.
+
+By default a host journals into its own folder of the per-user state directory
+(:mod:`cartagena_net.host.homes`); ``--state-dir`` chooses another folder and
+``--no-journal`` keeps none. When the folder holds an unfinished game, the host says so
+and asks whether to resume it; ``--resume`` and ``--no-resume`` answer in advance. With
+no terminal to ask (stdin or stdout not a terminal: a service, a script) and neither
+flag, the game is resumed: a host restarted after a crash carries on where it stopped,
+and nothing is lost either way, since a game not resumed is archived, never deleted.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
+    """--state-dir, --no-journal, --no-records, --resume and --no-resume."""
+    parser.add_argument("--state-dir", default=None, metavar="DIR",
+                        help="journal (crash safety) in DIR instead of this user's own "
+                             "folder for this host; journals not resumed are moved to an "
+                             "archive-* folder in it, never deleted")
+    parser.add_argument("--no-journal", action="store_true",
+                        help="keep no journal: a crash loses the game")
+    parser.add_argument("--no-records", action="store_true",
+                        help="keep no record of the games (see `cartagena records`)")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--resume", dest="resume", action="store_const", const=True,
+                        default=None,
+                        help="resume the tables the journals hold without asking")
+    choice.add_argument("--no-resume", dest="resume", action="store_const", const=False,
+                        help="start afresh without asking (an unfinished game is archived)")
+
+
+@dataclass
+class StateChoice:
+    """Where this host journals (None: nowhere), whether it resumes, and the lock held."""
+
+    directory: Path | None
+    resume: bool
+    lock: int | None = None
+    notice: str | None = None  # said once the host runs (e.g. the journal is off)
+
+
+def interactive() -> bool:
+    """Is there a person at a terminal to ask?"""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return False
+
+
+def ask_yes(question: str) -> bool:
+    """Ask a yes/no question on the terminal; Enter means yes."""
+    while True:
+        sys.stdout.write(question)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:  # end of input: the default
+            sys.stdout.write("\n")
+            return True
+        answer = line.strip().lower()
+        if answer in ("", "y", "yes"):
+            return True
+        if answer in ("n", "no"):
+            return False
+        print("please answer y or n", file=sys.stderr)
+
+
+def choose_state(args: argparse.Namespace, command: str, slot: str,
+                 ask: Any = None) -> StateChoice:
+    """Open the journal folder for ``args`` and decide whether to resume.
+
+    ``command`` names the command in messages; ``slot`` is the default folder's kind
+    (:mod:`cartagena_net.host.homes`). ``ask(question) -> bool`` asks the person
+    (default: on the terminal, when there is one). ValueError for options that do not
+    go together; OSError (its text names the folder) when ``--state-dir`` cannot be used.
+    """
+    from cartagena_net.host import homes
+    from cartagena_net.host.journal import ensure_state_dir, lock_state_dir
+    from cartagena_net.host.unfinished import unfinished_games
+
+    if args.no_journal:
+        if args.state_dir:
+            raise ValueError("--no-journal and --state-dir do not go together")
+        if args.resume:
+            raise ValueError("--resume needs a journal: drop --no-journal")
+        return StateChoice(None, False)
+    if args.state_dir:
+        try:
+            folder = ensure_state_dir(args.state_dir)
+            lock = lock_state_dir(folder)
+        except OSError as exc:
+            raise OSError(f"cannot use the state dir {args.state_dir}: {exc}") from None
+    else:
+        try:
+            folder, lock = homes.open_default_state_dir(
+                slot, prefer=lambda f: bool(unfinished_games(f)))
+        except OSError as exc:  # a read-only home, say: play on, but say it is unsafe
+            return StateChoice(None, False, notice=(
+                f"{command}: no journal (cannot use {homes.hosts_dir()}: {exc}); "
+                "a crash will lose the game (--state-dir DIR chooses another folder)"))
+    resume = args.resume
+    games = unfinished_games(folder) if resume is None else []
+    if resume is None and games:
+        if ask is None and interactive():
+            ask = ask_yes
+        # Asked: said on the terminal, where the question is; else it goes to the log.
+        out = sys.stdout if ask is not None else sys.stderr
+        print(f"{command}: {len(games)} unfinished game(s) in {folder}:", file=out)
+        for game in games:
+            print(f"  {game.describe()}", file=out)
+        if ask is not None:
+            resume = bool(ask("Resume? [Y/n] "))
+        else:
+            resume = True
+            print(f"{command}: resuming (no terminal to ask; --no-resume starts afresh "
+                  "and archives it)", file=sys.stderr)
+    return StateChoice(folder, bool(resume), lock)
+
+
+def records_folder(args: argparse.Namespace) -> str | None:
+    """Where the host keeps its games' records (None: ``--no-records``)."""
+    if args.no_records:
+        return None
+    from cartagena_net.records.store import records_dir
+
+    return str(records_dir())

@@ -1,0 +1,69 @@
+"""The host keeps a record of every game: at its end (``won``), and when the host stops
+while it is played (``stopped``: a spectator's record, replaced by the full one if the
+game is resumed and ends).
+
+One small file is written on the reactor thread when a game ends (a few milliseconds:
+the record is built by replaying the game once); a failure to write it (disk full, no
+permission) is logged and changes nothing else: the game, its journal and its players
+never notice.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from twisted.logger import Logger
+
+from cartagena_net.records import build
+from cartagena_net.records import store as record_store
+
+log = Logger(namespace="cartagena.host.records")
+
+
+def record_id(started: float, host_id: str, table_id: int) -> str:
+    """``20261124T213000Z-1a2b3c4d-1``: when the game started, where, which table. The same
+    for a game stopped and resumed, so its final record replaces the spectator's."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(started))
+    return f"{stamp}-{host_id[:8]}-{table_id}"
+
+
+def players(table: Any) -> list[dict[str, Any]]:
+    """The table's seats as a record's players (no tokens)."""
+    from cartagena_net.records.format import player
+
+    config = table.host.config
+    return [player(s.index, s.color, s.name, bot=s.bot_kind, level=config.bot_level,
+                   think=config.bot_think) for s in table.seats]
+
+
+def keep(table: Any, end: str) -> Any:
+    """Write the record of ``table``'s game (``end``: won, stopped or abandoned).
+
+    Returns the file written, or None (records off, no game, or the write failed:
+    logged, never raised).
+    """
+    folder = getattr(table.host.config, "records_dir", None)
+    if folder is None or table.state is None:
+        return None
+    started = table.started_at if table.started_at is not None else time.time()
+    try:
+        record = build(table.state, record_id=record_id(started, table.host.host_id, table.id),
+                       players=players(table), started=_utc(started), ended=_utc(time.time()),
+                       end=end, table=table.name, host=table.host.config.name)
+        path = record_store.write(folder, record)
+    except OSError as exc:
+        log.error("table {table}: the game's record could not be written to {folder}: "
+                  "{err}; the game is not affected", table=table.id, folder=str(folder),
+                  err=str(exc))
+        return None
+    except Exception:  # noqa: BLE001 - a record must never take the table down
+        log.failure("table {table}: the game's record could not be made", table=table.id)
+        return None
+    log.info("table {table}: the game's record is {path}", table=table.id, path=str(path))
+    return path
+
+
+def _utc(seconds: float) -> str:
+    from cartagena_net.records.format import utc_text
+
+    return utc_text(seconds)

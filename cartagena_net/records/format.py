@@ -1,0 +1,447 @@
+"""The game record: a documented, versioned JSON format (docs/records.md).
+
+A record of a game that ended by its rules is *full*: the game's spec, the chance
+outcomes (board layout, deck orders) and every action with the seat that took it, so
+that :func:`replay` rebuilds the game exactly. Once a game is over nothing is secret
+any more, so a full record hides nothing that matters.
+
+A record of a game that has not ended (the host stopped while it was played; it may
+be resumed) is a *spectator's* record: what a spectator saw, through the engine's
+:func:`~cartagena_net.engine.view` and nothing else: the spectator's view at the start
+and at the end, and for each action the seat that took it and its events as a
+spectator sees them. No action text (a magic action such as ``keep CARD`` names a
+hidden card), no chance outcome, no hand. When the game ends, the full record replaces
+it.
+
+Pure: no Twisted, no I/O but what the caller does with the bytes.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
+
+FORMAT = "cartagena-net record"
+VERSION = 1
+MAX_BYTES = 16 << 20  # a record larger than this is refused before it is parsed
+MAX_MOVES = 100_000
+ENDS = ("won", "stopped", "abandoned")
+KINDS = ("full", "spectator")
+RECORD_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message says why, for a person."""
+
+
+class _NoMoreChance:
+    """The fallback of a replayed record: the record holds every outcome it needs."""
+
+    def shuffle(self, items: list[int]) -> None:
+        raise RecordError("the record holds fewer chance outcomes than the game needs")
+
+    def pick(self, n: int) -> int:
+        raise RecordError("the record holds fewer chance outcomes than the game needs")
+
+    def fork(self) -> _NoMoreChance:
+        return self
+
+
+class _Counted:
+    """A chance source that counts the outcomes it has given (one per shuffle)."""
+
+    def __init__(self, outcomes: Sequence[Sequence[int]]) -> None:
+        self.inner = ReplayChance(outcomes, _NoMoreChance())
+        self.used = 0
+
+    def shuffle(self, items: list[int]) -> None:
+        self.inner.shuffle(items)
+        self.used += 1
+
+    def pick(self, n: int) -> int:
+        return self.inner.pick(n)
+
+    def fork(self) -> _Counted:
+        twin = _Counted(())
+        twin.inner, twin.used = self.inner.fork(), self.used
+        return twin
+
+
+# -- building -------------------------------------------------------------------------
+
+
+def player(seat: int, color: str, name: str | None, bot: str | None = None,
+           level: str | None = None, think: float | None = None) -> dict[str, Any]:
+    """One entry of ``players``: a human, or a bot of a kind (and level, for a search)."""
+    entry: dict[str, Any] = {"seat": seat, "color": color, "name": name or color}
+    if bot is None:
+        entry["kind"] = "human"
+    else:
+        entry.update(kind="bot", bot=bot)
+        if bot == "ismcts":
+            if think is not None:
+                entry["think"] = think
+            else:
+                entry["level"] = level or "normal"
+    return entry
+
+
+def build(state: Any, *, record_id: str, players: list[dict[str, Any]], started: str,
+          ended: str, end: str, table: str = "", host: str = "") -> dict[str, Any]:
+    """The record of ``state``: full if the game is over, else a spectator's record.
+
+    ``started``/``ended``: UTC times (:func:`utc_text`); ``end``: one of ``ENDS``.
+    """
+    if end not in ENDS:
+        raise ValueError(f"end must be one of {ENDS}, not {end!r}")
+    if not RECORD_ID.fullmatch(record_id):
+        raise ValueError(f"a record id is 1 to 80 letters, digits, - or _: {record_id!r}")
+    rec = state.record()  # spec, chance, actions: hidden information, filtered below
+    game = state.game
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "id": record_id,
+        "kind": "full" if state.is_over else "spectator",
+        "spec": rec["spec"],
+        "table": table[:64],
+        "host": host[:64],
+        "players": players,
+        "started": started,
+        "ended": ended,
+        "end": end,
+        "outcome": json.loads(json.dumps(view(state, SPECTATOR)["outcome"])),
+    }
+    counted = _Counted(rec["chance"])
+    replayed = game.new_state(chance=counted, events=not state.is_over)
+    first = counted.used
+    moves: list[dict[str, Any]] = []
+    start_view = None if state.is_over else view(replayed, SPECTATOR)
+    for text in rec["actions"]:
+        seat = replayed.actor
+        before, since = counted.used, replayed.event_count
+        replayed.apply(text)
+        if state.is_over:
+            move: dict[str, Any] = {"seat": seat, "action": text}
+            if counted.used > before:
+                move["chance"] = rec["chance"][before:counted.used]
+        else:
+            move = {"seat": seat, "events": view(replayed, SPECTATOR, since)["events"]}
+        moves.append(move)
+    if state.is_over:
+        out["chance"] = rec["chance"][:first]
+    else:
+        out["start"] = start_view
+        out["final"] = view(state, SPECTATOR)
+    out["moves"] = moves
+    return out
+
+
+def utc_text(seconds: float) -> str:
+    """A Unix time as ISO 8601 UTC to the second: ``2026-11-24T21:30:00Z``."""
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def dumps(record: dict[str, Any]) -> bytes:
+    """The record as UTF-8 JSON (one key a line at the top, moves one a line)."""
+    head = {k: v for k, v in record.items() if k != "moves"}
+    lines = [json.dumps(m, ensure_ascii=False, separators=(",", ":"))
+             for m in record.get("moves") or ()]
+    body = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
+    moves = ",\n  ".join(lines)
+    text = f'{body},\n "moves": [\n  {moves}\n ]\n}}\n' if lines else \
+        f'{body},\n "moves": []\n}}\n'
+    return text.encode("utf-8")
+
+
+# -- reading --------------------------------------------------------------------------
+
+
+def _need(cond: bool, why: str) -> None:
+    if not cond:
+        raise RecordError(why)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _outcomes(value: Any, where: str) -> list[list[int]]:
+    _need(isinstance(value, list) and all(
+        isinstance(o, list) and all(_is_int(i) for i in o) for o in value),
+        f"{where}: chance outcomes must be lists of whole numbers")
+    return value
+
+
+def loads(data: bytes) -> dict[str, Any]:
+    """A record from its bytes, its fields checked; RecordError says what is wrong."""
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"not a record: larger than {MAX_BYTES >> 20} MB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("not a record: not UTF-8 text") from None
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not a record: damaged JSON ({exc.msg} at line {exc.lineno}; "
+                          "truncated or edited?)") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply") from None
+    return check(rec)
+
+
+def check(rec: Any) -> dict[str, Any]:
+    """``rec`` if it is a well-formed record of a version this program reads."""
+    _need(isinstance(rec, dict) and rec.get("format") == FORMAT,
+          f"not a record: it does not say format {FORMAT!r}")
+    version = rec.get("version")
+    _need(_is_int(version) and version >= 1, "damaged record: its version is not a number")
+    if version > VERSION:
+        raise RecordError(f"this record is format version {version}, written by a newer "
+                          f"cartagena-net; this one reads up to version {VERSION}: update "
+                          "cartagena-net to read it")
+    _need(isinstance(rec.get("id"), str) and bool(RECORD_ID.fullmatch(rec["id"])),
+          "damaged record: a bad id")
+    _need(rec.get("kind") in KINDS, "damaged record: its kind is neither full nor spectator")
+    _need(rec.get("end") in ENDS, f"damaged record: its end is not one of {', '.join(ENDS)}")
+    for key in ("started", "ended", "table", "host"):
+        _need(isinstance(rec.get(key), str), f"damaged record: {key} is not text")
+    spec = rec.get("spec")
+    _need(isinstance(spec, dict) and isinstance(spec.get("preset"), str),
+          "damaged record: no rules (spec)")
+    try:
+        game = make_game(**spec)
+    except Exception as exc:  # noqa: BLE001 - whatever the engine refuses: a bad record
+        raise RecordError(f"damaged record: its rules cannot be set up: {exc}") from None
+    players = rec.get("players")
+    _need(isinstance(players, list) and len(players) == game.players,
+          f"damaged record: it names {len(players) if isinstance(players, list) else 'no'} "
+          f"players for a {game.players}-player game")
+    for n, p in enumerate(players):
+        _need(isinstance(p, dict) and p.get("seat") == n and isinstance(p.get("name"), str)
+              and p.get("kind") in ("human", "bot")
+              and (p["kind"] == "human" or isinstance(p.get("bot"), str)),
+              f"damaged record: player {n} is malformed")
+    out = rec.get("outcome")
+    _need(out is None or (isinstance(out, dict) and _is_int(out.get("winner"))
+                          and isinstance(out.get("ranking"), list)),
+          "damaged record: a malformed outcome")
+    _need((rec["kind"] == "full") == (out is not None),
+          "damaged record: a full record is of a game that ended, a spectator's of one "
+          "that did not")
+    moves = rec.get("moves")
+    _need(isinstance(moves, list) and len(moves) <= MAX_MOVES, "damaged record: no moves list")
+    if rec["kind"] == "full":
+        _outcomes(rec.get("chance"), "damaged record")
+        for n, m in enumerate(moves, 1):
+            _need(isinstance(m, dict) and _is_int(m.get("seat"))
+                  and isinstance(m.get("action"), str) and len(m["action"]) <= 200,
+                  f"damaged record: move {n} is malformed")
+            if "chance" in m:
+                _outcomes(m["chance"], f"damaged record: move {n}")
+    else:
+        for key in ("start", "final"):
+            _need(isinstance(rec.get(key), dict), f"damaged record: no {key} view")
+        for n, m in enumerate(moves, 1):
+            _need(isinstance(m, dict) and (m.get("seat") is None or _is_int(m.get("seat")))
+                  and isinstance(m.get("events"), list)
+                  and all(isinstance(e, dict) for e in m["events"]),
+                  f"damaged record: move {n} is malformed")
+    return rec
+
+
+def steps(rec: dict[str, Any]) -> list[Any]:
+    """Every state of a full record's game, from the deal to the end (``len(moves)+1``),
+    each replayed exactly; RecordError names the first move that does not fit."""
+    return list(_walk(rec, keep=True))
+
+
+def replay(rec: dict[str, Any]) -> Any:
+    """The final state of a full record's game, replayed exactly (RecordError if not)."""
+    state = None
+    for state in _walk(rec, keep=False):
+        pass
+    return state
+
+
+def _walk(rec: dict[str, Any], keep: bool) -> Any:
+    if rec.get("kind") != "full":
+        raise RecordError("a spectator's record (of a game that had not ended) holds what a "
+                          "spectator saw, not the cards: it cannot be replayed exactly")
+    game = make_game(**rec["spec"])
+    outcomes = list(rec["chance"])
+    for m in rec["moves"]:
+        outcomes.extend(m.get("chance") or ())
+    counted = _Counted(outcomes)
+    try:
+        state = game.new_state(chance=counted)
+    except (RecordError, ValueError) as exc:
+        raise RecordError(f"damaged record: the game cannot be dealt again: {exc}") from None
+    _need(counted.used == len(rec["chance"]),
+          f"damaged record: the deal used {counted.used} chance outcomes, the record "
+          f"holds {len(rec['chance'])}")
+    yield state.copy(events=True) if keep else state
+    for n, m in enumerate(rec["moves"], 1):
+        where = f"damaged record: move {n} ({m['action'][:60]!r} by seat {m['seat']})"
+        _need(state.actor == m["seat"], f"{where}: seat {state.actor} was to act")
+        before = counted.used
+        try:
+            state.apply(m["action"])
+        except Exception as exc:  # noqa: BLE001 - the engine refuses: a bad record
+            raise RecordError(f"{where}: the game refuses it: {exc}") from None
+        added = len(m.get("chance") or ())
+        _need(counted.used - before == added,
+              f"{where}: it drew {counted.used - before} chance outcome(s), the record "
+              f"holds {added}")
+        yield state.copy(events=True) if keep else state
+    got = json.loads(json.dumps(view(state, SPECTATOR)["outcome"]))  # tuples as lists
+    _need(got == rec["outcome"], f"damaged record: the replayed game ends {got}, the record "
+                                 f"says {rec['outcome']}")
+
+
+# -- reading for people -----------------------------------------------------------------
+
+
+def player_label(p: dict[str, Any]) -> str:
+    """``ann`` or ``Blackbeard (ismcts normal)``."""
+    if p.get("kind") != "bot":
+        return str(p.get("name"))
+    how = p.get("level") or (f"{p['think']:g}s" if p.get("think") is not None else "")
+    return f"{p.get('name')} ({p.get('bot')}{' ' + how if how else ''})"
+
+
+def rules_label(rec: dict[str, Any]) -> str:
+    """``jamaica`` with its options that differ from the preset's: ``jamaica segments=1``."""
+    spec = dict(rec["spec"])
+    preset = spec.pop("preset")
+    players = len(rec["players"])
+    try:
+        base = make_game(preset, players=players).spec()
+    except Exception:  # noqa: BLE001 - a label only: show every option
+        base = {}
+
+    def shown(value: Any) -> str:
+        return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    extra = [f"{k}={shown(v)}" for k, v in spec.items() if base.get(k) != v]
+    return " ".join([preset, f"{players}p", *extra])
+
+
+def winner_label(rec: dict[str, Any]) -> str:
+    out = rec.get("outcome")
+    if out is None:
+        return f"({rec['end']}, unfinished)"
+    return player_label(rec["players"][out["winner"]])
+
+
+def score(rec: dict[str, Any]) -> str:
+    """The game as text a person reads: a header, then one line a turn.
+
+    Full records list the actions in the engine's notation (``advance 0 skull``), a
+    decision another seat owed during the turn in brackets; a spectator's record lists
+    the events as a spectator saw them.
+    """
+    players = rec["players"]
+    head = [f"# cartagena-net game {rec['id']}",
+            f"# rules: {rules_label(rec)}",
+            f"# table: {rec['table']} on {rec['host']}",
+            f"# started {rec['started']}, ended {rec['ended']} ({rec['end']})"]
+    head += [f"# seat {p['seat']} {p['color']}: {player_label(p)}" for p in players]
+    out = rec.get("outcome")
+    if out is not None:
+        head.append("# result: " + ", ".join(
+            f"{place}. {player_label(players[s])}" for place, s in
+            enumerate(_ranking(out["ranking"]), 1)))
+    else:
+        head.append("# result: none (the game had not ended; a spectator's record)")
+    lines: list[str] = []
+    if rec["kind"] == "full":
+        lines = _full_lines(rec)
+    else:
+        lines = _spectator_lines(rec)
+    return "\n".join(head + lines) + "\n"
+
+
+def _ranking(ranking: list[Any]) -> list[int]:
+    flat: list[int] = []
+    for r in ranking:
+        flat.extend(r if isinstance(r, list) else [r])
+    return flat
+
+
+def _full_lines(rec: dict[str, Any]) -> list[str]:
+    players = rec["players"]
+    lines: list[str] = []
+    turn_seat: int | None = None
+    parts: list[str] = []
+    number = 0
+    states = steps(rec)
+    for state, m in zip(states, rec["moves"], strict=False):
+        if state.turn != turn_seat or not parts:
+            if parts:
+                lines.append(f"{number}. {players[turn_seat]['color']}: {'; '.join(parts)}")
+            number += 1
+            turn_seat, parts = state.turn, []
+        parts.append(m["action"] if m["seat"] == turn_seat
+                     else f"[{players[m['seat']]['color']}: {m['action']}]")
+    if parts:
+        lines.append(f"{number}. {players[turn_seat]['color']}: {'; '.join(parts)}")
+    return lines
+
+
+def _spectator_lines(rec: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    parts: list[str] = []
+    for m in rec["moves"]:
+        for e in m["events"]:
+            if e.get("type") == "turn" and parts:
+                lines.append("; ".join(parts))
+                parts = []
+            if e.get("type") != "turn":
+                parts.append(str(e.get("text", e.get("type"))))
+    if parts:
+        lines.append("; ".join(parts))
+    return [f"{n}. {line}" for n, line in enumerate(lines, 1)]
+
+
+def scoreboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games, wins and places per player: a person by name, a bot by its kind and level
+    (``ismcts normal``), over the records of games that ended; most wins first.
+
+    Each row: ``player``, ``bot`` (is it one), ``games``, ``wins``, ``places`` (how many
+    times 1st, 2nd, ... as a list) and ``unfinished`` (games stopped before their end).
+    """
+    rows: dict[tuple[bool, str], dict[str, Any]] = {}
+
+    def row(p: dict[str, Any]) -> dict[str, Any]:
+        bot = p.get("kind") == "bot"
+        if bot:
+            how = p.get("level") or (f"{p['think']:g}s" if p.get("think") is not None else "")
+            key = f"{p.get('bot')} {how}".strip()
+        else:
+            key = str(p.get("name"))
+        return rows.setdefault((bot, key), {"player": key, "bot": bot, "games": 0, "wins": 0,
+                                            "places": [], "unfinished": 0})
+
+    for rec in records:
+        players = rec["players"]
+        out = rec.get("outcome")
+        if out is None:
+            for p in players:
+                row(p)["unfinished"] += 1
+            continue
+        for place, seat in enumerate(_ranking(out["ranking"])):
+            if not (isinstance(seat, int) and 0 <= seat < len(players)):
+                continue
+            r = row(players[seat])
+            r["games"] += 1
+            r["wins"] += seat == out["winner"]
+            r["places"] += [0] * (place + 1 - len(r["places"]))
+            r["places"][place] += 1
+    return sorted(rows.values(), key=lambda r: (-r["wins"], -r["games"], r["bot"], r["player"]))

@@ -1,0 +1,121 @@
+"""Where records are kept: one file a game, ``<records dir>/<record id>.json``.
+
+The records folder is ``records/`` in the per-user state directory
+(:func:`cartagena_net.portable.dirs.user_state_dir`), 0700, each record 0600. A record
+is written whole or not at all (a temporary file, fsync, rename), so a crash never
+leaves half a record; the record of a game that ends replaces the spectator's record
+the same game left when its host stopped (the same id). Nothing here deletes a record.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cartagena_net.portable.dirs import user_state_dir
+from cartagena_net.records.format import RECORD_ID, RecordError, dumps, loads
+
+SUFFIX = ".json"
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def records_dir() -> Path:
+    """This user's records folder (not created here)."""
+    return user_state_dir() / "records"
+
+
+def write(folder: str | os.PathLike[str], record: dict[str, Any]) -> Path:
+    """Write ``record`` as ``<id>.json`` in ``folder`` (made 0700 if needed); OSError if
+    the disk refuses (the caller decides what that means: the host logs it)."""
+    folder = Path(folder)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = folder / f"{record['id']}{SUFFIX}"
+    tmp = folder / f".{record['id']}{SUFFIX}.tmp"
+    data = dumps(record)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    os.close(fd)
+    os.replace(tmp, path)
+    return path
+
+
+@dataclass
+class Listed:
+    """One file of the records folder: its record, or why it cannot be read."""
+
+    path: Path
+    record: dict[str, Any] | None
+    error: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.path.name[: -len(SUFFIX)]
+
+
+def read(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The record in a file; RecordError (with the file named) if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 25)
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return loads(data)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+def listing(folder: str | os.PathLike[str] | None = None) -> list[Listed]:
+    """Every record of ``folder`` (default :func:`records_dir`), oldest first."""
+    folder = Path(folder) if folder is not None else records_dir()
+    try:
+        names = sorted(e for e in folder.iterdir()
+                       if e.name.endswith(SUFFIX) and not e.name.startswith("."))
+    except FileNotFoundError:
+        return []
+    out = []
+    for path in names:
+        try:
+            out.append(Listed(path, read(path)))
+        except RecordError as exc:
+            out.append(Listed(path, None, str(exc)))
+    out.sort(key=lambda x: (x.record or {}).get("started", ""))
+    return out
+
+
+def find(key: str, folder: str | os.PathLike[str] | None = None) -> Path:
+    """The file of record ``key``: an id, a unique start of one, or a file's path.
+
+    RecordError if there is none, or several that start so.
+    """
+    candidate = Path(key)
+    if candidate.is_file():
+        return candidate
+    folder = Path(folder) if folder is not None else records_dir()
+    if not RECORD_ID.fullmatch(key):
+        raise RecordError(f"no record or file {key!r}")
+    exact = folder / f"{key}{SUFFIX}"
+    if exact.is_file():
+        return exact
+    try:
+        found = sorted(e for e in folder.iterdir()
+                       if e.name.startswith(key) and e.name.endswith(SUFFIX))
+    except FileNotFoundError:
+        found = []
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise RecordError(f"no record {key!r} in {folder} (`cartagena records` lists them)")
+    raise RecordError(f"{len(found)} records start with {key!r}: give more of the id")

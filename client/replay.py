@@ -1,0 +1,179 @@
+"""The terminal replay viewer: a kept game (a full record) shown with the game screen.
+
+Every position of the game is rebuilt exactly from the record
+(:func:`cartagena_net.records.steps`) and shown through the engine's view for the
+chosen viewer: a spectator (public information only) or any one seat (its hand too).
+Keys (the same in every replay):
+
+    →  l  n      next action          ←  h  p      previous action
+    ↓  ]         next turn            ↑  [         previous turn (its first action)
+    Home  g      the deal             End  G       the end
+    v            next viewpoint       s            spectator      1..9  seat 1..9
+    PgUp PgDn    scroll the log
+    q  Esc  Ctrl-C                    quit
+
+No network, no host: the screen is the client's own (:func:`client.render.render_screen`).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.styles import Style
+
+from cartagena_net.engine import SPECTATOR, view
+from cartagena_net.records import steps
+from cartagena_net.records.format import player_label
+from client.model import ClientModel
+from client.render import render_screen, to_formatted
+
+KEYS = [("←/→", "action"), ("↑/↓", "turn"), ("Home/End", "deal/end"), ("v", "next view"),
+        ("s", "spectator"), ("1-9", "seat"), ("q", "quit")]
+
+
+class ReplayViewer:
+    """The positions of one recorded game, where the viewer is, and from whose seat."""
+
+    def __init__(self, record: dict[str, Any], ascii_only: bool = False) -> None:
+        self.record = record
+        self.states = steps(record)  # RecordError if the record does not replay
+        self.players = record["players"]
+        # The positions where a turn begins: the deal, and each change of the turn's seat.
+        self.turn_starts = [0] + [n for n in range(1, len(self.states))
+                                  if self.states[n].turn != self.states[n - 1].turn]
+        self.pos = 0
+        self.viewer: int | str = SPECTATOR
+        self.duration = _seconds(record["ended"]) - _seconds(record["started"])
+        self.model = ClientModel(name="replay", ascii_only=ascii_only, spectate=True)
+        self.model.host_label = f"replay {record['id']}"
+        self.model.table = 1
+        self.model.replay_keys = KEYS
+        self.show()
+
+    @property
+    def last(self) -> int:
+        return len(self.states) - 1
+
+    # -- moving -----------------------------------------------------------------
+
+    def go(self, pos: int) -> None:
+        self.pos = max(0, min(self.last, pos))
+        self.show()
+
+    def step(self, delta: int) -> None:
+        self.go(self.pos + delta)
+
+    def turn(self, delta: int) -> None:
+        """To the start of the next turn, or of this one (then the one before)."""
+        starts = self.turn_starts
+        if delta > 0:
+            later = [n for n in starts if n > self.pos]
+            self.go(later[0] if later else self.last)
+        else:
+            earlier = [n for n in starts if n < self.pos]
+            self.go(earlier[-1] if earlier else 0)
+
+    def see_as(self, viewer: int | str) -> None:
+        if viewer == SPECTATOR or (isinstance(viewer, int) and 0 <= viewer < len(self.players)):
+            self.viewer = viewer
+            self.show()
+
+    def next_viewer(self) -> None:
+        order: list[int | str] = [SPECTATOR, *range(len(self.players))]
+        self.see_as(order[(order.index(self.viewer) + 1) % len(order)])
+
+    # -- showing ----------------------------------------------------------------
+
+    def turn_number(self) -> int:
+        return sum(1 for n in self.turn_starts if n <= self.pos)
+
+    def show(self) -> None:
+        """Put the position, seen by the viewer, into the model the screen draws."""
+        state = self.states[self.pos]
+        v = view(state, self.viewer, since=0)
+        events = v.pop("events", None) or []
+        m = self.model
+        spectator = self.viewer == SPECTATOR
+        m.spectate = spectator
+        m.seat = None if spectator else int(self.viewer)
+        m.name = "spectator" if spectator else str(self.players[int(self.viewer)]["name"])
+        m.tables = [{
+            "id": 1, "name": self.record["table"], "rules": v.get("rules"), "owner": None,
+            "status": "finished" if v.get("outcome") else "playing", "spectators": 0,
+            "seats": [{"seat": p["seat"], "name": p["name"], "color": p["color"],
+                       "bot": p.get("bot"), "connected": True} for p in self.players]}]
+        m.fresh_log = True
+        m.on_message({"type": "state", "table": 1, "seq": self.pos, "view": v, "legal": [],
+                      "events": events,
+                      "lines": [str(e.get("text", ""))[:500] for e in events]})
+        m.overlay = None
+        m.history_whole = True  # every event from the deal on
+        m.game_started, m.game_ended = 0.0, (self.duration if v.get("outcome") else None)
+        who = ("a spectator" if spectator else
+               f"{player_label(self.players[m.seat])} ({self.players[m.seat]['color']})")
+        m.set_status(f"replay: action {self.pos}/{self.last} · turn {self.turn_number()}/"
+                     f"{len(self.turn_starts)} · seen as {who}")
+
+    def screen_text(self, width: int, height: int) -> str:
+        """The screen as plain text (tests)."""
+        return "\n".join("".join(text for _, text in line)
+                         for line in render_screen(self.model, width, height))
+
+
+def run_viewer(record: dict[str, Any], ascii_only: bool = False, app_input: Any = None,
+               app_output: Any = None) -> int:
+    """Open the viewer on a full record until the user quits; the exit code (0)."""
+    viewer = ReplayViewer(record, ascii_only=ascii_only)
+    kb = KeyBindings()
+
+    def bind(keys: tuple[str, ...], action: Any) -> None:
+        for key in keys:
+            kb.add(key)(lambda event, a=action: a())
+
+    bind(("right", "l", "n"), lambda: viewer.step(1))
+    bind(("left", "h", "p"), lambda: viewer.step(-1))
+    bind(("down", "]"), lambda: viewer.turn(1))
+    bind(("up", "["), lambda: viewer.turn(-1))
+    bind(("pageup",), lambda: viewer.model.scroll_log("pageup"))
+    bind(("pagedown",), lambda: viewer.model.scroll_log("pagedown"))
+    bind(("home", "g"), lambda: viewer.go(0))
+    bind(("end", "G"), lambda: viewer.go(viewer.last))
+    bind(("v",), viewer.next_viewer)
+    bind(("s",), lambda: viewer.see_as(SPECTATOR))
+    for n in range(1, 10):
+        bind((str(n),), lambda n=n: viewer.see_as(n - 1))
+
+    app: Application = Application(
+        layout=Layout(Window(FormattedTextControl(lambda: _text(app, viewer),
+                                                  show_cursor=False))),
+        key_bindings=kb, full_screen=True, style=Style([]), input=app_input,
+        output=app_output, mouse_support=False)
+
+    def leave(event: Any) -> None:
+        event.app.exit(result=0)
+
+    for key in ("q", "escape", "c-c"):
+        kb.add(key)(leave)
+    return int(app.run() or 0)
+
+
+def _text(app: Application, viewer: ReplayViewer) -> Any:
+    size = app.output.get_size()
+    try:
+        return to_formatted(render_screen(viewer.model, size.columns, size.rows))
+    except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the viewer
+        return [("bold fg:ansired", f"cannot draw this screen: {exc!r} (q quits)")]
+
+
+def _seconds(text: str) -> float:
+    """Seconds since the epoch of a record's UTC time (0 if it cannot be read)."""
+    import calendar
+    import time
+
+    try:
+        return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
+    except ValueError:
+        return 0.0

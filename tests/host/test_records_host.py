@@ -1,0 +1,114 @@
+"""The host keeps a record of every game: at its end a full one, when it stops mid-game
+a spectator's one (replaced by the full one once the resumed game ends); a record that
+cannot be written is logged and changes nothing else."""
+from __future__ import annotations
+
+import json
+
+from cartagena_net.records import replay
+from cartagena_net.records import store as record_store
+from protocol import messages
+from tests.twisted_loop import until
+
+from .crashkit import captured_logs, grep
+from .helpers import make_host, run, seat_players, state_at, stop_host
+
+OPTIONS = {"players": 2, "segments": 1}
+
+
+def test_a_game_of_bots_leaves_a_full_record_that_replays_to_the_tables_end(tmp_path):
+    records = tmp_path / "records"
+
+    async def scenario() -> None:
+        host = make_host(records_dir=str(records), bot_level="easy")
+        try:
+            tid = host.create_table("bots", "jamaica", dict(OPTIONS, players=3), bots=3,
+                                    bot_kind="greedy")
+            table = host.lobby.tables[tid]
+            table.seats[2].bot_kind = "random"  # two kinds at one table
+            table.start(None)
+            await until(lambda: table.status == "finished", "the game to end")
+            (item,) = record_store.listing(records)
+            rec = item.record
+            assert rec["kind"] == "full" and rec["end"] == "won"
+            assert rec["id"].endswith(f"-{host.host_id[:8]}-{tid}")
+            assert [p["kind"] for p in rec["players"]] == ["bot"] * 3
+            assert [p["bot"] for p in rec["players"]] == ["greedy", "greedy", "random"]
+            assert [p["name"] for p in rec["players"]] == [s.name for s in table.seats]
+            assert rec["table"] == "bots" and rec["host"] == "test host"
+            assert rec["started"] <= rec["ended"]
+            assert replay(rec) == table.state
+            assert rec["outcome"]["winner"] == table.state.outcome.winner
+        finally:
+            await stop_host(host)
+        assert len(record_store.listing(records)) == 1  # a finished game: nothing more
+
+    run(scenario())
+
+
+def test_a_stopped_game_leaves_a_spectators_record_replaced_when_it_ends(tmp_path):
+    records, state = tmp_path / "records", tmp_path / "state"
+
+    async def scenario() -> None:
+        host = make_host(records_dir=str(records), state_dir=str(state))
+        tid = host.create_table("t", "jamaica", OPTIONS, bots=1, bot_kind="greedy")
+        ((ann, _, token),) = await seat_players(host.port, tid, ["ann"])
+        ann.send(messages.Start(table=tid))
+        s = await state_at(ann)
+        for _ in range(3):
+            while not s.legal:
+                s = await state_at(ann)
+            ann.send(messages.Action(table=tid, seq=s.seq, action=s.legal[0]))
+            s = await state_at(ann, s.seq + 1)
+        ann.close()
+        hands = [seat["hand"] for seat in s.view["seats"] if seat["hand"]]
+        await stop_host(host)
+        (item,) = record_store.listing(records)
+        rec = item.record
+        assert rec["kind"] == "spectator" and rec["end"] == "stopped"
+        assert rec["players"][0] == {"seat": 0, "color": "red", "name": "ann", "kind": "human"}
+        text = json.dumps(rec)
+        assert token not in text and "chance" not in rec
+        assert all(seat["hand"] is None for seat in rec["final"]["seats"])
+        assert hands  # ann saw her hand; the record shows none of it
+        first_id = rec["id"]
+
+        again = make_host(records_dir=str(records), state_dir=str(state), resume=True)
+        try:
+            table = again.lobby.tables[tid]
+            table.add_bot(None, 0, "greedy")  # a bot plays ann's seat on to the end
+            table.seats[0].token = None
+            table._schedule_bot()
+            await until(lambda: table.status == "finished", "the resumed game to end")
+            (item,) = record_store.listing(records)  # the same id: replaced
+            assert item.record["id"] == first_id and item.record["kind"] == "full"
+            assert replay(item.record) == table.state
+        finally:
+            await stop_host(again)
+
+    run(scenario())
+
+
+def test_a_record_that_cannot_be_written_is_logged_and_the_host_plays_on(tmp_path):
+    blocked = tmp_path / "records"
+    blocked.write_text("a file where the records folder should be\n")
+
+    async def scenario() -> list[str]:
+        with captured_logs() as lines:
+            host = make_host(records_dir=str(blocked))
+            try:
+                tid = host.create_table("bots", "jamaica", OPTIONS, bots=2, bot_kind="greedy")
+                table = host.lobby.tables[tid]
+                table.start(None)
+                await until(lambda: table.status == "finished", "the game to end")
+                table.start(None)  # and the table plays again
+                await until(lambda: table.status == "finished", "the second game to end")
+            finally:
+                await stop_host(host)
+        return lines
+
+    lines = run(scenario())
+    failed = grep(lines, "record could not be written", str(blocked))
+    assert len(failed) == 2, lines
+    assert not grep(lines, "Traceback")
+    assert blocked.read_text() == "a file where the records folder should be\n"

@@ -1,0 +1,215 @@
+"""Game records: every preset and option mix played to the end by bots, recorded,
+written, read back and replayed exactly; damaged records get clear errors; a record of
+an unfinished game holds no hidden card."""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from cartagena_net.bots.kinds import make_bot
+from cartagena_net.engine import PRESETS, SPECTATOR, State, make_game, view
+from cartagena_net.records import (
+    RecordError,
+    build,
+    dumps,
+    loads,
+    replay,
+    score,
+    steps,
+    store,
+)
+from cartagena_net.records import format as fmt
+
+MIXES: list[tuple[str, dict[str, Any]]] = [
+    *((name, {"players": 2, "segments": 2}) for name in PRESETS),
+    ("jamaica", {"players": 3, "segments": 2}),
+    ("studiogiochi-2017", {"players": 3, "segments": 4, "magic": True}),
+    ("studiogiochi-2017", {"players": 2, "story": "whole", "segments": 4}),
+    ("studiogiochi-2017", {"players": 3, "segments": 4, "morgan": "instead",
+                           "filibusters": True}),
+    ("studiogiochi-2017", {"players": 2, "segments": 4, "morgan": "also", "magic": True,
+                           "filibusters": True}),
+    ("studiogiochi-2017", {"players": 2, "story": "whole", "segments": 4, "magic": True}),
+    ("studiogiochi-2017", {"players": 2, "story": "island", "morgan": "also"}),
+    ("studiogiochi-2017", {"players": 2, "story": "whole", "morgan": "island",
+                           "filibusters": True}),
+]
+
+
+def bot_game(rules: str, options: dict[str, Any], seed: int, stop_after: int | None = None):
+    """A game of greedy and random bots (with an undo when one is allowed), to the end
+    or ``stop_after`` actions."""
+    game = make_game(rules, **options)
+    rng = random.Random(seed)
+    state = game.new_state(seed=seed)
+    bots = [make_bot("greedy" if s % 2 == 0 else "random", random.Random(seed + s))
+            for s in range(game.players)]
+    undone = False
+    for n in range(20000):
+        if state.is_over or (stop_after is not None and n >= stop_after):
+            return state
+        seat = state.actor
+        legal = [str(a) for a in state.legal_actions()]
+        if not undone and "undo" in legal and rng.random() < 0.5:
+            state.apply("undo")
+            undone = True
+            continue
+        state.apply(bots[seat].choose(view(state, seat), legal))
+    raise AssertionError("the game did not end")
+
+
+def players_of(game) -> list[dict[str, Any]]:
+    return [fmt.player(0, game.colors[0], "ann")] + [
+        fmt.player(s, game.colors[s], f"bot{s}", bot="ismcts" if s == 1 else "greedy",
+                   level="hard") for s in range(1, game.players)]
+
+
+def record_of(state, end: str = "won") -> dict[str, Any]:
+    return build(state, record_id="20261124T200000Z-abcdef-1", players=players_of(state.game),
+                 started="2026-11-24T20:00:00Z", ended="2026-11-24T20:30:00Z", end=end,
+                 table="ann's table", host="den")
+
+
+@pytest.mark.parametrize(("rules", "options"), MIXES,
+                         ids=[f"{r}-{'-'.join(f'{k}={v}' for k, v in o.items())}"
+                              for r, o in MIXES])
+def test_a_game_played_to_the_end_is_recorded_read_back_and_replayed_exactly(
+        rules, options, tmp_path):
+    state = bot_game(rules, options, seed=len(rules) + len(options))
+    rec = record_of(state)
+    assert rec["kind"] == "full" and rec["outcome"]["winner"] == state.outcome.winner
+    path = store.write(tmp_path, rec)
+    back = store.read(path)
+    assert back == json.loads(json.dumps(rec))
+    again = replay(back)
+    assert again == state
+    assert again.record() == state.record()
+    # every position on the way is the one playing forward reaches
+    every = steps(back)
+    assert len(every) == len(back["moves"]) + 1 and every[-1] == state
+    assert [m["action"] for m in back["moves"]] == [str(a) for a in state.history]
+    text = score(back)
+    assert "# result: 1. " in text and back["moves"][0]["action"] in text
+    assert "ismcts hard" in text
+
+
+def test_stepping_back_and_forth_matches_playing_forward():
+    state = bot_game("jamaica", {"players": 3, "segments": 2}, seed=3)
+    rec = loads(dumps(record_of(state)))
+    every = steps(rec)
+    assert every[0] == make_game(**rec["spec"]).new_state(seed=3)
+    full = state.record()
+    actions = [m["action"] for m in rec["moves"]]
+    rng = random.Random(1)
+    n = 0
+    for _ in range(60):  # back and forth: by one action, by many, to either end
+        n = max(0, min(len(every) - 1, n + rng.choice((-1, 1, 1, -7, 9, -1000, 1000))))
+        forward = State.replay(state.game, full["chance"], actions[:n])
+        assert every[n] == forward
+        assert view(every[n], 1) == view(forward, 1)
+
+
+@pytest.mark.parametrize("options", [{"players": 3, "magic": True},
+                                     {"players": 3, "morgan": "instead", "filibusters": True}])
+def test_a_record_of_an_unfinished_game_holds_no_hidden_card(options):
+    length = len(bot_game("studiogiochi-2017", options, seed=4).history)
+    for stop in (5, length // 2, length - 1):
+        state = bot_game("studiogiochi-2017", options, seed=4, stop_after=stop)
+        assert not state.is_over
+        rec = loads(dumps(record_of(state, end="stopped")))
+        assert rec["kind"] == "spectator" and rec["outcome"] is None
+        assert "chance" not in rec and "spec" in rec
+        assert all("action" not in m for m in rec["moves"])
+        assert len(rec["moves"]) == stop
+        assert rec["final"] == json.loads(json.dumps(view(state, SPECTATOR)))
+        text = json.dumps(rec)
+        assert all(s["hand"] is None for s in rec["final"]["seats"])
+        # no card drawn from the stock or taken by a power is named anywhere
+        for s in rec["final"]["seats"]:
+            assert '"cards"' not in text or s["hand"] is None
+        for m in rec["moves"]:
+            for e in m["events"]:
+                assert not (e["type"] in ("retreat", "draw", "morgan") and "cards" in e)
+                assert e["type"] not in ("take", "give", "keep", "stack") or "card" not in e
+        with pytest.raises(RecordError, match="spectator"):
+            replay(rec)
+        assert score(rec).count("\n") > 8
+
+
+def damaged_cases() -> list[tuple[str, Any, str]]:
+    state = bot_game("jamaica", {"players": 2, "segments": 2}, seed=9)
+    good = dumps(record_of(state))
+
+    def edited(change) -> bytes:
+        r = json.loads(good)
+        change(r)
+        return json.dumps(r).encode()
+
+    return [
+        ("truncated", good[: len(good) // 2], "damaged JSON"),
+        ("empty", b"", "damaged JSON"),
+        ("not utf-8", b"\xff\xfe" + good, "not UTF-8"),
+        ("not a record", b'{"hello": 1}', "not a record"),
+        ("a list", b"[1, 2]", "not a record"),
+        ("newer version", edited(lambda r: r.update(version=2)), "newer cartagena-net"),
+        ("bad version", edited(lambda r: r.update(version="1")), "version is not a number"),
+        ("edited action", edited(lambda r: r["moves"][3].update(action="advance 99 skull")),
+         "move 4"),
+        ("wrong seat", edited(lambda r: r["moves"][0].update(seat=1)), "seat 0 was to act"),
+        ("lost chance", edited(lambda r: r.update(chance=r["chance"][:-1])), "chance"),
+        ("edited chance", edited(lambda r: r["chance"][-1].reverse() or r["chance"][-1]
+                                 .append(999)), "cannot be dealt again"),
+        ("moves cut", edited(lambda r: r.update(moves=r["moves"][:-3])), "ends"),
+        ("bad rules", edited(lambda r: r["spec"].update(preset="chess")), "rules cannot"),
+        ("bad players", edited(lambda r: r.update(players=r["players"][:1])), "players"),
+        ("bad outcome", edited(lambda r: r.update(outcome={"winner": "x"})), "outcome"),
+        ("huge", b" " * (fmt.MAX_BYTES + 1), "larger than"),
+        ("a bad move", edited(lambda r: r["moves"].append(7)), "move"),
+        ("nesting", b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+        ("kind", edited(lambda r: r.update(kind="spectator")), "a game that ended"),
+        ("no final view", edited(lambda r: r.update(kind="spectator", outcome=None)),
+         "no start view"),
+    ]
+
+
+@pytest.mark.parametrize(("name", "data", "message"), damaged_cases(),
+                         ids=[c[0] for c in damaged_cases()])
+def test_a_damaged_record_gets_a_clear_error(name, data, message, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_bytes(data)
+    with pytest.raises(RecordError) as caught:
+        replay(store.read(path))
+    assert message in str(caught.value)
+    if "move" not in message:  # found reading the file: the file is named
+        assert str(path) in str(caught.value) or "record" in str(caught.value)
+
+
+def test_the_scoreboard_counts_games_wins_and_places_per_player_and_bot_level():
+    from cartagena_net.records.format import scoreboard
+
+    recs = []
+    for seed in range(4):
+        state = bot_game("jamaica", {"players": 3, "segments": 1}, seed=seed)
+        g = state.game
+        people = [fmt.player(0, g.colors[0], "ann"), fmt.player(1, g.colors[1], "bob"),
+                  fmt.player(2, g.colors[2], "Blackbeard", bot="ismcts", level="hard")]
+        rec = record_of(state)
+        rec["players"] = people
+        recs.append((rec, list(state.outcome.ranking)))
+    unfinished = record_of(bot_game("jamaica", {"players": 3}, seed=1, stop_after=3),
+                           end="stopped")
+    board = {r["player"]: r for r in scoreboard([r for r, _ in recs] + [unfinished])}
+    assert set(board) == {"ann", "bob", "ismcts hard", "greedy"}
+    for seat, key in enumerate(("ann", "bob", "ismcts hard")):
+        places = [ranking.index(seat) for _, ranking in recs]
+        row = board[key]
+        assert row["games"] == 4 and row["bot"] == (key == "ismcts hard")
+        assert row["wins"] == places.count(0)
+        assert row["places"] == [places.count(p) for p in range(len(row["places"]))]
+        assert sum(row["places"]) == 4
+    assert board["greedy"]["unfinished"] == 1 and board["greedy"]["games"] == 0
+    assert board["ismcts hard"]["unfinished"] == board["ann"]["unfinished"] == 1
+    assert sum(r["wins"] for r in board.values()) == 4
