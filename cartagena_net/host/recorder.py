@@ -5,7 +5,10 @@ game is resumed and ends).
 One small file is written on the reactor thread when a game ends (a few milliseconds:
 the record is built by replaying the game once); a failure to write it (disk full, no
 permission) is logged and changes nothing else: the game, its journal and its players
-never notice.
+never notice. The record is then kept in memory (:class:`Waiting`) and written again
+every ``RETRY`` seconds until the disk takes it (logged when it does), and once more
+when the host stops: a full disk delays a record, it does not lose it while the host
+runs.
 """
 from __future__ import annotations
 
@@ -18,6 +21,51 @@ from cartagena_net.records import build
 from cartagena_net.records import store as record_store
 
 log = Logger(namespace="cartagena.host.records")
+
+RETRY = 30.0  # seconds between attempts to write records the disk refused
+
+
+class Waiting:
+    """A host's records that could not be written yet, tried again on a timer."""
+
+    def __init__(self, reactor: Any) -> None:
+        self.reactor = reactor
+        self.records: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (folder, record)
+        self._call: Any = None
+
+    def add(self, folder: str, record: dict[str, Any]) -> None:
+        self.records[record["id"]] = (folder, record)
+        if self._call is None or not self._call.active():
+            self._call = self.reactor.callLater(RETRY, self.retry)
+
+    def retry(self) -> None:
+        """Write every waiting record the disk now takes; the rest wait for the next try."""
+        self._call = None
+        for rid, (folder, record) in list(self.records.items()):
+            try:
+                path = record_store.write(folder, record)
+            except OSError:
+                continue
+            del self.records[rid]
+            log.info("the record {id}, refused by the disk before, is now {path}",
+                     id=rid, path=str(path))
+        if self.records:
+            self._call = self.reactor.callLater(RETRY, self.retry)
+
+    def stop(self) -> None:
+        """A last try, then say what could not be written (the journals still hold it)."""
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
+        if self.records:
+            self.retry()
+            if self._call is not None and self._call.active():
+                self._call.cancel()
+            self._call = None
+        for rid, (folder, _record) in self.records.items():
+            log.error("the record {id} could not be written to {folder} before the host "
+                      "stopped (the disk refused it); its game's journal is kept",
+                      id=rid, folder=str(folder))
 
 
 def record_id(started: float, host_id: str, table_id: int) -> str:
@@ -50,14 +98,19 @@ def keep(table: Any, end: str) -> Any:
         record = build(table.state, record_id=record_id(started, table.host.host_id, table.id),
                        players=players(table), started=_utc(started), ended=_utc(time.time()),
                        end=end, table=table.name, host=table.host.config.name)
-        path = record_store.write(folder, record)
-    except OSError as exc:
-        log.error("table {table}: the game's record could not be written to {folder}: "
-                  "{err}; the game is not affected", table=table.id, folder=str(folder),
-                  err=str(exc))
-        return None
     except Exception:  # noqa: BLE001 - a record must never take the table down
         log.failure("table {table}: the game's record could not be made", table=table.id)
+        return None
+    try:
+        path = record_store.write(folder, record)
+    except OSError as exc:
+        waiting = getattr(table.host, "records_waiting", None)
+        log.error("table {table}: the game's record could not be written to {folder}: "
+                  "{err}; the game is not affected{later}", table=table.id,
+                  folder=str(folder), err=str(exc),
+                  later=f", and it is tried again every {RETRY:.0f} s" if waiting else "")
+        if waiting is not None:
+            waiting.add(folder, record)
         return None
     log.info("table {table}: the game's record is {path}", table=table.id, path=str(path))
     return path

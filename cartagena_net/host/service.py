@@ -70,6 +70,7 @@ class HostService(Service):
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
         self.thinker = Thinker(reactor, config.bot_workers)
+        self.records_waiting = recorder.Waiting(reactor)  # records the disk refused so far
         self.bot_fallbacks = 0  # bot searches that failed on any table (their fallback played)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
@@ -134,6 +135,7 @@ class HostService(Service):
             if table.status == "playing":  # a spectator's record, until the game ends
                 recorder.keep(table, "stopped")
             table.close()
+        self.records_waiting.stop()
         self.thinker.shutdown()
         stopping = []
         if self.web is not None:

@@ -65,7 +65,8 @@ def terminal_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 def assert_no_traceback(env: dict[str, str]) -> None:
     err = Path(env["CTGN_ERR"])
-    assert "Traceback" not in (err.read_text() if err.exists() else "")
+    text = err.read_text() if err.exists() else ""
+    assert "Traceback" not in text, f"the programs' standard error:\n{text}"
 
 
 def _quote(text: str) -> str:

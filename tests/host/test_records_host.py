@@ -3,6 +3,7 @@ a spectator's one (replaced by the full one once the resumed game ends); a recor
 cannot be written is logged and changes nothing else."""
 from __future__ import annotations
 
+import asyncio
 import json
 
 from cartagena_net.records import replay
@@ -112,3 +113,45 @@ def test_a_record_that_cannot_be_written_is_logged_and_the_host_plays_on(tmp_pat
     assert len(failed) == 2, lines
     assert not grep(lines, "Traceback")
     assert blocked.read_text() == "a file where the records folder should be\n"
+
+
+def test_a_record_refused_by_a_full_disk_is_written_once_space_is_back(monkeypatch):
+    from cartagena_net.host import recorder
+
+    from .test_full_disk import fill, tmpfs
+
+    monkeypatch.setattr(recorder, "RETRY", 0.2)
+    with tmpfs("256k") as where:
+        records = where / "records"
+        records.mkdir()
+        filler = fill(where)
+
+        async def scenario() -> tuple[list[str], list]:
+            with captured_logs() as lines:
+                host = make_host(records_dir=str(records), bot_level="easy")
+                try:
+                    tid = host.create_table("bots", "jamaica", OPTIONS, bots=2,
+                                            bot_kind="greedy")
+                    table = host.lobby.tables[tid]
+                    table.start(None)
+                    await until(lambda: table.status == "finished", "the game to end")
+                    await until(lambda: grep(lines, "record could not be written"),
+                                "the refusal to be logged")
+                    assert record_store.listing(records) == []
+                    assert len(host.records_waiting.records) == 1
+                    await asyncio.sleep(0.5)  # tried again meanwhile: still no room
+                    assert record_store.listing(records) == []
+                    assert not list(records.iterdir())  # no half record left behind
+                    filler.unlink()  # space is back
+                    await until(lambda: record_store.listing(records), "the record")
+                    assert not host.records_waiting.records
+                    (item,) = record_store.listing(records)
+                    assert item.record["end"] == "won"
+                    assert replay(item.record) == table.state
+                finally:
+                    await stop_host(host)
+            return lines
+
+        lines = run(scenario())
+    assert grep(lines, "refused by the disk before, is now")
+    assert not grep(lines, "Traceback")
