@@ -79,6 +79,7 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
             question = " Leave the running game? Your seat is kept for you. "
         out.append([(ERR + " reverse", question), ("", " "),
                     (KEY, "y"), ("", " quit · "), (KEY, "n"), ("", " stay")])
+    out += model.extra_lines or []
     if model.reconnecting:
         out.append([(ERR + " reverse", " reconnecting… "), ("", " " + model.status)])
     else:

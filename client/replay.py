@@ -9,8 +9,14 @@ Keys (the same in every replay):
     ↓  ]         next turn            ↑  [         previous turn (its first action)
     Home  g      the deal             End  G       the end
     v            next viewpoint       s            spectator      1..9  seat 1..9
+    t            next turning point   T            previous turning point (with a review)
     PgUp PgDn    scroll the log
     q  Esc  Ctrl-C                    quit
+
+With the bot's review of the game (``cartagena review``, or made by the host after the
+game), two lines above the status show each seat's chance of winning at this position,
+the curve of the winner's chance with this position marked, and for the action just
+played what the bot would have played instead and what it cost.
 
 No network, no host: the screen is the client's own (:func:`client.render.render_screen`).
 """
@@ -31,14 +37,16 @@ from client.model import ClientModel
 from client.render import render_screen, to_formatted
 
 KEYS = [("←/→", "action"), ("↑/↓", "turn"), ("Home/End", "deal/end"), ("v", "next view"),
-        ("s", "spectator"), ("1-9", "seat"), ("q", "quit")]
+        ("s", "spectator"), ("1-9", "seat"), ("t/T", "turning point"), ("q", "quit")]
 
 
 class ReplayViewer:
     """The positions of one recorded game, where the viewer is, and from whose seat."""
 
-    def __init__(self, record: dict[str, Any], ascii_only: bool = False) -> None:
+    def __init__(self, record: dict[str, Any], ascii_only: bool = False,
+                 review: dict[str, Any] | None = None) -> None:
         self.record = record
+        self.review = review
         self.states = steps(record)  # RecordError if the record does not replay
         self.players = record["players"]
         # The positions where a turn begins: the deal, and each change of the turn's seat.
@@ -50,7 +58,7 @@ class ReplayViewer:
         self.model = ClientModel(name="replay", ascii_only=ascii_only, spectate=True)
         self.model.host_label = f"replay {record['id']}"
         self.model.table = 1
-        self.model.replay_keys = KEYS
+        self.model.replay_keys = KEYS if review else [k for k in KEYS if k[0] != "t/T"]
         self.show()
 
     @property
@@ -75,6 +83,21 @@ class ReplayViewer:
         else:
             earlier = [n for n in starts if n < self.pos]
             self.go(earlier[-1] if earlier else 0)
+
+    def turning(self, delta: int) -> None:
+        """To the next (previous) turning point of the review: the position just after
+        one of the actions that cost the most."""
+        if not self.review:
+            return
+        points = sorted(k + 1 for k in self.review.get("turning") or ())
+        if delta > 0:
+            later = [n for n in points if n > self.pos]
+            if later:
+                self.go(later[0])
+        else:
+            earlier = [n for n in points if n < self.pos]
+            if earlier:
+                self.go(earlier[-1])
 
     def see_as(self, viewer: int | str) -> None:
         if viewer == SPECTATOR or (isinstance(viewer, int) and 0 <= viewer < len(self.players)):
@@ -116,6 +139,47 @@ class ReplayViewer:
                f"{player_label(self.players[m.seat])} ({self.players[m.seat]['color']})")
         m.set_status(f"replay: action {self.pos}/{self.last} · turn {self.turn_number()}/"
                      f"{len(self.turn_starts)} · seen as {who}")
+        m.extra_lines = self.review_lines(m) if self.review else None
+
+    def review_lines(self, m: ClientModel) -> list[Any]:
+        """The review at this position: the chances, the winner's curve, the last action."""
+        from client.glyphs import color_style
+
+        rev = self.review
+        assert rev is not None
+        chances = rev["positions"][self.pos]["chances"]
+        line: list[tuple[str, str]] = [("bold", "bot review: ")]
+        for seat, p in enumerate(chances):
+            line += [(color_style(self.players[seat]["color"]),
+                      f"{self.players[seat]['color']} {p * 100:.0f}%"), ("", "  ")]
+        outcome = self.record.get("outcome") or {}
+        winner = outcome.get("winner")
+        curve: list[tuple[str, str]] = []
+        if isinstance(winner, int) and 0 <= winner < len(self.players):
+            bars = " ▁▂▃▄▅▆▇█" if not m.ascii_only else " .:-=+*#%"
+            width = 48
+            n = len(rev["positions"])
+            cols = [min(n - 1, i * n // width) for i in range(min(width, n))]
+            here = min(range(len(cols)), key=lambda i: abs(cols[i] - self.pos))
+            style = color_style(self.players[winner]["color"])
+            curve = [("", f"{self.players[winner]['color']} (won) ")]
+            for i, k in enumerate(cols):
+                p = rev["positions"][k]["chances"][winner]
+                ch = bars[min(8, int(p * 8.999))]
+                curve.append((style + (" reverse" if i == here else ""), ch))
+        if self.pos > 0:
+            mv = rev["moves"][self.pos - 1]
+            who = self.players[mv["seat"]]["color"]
+            turning = (self.pos - 1) in (rev.get("turning") or ())
+            if mv.get("best") and mv["best"] != mv["played"]:
+                loss = mv.get("loss")
+                cost = f" (-{loss * 100:.0f}%)" if isinstance(loss, (int, float)) else ""
+                text = f"  {who} {mv['played']}: the bot: {mv['best']}{cost}"
+            else:
+                text = f"  {who} {mv['played']}: the bot agrees"
+            curve.append(("bold fg:ansired" if turning else "", text
+                          + (" · a turning point (t/T)" if turning else "")))
+        return [line, curve] if curve else [line]
 
     def screen_text(self, width: int, height: int) -> str:
         """The screen as plain text (tests)."""
@@ -124,9 +188,9 @@ class ReplayViewer:
 
 
 def run_viewer(record: dict[str, Any], ascii_only: bool = False, app_input: Any = None,
-               app_output: Any = None) -> int:
+               app_output: Any = None, review: dict[str, Any] | None = None) -> int:
     """Open the viewer on a full record until the user quits; the exit code (0)."""
-    viewer = ReplayViewer(record, ascii_only=ascii_only)
+    viewer = ReplayViewer(record, ascii_only=ascii_only, review=review)
     kb = KeyBindings()
 
     def bind(keys: tuple[str, ...], action: Any) -> None:
@@ -141,6 +205,8 @@ def run_viewer(record: dict[str, Any], ascii_only: bool = False, app_input: Any 
     bind(("pagedown",), lambda: viewer.model.scroll_log("pagedown"))
     bind(("home", "g"), lambda: viewer.go(0))
     bind(("end", "G"), lambda: viewer.go(viewer.last))
+    bind(("t",), lambda: viewer.turning(1))
+    bind(("T",), lambda: viewer.turning(-1))
     bind(("v",), viewer.next_viewer)
     bind(("s",), lambda: viewer.see_as(SPECTATOR))
     for n in range(1, 10):

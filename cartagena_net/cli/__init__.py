@@ -16,7 +16,7 @@ import os
 import sys
 
 COMMANDS = ("play", "host", "join", "spectate", "list", "bot", "rules", "selfplay", "records",
-            "export", "replay")
+            "export", "replay", "review")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,7 +19,7 @@ from typing import Any
 
 
 def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
-    """--state-dir, --no-journal, --no-records, --resume and --no-resume."""
+    """--state-dir, --no-journal, --no-records, --no-reviews, --resume and --no-resume."""
     parser.add_argument("--state-dir", default=None, metavar="DIR",
                         help="journal (crash safety) in DIR instead of this user's own "
                              "folder for this host; journals not resumed are moved to an "
@@ -28,6 +28,9 @@ def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep no journal: a crash loses the game")
     parser.add_argument("--no-records", action="store_true",
                         help="keep no record of the games (see `cartagena records`)")
+    parser.add_argument("--no-reviews", action="store_true",
+                        help="the bot does not review the games that end (in the background; "
+                             "`cartagena review ID` still does)")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--resume", dest="resume", action="store_const", const=True,
                         default=None,

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if full and not args.check and not args.score and interactive():
         from client.replay import run_viewer
 
-        return run_viewer(rec, ascii_only=args.ascii)
+        return run_viewer(rec, ascii_only=args.ascii, review=_review(path, rec))
     players = ", ".join(player_label(p) for p in rec["players"])
     print(f"{rec['id']}: {rules_label(rec)}; {players}")
     print(f"started {rec['started']}, ended {rec['ended']} ({rec['end']})")
@@ -52,3 +52,18 @@ def run(args: argparse.Namespace) -> int:
     if args.score:
         sys.stdout.write(text)
     return 0
+
+
+def _review(path: object, rec: dict) -> dict | None:
+    """The kept review of the record (``cartagena review``, or the host's), if any and
+    readable; a damaged one is said and left out."""
+    from pathlib import Path
+
+    from cartagena_net.records import RecordError
+    from cartagena_net.records.store import read_review
+
+    try:
+        return read_review(Path(str(path)).parent, rec["id"])
+    except RecordError as exc:
+        print(f"cartagena replay: the review is left out: {exc}", file=sys.stderr)
+        return None

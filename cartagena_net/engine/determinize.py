@@ -94,7 +94,8 @@ def track_known(
 
 
 class Determinizer:
-    """Deals the hidden cards of ``view`` (a seat's view) consistently, many times over.
+    """Deals the hidden cards of ``view`` (a seat's or a spectator's view) consistently,
+    many times over.
 
     What is hidden and where it goes comes from the engine (``State.rebuild``): the
     other hands (a hand the view shows, e.g. the Gun's target to its player, is kept as
@@ -106,11 +107,9 @@ class Determinizer:
 
     def __init__(self, view: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None = None):
         me = view["viewer"]
-        if me == "spectator":
-            raise ValueError("a determinization is for a seat, not a spectator")
         g = game_of_view(view)
         self.game = g
-        self.seat = me
+        self.seat = me if isinstance(me, int) else None  # None: a spectator's view
         index = g.card_index
         blank, hidden = State.rebuild(g, dict(view), RandomChance(random.Random(0)))
         self.players = len(blank.hands)

@@ -67,3 +67,5 @@ class HostConfig:
     seed: int | None = None
     # Where every game's record is kept (cartagena_net.records); None: no records.
     records_dir: str | None = None
+    # The bot reviews each game that ends (cartagena_net.host.reviewer), beside its record.
+    reviews: bool = True

@@ -32,6 +32,7 @@ class Waiting:
         self.reactor = reactor
         self.records: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (folder, record)
         self._call: Any = None
+        self.on_written: Any = None  # called with (folder, record) once one is written
 
     def add(self, folder: str, record: dict[str, Any]) -> None:
         self.records[record["id"]] = (folder, record)
@@ -47,6 +48,8 @@ class Waiting:
             except OSError:
                 continue
             del self.records[rid]
+            if self.on_written is not None:
+                self.on_written(folder, record)
             log.info("the record {id}, refused by the disk before, is now {path}",
                      id=rid, path=str(path))
         if self.records:
@@ -113,6 +116,9 @@ def keep(table: Any, end: str) -> Any:
             waiting.add(folder, record)
         return None
     log.info("table {table}: the game's record is {path}", table=table.id, path=str(path))
+    reviewer = getattr(table.host, "reviewer", None)
+    if reviewer is not None and getattr(table.host.config, "reviews", True):
+        reviewer.add(folder, record)
     return path
 
 

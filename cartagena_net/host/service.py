@@ -29,6 +29,7 @@ from cartagena_net.host.journal import (
 from cartagena_net.host.limits import ConnectionCaps
 from cartagena_net.host.lobby import Lobby
 from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredPassword
+from cartagena_net.host.reviewer import Reviewer
 from cartagena_net.host.table import Table
 from cartagena_net.host.thinker import Thinker
 from protocol import Connection, Role, encode_frame
@@ -71,6 +72,9 @@ class HostService(Service):
         self._games: dict[Any, Any] = {}
         self.thinker = Thinker(reactor, config.bot_workers)
         self.records_waiting = recorder.Waiting(reactor)  # records the disk refused so far
+        self.reviewer = Reviewer(self)  # the bot's review of each game that ends
+        if config.reviews:
+            self.records_waiting.on_written = self.reviewer.add
         self.bot_fallbacks = 0  # bot searches that failed on any table (their fallback played)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
@@ -135,6 +139,7 @@ class HostService(Service):
             if table.status == "playing":  # a spectator's record, until the game ends
                 recorder.keep(table, "stopped")
             table.close()
+        self.reviewer.stop()
         self.records_waiting.stop()
         self.thinker.shutdown()
         stopping = []

@@ -262,6 +262,13 @@ def steps(rec: dict[str, Any]) -> list[Any]:
     return list(_walk(rec, keep=True))
 
 
+def walk(rec: Any) -> Any:
+    """The states of a full record's game, one after each action, from the deal: one
+    state object, played forward in place (copy what you keep); RecordError at the first
+    move that does not fit (the final outcome is checked only if the walk ends)."""
+    return _walk(rec, keep=False)
+
+
 def replay(rec: dict[str, Any]) -> Any:
     """The final state of a full record's game, replayed exactly (RecordError if not)."""
     state = None

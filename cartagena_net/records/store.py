@@ -8,6 +8,7 @@ the same game left when its host stopped (the same id). Nothing here deletes a r
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,11 +29,49 @@ def records_dir() -> Path:
 def write(folder: str | os.PathLike[str], record: dict[str, Any]) -> Path:
     """Write ``record`` as ``<id>.json`` in ``folder`` (made 0700 if needed); OSError if
     the disk refuses (the caller decides what that means: the host logs it)."""
-    folder = Path(folder)
+    return _write_whole(Path(folder), record["id"], dumps(record))
+
+
+REVIEWS = "reviews"  # the reviews of records: <records dir>/reviews/<record id>.json
+
+
+def review_path(folder: str | os.PathLike[str], record_id: str) -> Path:
+    """Where the review of record ``record_id`` of ``folder`` is (or would be) kept."""
+    if not RECORD_ID.fullmatch(record_id):
+        raise RecordError(f"not a record id: {record_id[:80]!r}")
+    return Path(folder) / REVIEWS / f"{record_id}{SUFFIX}"
+
+
+def write_review(folder: str | os.PathLike[str], review: dict[str, Any]) -> Path:
+    """Write the review of a record of ``folder`` (whole or not at all, as a record)."""
+    path = review_path(folder, review["record"])
+    data = json.dumps(review, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _write_whole(path.parent, review["record"], data)
+
+
+def read_review(folder: str | os.PathLike[str], record_id: str) -> dict[str, Any] | None:
+    """The review of record ``record_id`` of ``folder``, None if there is none yet;
+    RecordError if it cannot be read or is damaged."""
+    from cartagena_net.bots.review import check
+
+    path = review_path(folder, record_id)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 25)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return check(json.loads(data.decode("utf-8")))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+def _write_whole(folder: Path, name: str, data: bytes) -> Path:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path = folder / f"{record['id']}{SUFFIX}"
-    tmp = folder / f".{record['id']}{SUFFIX}.tmp"
-    data = dumps(record)
+    path = folder / f"{name}{SUFFIX}"
+    tmp = folder / f".{name}{SUFFIX}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o600)
     try:
         view = memoryview(data)

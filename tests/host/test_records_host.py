@@ -155,3 +155,48 @@ def test_a_record_refused_by_a_full_disk_is_written_once_space_is_back(monkeypat
         lines = run(scenario())
     assert grep(lines, "refused by the disk before, is now")
     assert not grep(lines, "Traceback")
+
+
+def test_the_host_reviews_a_finished_game_in_its_workers_beside_its_record(tmp_path):
+    from cartagena_net.bots.review import check
+
+    records = tmp_path / "records"
+
+    async def scenario() -> None:
+        host = make_host(records_dir=str(records), bot_level="easy", bot_workers=2)
+        try:
+            tid = host.create_table("bots", "jamaica", OPTIONS, bots=2, bot_kind="greedy")
+            table = host.lobby.tables[tid]
+            table.start(None)
+            await until(lambda: table.status == "finished", "the game to end")
+            (item,) = record_store.listing(records)
+            assert host.reviewer.busy == item.id or host.reviewer.done
+            assert host.thinker.pids()  # the review's jobs run in worker processes
+            review = await until(lambda: record_store.read_review(records, item.id),
+                                 "the review", timeout=120)
+            assert check(review, item.record) is review
+            assert review["positions"][-1]["chances"][table.state.outcome.winner] == 1.0
+            assert host.reviewer.done == 1 and host.reviewer.busy is None
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+def test_no_review_when_reviews_are_off(tmp_path):
+    records = tmp_path / "records"
+
+    async def scenario() -> None:
+        host = make_host(records_dir=str(records), bot_level="easy", reviews=False)
+        try:
+            tid = host.create_table("bots", "jamaica", OPTIONS, bots=2, bot_kind="greedy")
+            table = host.lobby.tables[tid]
+            table.start(None)
+            await until(lambda: table.status == "finished", "the game to end")
+            await asyncio.sleep(1.0)
+            assert host.reviewer.busy is None and not host.thinker.pids()
+            assert not (records / "reviews").exists()
+        finally:
+            await stop_host(host)
+
+    run(scenario())

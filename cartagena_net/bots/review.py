@@ -1,0 +1,196 @@
+"""A review of a finished game by the bot: each seat's chance of winning after every
+action, what the bot would have played instead, and where the game turned.
+
+Two estimates, each from what one viewer knew at that moment, through the engine's view
+(:func:`cartagena_net.engine.view`), never from the record's cards:
+
+- **Chances** (after each action, as a spectator saw the game): ``playouts`` games are
+  played to their end from determinizations of the spectator's view (every hidden hand
+  and the stock dealt at random, consistently with what was seen, as the ``ismcts`` bot
+  deals them), each by the search's own playout policy (epsilon-greedy on a one-step
+  score) for every seat; a seat's chance is its share of the wins, with one win spread
+  evenly as a prior, so that no estimate is ever exactly 0 or 1. How well calibrated it
+  is: ``tests/benchmarks/bench_review.py``.
+- **The bot's move** (before each action, from the acting seat's own view: its hand, what
+  it had seen drawn): the ``ismcts`` search at ``search`` iterations, the move it would
+  have played, and the *loss*: the acting seat's chance of winning after the bot's move
+  less its chance after the move played, both from ``playouts`` determinizations of the
+  seat's view played out with the same random numbers (0 when the moves are the same,
+  never below 0; ``None`` for ``undo``).
+
+Each position is one job, :func:`position`, of plain picklable arguments, so the host runs
+them in its bot workers (lowest priority, never on the reactor) and ``cartagena review``
+in worker processes of its own. :func:`assemble` makes the review from the jobs' answers.
+The review format is in docs/records.md.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cartagena_net.engine import SPECTATOR, RandomChance, view
+from cartagena_net.engine.determinize import Determinizer, track_known
+
+FORMAT = "cartagena-net review"
+VERSION = 1
+PLAYOUTS = 96  # games played out from each position for the chances
+SEARCH = 2000  # ismcts iterations for the bot's move at each position
+TURNING = 5  # how many turning points a review names
+EPSILON = 0.15  # the playouts' share of random moves, as in the search
+
+
+def method(playouts: int = PLAYOUTS, search: int = SEARCH) -> dict[str, Any]:
+    """How a review is made, as written in it."""
+    return {"chances": f"{playouts} playouts to the end from the spectator's view, "
+                       "the search's playout policy for every seat, one win spread as a prior",
+            "playouts": playouts, "search": search, "bot": "ismcts"}
+
+
+def state_at(record: Mapping[str, Any], k: int) -> Any:
+    """The state of a full record's game after its first ``k`` actions (with events)."""
+    from cartagena_net.records.format import walk
+
+    for i, state in enumerate(walk(record)):
+        if i == k:
+            return state
+    raise ValueError(f"the record has {len(record['moves'])} actions, not {k}")
+
+
+def chances(state: Any, playouts: int, rng: random.Random) -> list[float]:
+    """Each seat's chance of winning from ``state`` as a spectator sees it."""
+    n = len(state.pirates)
+    if state.outcome is not None:
+        return [1.0 if s == state.outcome.winner else 0.0 for s in range(n)]
+    seen = view(state, SPECTATOR, since=0)
+    det = Determinizer(seen, track_known({}, seen.get("events") or (), -1))
+    wins = [1.0 / n] * n  # the prior: one win, spread evenly
+    for _ in range(playouts):
+        s = det.sample(rng)
+        _play_out(s, rng)
+        if s.outcome is not None:
+            wins[s.outcome.winner] += 1
+    total = sum(wins)
+    return [round(w / total, 4) for w in wins]
+
+
+def bot_move(state: Any, played: str, iterations: int, playouts: int,
+             rng: random.Random) -> dict[str, Any]:
+    """What the search would play for the seat to act in ``state``, and what the move
+    ``played`` there cost: the seat's chance of winning after the bot's move less its
+    chance after the move played, both estimated from the seat's own view by the same
+    ``playouts`` determinizations played out with the same random numbers."""
+    from cartagena_net.bots.ismcts import search
+
+    seat = state.actor
+    seen = view(state, seat, since=0)
+    legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+    if len(legal) < 2 or played not in legal:
+        return {"best": legal[0] if len(legal) == 1 else None,
+                "loss": 0.0 if played in legal else None}
+    known = track_known({}, seen.get("events") or (), seat)
+    result = search(seen, legal, known, {"think": 1e9, "iterations": iterations},
+                    rng.getrandbits(63))
+    best = result.action
+    if played == best:
+        return {"best": best, "loss": 0.0}
+    det = Determinizer(seen, known)
+    wins = {best: 0.0, played: 0.0}
+    for _ in range(playouts):
+        world = det.sample(rng)
+        seed = rng.getrandbits(63)
+        for move in (best, played):
+            s = world.copy(chance=RandomChance(random.Random(seed)))
+            s.apply(move)
+            _play_out(s, random.Random(seed))
+            if s.outcome is not None and s.outcome.winner == seat:
+                wins[move] += 1
+    loss = (wins[best] - wins[played]) / playouts
+    return {"best": best, "loss": round(max(0.0, loss), 4)}
+
+
+def _play_out(s: Any, rng: random.Random) -> None:
+    from cartagena_net.bots.ismcts import SearchConfig, playout
+
+    playout(s, rng, SearchConfig(rounds=-1, playout="greedy", epsilon=EPSILON))
+
+
+def position(record: Mapping[str, Any], k: int, playouts: int = PLAYOUTS,
+             iterations: int = SEARCH, seed: int = 0) -> dict[str, Any]:
+    """One job: the chances after ``k`` actions, and the bot's view of action ``k + 1``."""
+    rng = random.Random(seed)
+    state = state_at(record, k)
+    out: dict[str, Any] = {"k": k, "chances": chances(state, playouts, rng)}
+    moves = record["moves"]
+    if k < len(moves):
+        played = moves[k]["action"]
+        out["move"] = {"seat": moves[k]["seat"], "played": played,
+                       **bot_move(state, played, iterations, playouts, rng)}
+    return out
+
+
+def jobs(record: Mapping[str, Any], playouts: int = PLAYOUTS, iterations: int = SEARCH,
+         seed: int | None = None) -> list[tuple[Any, tuple]]:
+    """The review's jobs, ``(function, arguments)``, one per position (0..N)."""
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    record = dict(record)
+    return [(position, (record, k, playouts, iterations, rng.getrandbits(63)))
+            for k in range(len(record["moves"]) + 1)]
+
+
+def assemble(record: Mapping[str, Any], answers: Sequence[Mapping[str, Any]],
+             playouts: int = PLAYOUTS, iterations: int = SEARCH) -> dict[str, Any]:
+    """The review of ``record`` from the answers of its :func:`jobs`, in any order."""
+    by_k = {a["k"]: a for a in answers}
+    n = len(record["moves"])
+    if sorted(by_k) != list(range(n + 1)):
+        raise ValueError("the review's answers do not cover every position")
+    moves = [by_k[k]["move"] for k in range(n)]
+    lossy = [(m["loss"], k) for k, m in enumerate(moves) if m.get("loss")]
+    lossy.sort(key=lambda x: (-x[0], x[1]))
+    return {
+        "format": FORMAT, "version": VERSION, "record": record["id"],
+        "method": method(playouts, iterations),
+        "positions": [{"chances": by_k[k]["chances"]} for k in range(n + 1)],
+        "moves": moves,
+        "turning": [k for _, k in lossy[:TURNING]],
+    }
+
+
+def review(record: Mapping[str, Any], playouts: int = PLAYOUTS, iterations: int = SEARCH,
+           run: Any = None, seed: int | None = None) -> dict[str, Any]:
+    """The whole review in this process (``run(fn, args)`` may run the jobs elsewhere
+    and return their answers, e.g. a worker pool's map)."""
+    todo = jobs(record, playouts, iterations, seed)
+    answers = run(todo) if run is not None else [fn(*args) for fn, args in todo]
+    return assemble(record, answers, playouts, iterations)
+
+
+def check(rev: Any, record: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``rev`` if it is a review this version reads (of ``record``, if given); else
+    ValueError saying what is wrong."""
+    if not isinstance(rev, dict) or rev.get("format") != FORMAT:
+        raise ValueError("not a cartagena-net review")
+    version = rev.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValueError("a review without a valid version")
+    if version > VERSION:
+        raise ValueError(f"a review of version {version}, written by a newer cartagena-net "
+                         f"(this one reads up to {VERSION})")
+    positions, moves = rev.get("positions"), rev.get("moves")
+    if not isinstance(positions, list) or not isinstance(moves, list) \
+            or len(positions) != len(moves) + 1:
+        raise ValueError("a damaged review: positions and moves do not match")
+    if record is not None and (rev.get("record") != record.get("id")
+                               or len(moves) != len(record.get("moves") or ())):
+        raise ValueError("the review is of another game")
+    for p in positions:
+        c = p.get("chances") if isinstance(p, dict) else None
+        if not isinstance(c, list) or not all(isinstance(x, (int, float))
+                                              and not isinstance(x, bool) and 0 <= x <= 1
+                                              for x in c):
+            raise ValueError("a damaged review: a position's chances are not numbers in 0..1")
+    for m in moves:
+        if not isinstance(m, dict) or not isinstance(m.get("played"), str):
+            raise ValueError("a damaged review: a move is malformed")  # noqa: TRY004
+    return rev

@@ -1,0 +1,76 @@
+"""The host reviews every game that ends, in the background: the bot's estimate of each
+seat's chances after every action, and where the game turned
+(:mod:`cartagena_net.bots.review`), kept beside the game's record
+(``<records dir>/reviews/<id>.json``) for the replays on the web page and in the terminal.
+
+The review's jobs (one a position) run one at a time in the bot workers, behind the
+bots' own searches, so that a review never keeps a bot waiting for long nor holds more
+than one worker; nothing of it runs on the reactor thread but assembling the answers and
+writing one small file. A review the host could not finish (it stopped, a job failed) is
+logged; ``cartagena review ID`` makes it at any time.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.internet import defer
+from twisted.logger import Logger
+
+log = Logger(namespace="cartagena.host.review")
+
+
+class Reviewer:
+    """Reviews finished games' records one after another."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.queue: list[tuple[str, dict[str, Any]]] = []  # (records folder, record)
+        self.busy: str | None = None  # the id of the record under review
+        self.done = 0
+        self._stopped = False
+
+    def add(self, folder: str, record: dict[str, Any]) -> None:
+        """Review ``record`` (a full record of ``folder``) when its turn comes."""
+        if record.get("kind") != "full" or self._stopped:
+            return
+        self.queue.append((folder, record))
+        if self.busy is None:
+            self._next()
+
+    def stop(self) -> None:
+        self._stopped = True
+        self.queue.clear()
+
+    def _next(self) -> None:
+        if not self.queue or self._stopped:
+            self.busy = None
+            return
+        folder, record = self.queue.pop(0)
+        self.busy = record["id"]
+        d = self._review(folder, record)
+        d.addErrback(lambda f: log.error(
+            "the review of {id} could not be made: {why}", id=record["id"],
+            why=f.getErrorMessage()))
+        d.addBoth(lambda _: self._next())
+
+    @defer.inlineCallbacks
+    def _review(self, folder: str, record: dict[str, Any]) -> Any:
+        from cartagena_net.bots.review import assemble, jobs
+        from cartagena_net.records.store import write_review
+
+        answers = []
+        for fn, args in jobs(record):
+            if self._stopped:
+                return
+            answers.append((yield self.host.thinker.run(fn, *args)))
+        if self._stopped:
+            return
+        review = assemble(record, answers)
+        try:
+            path = write_review(folder, review)
+        except OSError as exc:
+            log.error("the review of {id} could not be written: {err}", id=record["id"],
+                      err=str(exc))
+            return
+        self.done += 1
+        log.info("the review of {id} is {path}", id=record["id"], path=str(path))
