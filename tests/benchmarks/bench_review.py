@@ -1,0 +1,109 @@
+"""How good the review's chances are: calibration against how games really ended.
+
+Games of bots (seats of ``greedy`` and fast ``ismcts``, turning) are played to their end
+and recorded; at ``--positions`` random moments of each, the review's estimator
+(:func:`cartagena_net.bots.review.chances`: playouts from the spectator's view) gives
+each seat's chance of winning. Each (prediction, did that seat win) pair is scored:
+
+- the Brier score of the estimates, and of the reference measured on the same positions,
+  the uniform guess (1/players): the ``ratio`` is estimate / reference (lower is better;
+  below 1 the estimate knows something);
+- calibration: the predictions in ten bins of width 0.1, each with its mean prediction,
+  how often those seats won, the count and its 95% (Wilson) interval, and the expected
+  calibration error (the mean gap, weighted by count).
+
+Prints one JSON line. Positions are independent; the jobs run in ``--workers`` processes.
+
+    python3 tests/benchmarks/bench_review.py --games 120 --positions 5
+    python3 tests/benchmarks/bench_review.py --games 30 --rules ravensburger --players 3
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from cartagena_net.bots.match import wilson
+
+
+def game_job(rules: str, players: int, seed: int, positions: int,
+             playouts: int) -> list[tuple[float, int]]:
+    """One game to its end, then the estimates at ``positions`` random moments."""
+    from cartagena_net.bots.kinds import make_bot
+    from cartagena_net.bots.review import chances
+    from cartagena_net.engine import make_game, view
+
+    rng = random.Random(seed)
+    game = make_game(rules, players=players)
+    state = game.new_state(seed=seed)
+    kinds = ["greedy", "ismcts"] * players
+    bots = [make_bot(kinds[(s + seed) % len(kinds)], random.Random(seed * 31 + s),
+                     think=0.05) for s in range(players)]
+    snapshots = []
+    while not state.is_over:
+        snapshots.append(state.copy(events=True))
+        seat = state.actor
+        legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+        state.apply(bots[seat].choose(view(state, seat), legal))
+    winner = state.outcome.winner
+    out = []
+    for snap in rng.sample(snapshots, min(positions, len(snapshots))):
+        est = chances(snap, playouts, rng)
+        out += [(p, int(s == winner)) for s, p in enumerate(est)]
+    return out
+
+
+def main() -> int:
+    from cartagena_net.bots.pool import run_jobs
+    from cartagena_net.bots.review import PLAYOUTS
+
+    # The workers import the job by its module's name (not __main__).
+    from tests.benchmarks.bench_review import game_job as job
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=120)
+    ap.add_argument("--positions", type=int, default=5, help="estimates a game")
+    ap.add_argument("--rules", default="jamaica")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--playouts", type=int, default=PLAYOUTS)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    start = time.perf_counter()
+    jobs = [(job, (args.rules, args.players, args.seed * 100_003 + g, args.positions,
+                        args.playouts)) for g in range(args.games)]
+    pairs = [pair for answer in run_jobs(jobs, args.workers) for pair in answer]
+    brier = sum((p - won) ** 2 for p, won in pairs) / len(pairs)
+    uniform = 1 / args.players
+    reference = sum((uniform - won) ** 2 for _, won in pairs) / len(pairs)
+    bins = []
+    ece = 0.0
+    for b in range(10):
+        inside = [(p, won) for p, won in pairs
+                  if b / 10 <= p < (b + 1) / 10 or (b == 9 and p == 1)]
+        if not inside:
+            continue
+        mean = sum(p for p, _ in inside) / len(inside)
+        wins = sum(won for _, won in inside)
+        low, high = wilson(wins, len(inside))
+        ece += abs(mean - wins / len(inside)) * len(inside) / len(pairs)
+        bins.append({"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "predicted": round(mean, 3),
+                     "won": round(wins / len(inside), 3), "n": len(inside),
+                     "ci95": [round(low, 3), round(high, 3)]})
+    print(json.dumps({
+        "bench": "review-calibration", "rules": args.rules, "players": args.players,
+        "games": args.games, "estimates": len(pairs), "playouts": args.playouts,
+        "brier": round(brier, 4), "reference_brier_uniform": round(reference, 4),
+        "ratio": round(brier / reference, 3), "ece": round(ece, 3), "bins": bins,
+        "seconds": round(time.perf_counter() - start, 1)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
