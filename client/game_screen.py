@@ -307,6 +307,8 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
                  ("", "  ")]
     out: list[Line] = [line]  # (the winner is on the turn line)
     out += summary_lines(model, width)
+    if model.scores and model.replay_keys is None:
+        out += wrap(model.scoreboard_text(), width, DIM)
     if model.seat is not None and model.replay_keys is None:
         out += wrap("You stay at this table for the next game, in which the next seat "
                     "starts" + ("" if model.may_manage() else " (the owner starts it)")

@@ -37,6 +37,7 @@ class ClientModel(KeyHandling):
     hosts: list[Any] = field(default_factory=list)
     browser_index: int = 0
     tables: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[dict[str, Any]] = field(default_factory=list)  # tonight's scoreboard (lobby)
     lobby_index: int = 0
     table: int | None = None
     seat: int | None = None
@@ -327,8 +328,20 @@ class ClientModel(KeyHandling):
             return
         self.set_status(f"connected to {msg.get('host_name') or self.host_label}")
 
+    def scoreboard_text(self) -> str:
+        """Tonight's scoreboard in one line: ``Tonight: ann 2 wins of 3 · ...``."""
+        if not self.scores:
+            return ""
+        parts = []
+        for r in self.scores:
+            name = f"{r.get('player')}{' (bot)' if r.get('bot') else ''}"
+            wins, games = r.get("wins", 0), r.get("games", 0)
+            parts.append(f"{name} {wins} win{'' if wins == 1 else 's'} of {games}")
+        return "Tonight: " + " · ".join(parts)
+
     def _on_lobby(self, msg: dict[str, Any]) -> None:
         self.tables = list(msg.get("tables") or [])
+        self.scores = list(msg.get("scores") or [])
         self.lobby_index = min(self.lobby_index, max(0, len(self.tables) - 1))
         auto = self.auto_table
         if auto is None and self.spectate and self.table is None and len(self.tables) == 1:

@@ -182,6 +182,10 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
                       ("", f"  {t.get('status')}  {t.get('spectators', 0)} watching{lock}")])
         seats = ", ".join(_seat_text(s, t.get("owner")) for s in t.get("seats") or [])
         lines += [[("", "    ")] + x for x in wrap(seats, width - 4, DIM)]
+    tonight = model.scoreboard_text()
+    if tonight:
+        lines.append([])
+        lines += wrap(tonight, width, TITLE)
     saved = model.saved_seat
     if saved and model.saved_seat_free():
         lines.append([])

@@ -42,6 +42,7 @@ TABLE_STATUSES = ("waiting", "playing", "finished")
 #: Largest counts accepted in sequence fields.
 MAX_TABLES = 256
 MAX_SEATS = 16
+MAX_SCORES = 32  # rows of lobby.scores
 MAX_LEGAL = 4096
 MAX_EVENTS = 1024
 
@@ -89,6 +90,25 @@ class SeatInfo(Record):
     name: str | None = None
     bot: str | None = None
     connected: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreInfo(Record):
+    """Schema of one row of ``lobby.scores``: a player's games on this host tonight."""
+
+    _LABEL: ClassVar[str] = "score"
+    FIELDS: ClassVar = {
+        "player": Str(32),
+        "bot": Bool(),
+        "games": Int(0, U32),
+        "wins": Int(0, U32),
+        "places": Seq(Int(0, U32), MAX_SEATS),
+    }
+    player: str
+    bot: bool = False
+    games: int = 0
+    wins: int = 0
+    places: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,8 +209,10 @@ class Lobby(Message):
     """H->C: the full list of tables (sent on entering the lobby and on change)."""
 
     TYPE: ClassVar[str] = "lobby"
-    FIELDS: ClassVar = {"tables": Seq(Nested(TableInfo), MAX_TABLES)}
+    FIELDS: ClassVar = {"tables": Seq(Nested(TableInfo), MAX_TABLES),
+                        "scores": Seq(Nested(ScoreInfo), MAX_SCORES)}
     tables: tuple[dict[str, Any], ...] = ()
+    scores: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

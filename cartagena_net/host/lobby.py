@@ -56,7 +56,8 @@ class Lobby:
         entries = self.entries()
         while True:
             try:
-                return self.host.encode_wire({"type": "lobby", "tables": entries})
+                return self.host.encode_wire({"type": "lobby", "tables": entries,
+                                              "scores": self.host.evening.rows})
             except LocalProtocolError:
                 if not entries:
                     raise

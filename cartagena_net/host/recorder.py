@@ -87,6 +87,94 @@ def players(table: Any) -> list[dict[str, Any]]:
                    think=config.bot_think) for s in table.seats]
 
 
+EVENING = 12 * 3600.0  # the scoreboard counts this host's games that ended this long ago
+
+
+class Evening:
+    """The evening's scoreboard: this host's games that ended in the last ``EVENING``
+    seconds, from its records (read once at start in a thread, then added as games end),
+    so that a host restarted after a crash still knows who won what tonight. ``rows`` are
+    the ``lobby.scores`` rows (docs/protocol.md 4.4)."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.games: dict[str, dict[str, Any]] = {}  # record id -> players and outcome
+        self.rows: list[dict[str, Any]] = []
+
+    def load(self) -> None:
+        """Read this host's recent records in a thread of its own, off the reactor."""
+        import threading
+
+        folder = getattr(self.host.config, "records_dir", None)
+        if folder is None:
+            return
+        since = time.time() - EVENING
+        host_id, call = self.host.host_id, self.host.reactor.callFromThread
+
+        def read() -> None:
+            try:
+                found = _recent(folder, host_id, since)
+            except Exception as exc:  # noqa: BLE001 - logged on the reactor; nothing else
+                call(log.error, "the evening's scoreboard could not be read: {why}",
+                     why=str(exc))
+                return
+            call(self._loaded, found)
+
+        threading.Thread(target=read, name="evening-scores", daemon=True).start()
+
+    def _loaded(self, records: list[dict[str, Any]]) -> None:
+        for rec in records:
+            self.games.setdefault(rec["id"], rec)
+        self._update()
+
+    def add(self, record: dict[str, Any]) -> None:
+        """A game this host recorded (a stopped game's record is replaced once it ends)."""
+        if record.get("outcome") is None:
+            return
+        self.games[record["id"]] = {"id": record["id"], "players": record["players"],
+                                    "outcome": record["outcome"]}
+        self._update()
+
+    def _update(self) -> None:
+        from cartagena_net.records.format import scoreboard
+
+        rows = scoreboard([g for g in self.games.values() if g.get("outcome") is not None])
+        self.rows = [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
+                      "wins": r["wins"], "places": r["places"][:16]} for r in rows[:32]]
+        self.host.lobby.changed()
+
+
+def _recent(folder: str, host_id: str, since: float) -> list[dict[str, Any]]:
+    """The records of ``folder`` that this host made and that started after ``since``:
+    chosen by their file names (start time and host id), so only those are read."""
+    import calendar
+    from pathlib import Path
+
+    from cartagena_net.records import RecordError
+    from cartagena_net.records.store import SUFFIX, read
+
+    mark = f"-{host_id[:8]}-"
+    out = []
+    try:
+        names = [e for e in Path(folder).iterdir()
+                 if e.name.endswith(SUFFIX) and mark in e.name and not e.name.startswith(".")]
+    except OSError:
+        return []
+    for path in names:
+        try:
+            started = calendar.timegm(time.strptime(path.name[:16], "%Y%m%dT%H%M%SZ"))
+        except ValueError:
+            continue
+        if started < since:
+            continue
+        try:
+            rec = read(path)
+        except RecordError:
+            continue
+        out.append({"id": rec["id"], "players": rec["players"], "outcome": rec.get("outcome")})
+    return out
+
+
 def keep(table: Any, end: str) -> Any:
     """Write the record of ``table``'s game (``end``: won, stopped or abandoned).
 
@@ -116,9 +204,9 @@ def keep(table: Any, end: str) -> Any:
             waiting.add(folder, record)
         return None
     log.info("table {table}: the game's record is {path}", table=table.id, path=str(path))
-    reviewer = getattr(table.host, "reviewer", None)
-    if reviewer is not None and getattr(table.host.config, "reviews", True):
-        reviewer.add(folder, record)
+    written = getattr(table.host, "record_written", None)
+    if written is not None:
+        written(folder, record)
     return path
 
 

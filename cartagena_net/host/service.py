@@ -73,8 +73,8 @@ class HostService(Service):
         self.thinker = Thinker(reactor, config.bot_workers)
         self.records_waiting = recorder.Waiting(reactor)  # records the disk refused so far
         self.reviewer = Reviewer(self)  # the bot's review of each game that ends
-        if config.reviews:
-            self.records_waiting.on_written = self.reviewer.add
+        self.evening = recorder.Evening(self)  # the scoreboard of tonight's games
+        self.records_waiting.on_written = self.record_written
         self.bot_fallbacks = 0  # bot searches that failed on any table (their fallback played)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
@@ -87,6 +87,7 @@ class HostService(Service):
 
     def startService(self) -> None:
         super().startService()
+        self.evening.load()
         if self.state_dir is not None and self.config.resume:
             from cartagena_net.host.restore import restore_tables
 
@@ -150,6 +151,13 @@ class HostService(Service):
         if listening is not None:
             stopping.append(defer.maybeDeferred(listening.stopListening))
         return defer.gatherResults(stopping).addCallback(lambda _: None)
+
+    def record_written(self, folder: str, record: dict[str, Any]) -> None:
+        """A game's record is on disk: it counts on tonight's scoreboard, and the bot
+        reviews it (unless reviews are off)."""
+        self.evening.add(record)
+        if self.config.reviews:
+            self.reviewer.add(folder, record)
 
     @property
     def port(self) -> int:

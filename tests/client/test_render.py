@@ -309,3 +309,15 @@ def test_the_header_always_says_who_you_are(label, name, rules) -> None:
     head = screen(m, 80, 24).splitlines()[0]
     if len(name) < 20:  # room for where too: the address (its default port may go)
         assert label.removesuffix(":41672") in head
+
+
+def test_the_lobby_shows_tonights_scoreboard() -> None:
+    m = ClientModel(name="ann")
+    m.screen = "lobby"
+    m.on_message({"type": "lobby", "tables": [], "scores": [
+        {"player": "ann", "bot": False, "games": 3, "wins": 2, "places": [2, 1]},
+        {"player": "ismcts normal", "bot": True, "games": 3, "wins": 1, "places": [1, 2]}]})
+    text = to_text(render_screen(m, 100, 30))
+    assert "Tonight: ann 2 wins of 3 · ismcts normal (bot) 1 win of 3" in text
+    m.on_message({"type": "lobby", "tables": []})  # an older host: no scores
+    assert "Tonight" not in to_text(render_screen(m, 100, 30))

@@ -200,3 +200,48 @@ def test_no_review_when_reviews_are_off(tmp_path):
             await stop_host(host)
 
     run(scenario())
+
+
+def test_the_evenings_scoreboard_is_in_the_lobby_and_survives_a_restart(tmp_path):
+    from .helpers import join
+
+    records, state = tmp_path / "records", tmp_path / "state"
+
+    def last_scores(client) -> list:
+        lobbies = [m for m in client.seen if isinstance(m, messages.Lobby)]
+        return list(lobbies[-1].scores) if lobbies else []
+
+    async def scenario() -> None:
+        host = make_host(records_dir=str(records), state_dir=str(state), reviews=False)
+        try:
+            watcher, _ = await join(host.port, "watcher", role="spectator")
+            await until(lambda: any(isinstance(m, messages.Lobby) for m in watcher.seen),
+                        "a lobby")
+            assert last_scores(watcher) == []
+            for _ in range(2):
+                tid = host.create_table("bots", "jamaica", OPTIONS, bots=2,
+                                        bot_kind="greedy")
+                table = host.lobby.tables[tid]
+                table.start(None)
+                await until(lambda t=table: t.status == "finished", "the game to end")
+                await asyncio.sleep(1.1)  # another second: another record id
+            rows = await until(lambda: [r for r in last_scores(watcher)
+                                        if r["games"] == 4], "the scoreboard")
+            (row,) = rows
+            assert row == {"player": "greedy", "bot": True, "games": 4, "wins": 2,
+                           "places": [2, 2]}
+            watcher.close()
+            host_id = host.host_id
+        finally:
+            await stop_host(host)
+        again = make_host(records_dir=str(records), state_dir=str(state), reviews=False)
+        try:
+            assert again.host_id == host_id
+            fresh, _ = await join(again.port, "fresh", role="spectator")
+            await until(lambda: last_scores(fresh) and last_scores(fresh)[0]["games"] == 4,
+                        "tonight's scores after a restart")
+            fresh.close()
+        finally:
+            await stop_host(again)
+
+    run(scenario())

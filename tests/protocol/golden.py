@@ -23,7 +23,7 @@ MESSAGES: dict[str, m.Message] = {
         "seats": [{"seat": 0, "name": "ann", "color": "red", "bot": None, "connected": True},
                   {"seat": 1, "name": None, "color": "blue", "bot": None,
                    "connected": False}],
-    },)),
+    },), scores=({"player": "ann", "bot": False, "games": 1, "wins": 1, "places": [1]},)),
     "create_table": m.CreateTable(name="harbour", rules="jamaica", options={"players": 2}),
     "join_table": m.JoinTable(table=1, seat=None, spectate=False),
     "joined": m.Joined(table=1, seat=0, token="k7"),
