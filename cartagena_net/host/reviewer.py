@@ -26,7 +26,8 @@ class Reviewer:
         self.host = host
         self.queue: list[tuple[str, dict[str, Any]]] = []  # (records folder, record)
         self.busy: str | None = None  # the id of the record under review
-        self.done = 0
+        self.done = 0  # reviews written
+        self.positions = 0  # positions reviewed (jobs answered)
         self._stopped = False
 
     def add(self, folder: str, record: dict[str, Any]) -> None:
@@ -63,6 +64,7 @@ class Reviewer:
             if self._stopped:
                 return
             answers.append((yield self.host.thinker.run(fn, *args)))
+            self.positions += 1
         if self._stopped:
             return
         review = assemble(record, answers)

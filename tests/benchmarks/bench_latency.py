@@ -15,6 +15,11 @@ the client measures, its rounds paced 5 ms apart (as a player's are). The same p
 rounds are first measured with those tables idle (``idle_bots_p50_us/p99``: what the
 machine itself adds). Target then: host p99 under 5 ms while the bots think. The line
 also gives the bot actions played meanwhile (so the bots were really thinking).
+
+``--reviews N``: the host reviews N finished games (4-player jamaica records of greedy
+bots) in its workers while the client measures, paced and compared with a baseline in the
+same way; the line gives the positions reviewed by the end (``review_positions``). Target:
+host p99 under 5 ms while it reviews. Both options may be given together.
 """
 from __future__ import annotations
 
@@ -37,10 +42,38 @@ BOT_P99_TARGET_US = 5000.0
 PACE = 0.005  # seconds between rounds while bots think
 
 
-def bot_tables() -> int:
-    if "--ismcts-tables" in sys.argv:
-        return int(sys.argv[sys.argv.index("--ismcts-tables") + 1])
+def option(name: str) -> int:
+    if name in sys.argv:
+        return int(sys.argv[sys.argv.index(name) + 1])
     return 0
+
+
+def bot_tables() -> int:
+    return option("--ismcts-tables")
+
+
+def finished_records(n: int) -> list[dict]:
+    """``n`` records of 4-player jamaica games of greedy bots, played to their end."""
+    import random
+
+    from cartagena_net.bots.kinds import make_bot
+    from cartagena_net.engine import make_game, view
+    from cartagena_net.records import build
+    from cartagena_net.records.format import player
+
+    out = []
+    for g in range(n):
+        game = make_game("jamaica", players=4)
+        state = game.new_state(seed=g)
+        bots = [make_bot("greedy", random.Random(g * 8 + s)) for s in range(4)]
+        while not state.is_over:
+            legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+            state.apply(bots[state.actor].choose(view(state, state.actor), legal))
+        out.append(build(state, record_id=f"20260101T0000{g:02d}Z-bench000-{g + 1}",
+                         players=[player(s, game.colors[s], f"p{s}") for s in range(4)],
+                         started="2026-01-01T00:00:00Z", ended="2026-01-01T00:30:00Z",
+                         end="won"))
+    return out
 
 
 def serve() -> None:
@@ -70,22 +103,28 @@ def serve() -> None:
         tid = host.create_table(f"bots {i}", "jamaica", {"players": 4}, bots=4,
                                 bot_kind="ismcts")
         tables.append(host.lobby.tables[tid])
-    if tables:
+    reviews = finished_records(option("--reviews"))
+    if tables or reviews:
         from twisted.internet.task import LoopingCall
 
         trigger = Path(os.environ["BENCH_TRIGGER"])
+        folder = Path(os.environ["BENCH_TRIGGER"]).parent / "records"
 
         def again() -> None:
             # The bots start when the client has measured the baseline (trigger file),
-            # and play a new game whenever one ends.
+            # and play a new game whenever one ends; the reviews start then too.
             if trigger.exists():
                 for t in tables:
                     if t.status != "playing":
                         t.start(None)
+                while reviews:
+                    host.reviewer.add(str(folder), reviews.pop(0))
+                (folder.parent / "positions").write_text(str(host.reviewer.positions))
 
         LoopingCall(again).start(0.05, now=False)
     print(json.dumps({"host": host.port, "echo": echo.getHost().port,
-                      "bot_tables": [t.id for t in tables]}), flush=True)
+                      "bot_tables": [t.id for t in tables], "reviews": bool(reviews)}),
+          flush=True)
     if os.environ.get("BENCH_PROFILE"):
         import cProfile
         import signal
@@ -189,6 +228,14 @@ def measure(players: list, latest: dict, paced: bool) -> tuple[list[float], list
     return host_rtt, sizes
 
 
+def _positions_reviewed(folder: Path) -> dict:
+    """Reviews finished and positions reviewed so far, from the files the host wrote."""
+    done = list((folder / "reviews").glob("*.json")) if folder.exists() else []
+    counted = folder.parent / "positions"
+    return {"reviews_finished": len(done),
+            "positions": int(counted.read_text() or 0) if counted.exists() else 0}
+
+
 def main() -> None:
     import tempfile
 
@@ -221,7 +268,8 @@ def main() -> None:
         for s, seat in players:
             latest[seat] = expect(s, "state")[0]
         baseline: list[float] = []
-        if watchers:
+        busy = bool(watchers) or ports["reviews"]
+        if busy:
             # The same paced rounds with the bot tables idle, then with them thinking.
             baseline, _ = measure(players, latest, paced=True)
             trigger.touch()
@@ -229,9 +277,10 @@ def main() -> None:
             for w in watchers:
                 w[1] = bot_actions(w[0])
         began = time.perf_counter()
-        host_rtt, sizes = measure(players, latest, paced=bool(watchers))
+        host_rtt, sizes = measure(players, latest, paced=busy)
         measured_s = time.perf_counter() - began
         played = sum(bot_actions(w) - seq0 for w, seq0 in watchers)
+        reviewed = _positions_reviewed(trigger.parent / "records")
         frame_size = int(statistics.median(sizes))
         echo = socket.create_connection(("127.0.0.1", ports["echo"]))
         echo.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -256,13 +305,17 @@ def main() -> None:
         }
         result["p50_ratio"] = round(result["host_p50_us"] / result["echo_p50_us"], 2)
         result["target_met"] = result["p50_ratio"] <= 2.0
-        if watchers:
-            result.update(mode="ismcts-tables", ismcts_tables=len(watchers),
+        if busy:
+            result.update(mode="ismcts-tables" if not ports["reviews"] else
+                          "reviews" if not watchers else "ismcts-tables+reviews",
+                          ismcts_tables=len(watchers),
                           bot_actions_meanwhile=played, measured_s=round(measured_s, 1),
                           idle_bots_p50_us=round(pct(baseline, 0.5) * us, 1),
                           idle_bots_p99_us=round(pct(baseline, 0.99) * us, 1),
                           host_p99_target_us=BOT_P99_TARGET_US,
                           target_met=result["host_p99_us"] < BOT_P99_TARGET_US)
+            if ports["reviews"]:
+                result["review_positions"] = reviewed
         print(json.dumps(result))
     finally:
         child.terminate()
