@@ -36,13 +36,15 @@ def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
     if not board:
         return f"no games kept in {folder} yet"
     width = max(12, *(len(r["player"]) + (6 if r["bot"] else 0) for r in board))
-    lines = [f"{'player':<{width}}  games  wins  places"]
+    lines = [f"{'player':<{width}}  games  wins  rating  places"]
     for r in board:
         name = f"{r['player']} (bot)" if r["bot"] else r["player"]
         places = ", ".join(f"{_ordinal(i)} {n}" for i, n in enumerate(r["places"], 1) if n)
         if r["unfinished"]:
             places += f"{'; ' if places else ''}{r['unfinished']} unfinished"
-        lines.append(f"{name:<{width}}  {r['games']:>5}  {r['wins']:>4}  {places}")
+        lines.append(f"{name:<{width}}  {r['games']:>5}  {r['wins']:>4}  "
+                     f"{r.get('rating', 0.0):>6.1f}  {places}")
+    lines.append("rating: openskill's Plackett-Luce over every finished game, mu - 3 sigma")
     return "\n".join(lines)
 
 

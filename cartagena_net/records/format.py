@@ -422,7 +422,10 @@ def scoreboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     (``ismcts normal``), over the records of games that ended; most wins first.
 
     Each row: ``player``, ``bot`` (is it one), ``games``, ``wins``, ``places`` (how many
-    times 1st, 2nd, ... as a list) and ``unfinished`` (games stopped before their end).
+    times 1st, 2nd, ... as a list), ``unfinished`` (games stopped before their end) and
+    ``rating``: the player's skill from every finished game's whole ranking, oldest game
+    first, by the Plackett-Luce model of ``openskill`` (``mu - 3 sigma``: it starts at 0
+    and rises as a player beats others, the more for beating strong ones), rounded to 0.1.
     """
     rows: dict[tuple[bool, str], dict[str, Any]] = {}
 
@@ -436,13 +439,18 @@ def scoreboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return rows.setdefault((bot, key), {"player": key, "bot": bot, "games": 0, "wins": 0,
                                             "places": [], "unfinished": 0})
 
-    for rec in records:
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    skill: dict[int, Any] = {}  # id(row) -> its rating
+    for rec in sorted(records, key=lambda r: str(r.get("started", ""))):
         players = rec["players"]
         out = rec.get("outcome")
         if out is None:
             for p in players:
                 row(p)["unfinished"] += 1
             continue
+        ranked = []
         for place, seat in enumerate(_ranking(out["ranking"])):
             if not (isinstance(seat, int) and 0 <= seat < len(players)):
                 continue
@@ -451,4 +459,13 @@ def scoreboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             r["wins"] += seat == out["winner"]
             r["places"] += [0] * (place + 1 - len(r["places"]))
             r["places"][place] += 1
+            if all(x is not r for x in ranked):  # two bots of one kind count once a game
+                ranked.append(r)
+        if len(ranked) >= 2:
+            teams = [[skill.setdefault(id(r), model.rating())] for r in ranked]
+            for r, (new,) in zip(ranked, model.rate(teams), strict=True):
+                skill[id(r)] = new
+    for r in rows.values():
+        rating = skill.get(id(r))
+        r["rating"] = round(rating.ordinal(), 1) if rating is not None else 0.0
     return sorted(rows.values(), key=lambda r: (-r["wins"], -r["games"], r["bot"], r["player"]))

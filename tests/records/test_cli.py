@@ -50,11 +50,12 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
 
     stats = cartagena("records", "--stats")
     assert stats.returncode == 0, stats.stderr
-    assert stats.stdout.splitlines()[0].split() == ["player", "games", "wins", "places"]
+    assert stats.stdout.splitlines()[0].split() == ["player", "games", "wins", "rating",
+                                                    "places"]
     assert "greedy (bot)" in stats.stdout and " 2  " in stats.stdout  # both seats greedy
     assert json.loads(cartagena("records", "--stats", "--json").stdout)[0] == {
         "player": "greedy", "bot": True, "games": 2, "wins": 1, "places": [1, 1],
-        "unfinished": 0}
+        "unfinished": 0, "rating": 0.0}  # one kind at both seats: no one to be rated against
 
     out = tmp_path / "out"
     out.mkdir()

@@ -213,3 +213,28 @@ def test_the_scoreboard_counts_games_wins_and_places_per_player_and_bot_level():
     assert board["greedy"]["unfinished"] == 1 and board["greedy"]["games"] == 0
     assert board["ismcts hard"]["unfinished"] == board["ann"]["unfinished"] == 1
     assert sum(r["wins"] for r in board.values()) == 4
+    assert board["greedy"]["rating"] == 0.0  # never finished a game: as a newcomer
+    # The rating follows the places: whoever placed better on average rates higher.
+    mean_place = {k: sum(i * n for i, n in enumerate(board[k]["places"])) / 4
+                  for k in ("ann", "bob", "ismcts hard")}
+    best, worst = min(mean_place, key=mean_place.get), max(mean_place, key=mean_place.get)
+    if mean_place[best] < mean_place[worst]:
+        assert board[best]["rating"] > board[worst]["rating"]
+
+
+def test_a_rating_rises_with_wins_against_the_same_players():
+    from cartagena_net.records.format import scoreboard
+
+    state = bot_game("jamaica", {"players": 2, "segments": 1}, seed=1)
+    g = state.game
+    recs = []
+    for n in range(6):
+        rec = record_of(state)
+        rec["players"] = [fmt.player(0, g.colors[0], "ann"), fmt.player(1, g.colors[1], "bob")]
+        rec["outcome"] = {"winner": 0, "ranking": [0, 1]}  # ann always wins
+        rec["started"] = f"2026-11-24T20:0{n}:00Z"
+        recs.append(rec)
+    ratings = [{r["player"]: r["rating"] for r in scoreboard(recs[:k])}
+               for k in (1, 3, 6)]
+    assert ratings[0]["ann"] > 0 > ratings[0]["bob"]
+    assert ratings[0]["ann"] < ratings[1]["ann"] < ratings[2]["ann"]
