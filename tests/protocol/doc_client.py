@@ -17,7 +17,7 @@ MAX_FRAME = 65536
 HOST_FIELDS = {
     "welcome": {"host_id", "host_name", "server_version", "version", "session", "resumed"},
     "error": {"code", "message", "fatal", "ref"},
-    "lobby": {"tables"},
+    "lobby": {"tables", "scores"},
     "joined": {"table", "seat", "token"},
     "state": {"table", "seq", "view", "legal", "events", "lines"},
     "chat": {"table", "text", "sender"},
@@ -45,6 +45,7 @@ EVENT_FIELDS = {
 TABLE_KEYS = {"id", "name", "rules", "options", "status", "spectators", "password",
               "owner", "seats"}
 SEAT_KEYS = {"seat", "name", "color", "bot", "connected"}
+SCORE_KEYS = {"player", "bot", "games", "wins", "places"}
 
 
 def check_state(msg: dict[str, Any], me: int | None) -> None:
@@ -123,6 +124,7 @@ class DocClient:
                 for table in msg["tables"]:
                     assert set(table) == TABLE_KEYS
                     assert all(set(s) == SEAT_KEYS for s in table["seats"])
+                assert all(set(r) == SCORE_KEYS for r in msg["scores"])
             self.received.append(msg)
             if kind == "ping":
                 self.send({"type": "pong", "nonce": msg["nonce"]})
