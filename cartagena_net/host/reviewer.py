@@ -16,6 +16,8 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from cartagena_net.host.thinker import REVIEW
+
 log = Logger(namespace="cartagena.host.review")
 
 
@@ -63,7 +65,7 @@ class Reviewer:
         for fn, args in jobs(record):
             if self._stopped:
                 return
-            answers.append((yield self.host.thinker.run(fn, *args)))
+            answers.append((yield self.host.thinker.run(fn, *args, priority=REVIEW)))
             self.positions += 1
         if self._stopped:
             return

@@ -17,6 +17,7 @@ from cartagena_net.host import gamerec, recorder
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
+from cartagena_net.host.thinker import BOTS, HUMAN
 from cartagena_net.host.tokens import new_token, same_secret
 from protocol import messages
 
@@ -769,7 +770,7 @@ class Table:
         seq, bot, began = self.seq, seat.controller, reactor.seconds()
         try:
             fn, args = bot.job(view(self.state, seat.index), legal)
-            d = self.host.thinker.run(fn, *args)
+            d = self.host.thinker.run(fn, *args, priority=self._think_priority())
         except Exception as exc:  # noqa: BLE001 - a bot bug must not stop the table
             choice = self._fallback(seat, legal, f"{type(exc).__name__}: {exc}")
             self._bot_call = reactor.callLater(self.host.config.bot_delay, self._bot_answer,
@@ -796,6 +797,12 @@ class Table:
             answered(choice)
 
         d.addCallbacks(answered, failed)
+
+    def _think_priority(self) -> int:
+        """A person connected at this table waits for its bots: they think first."""
+        if any(s.human and s.conn is not None for s in self.seats):
+            return HUMAN
+        return BOTS
 
     def _fallback(self, seat: Seat, legal: list[str], reason: str) -> str | None:
         """A bot's search failed (a bug): its level's fallback (greedy, a one-move look,

@@ -7,99 +7,50 @@ back on the reactor thread as a Deferred. ``workers=0`` runs jobs in one backgro
 thread instead (the search then shares the interpreter lock with the reactor: measured,
 it starves the search and delays the reactor, so processes are the default).
 
-Each worker is a fresh interpreter (``python -m cartagena_net.bots.worker``, the same on
-Linux, macOS and Windows) with a pipe on stdin and stdout, and nothing else: no fork
-server, no resource tracker. It runs at the lowest CPU priority, and it dies with the
-host however the host dies, because it watches its stdin (see :mod:`cartagena_net.bots.worker`).
+Each worker is a :class:`cartagena_net.bots.pool.WorkerProcess`: a fresh interpreter
+(``python -m cartagena_net.bots.worker``, the same on Linux, macOS and Windows) with a
+pipe on stdin and stdout, and nothing else: no fork server, no resource tracker. It runs
+at the lowest CPU priority, and it dies with the host however the host dies, because it
+watches its stdin (see :mod:`cartagena_net.bots.worker`).
+
+Thinking is shared fairly. Each job has a priority: :data:`HUMAN` (a bot at a table
+where a person is waiting for it), :data:`BOTS` (a bots-only table someone watches) and
+:data:`REVIEW` (the review of a finished game). A free worker takes the waiting job of
+the best priority, the oldest first; and jobs below :data:`HUMAN` never hold more than
+``workers - 1`` workers at once, so one worker is always free (or about to be) for a
+table where a person waits, however many bots-only tables play.
 
 A worker that dies on its own (killed, out of memory) is replaced, and the job it was
 running is run again on another worker, once; the other jobs never notice. Jobs wait in
-a queue while every worker is busy.
+a queue while every worker they may use is busy.
 """
 from __future__ import annotations
 
 import collections
 import concurrent.futures
 import itertools
-import os
-import subprocess
-import sys
-import threading
 from typing import Any
 
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from cartagena_net.bots.worker import frame, read_frame
+from cartagena_net.bots.pool import RETRIES, WorkerDied, WorkerProcess
 
 log = Logger(namespace="cartagena.thinker")
 
-RETRIES = 1  # a job whose worker died is run again this many times
+HUMAN, BOTS, REVIEW = 0, 1, 2  # job priorities, best first
+PRIORITIES = (HUMAN, BOTS, REVIEW)
 
-
-class WorkerDied(RuntimeError):
-    """The worker running a job died (and the job had been retried already)."""
+__all__ = ["BOTS", "HUMAN", "REVIEW", "Thinker", "WorkerDied"]
 
 
 class _Job:
-    __slots__ = ("args", "deferred", "fn", "id", "tries")
+    __slots__ = ("args", "deferred", "fn", "id", "priority", "tries")
 
-    def __init__(self, job_id: int, fn: Any, args: tuple) -> None:
-        self.id, self.fn, self.args = job_id, fn, args
+    def __init__(self, job_id: int, fn: Any, args: tuple, priority: int) -> None:
+        self.id, self.fn, self.args, self.priority = job_id, fn, args, priority
         self.deferred: defer.Deferred = defer.Deferred()
         self.tries = 0
-
-
-class _Worker:
-    """One worker process and the thread that reads its answers."""
-
-    def __init__(self, thinker: Thinker) -> None:
-        self.thinker = thinker
-        env = dict(os.environ, CARTAGENA_WORKER_PARENT=str(os.getpid()))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cartagena_net.bots.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None if os.environ.get("CARTAGENA_WORKER_STDERR") else subprocess.DEVNULL,
-            env=env, close_fds=True)
-        self.job: _Job | None = None
-        self.send(("init", list(sys.path)))
-        threading.Thread(target=self._read, name=f"bot-worker-{self.proc.pid}",
-                         daemon=True).start()
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def send(self, obj: Any) -> bool:
-        try:
-            self.proc.stdin.write(frame(obj))
-            self.proc.stdin.flush()
-        except (OSError, ValueError):  # the worker is gone (or stopped)
-            return False
-        return True
-
-    def _read(self) -> None:
-        stdout = self.proc.stdout
-        call = self.thinker.reactor.callFromThread
-        while True:
-            try:
-                answer = read_frame(stdout)
-            except Exception:  # noqa: BLE001 - EOF, a broken pipe, a torn frame: it died
-                break
-            call(self.thinker._answer, self, answer)
-        try:
-            code = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            code = self.proc.wait()
-        call(self.thinker._died, self, code)
-
-    def stop(self) -> None:
-        try:
-            self.proc.stdin.close()  # the worker ends at once when its stdin closes
-        except OSError:
-            pass
-        if self.proc.poll() is None:
-            self.proc.kill()
 
 
 class Thinker:
@@ -108,8 +59,9 @@ class Thinker:
     def __init__(self, reactor: Any, workers: int = 2) -> None:
         self.reactor = reactor
         self.workers = max(0, workers)
-        self._pool: list[_Worker] = []
-        self._queue: collections.deque[_Job] = collections.deque()
+        self._pool: list[WorkerProcess] = []
+        self._queues: dict[int, collections.deque[_Job]] = {
+            p: collections.deque() for p in PRIORITIES}
         self._ids = itertools.count(1)
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self._stopped = False
@@ -119,39 +71,66 @@ class Thinker:
         """The worker processes' ids (tests, diagnostics)."""
         return [w.pid for w in self._pool]
 
-    def run(self, fn: Any, *args: Any) -> defer.Deferred:
+    def waiting(self, priority: int | None = None) -> int:
+        """Jobs waiting for a worker (of one priority, or all)."""
+        if priority is None:
+            return sum(len(q) for q in self._queues.values())
+        return len(self._queues[priority])
+
+    def run(self, fn: Any, *args: Any, priority: int = HUMAN) -> defer.Deferred:
         """``fn(*args)`` off the reactor thread; a Deferred fires with its result."""
+        if priority not in self._queues:
+            raise ValueError(f"unknown priority {priority!r}")
         if not self.workers:
             return self._run_in_thread(fn, args)
         self._stopped = False
-        job = _Job(next(self._ids), fn, args)
-        self._queue.append(job)
+        job = _Job(next(self._ids), fn, args, priority)
+        self._queues[priority].append(job)
         self._dispatch()
         return job.deferred
 
+    def _next_job(self) -> _Job | None:
+        """The waiting job a free worker takes now, None if none may start."""
+        if self._queues[HUMAN]:
+            return self._queues[HUMAN].popleft()
+        lower = sum(1 for w in self._pool if w.job is not None and w.job.priority != HUMAN)
+        if lower >= max(1, self.workers - 1):
+            return None  # keep a worker for a person's table
+        for p in PRIORITIES[1:]:
+            if self._queues[p]:
+                return self._queues[p].popleft()
+        return None
+
     def _dispatch(self) -> None:
-        while self._queue and not self._stopped:
+        while not self._stopped and self.waiting():
             idle = next((w for w in self._pool if w.job is None), None)
+            if idle is None and len(self._pool) >= self.workers:
+                return
+            job = self._next_job()
+            if job is None:
+                return
             if idle is None:
-                if len(self._pool) >= self.workers:
-                    return
                 try:
-                    idle = _Worker(self)
+                    idle = WorkerProcess(self._answered_in_thread, self._died_in_thread)
                 except OSError as exc:
-                    job = self._queue.popleft()
                     job.deferred.errback(exc)
                     continue
                 self._pool.append(idle)
-            job = self._queue.popleft()
             idle.job = job
             job.tries += 1
             if not idle.send((job.id, job.fn, job.args)):
                 idle.job = None
-                self._queue.appendleft(job)
+                self._queues[job.priority].appendleft(job)
                 job.tries -= 1
                 self._forget(idle)
 
-    def _answer(self, worker: _Worker, answer: Any) -> None:
+    def _answered_in_thread(self, worker: WorkerProcess, answer: Any) -> None:
+        self.reactor.callFromThread(self._answer, worker, answer)
+
+    def _died_in_thread(self, worker: WorkerProcess, code: int) -> None:
+        self.reactor.callFromThread(self._died, worker, code)
+
+    def _answer(self, worker: WorkerProcess, answer: Any) -> None:
         job, worker.job = worker.job, None
         if job is not None and answer[0] == job.id and not job.deferred.called:
             if answer[1]:
@@ -160,7 +139,7 @@ class Thinker:
                 job.deferred.errback(answer[2])
         self._dispatch()
 
-    def _died(self, worker: _Worker, code: int) -> None:
+    def _died(self, worker: WorkerProcess, code: int) -> None:
         job, worker.job = worker.job, None
         if worker in self._pool:
             self._forget(worker)
@@ -171,13 +150,13 @@ class Thinker:
                     "place", pid=worker.pid, code=code)
         if job is not None and not job.deferred.called:
             if job.tries <= RETRIES and not self._stopped:
-                self._queue.appendleft(job)  # run it again, first
+                self._queues[job.priority].appendleft(job)  # run it again, first
             else:
                 job.deferred.errback(WorkerDied(
                     f"the bot worker died running this search (exit status {code})"))
         self._dispatch()
 
-    def _forget(self, worker: _Worker) -> None:
+    def _forget(self, worker: WorkerProcess) -> None:
         if worker in self._pool:
             self._pool.remove(worker)
         worker.stop()
@@ -209,7 +188,8 @@ class Thinker:
         pool, self._pool = self._pool, []
         for worker in pool:
             worker.stop()
-        self._queue.clear()
+        for q in self._queues.values():
+            q.clear()
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.shutdown(wait=False, cancel_futures=True)

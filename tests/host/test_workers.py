@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cartagena_net.host.thinker import Thinker, WorkerDied
+from cartagena_net.host.thinker import BOTS, HUMAN, REVIEW, Thinker, WorkerDied
 from protocol import messages
 from tests.host.helpers import join
 from tests.twisted_loop import make_host, reactor, run, stop_host, until, wait
@@ -99,6 +99,48 @@ def test_a_job_that_kills_every_worker_it_runs_on_fails_cleanly():
             else:
                 raise AssertionError("a job that kills its worker must fail")
             assert await wait(thinker.run(_sleep_then, 0, 9)) == 9  # the pool goes on
+        run(go())
+    finally:
+        thinker.shutdown()
+
+
+def _started_at(value: int) -> tuple[int, float]:
+    return value, time.time()
+
+
+def test_a_person_s_table_never_waits_behind_bots_only_tables_or_reviews():
+    """Jobs below HUMAN hold at most workers - 1 workers: however many bots-only and
+    review jobs wait, a job for a table where a person waits starts at once, and the
+    waiting jobs then go best priority first, oldest first."""
+    thinker = Thinker(reactor, workers=2)
+    try:
+        async def go():
+            warm = [thinker.run(_sleep_then, 0.3, i) for i in range(2)]
+            assert [await wait(d) for d in warm] == [0, 1]  # both workers are up
+            bots = [thinker.run(_sleep_then, 0.6, i, priority=BOTS) for i in range(3)]
+            review = thinker.run(_started_at, 9, priority=REVIEW)
+            later_bots = thinker.run(_started_at, 5, priority=BOTS)
+            assert thinker.waiting(BOTS) == 3 and thinker.waiting(REVIEW) == 1
+            asked = time.time()
+            value, began = await wait(thinker.run(_started_at, 1))  # HUMAN by default
+            assert value == 1 and began - asked < 0.5  # a worker was kept free
+            assert thinker.waiting(BOTS) == 3  # one bots-only job at a time
+            assert [await wait(d) for d in bots] == [0, 1, 2]
+            (_, bots_began), (_, review_began) = await wait(later_bots), await wait(review)
+            assert bots_began < review_began  # the review comes last
+        run(go())
+    finally:
+        thinker.shutdown()
+
+
+def test_one_worker_serves_every_priority():
+    thinker = Thinker(reactor, workers=1)
+    try:
+        async def go():
+            assert await wait(thinker.run(_sleep_then, 0, 4, priority=REVIEW)) == 4
+            assert await wait(thinker.run(_sleep_then, 0, 5, priority=BOTS)) == 5
+            with pytest.raises(ValueError):
+                thinker.run(_sleep_then, 0, 6, priority=7)
         run(go())
     finally:
         thinker.shutdown()
