@@ -26,6 +26,7 @@ from client.tokens import TokenStore
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
+WATCH = 2.0  # seconds between retries of an unsaved seat key and looks at the host's trouble
 
 KEY_NAMES = {
     "c-m": "enter",
@@ -83,8 +84,13 @@ class ClientApp:
         reconnect_limit: float = RECONNECT_LIMIT,
         bell: bool = True,
         title: bool = True,
+        host_trouble: Any = None,
     ) -> None:
         self.reactor = reactor
+        # The host's own client: a callable saying what is wrong with the host (its
+        # disk), polled every WATCH seconds with the tokens file's retry.
+        self._host_trouble = host_trouble
+        self._watch_call: Any = None
         self.bell = bell
         self.title = title
         self.reconnect_limit = reconnect_limit
@@ -367,10 +373,32 @@ class ClientApp:
         self.refresh()
 
     def _token_notice(self) -> None:
-        """Say once that a damaged seats file was kept aside."""
+        """Say once what went wrong (or right again) with the seats file."""
         notice = self.tokens.take_notice()
         if notice:
-            self.model.set_status(notice, error=True)
+            self.model.set_status(notice, error=self.tokens.failing or "damaged" in notice)
+
+    def _watch(self) -> None:
+        """Every WATCH seconds: write a seat's key the disk refused before, and show what
+        the host says is wrong with it (the host's own client)."""
+        self._watch_call = self.reactor.callLater(WATCH, self._watch)
+        changed = False
+        if self.tokens.unsaved:
+            self.tokens.retry()
+            changed = self.tokens.notice is not None
+            self._token_notice()
+        if self._host_trouble is not None:
+            try:
+                trouble = self._host_trouble()
+            except Exception as exc:  # noqa: BLE001 - shown, never a traceback
+                trouble = f"cannot ask the host what is wrong: {exc!r}"
+            if (trouble or "") != self.model.trouble:
+                if not trouble:
+                    self.model.set_status("the host's disk takes writes again")
+                self.model.trouble = trouble or ""
+                changed = True
+        if changed:
+            self.refresh()
 
     def _closed(self, reason: str) -> None:
         self.session = None
@@ -428,7 +456,12 @@ class ClientApp:
             self.app.invalidate()
 
         asyncio.get_running_loop().call_soon(begin)
-        result = await self.app.run_async(handle_sigint=False)
+        self._watch_call = self.reactor.callLater(WATCH, self._watch)
+        try:
+            result = await self.app.run_async(handle_sigint=False)
+        finally:
+            if self._watch_call is not None and self._watch_call.active():
+                self._watch_call.cancel()
         return int(result or 0)
 
     def run(self) -> Any:
@@ -479,6 +512,7 @@ def run_client(
     on_app: Any = None,
     web_url: str | None = None,
     token: str | None = None,
+    host_trouble: Any = None,
 ) -> Any:
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
@@ -492,6 +526,8 @@ def run_client(
     ``on_app`` is called with the :class:`ClientApp` (tests use it to look inside).
     ``web_url``: the host's web view, shown in the header (the host's own client).
     ``token``: take back this seat on connecting (the host resumed a game of ours).
+    ``host_trouble``: the host's own client: a callable saying what is wrong with the
+    host (None when nothing is), shown on the status line.
     """
     from pathlib import Path
 
@@ -508,7 +544,7 @@ def run_client(
                        app_output=app_output, browse=browse or host is None,
                        discovery_targets=discovery_targets, broadcast=broadcast,
                        udp_port=udp_port, reconnect_limit=reconnect_limit, bell=bell,
-                       title=title)
+                       title=title, host_trouble=host_trouble)
     if host is not None and not browse:
         client.address = (host, int(port or DEFAULT_PORT))
         model.host_label = host_label or f"{host}:{client.address[1]}"

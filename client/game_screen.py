@@ -491,7 +491,8 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
             enumerate(magic_lines_text(view, me_seat))]
     top += pending_lines(model)
     acts = action_lines(model, main_w)
-    reserve = 1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
+    reserve = (1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
+               + (1 if model.trouble else 0))
     room = height - reserve - len(top) - len(acts)
     # a preview adds a line: keep room for it so the board does not change shape under it
     spare = 1 if model.preview is None and model.legal and not model.owes_discard() else 0

@@ -80,6 +80,8 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
         out.append([(ERR + " reverse", question), ("", " "),
                     (KEY, "y"), ("", " quit · "), (KEY, "n"), ("", " stay")])
     out += model.extra_lines or []
+    if model.trouble:  # the host's own client: what is wrong with the host (its disk)
+        out.append([(ERR + " reverse", " host "), (ERR, " " + model.trouble)])
     if model.reconnecting:
         out.append([(ERR + " reverse", " reconnecting… "), ("", " " + model.status)])
     else:

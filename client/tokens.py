@@ -10,7 +10,10 @@ so two clients of one user never fight over one seat.
 Writes are atomic (a private temp file renamed over the old one, under a lock: ``flock``
 on POSIX, ``msvcrt``'s on Windows), so clients sharing one home never corrupt the file. A file that
 cannot be read as tokens is never overwritten: it is kept aside as
-``tokens.json.bad-<time>`` and :attr:`TokenStore.notice` says so once.
+``tokens.json.bad-<time>`` and :attr:`TokenStore.notice` says so once. A disk that
+refuses the file (full, read-only) loses nothing either: the seat's token is kept in
+memory, the notice says so once, and the client's :meth:`TokenStore.retry` writes it once
+the disk takes writes again.
 """
 from __future__ import annotations
 
@@ -43,6 +46,10 @@ class TokenStore:
         self.directory = directory if directory is not None else state_dir()
         self.path = self.directory / FILE_NAME
         self.notice: str | None = None  # a damaged file kept aside, said once
+        # Seats saved while the disk refused the file (full, read-only): kept here, seen
+        # by lookups, and written by the next save, forget or retry that succeeds.
+        self.unsaved: dict[str, dict[str, Any]] = {}
+        self.failing = False  # the last write was refused (said once until one succeeds)
 
     def take_notice(self) -> str | None:
         """What went wrong with the file since last asked (shown once to the user)."""
@@ -115,24 +122,52 @@ class TokenStore:
 
     def save(self, host_id: str, token: str, address: str = "", table: Any = None,
              seat: Any = None) -> None:
-        """Remember the token of our seat at ``host_id``."""
+        """Remember the token of our seat at ``host_id``. When the disk refuses the file
+        (full, read-only) the token is kept in memory, :attr:`notice` says so once, and
+        :meth:`retry` (or the next save) writes it once the disk takes writes."""
         if not host_id or not token:
             return
+        self.unsaved[host_id] = {"token": token, "address": address, "table": table,
+                                 "seat": seat, "saved": time.time()}
+        self.retry()
+
+    def retry(self) -> bool:
+        """Write the seats kept in memory; True when none is left unsaved."""
+        if not self.unsaved:
+            return True
         with self._locked():
             data = self._load()
             if data is None:
-                return
-            data[host_id] = {"token": token, "address": address, "table": table, "seat": seat,
-                             "saved": time.time()}
+                return False
+            data.update(self.unsaved)
             if len(data) > KEEP:
                 for key in sorted(data, key=lambda k: data[k].get("saved", 0))[: len(data) - KEEP]:
                     del data[key]
-            self._write(data)
+            try:
+                self._write(data)
+            except OSError as exc:
+                self._refused(exc)
+                return False
+        if self.failing:
+            self.failing = False
+            self.notice = "this seat's key is saved now"
+        self.unsaved.clear()
+        return True
+
+    def _refused(self, exc: OSError) -> None:
+        if not self.failing:
+            self.failing = True
+            self.notice = (f"cannot save this seat's key in {self.path} "
+                           f"({exc.strerror or exc}): it is kept while this client runs "
+                           "and saved once the disk has room")
+            logging.getLogger(__name__).warning("%s", self.notice)
 
     def entry(self, host_id: str) -> dict[str, Any] | None:
         """The saved ``{token, address, table, seat, saved}`` for a host id, if any."""
         if not host_id:
             return None
+        if host_id in self.unsaved:
+            return dict(self.unsaved[host_id])
         with self._locked():
             data = (self._load() or {}).get(host_id)
         return dict(data) if isinstance(data, dict) else None
@@ -141,6 +176,7 @@ class TokenStore:
         """The stored token for a host id, else for the address it was last seen at."""
         with self._locked():
             data = self._load() or {}
+        data.update(self.unsaved)
         if host_id and host_id in data:
             return str(data[host_id].get("token") or "") or None
         if address:
@@ -152,11 +188,19 @@ class TokenStore:
 
     def forget(self, host_id: str = "", token: str = "") -> None:
         """Drop a token that the host no longer accepts."""
+
+        def kept(data: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+            return {k: v for k, v in data.items()
+                    if not (k == host_id or (token and v.get("token") == token))}
+
+        self.unsaved = kept(self.unsaved)
         with self._locked():
             data = self._load()
             if data is None:
                 return
-            keep = {k: v for k, v in data.items()
-                    if not (k == host_id or (token and v.get("token") == token))}
+            keep = kept(data)
             if keep != data:
-                self._write(keep)
+                try:
+                    self._write(keep)
+                except OSError as exc:  # a stale key stays on disk: the host refuses it
+                    self._refused(exc)

@@ -272,7 +272,8 @@ def run(args: argparse.Namespace) -> int:
                            password=config.password, hosting=True,
                            host_label=label,
                            ascii_only=args.ascii, bell=not args.no_bell,
-                           title=not args.no_title, web_url=web_url)
+                           title=not args.no_title, web_url=web_url,
+                           host_trouble=service.trouble)
             d.addCallbacks(client_done, client_failed)
 
         reactor.callWhenRunning(open_client)

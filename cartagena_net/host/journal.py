@@ -48,6 +48,13 @@ def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
     return p
 
 
+try:
+    import fcntl as _fcntl  # noqa: F401 - only whether flock exists
+    _HAS_FLOCK = True
+except ImportError:  # Windows: msvcrt's lock, on a descriptor opened for writing
+    _HAS_FLOCK = False
+
+
 def lock_state_dir(path: Path) -> int:
     """Hold the state dir for this process (an exclusive lock on its ``lock`` file).
 
@@ -56,7 +63,11 @@ def lock_state_dir(path: Path) -> int:
     the descriptor that holds the lock (released when the process ends): ``flock`` on
     POSIX, ``msvcrt.locking`` on Windows (:func:`cartagena_net.portable.files.lock_exclusive`).
     """
-    fd = os.open(path / "lock", os.O_RDWR | os.O_CREAT | _O_CLOEXEC, 0o600)
+    lock = path / "lock"
+    # flock holds on a descriptor opened for reading: the host then holds nothing open
+    # for writing in its state dir (it can be remounted read-only under a running host).
+    mode = os.O_RDONLY if _HAS_FLOCK else os.O_RDWR
+    fd = os.open(lock, mode | os.O_CREAT | _O_CLOEXEC, 0o600)
     try:
         if not lock_exclusive(fd, wait=False):
             return fd  # no advisory locks on this platform
@@ -65,8 +76,12 @@ def lock_state_dir(path: Path) -> int:
         os.close(fd)
         raise OSError(f"another host (process {holder}) is using it; stop that host "
                       "first, or give this one another --state-dir") from None
-    os.ftruncate(fd, 0)
-    os.write(fd, b"%d\n" % os.getpid())
+    writer = os.open(lock, os.O_WRONLY | os.O_TRUNC | _O_CLOEXEC) if _HAS_FLOCK else fd
+    try:
+        os.write(writer, b"%d\n" % os.getpid())
+    finally:
+        if writer != fd:
+            os.close(writer)
     return fd
 
 
@@ -115,44 +130,55 @@ class Journal:
 
     def __init__(self, path: str | os.PathLike[str], fresh: bool = True) -> None:
         self.path = Path(path)
-        flags = os.O_WRONLY | os.O_APPEND | _O_CLOEXEC
-        flags |= (os.O_CREAT | os.O_EXCL) if fresh else 0
-        self._fd: int | None = os.open(self.path, flags, 0o600)
-        restrict(self._fd, self.path)
+        self.closed = False
         if fresh:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o600)
+            try:
+                restrict(fd, self.path)
+            finally:
+                os.close(fd)
             fsync_dir(self.path.parent)
+        self._good = self.path.stat().st_size  # the bytes known to be on the disk
 
     def append(self, *records: dict[str, Any]) -> None:
-        """Write the records as one chunk of lines, then fsync."""
-        if self._fd is None:
+        """Write the records as one chunk of lines, then fsync.
+
+        The file is opened for each append and closed after it, so that the host holds
+        nothing open for writing between actions (a disk can then be remounted read-only
+        under a running host, and taken back). Whatever an earlier failed append left
+        (a full or failing disk) is cut off first: only whole, fsynced appends stay."""
+        if self.closed:
             raise ValueError("journal is closed")
-        start = os.lseek(self._fd, 0, os.SEEK_END)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
         try:
+            if os.fstat(fd).st_size != self._good:
+                os.ftruncate(fd, self._good)
             view = memoryview(_lines(records))
             while view:
-                written = os.write(self._fd, view)
+                written = os.write(fd, view)
                 view = view[written:]
-            os.fsync(self._fd)
+            os.fsync(fd)
+            self._good = os.fstat(fd).st_size
         except OSError:
             # A full or failing disk: take back whatever part of the records got written,
-            # so that the next append starts on a whole line (nothing half written stays).
+            # so that the next append starts on a whole line (nothing half written stays);
+            # if even that fails, the next append cuts it off before writing.
             with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, start)
+                os.ftruncate(fd, self._good)
             raise
+        finally:
+            os.close(fd)
 
     def rewrite(self, *records: dict[str, Any]) -> None:
         """Replace the whole journal by ``records`` atomically (a new game compacts it)."""
-        self.close()
-        try:
-            write_journal(self.path, list(records))
-        finally:  # written or not (a full disk), the journal stays open for appends
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
+        if self.closed:
+            raise ValueError("journal is closed")
+        write_journal(self.path, list(records))
+        self._good = self.path.stat().st_size
 
     def close(self) -> None:
-        """Close the file (idempotent)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        """No more appends (idempotent)."""
+        self.closed = True
 
     def remove(self) -> None:
         """Close and delete the file (only for a table that holds no game)."""

@@ -246,6 +246,21 @@ class HostService(Service):
         self.lobby_changed()
         log.info("table {id} removed: nobody is left at it", id=table.id)
 
+    def trouble(self) -> str | None:
+        """What is wrong with this host's disk, in one sentence for its own client (its
+        log says it in detail); None when nothing is."""
+        parts = []
+        failing = [t for t in self.lobby.tables.values() if t.journal_failing]
+        if failing:
+            ids = ", ".join(str(t.id) for t in failing)
+            parts.append(f"cannot save the games of table {ids} ({failing[0].journal_error}) "
+                         f"in {self.state_dir}: their actions are refused until it has room")
+        waiting = self.records_waiting.records
+        if waiting:
+            folder = next(iter(waiting.values()))[0]
+            parts.append(f"{len(waiting)} game record(s) wait for room in {folder}")
+        return "; ".join(parts) or None
+
     def summary(self) -> dict[str, Any]:
         """What discovery announces: host name and tables (never passwords or tokens)."""
         return {

@@ -81,6 +81,7 @@ class Table:
         self.bot_fallbacks = 0  # bot searches that failed here (the bot's fallback played)
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.journal_failing = False  # the last journal write failed (a full disk)
+        self.journal_error = ""  # why it failed (the OS's words)
         self.paused = False  # a client's bots-only game nobody plays or watches
         self._idle_call: Any = None  # removes a paused table after the grace period
         self.started_at: float | None = None  # when the game started (Unix time)
@@ -896,6 +897,7 @@ class Table:
 
     def _journal_trouble(self, exc: OSError) -> None:
         """The journal cannot be written: said once (until it writes again)."""
+        self.journal_error = exc.strerror or str(exc)
         if not self.journal_failing:
             self.journal_failing = True
             log.error("table {table}: cannot write the journal {path} ({err}); actions "

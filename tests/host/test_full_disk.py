@@ -4,50 +4,18 @@ and once the disk takes writes again the game goes on to its end and restores ex
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import random
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
-
-import pytest
+import signal
 
 from protocol import messages
+from tests.disks import fill, read_only, tmpfs
 from tests.twisted_loop import until
 
-from .crashkit import Player, choose
-from .helpers import join, make_host, run, seat_players, stop_host
+from .crashkit import Player, choose, play_to_end
+from .helpers import join, make_host, run, seat_players, state_at, stop_host
 
 OPTIONS = {"players": 2}  # the whole board: a game long enough to fill a page
-
-
-@contextlib.contextmanager
-def tmpfs(size: str = "512k"):
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a tmpfs needs root and mount(8)")
-    where = Path(tempfile.mkdtemp(prefix="cartagena-tmpfs-"))
-    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                   check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-        shutil.rmtree(where, ignore_errors=True)
-
-
-def fill(where: Path) -> Path:
-    """Write until the file system is full; the filler file."""
-    filler = where / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        with contextlib.suppress(OSError):
-            while True:
-                os.write(fd, b"\0" * 4096)
-    finally:
-        os.close(fd)
-    return filler
 
 
 async def _setup(host):
@@ -157,6 +125,119 @@ def test_a_game_cannot_start_unjournaled():
             await ann.expect(messages.State)
             assert host.lobby.tables[tid].status == "playing"
             ann.close()
+
+        try:
+            run(go(), timeout=120)
+        finally:
+            run(stop_host(host))
+
+
+async def _refused_action(p: Player, table: int, rng: random.Random) -> messages.Error | None:
+    """``p`` (to act) sends one action; the refusal, or None once the state moved on."""
+    seq = p.latest.seq
+    p.client.send(messages.Action(table=table, seq=seq, action=choose(list(p.latest.legal),
+                                                                      rng, False)))
+    while True:
+        msg = await asyncio.wait_for(p.client.inbox.get(), 30)
+        if isinstance(msg, messages.Error):
+            return msg
+        if isinstance(msg, messages.State):
+            p.take(msg)
+            if msg.seq > seq:
+                return None
+
+
+def test_a_host_process_whose_disk_turns_read_only_refuses_says_why_and_goes_on(tmp_path):
+    """The host as a subprocess, its state dir on a real tmpfs remounted read-only in the
+    middle of a game: every action is refused with ``journal-failed``, nothing moves, its
+    log says why once; remounted read-write, the game goes on to its end, and a kill -9
+    then loses nothing (the restarted host restores the final state exactly)."""
+    from .test_resume import _spawn, _stop
+
+    with tmpfs("8m") as where:
+        state = where / "state"
+        log = tmp_path / "host.log"
+        with open(log, "w") as err:
+            proc, port = _spawn(state, "--players", "2", stderr=err)
+        proc2 = None
+        try:
+            async def play() -> tuple[list[Player], messages.State]:
+                seated = await seat_players(port, 1, ["ann", "bob"])
+                seated[0][0].send(messages.Start(table=1))
+                players = [Player(c, seat, tok) for c, seat, tok in seated]
+                rng = random.Random(3)
+                await play_to_end(players, 1, rng, stop=lambda s: s.seq >= 8)
+                for p in players:
+                    while p.latest is None or p.latest.seq < 8:
+                        await p.pump()
+                read_only(where)
+                mover = next(p for p in players if p.latest.legal)
+                other = next(p for p in players if p is not mover)
+                seq, view = mover.latest.seq, mover.latest.view
+                sent = len(other.client.frames())
+                for _ in range(3):  # refused, again and again, and nothing moves
+                    error = await _refused_action(mover, 1, rng)
+                    assert error is not None and error.code == "journal-failed", error
+                    assert "disk" in error.message
+                    assert mover.latest.seq == seq and mover.latest.view == view
+                await asyncio.sleep(0.3)
+                assert not any(f.get("type") == "state"
+                               for f in other.client.frames()[sent:])
+                read_only(where, on=False)
+                end = await play_to_end(players, 1, rng)
+                assert end.view["outcome"] is not None
+                for p in players:
+                    while p.latest.seq < end.seq:
+                        await p.pump()
+                return players, end
+
+            players, _ = run(play(), timeout=240)
+            text = log.read_text()
+            assert text.count("cannot write the journal") == 1, text  # said once
+            assert "Read-only file system" in text and "the journal writes again" in text
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+            for p in players:
+                p.client.close()
+            with open(log, "a") as err:
+                proc2, port2 = _spawn(state, "--resume", stderr=err)
+
+            async def restored() -> None:
+                for p in players:
+                    client, welcome = await join(port2, "again", token=p.token)
+                    assert welcome.resumed == {"table": 1, "seat": p.seat}
+                    fresh = await state_at(client)
+                    assert (fresh.seq, fresh.view) == (p.latest.seq, p.latest.view)
+                    client.close()
+
+            run(restored())
+        finally:
+            _stop(proc, proc2)
+    assert "Traceback" not in log.read_text()
+
+
+def test_the_hosts_own_client_says_what_is_wrong_with_its_disk():
+    """``HostService.trouble`` (shown by the host's own terminal client) names the tables
+    whose journal the disk refuses, and the records waiting for room; None once fixed."""
+    with tmpfs() as where:
+        host = make_host(state_dir=str(where / "state"))
+
+        async def go():
+            tid, players = await _setup(host)
+            assert host.trouble() is None
+            rng = random.Random(11)
+            read_only(where)
+            try:
+                error = await _act(host, tid, players, rng, finish=False)
+                assert error is not None and error.code == "journal-failed"
+                trouble = host.trouble()
+                assert trouble and f"table {tid}" in trouble and "Read-only" in trouble
+            finally:
+                read_only(where, on=False)
+            assert await _act(host, tid, players, rng) is None
+            assert host.trouble() is None
+            for p in players:
+                p.client.close()
 
         try:
             run(go(), timeout=120)

@@ -117,8 +117,7 @@ def test_a_record_that_cannot_be_written_is_logged_and_the_host_plays_on(tmp_pat
 
 def test_a_record_refused_by_a_full_disk_is_written_once_space_is_back(monkeypatch):
     from cartagena_net.host import recorder
-
-    from .test_full_disk import fill, tmpfs
+    from tests.disks import fill, tmpfs
 
     monkeypatch.setattr(recorder, "RETRY", 0.2)
     with tmpfs("256k") as where:

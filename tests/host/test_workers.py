@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cartagena_net.host.thinker import BOTS, HUMAN, REVIEW, Thinker, WorkerDied
+from cartagena_net.host.thinker import BOTS, REVIEW, Thinker, WorkerDied
 from protocol import messages
 from tests.host.helpers import join
 from tests.twisted_loop import make_host, reactor, run, stop_host, until, wait

@@ -1,0 +1,159 @@
+"""A bot's decision time at a table where a person plays, while 15 bots-only tables that
+people watch play on the same host.
+
+A child process runs the host: one 4-player jamaica table with one human seat (this
+process, which plays at once whenever it may) and three ``ismcts`` bots at the normal
+level; and 15 tables of four normal ``ismcts`` bots, each watched by a spectator of this
+process (watched, so they play; unwatched they would pause). ``bot_delay`` is 0, so the
+time from the state that hands the turn to a bot to the state after its action is the
+bot's decision time.
+
+First DECISIONS decisions are timed with the bots-only tables idle (the reference, in
+the same run), then DECISIONS more while all 15 play. Prints one JSON line: p50, p99 and
+the longest decision in both phases, the ratio of the p50s, the bots-only tables'
+actions meanwhile (so they were really playing), and whether every decision stayed
+within the normal level's bound (``cartagena_net.bots.kinds.LEVELS``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_latency import bot_actions, expect, pct, recv, send
+
+DECISIONS = int(os.environ.get("BENCH_DECISIONS", "40"))
+BOT_TABLES = int(os.environ.get("BENCH_BOT_TABLES", "15"))
+SLACK = 0.1  # seconds beyond the level's bound: the reactor's and the network's share
+
+
+def serve(trigger: Path) -> None:
+    """Child: the host; the human table and the bots-only tables; print the port."""
+    from cartagena_net.cli.loop import install_reactor
+
+    reactor = install_reactor()
+    from twisted.internet.task import LoopingCall
+
+    from cartagena_net.host import HostConfig, HostService
+
+    host = HostService(HostConfig(port=0, bind="127.0.0.1", bot_delay=0.0, name="bench"),
+                       reactor)
+    host.startService()
+    host.create_table("people", "jamaica", {"players": 4}, bots=3, bot_kind="ismcts")
+    tables = [host.lobby.tables[host.create_table(f"bots {i}", "jamaica", {"players": 4},
+                                                  bots=4, bot_kind="ismcts")]
+              for i in range(BOT_TABLES)]
+
+    def again() -> None:  # the bots-only tables play (new games too) once triggered
+        if trigger.exists():
+            for t in tables:
+                if t.status != "playing":
+                    t.start(None)
+
+    LoopingCall(again).start(0.05, now=False)
+    print(json.dumps({"host": host.port, "tables": [t.id for t in tables]}), flush=True)
+    reactor.run()
+
+
+def decisions(player: socket.socket, seat: int, watchers: list, n: int) -> list[float]:
+    """Play at once on our turns; time ``n`` bot decisions (a bot's turn to its action)."""
+    times: list[float] = []
+    bot_turn_began: float | None = None
+    while len(times) < n:
+        msg, _ = recv(player)
+        kind = msg.get("type")
+        if kind == "error":
+            raise RuntimeError(msg)
+        if kind != "state":
+            continue
+        now = time.perf_counter()
+        if bot_turn_began is not None:
+            times.append(now - bot_turn_began)
+            bot_turn_began = None
+        for w in watchers:
+            w[1] = max(w[1], bot_actions(w[0]))  # keep the watchers' sockets drained
+        view = msg["view"]
+        if view["outcome"] is not None:
+            send(player, {"type": "start", "table": 1})
+            continue
+        if msg["legal"]:
+            action = next((a for a in msg["legal"] if a != "undo"), msg["legal"][0])
+            send(player, {"type": "action", "table": 1, "seq": msg["seq"], "action": action})
+        else:
+            bot_turn_began = now
+    return times
+
+
+def main() -> None:
+    import tempfile
+
+    from cartagena_net.bots.kinds import LEVELS
+
+    bound = LEVELS["normal"][1]
+    trigger = Path(tempfile.mkdtemp(prefix="bench-fairness-")) / "go"
+    child = subprocess.Popen([sys.executable, __file__, "--serve", str(trigger)],
+                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        ports = json.loads(child.stdout.readline())
+        watchers = []
+        for tid in ports["tables"]:
+            w = socket.create_connection(("127.0.0.1", ports["host"]))
+            send(w, {"type": "hello", "versions": [1], "name": f"tv{tid}",
+                     "role": "spectator"})
+            expect(w, "welcome")
+            send(w, {"type": "join_table", "table": tid, "spectate": True})
+            expect(w, "joined")
+            watchers.append([w, 0])
+        player = socket.create_connection(("127.0.0.1", ports["host"]))
+        player.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        send(player, {"type": "hello", "versions": [1], "name": "ann", "role": "player"})
+        expect(player, "welcome")
+        send(player, {"type": "join_table", "table": 1, "spectate": False})
+        seat = expect(player, "joined")[0]["seat"]
+        send(player, {"type": "start", "table": 1})
+        idle = decisions(player, seat, watchers, DECISIONS)
+        trigger.touch()
+        time.sleep(3.0)  # the bots-only tables are thinking
+        before = sum(w[1] for w in watchers)
+        began = time.perf_counter()
+        busy = decisions(player, seat, watchers, DECISIONS)
+        measured = time.perf_counter() - began
+        for w in watchers:
+            w[1] = max(w[1], bot_actions(w[0]))
+        played = sum(w[1] for w in watchers) - before
+        result = {
+            "bench": "fairness",
+            "level": "normal",
+            "level_bound_s": bound,
+            "bots_only_tables": len(watchers),
+            "decisions": DECISIONS,
+            "idle_p50_s": round(pct(idle, 0.5), 3),
+            "idle_p99_s": round(pct(idle, 0.99), 3),
+            "idle_max_s": round(max(idle), 3),
+            "busy_p50_s": round(pct(busy, 0.5), 3),
+            "busy_p99_s": round(pct(busy, 0.99), 3),
+            "busy_max_s": round(max(busy), 3),
+            "p50_ratio": round(pct(busy, 0.5) / pct(idle, 0.5), 2),
+            "bots_only_actions_meanwhile": played,
+            "measured_s": round(measured, 1),
+        }
+        result["target_met"] = max(busy) <= bound + SLACK and played > 0
+        print(json.dumps(result))
+    finally:
+        child.terminate()
+        child.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    if "--serve" in sys.argv:
+        serve(Path(sys.argv[sys.argv.index("--serve") + 1]))
+    else:
+        main()
