@@ -116,3 +116,77 @@ def test_state_dir_is_each_platforms_own_place(monkeypatch, tmp_path) -> None:
     assert user_state_dir("darwin") == (
         tmp_path / "home" / "Library" / "Application Support" / "cartagena-net")
     assert user_state_dir("linux") == tmp_path / "home" / ".local" / "state" / "cartagena-net"
+
+
+def test_a_full_or_read_only_disk_keeps_the_seat_key_in_memory_until_it_takes_writes():
+    """The tokens file on a real tmpfs: filled up, then remounted read-only. A seat's key
+    the disk refuses is kept (lookups find it), said once, and written by a retry once
+    the disk takes writes; the keys saved before are never lost or damaged."""
+    from tests.disks import fill, read_only, tmpfs
+
+    with tmpfs("256k") as where:
+        store = TokenStore(where / "state")
+        store.save("h1", "tok1", "10.0.0.2:41672", 1, 0)
+        assert store.take_notice() is None
+        filler = fill(where)
+        store.save("h2", "tok2", "10.0.0.3:41672", 2, 1)
+        notice = store.take_notice()
+        assert notice and "cannot save this seat's key" in notice and "space" in notice
+        assert store.lookup("h2") == "tok2" and store.entry("h2")["seat"] == 1
+        assert TokenStore(where / "state").lookup("h1") == "tok1"  # the file is whole
+        assert TokenStore(where / "state").lookup("h2") is None
+        store.save("h3", "tok3")
+        assert store.take_notice() is None  # said once while the disk refuses
+        assert not store.retry()
+        filler.unlink()
+        read_only(where)
+        try:
+            assert not store.retry() and store.lookup("h3") == "tok3"
+        finally:
+            read_only(where, on=False)
+        assert store.retry()
+        assert store.take_notice() == "this seat's key is saved now"
+        again = TokenStore(where / "state")
+        assert [again.lookup(h) for h in ("h1", "h2", "h3")] == ["tok1", "tok2", "tok3"]
+        assert not list((where / "state").glob("*.tmp")) and not store.unsaved
+
+
+def test_the_client_retries_an_unsaved_key_and_shows_the_hosts_trouble(tmp_path) -> None:
+    """The client's watch (every WATCH seconds): an unsaved seat key is written once the
+    store takes it, and the host's own client shows what the host says is wrong."""
+    from client.app import ClientApp
+    from client.model import ClientModel
+
+    class Later:
+        def __init__(self) -> None:
+            self.calls: list = []
+
+        def callLater(self, delay, fn, *args):
+            self.calls.append((delay, fn))
+            return self
+
+        def active(self) -> bool:
+            return True
+
+        def cancel(self) -> None:
+            pass
+
+    reactor = Later()
+    trouble = ["cannot save the games of table 1 (No space left on device)"]
+    store = TokenStore(tmp_path / "state")
+    store.unsaved["h9"] = {"token": "tok9", "address": "", "table": 1, "seat": 0,
+                           "saved": 0}
+    app = ClientApp(reactor, ClientModel(name="ann"), store,
+                    host_trouble=lambda: trouble[0])
+    app.refresh = lambda: None
+    app._watch()
+    assert app.model.trouble.startswith("cannot save the games of table 1")
+    from client.render import bottom_lines
+
+    shown = ["".join(text for _, text in line) for line in bottom_lines(app.model, 100)]
+    assert any(line.startswith(" host  cannot save the games of table 1") for line in shown)
+    assert TokenStore(tmp_path / "state").lookup("h9") == "tok9" and not store.unsaved
+    trouble[0] = None
+    app._watch()
+    assert app.model.trouble == "" and "takes writes again" in app.model.status
+    assert reactor.calls and reactor.calls[-1][1] == app._watch  # it keeps watching
