@@ -192,14 +192,20 @@ class HostService(Service):
                 stored_password = StoredPassword.make(password)
             except ValueError as exc:
                 raise HostError("bad-field", f"unusable table password: {exc}") from None
-        if len(self.lobby.tables) >= self.config.max_tables:
-            raise HostError("too-many-tables", f"this host has {self.config.max_tables} tables")
         cap = self.config.max_tables_per_address
         if address is not None and sum(
             1 for t in self.lobby.tables.values() if t.creator == address
         ) >= cap:
             raise HostError("too-many-tables",
                             f"{address} already holds {cap} tables on this host")
+        if len(self.lobby.tables) >= self.config.max_tables:
+            # Tables nobody plays or watches never hold the last slots: the one paused
+            # longest goes now (as after its grace period) to make room.
+            paused = [t for t in self.lobby.tables.values() if t.paused and t.unattended()]
+            if not paused:
+                raise HostError("too-many-tables",
+                                f"this host has {self.config.max_tables} tables")
+            min(paused, key=lambda t: (t.paused_since, t.id))._abandon("room")
         while True:
             table_id = self.lobby.next_id
             try:

@@ -84,6 +84,7 @@ class Table:
         self.journal_error = ""  # why it failed (the OS's words)
         self.paused = False  # a client's bots-only game nobody plays or watches
         self._idle_call: Any = None  # removes a paused table after the grace period
+        self.paused_since = 0.0
         self.started_at: float | None = None  # when the game started (Unix time)
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
@@ -663,6 +664,7 @@ class Table:
         if self.unattended():
             if not self.paused:
                 self.paused = True
+                self.paused_since = self.host.reactor.seconds()
                 grace = self.host.config.idle_table_grace
                 log.info("table {table}: paused, nobody plays or watches; removed in "
                          "{grace:.0f} s unless someone comes back", table=self.id,
@@ -679,10 +681,11 @@ class Table:
             self._idle_call.cancel()
         self._idle_call = None
 
-    def _abandon(self) -> None:
-        """The grace period passed with nobody back: the table goes; its journal is kept
-        aside as ``table-N.journal.abandoned-<UTC time>`` (games are never deleted)."""
-        self._idle_call = None
+    def _abandon(self, why: str = "grace") -> None:
+        """The grace period passed with nobody back (or the host needs the slot for a new
+        table): the table goes; its record is kept, its journal kept aside as
+        ``table-N.journal.abandoned-<UTC time>`` (games are never deleted)."""
+        self._cancel_idle()
         if not self.unattended():
             self.paused = False
             self._schedule_bot()
@@ -699,8 +702,12 @@ class Table:
             except OSError as exc:
                 log.error("table {table}: cannot keep its journal aside: {err}",
                           table=self.id, err=str(exc))
-        log.info("table {table}: removed after {grace:.0f} s with nobody playing or "
-                 "watching", table=self.id, grace=self.host.config.idle_table_grace)
+        if why == "grace":
+            log.info("table {table}: removed after {grace:.0f} s with nobody playing or "
+                     "watching", table=self.id, grace=self.host.config.idle_table_grace)
+        else:
+            log.info("table {table}: removed, paused with nobody playing or watching, to "
+                     "make room for a new table", table=self.id)
         self.host.remove_table(self)
 
     def _schedule_bot(self) -> None:

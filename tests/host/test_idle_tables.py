@@ -78,3 +78,40 @@ def test_a_watched_or_played_table_never_pauses():
         run(go(), timeout=60)
     finally:
         run(stop_host(host))
+
+
+def test_tables_nobody_uses_never_hold_the_hosts_last_slots():
+    """A client fills the host's table cap with bots-only games and leaves: they pause,
+    and a new player's create_table still succeeds, the game paused longest making room
+    (its record kept); the address that made them still counts them against its own cap
+    after it left."""
+    host = make_host(takeover=0.05, idle_table_grace=300, max_tables=3,
+                     max_tables_per_address=3)
+
+    async def go():
+        made = []
+        for _ in range(3):
+            ann, tid, table = await _bots_game(host)
+            ann.close()
+            await until(lambda t=table: t.paused, "paused")
+            made.append(tid)
+        # The creator's address holds its three tables although it left.
+        back, _ = await join(host.port, "ann")
+        back.send(messages.CreateTable(name="more", rules="jamaica", options=OPTIONS))
+        refused = await back.expect(messages.Error)
+        assert refused.code == "too-many-tables" and "127.0.0.1" in refused.message
+        assert sorted(host.lobby.tables) == made
+        # Another address: the host is full of paused tables, the oldest makes room.
+        host.config.max_tables_per_address = 16
+        bob, _ = await join(host.port, "bob")
+        bob.send(messages.CreateTable(name="real", rules="jamaica", options=OPTIONS))
+        joined = await bob.expect(messages.Joined)
+        assert made[0] not in host.lobby.tables and joined.table in host.lobby.tables
+        assert sorted(host.lobby.tables) == [*made[1:], joined.table]
+        bob.close()
+        back.close()
+
+    try:
+        run(go(), timeout=60)
+    finally:
+        run(stop_host(host))
