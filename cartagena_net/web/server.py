@@ -9,8 +9,13 @@ Paths (nothing else exists; no file is ever looked up by a name from the request
 ``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events,
                        and ``gone`` when the host removes the table)
 ``/static/NAME``       the page's own CSS, JavaScript and SVG, from a fixed list
+``/play``              a guest's seat in the browser (``play.html``; see
+                       :mod:`cartagena_net.web.seats`): ``/play/events`` (its stream),
+                       ``POST /play/send`` and ``POST /play/keep``
 
-Only GET and HEAD are allowed (anything else: 405). Game data on a table stream is the
+Only GET and HEAD are allowed (anything else: 405), but for the two POSTs of ``/play``,
+whose bodies are capped at :data:`cartagena_net.web.seats.MAX_POST` bytes before
+anything is buffered. Game data on a table stream is the
 engine's spectator view (:func:`cartagena_net.engine.view`, through the table), encoded
 once per update and shared by every web watcher of that table. The host's and the
 table's passwords are checked with the host's own checks; the browser sends them as
@@ -32,6 +37,7 @@ from twisted.web.resource import Resource
 from cartagena_net.engine import SPECTATOR
 from cartagena_net.host.errors import HostError
 from cartagena_net.web.feed import Feed, Frame, to_json
+from cartagena_net.web.seats import MAX_POST, Play
 
 log = Logger(namespace="cartagena.web")
 
@@ -59,9 +65,11 @@ STATIC_TYPES = {
     "board.js": "text/javascript; charset=utf-8",
     "table.js": "text/javascript; charset=utf-8",
     "lobby.js": "text/javascript; charset=utf-8",
+    "play.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
-PAGES = ("index.html", "table.html", "no-table.html")
+PAGES = ("index.html", "table.html", "no-table.html", "play.html")
+POSTS = (b"/play/send", b"/play/keep")  # the only requests with a body
 TABLE_ID = re.compile(rb"[1-9][0-9]{0,8}")
 MAX_BODY = 1 << 16
 
@@ -74,18 +82,34 @@ def package_file(name: str) -> bytes:
 
 
 class WebRequest(server.Request):
-    """Every answer carries the security headers; methods other than GET/HEAD get 405;
-    a request body is never kept."""
+    """Every answer carries the security headers; methods other than GET/HEAD get 405
+    (but a POST to one of :data:`POSTS`); a body is kept only for those, and only up to
+    ``MAX_POST`` bytes (more marks the request ``too_large``, refused)."""
+
+    too_large = False
 
     def gotLength(self, length: int | None) -> None:
         self.content = io.BytesIO()
+        if length is not None and length > MAX_POST:
+            self.too_large = True
 
     def handleContentChunk(self, data: bytes) -> None:
-        pass  # GET and HEAD carry no body; anything sent is dropped
+        # A body arrives before the request line is handed over (its method is not known
+        # yet): up to MAX_POST bytes are kept, and only the two POSTs ever read them.
+        if self.too_large:
+            return
+        if self.content.tell() + len(data) > MAX_POST:
+            self.too_large = True
+            self.content = io.BytesIO()
+            return
+        self.content.write(data)
 
     def process(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             self.setHeader(name, value)
+        if self.method == b"POST" and self.path in POSTS:
+            super().process()
+            return
         if self.method not in ALLOWED:
             self.setResponseCode(http.NOT_ALLOWED)
             self.setHeader(b"Allow", b"GET, HEAD")
@@ -279,6 +303,7 @@ class Root(NotFound):
         self.putChild(b"events", Stream(web, None))
         self.putChild(b"table", Tables(web))
         self.putChild(b"static", Static(web.files))
+        self.putChild(b"play", Play(web, web.pages["play.html"]))
 
 
 # -- the server ------------------------------------------------------------------
@@ -300,6 +325,7 @@ class WebServer:
         self.lobby_feed = Feed("lobby", self.config.web_max_buffer)
         self.feeds: dict[int, Feed] = {}
         self._full: dict[int, tuple[int, Frame]] = {}
+        self.sessions: dict[str, Any] = {}  # browser seats' play streams, by id
         self._dirty: set[int] = set()
         self._push_call: Any = None
         self._listening: Any = None

@@ -1,0 +1,402 @@
+/* /play: a guest's seat in the browser. The page is a client of the host's protocol
+   (docs/web.md): the host's messages arrive as "msg" events of /play/events; the page
+   sends its own with POST /play/send. A move is picked word by word from the legal
+   actions the host sent (pirate, then card...), previewed, then confirmed. */
+"use strict";
+
+(() => {
+  const { el, colorOf, inkOn, colorLetters, symbolLetters } = Cartagena;
+  const MAX_LOG = 60;
+  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
+  const $ = (id) => document.getElementById(id);
+
+  let session = null;        // {id, csrf} of the open play stream
+  let source = null;
+  let welcomed = false;
+  let lobby = [];            // lobby.tables
+  let here = null;           // {table, seat} where we are (seat null: watching)
+  let view = null, legal = [], previews = {}, seq = 0, events = [];
+  let prefix = [];           // the words of an action picked so far
+  let asking = null;         // what the secret form asks: "host" or a table id
+  let hostPassword = null;
+  let myTurnBefore = false;
+  let rules = [];
+
+  function notice(text) { $("notice").textContent = text || ""; $("notice").hidden = !text; }
+  function setConnection(text, live) { $("conn").textContent = text; $("conn").dataset.live = live ? "yes" : "no"; }
+  function screen(name) {
+    document.body.dataset.screen = name;
+    $("name-form").hidden = name !== "name";
+    $("lobby").hidden = name !== "lobby";
+    $("waiting").hidden = name !== "waiting";
+    $("game").hidden = name !== "game";
+  }
+
+  // -- talking to the host --------------------------------------------------------
+
+  async function post(path, body) {
+    if (!session) return null;
+    try {
+      const response = await fetch(path, {
+        method: "POST", credentials: "same-origin", cache: "no-store",
+        headers: { "Content-Type": "application/json", "X-Cartagena-Session": session.id, "X-Cartagena-Csrf": session.csrf },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) notice(answer.message || `refused (${response.status})`);
+      return answer;
+    } catch (err) {
+      setConnection("reconnecting…", false);
+      return null;
+    }
+  }
+  const send = (msg) => post("/play/send", msg);
+
+  function hello() {
+    const msg = { type: "hello", versions: [1], name: localStorage.getItem("cartagena-name") || "guest", role: "player" };
+    if (hostPassword) msg.password = hostPassword;
+    send(msg);
+  }
+
+  function connect() {
+    setConnection("connecting…", false);
+    source = new EventSource("/play/events");
+    source.addEventListener("session", (e) => {
+      session = JSON.parse(e.data);
+      welcomed = false;
+      setConnection("live", true);
+      if (localStorage.getItem("cartagena-name")) hello();
+    });
+    source.addEventListener("msg", (e) => receive(JSON.parse(e.data)));
+    source.addEventListener("error", () => {
+      session = null;
+      setConnection("reconnecting…", false);
+      if (source.readyState === EventSource.CLOSED) { source = null; setTimeout(connect, 1500); }
+    });
+  }
+
+  function receive(msg) {
+    const handler = HANDLERS[msg.type];
+    if (handler) handler(msg);
+  }
+
+  const HANDLERS = {
+    welcome(msg) {
+      welcomed = true;
+      notice("");
+      if (msg.resumed) { here = { table: msg.resumed.table, seat: msg.resumed.seat }; }
+      else if (!here) screen("lobby");
+      render();
+    },
+    lobby(msg) { lobby = msg.tables; render(); },
+    joined(msg) {
+      here = { table: msg.table, seat: msg.seat === undefined ? null : msg.seat };
+      post("/play/keep", {});
+      render();
+    },
+    state(msg) {
+      const wasTurn = myTurnBefore;
+      view = msg.view; legal = msg.legal || []; previews = msg.previews || {}; seq = msg.seq;
+      events = events.concat(msg.events || []).slice(-MAX_LOG);
+      const still = legal.some((a) => { const w = a.split(" "); return prefix.every((p, i) => w[i] === p); });
+      if (!still) prefix = [];
+      myTurnBefore = legal.length > 0;
+      if (myTurnBefore && !wasTurn) turnNotice();
+      if (!myTurnBefore) document.title = "Cartagena · play";
+      render();
+    },
+    error(msg) {
+      if (msg.code === "bad-password" && msg.ref === "hello") return askSecret("host", "This host needs its password", hostPassword !== null);
+      if (msg.code === "bad-password" && msg.ref === "join_table" && asking !== null) return askSecret(asking, `Table ${asking} needs its password`, true);
+      if (msg.code === "bad-password" && msg.ref === "join_table") return;
+      notice(msg.message || msg.code);
+    },
+    ping(msg) { send({ type: "pong", nonce: msg.nonce }); },
+    bye(msg) { notice(`The host stopped: ${msg.reason}`); },
+    chat(msg) { events = events.concat([{ type: "chat", text: `${msg.sender || "?"}: ${msg.text}` }]).slice(-MAX_LOG); render(); },
+  };
+
+  function turnNotice() {
+    document.title = "▶ Your turn · Cartagena";
+    if (navigator.vibrate) navigator.vibrate(200);
+    if ($("sound").checked) {
+      try {
+        const ctx = new AudioContext(), o = ctx.createOscillator();
+        o.connect(ctx.destination); o.frequency.value = 660; o.start(); o.stop(ctx.currentTime + 0.15);
+      } catch (err) { /* no sound here */ }
+    }
+  }
+
+  function askSecret(what, label, wrong) {
+    asking = what;
+    $("secret-label").textContent = wrong ? `${label} (that was not right)` : label;
+    $("secret-form").hidden = false;
+    $("secret-input").value = "";
+    $("secret-input").focus();
+  }
+
+  // -- drawing --------------------------------------------------------------------
+
+  function table() { return here ? lobby.find((t) => t.id === here.table) : null; }
+  function letters() { return colorLetters((view ? view.seats : (table() ? table().seats : [])).map((s) => s.color)); }
+  function seatName(i) {
+    const t = table(), s = t && t.seats[i];
+    return s && s.name ? s.name : (view ? view.seats[i].color : `seat ${i}`);
+  }
+  function chip(color, L) {
+    const c = el("span", { class: "chip", "data-color": color }, L[color] || "?");
+    c.style.background = colorOf(color); c.style.color = inkOn(color);
+    return c;
+  }
+
+  function render() {
+    document.body.dataset.seq = String(seq);
+    if (!welcomed && !localStorage.getItem("cartagena-name")) return screen("name");
+    if (!here) { renderLobby(); return screen("lobby"); }
+    const t = table();
+    $("title").textContent = t ? t.name : `Table ${here.table}`;
+    $("rules").textContent = t ? t.rules : "";
+    if (!view || (t && t.status === "waiting")) { renderWaiting(t); return screen("waiting"); }
+    screen("game");
+    renderGame();
+  }
+
+  function renderLobby() {
+    $("title").textContent = "Cartagena";
+    const list = $("table-list");
+    list.replaceChildren();
+    if (!lobby.length) list.append(el("li", {}, "No table yet: start one below."));
+    for (const t of lobby) {
+      const free = t.seats.filter((s) => !s.name && !s.bot).length;
+      const li = el("li", { class: "table-item", "data-table": t.id },
+        el("span", { class: "name" }, `${t.name}${t.password ? " 🔒" : ""}`), ` · ${t.rules} · ${t.status} · ${free} free seat${free === 1 ? "" : "s"} `);
+      const sit = el("button", { class: "sit", "data-table": t.id }, "Take a seat");
+      sit.disabled = free === 0;
+      sit.onclick = () => join(t, false);
+      const watch = el("button", { class: "watch", "data-table": t.id }, "Watch");
+      watch.onclick = () => join(t, true);
+      li.append(sit, " ", watch);
+      list.append(li);
+    }
+    const select = $("new-rules");
+    if (!select.options.length) for (const r of rules) select.append(el("option", { value: r.name }, `${r.name} — ${r.title}`));
+  }
+
+  async function join(t, spectate, password) {
+    asking = t.id;
+    const msg = { type: "join_table", table: t.id, spectate };
+    if (password) msg.password = password;
+    if (t.password && !password) return askSecret(t.id, `Table ${t.id} needs its password`, false);
+    send(msg);
+  }
+
+  function renderWaiting(t) {
+    $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${t.status}` : "Table";
+    const list = $("seat-list");
+    list.replaceChildren();
+    const L = letters();
+    for (const s of t ? t.seats : []) {
+      const me = here.seat === s.seat;
+      list.append(el("li", { class: "player", "data-seat": s.seat }, chip(s.color, L),
+        ` ${s.name || "(free seat)"}${s.bot ? " · bot" : ""}${me ? " · you" : ""}${t.owner === s.seat ? " · owner" : ""}`));
+    }
+    const owner = t && here.seat !== null && t.owner === here.seat;
+    $("start").hidden = !owner;
+    $("add-bot").hidden = !owner || !(t && t.seats.some((s) => !s.name && !s.bot));
+  }
+
+  function renderGame() {
+    const L = letters(), symL = symbolLetters(view.symbols);
+    const moves = lastMoves();
+    const highlight = { to: new Map(), from: new Map() };
+    for (const m of moves) {
+      const mover = m.type === "morgan" ? m.owner : m.seat;
+      const to = m.type === "sail" ? `shore:${m.shore}` : Board.placeKey(m.to, view);
+      const from = m.type === "sail" ? `shore:${Board.SHORES.find((s) => s !== m.shore)}` : Board.placeKey(m.from, view);
+      highlight.to.set(to, mover);
+      if (!highlight.to.has(from)) highlight.from.set(from, mover);
+    }
+    const chosen = prefix.join(" ");
+    const landing = previews[chosen];
+    if (landing !== undefined && here.seat !== null) highlight.to.set(Board.placeKey(landing, view), here.seat);
+    Board.render($("board"), view, { letters: L, symbolLetters: symL, highlight, aspect: boardAspect() });
+    for (const g of $("board").querySelectorAll("g.place")) g.addEventListener("click", () => pickPlace(g.dataset.pos));
+    renderTurn(L);
+    const me = here.seat !== null ? view.seats[here.seat] : null;
+    $("you-title").textContent = me ? `You: ${seatName(here.seat)} (${me.color})` : "Watching";
+    $("hand").replaceChildren(...(me && me.hand ? me.hand.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 30)) : []));
+    $("game-leave").textContent = here.seat === null ? "Stop watching" : "Leave the seat";
+    renderChoices(symL);
+    renderPlayers(L);
+    renderPiles(symL);
+    renderLog(new Set(moves));
+  }
+
+  function boardAspect() {
+    const wrap = $("board-wrap");
+    const w = wrap.clientWidth || window.innerWidth;
+    const narrow = window.innerWidth < 900;
+    return w / (narrow ? Math.max(w * 1.4, 300) : Math.max(window.innerHeight - $("bar").offsetHeight - 32, 300));
+  }
+
+  function lastMoves() {
+    const picked = [];
+    let seenMove = false, undone = 0;
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      if (e.type === "turn" && seenMove) break;
+      if (e.type === "undo") undone++;
+      else if (MOVES.has(e.type) && undone > 0) undone--;
+      else if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
+    }
+    return picked;
+  }
+
+  function renderTurn(L) {
+    const t = $("turn");
+    t.replaceChildren();
+    if (view.outcome) {
+      const w = view.outcome.winner;
+      t.append(chip(view.seats[w].color, L), ` ${w === here.seat ? "You win!" : seatName(w) + " wins!"}`);
+      return;
+    }
+    const turn = view.turn;
+    const mine = turn === here.seat;
+    t.append(chip(view.seats[turn].color, L), mine ? " Your turn" : ` ${seatName(turn)} to play`,
+      el("span", { class: "actions" }, ` · action ${Math.min(view.actions_taken + 1, view.actions_max)} of ${view.actions_max}`));
+    for (const p of view.pending || []) t.append(el("span", { class: "pending" }, ` · ${p.seat === here.seat ? "you" : seatName(p.seat)} must discard ${p.count}`));
+  }
+
+  // The next words of the legal actions that begin with the words picked so far.
+  function nextWords() {
+    const words = new Map();
+    for (const a of legal) {
+      const w = a.split(" ");
+      if (w.length > prefix.length && prefix.every((p, i) => w[i] === p)) words.set(w[prefix.length], true);
+    }
+    return [...words.keys()];
+  }
+
+  function label(word, symL) {
+    const verb = prefix[0];
+    if (/^[0-9]+$/.test(word) && view && prefix.length >= 1 && verb !== "discard") {
+      const pos = Number(word);
+      if (pos === 0) return "a pirate at the start";
+      if (pos === view.boat) return "a pirate at the boat";
+      const sym = view.board[pos - 1];
+      return sym ? `the pirate on ${pos} (${sym})` : `place ${pos}`;
+    }
+    if (view && view.symbols.includes(word)) return Board.symbolIcon(word, symL[word.replace(/\*$/, "")], 26);
+    return word;
+  }
+
+  function renderChoices(symL) {
+    const box = $("choices");
+    box.replaceChildren();
+    const complete = prefix.length > 0 && legal.includes(prefix.join(" "));
+    const words = nextWords();
+    $("doing").textContent = !legal.length ? (view.outcome ? "The game is over." : "Wait for your turn.")
+      : prefix.length ? `You chose: ${prefix.join(" ")}` : "Your move: pick one.";
+    words.forEach((word, i) => {
+      const b = el("button", { class: "choice", "data-word": word }, `${i + 1 <= 9 ? (i + 1) + " · " : ""}`, label(word, symL));
+      b.onclick = () => pick(word);
+      box.append(b);
+    });
+    $("confirm-box").hidden = !complete;
+    if (complete) {
+      const action = prefix.join(" ");
+      const land = previews[action];
+      $("preview").textContent = land !== undefined ? `${action} → lands on ${land === view.boat ? "the boat" : land}` : action;
+    }
+    $("back").hidden = !prefix.length;
+  }
+
+  function pick(word) { prefix = prefix.concat([word]); render(); }
+  function pickPlace(pos) { if (pos !== undefined && nextWords().includes(String(pos))) pick(String(pos)); }
+  function confirm() {
+    const action = prefix.join(" ");
+    if (!legal.includes(action) || !here) return;
+    prefix = [];
+    send({ type: "action", table: here.table, seq, action });
+  }
+
+  function renderPlayers(L) {
+    const list = $("player-list");
+    list.replaceChildren();
+    const t = table();
+    for (const s of view.seats) {
+      const info = t ? t.seats[s.seat] : null;
+      const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat });
+      li.style.borderColor = colorOf(s.color);
+      const home = s.pirates.filter((p) => p === view.boat).length;
+      li.append(chip(s.color, L), ` ${seatName(s.seat)}${s.seat === here.seat ? " (you)" : ""}${info && info.bot ? " · bot" : ""}${info && info.name && !info.connected ? " · away" : ""} · ${s.hand_size} cards · ${home}/${s.pirates.length} home`);
+      list.append(li);
+    }
+  }
+
+  function renderPiles(symL) {
+    const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+    $("piles").replaceChildren(
+      el("span", { class: "pile" }, `Stock: ${view.stock}`), " ",
+      el("span", { class: "pile" }, "Discard: ", top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 22) : "empty"),
+      view.row ? el("span", { class: "pile" }, " Face-up: ", ...view.row.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 22))) : "");
+  }
+
+  function renderLog(recent) {
+    const list = $("event-log");
+    list.replaceChildren();
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      list.append(el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, e.text || e.type));
+    }
+  }
+
+  // -- the page's own controls ------------------------------------------------------
+
+  $("name-form").onsubmit = (e) => {
+    e.preventDefault();
+    const name = $("name-input").value.trim().slice(0, 32);
+    if (!name) return;
+    localStorage.setItem("cartagena-name", name);
+    if (session) hello();
+  };
+  $("secret-form").onsubmit = (e) => {
+    e.preventDefault();
+    $("secret-form").hidden = true;
+    const secret = $("secret-input").value;
+    if (asking === "host") { hostPassword = secret; hello(); return; }
+    const t = lobby.find((x) => x.id === asking);
+    if (t) join(t, false, secret);
+  };
+  $("new-table").onsubmit = (e) => {
+    e.preventDefault();
+    const players = Number($("new-players").value) || 4;
+    const name = `${localStorage.getItem("cartagena-name") || "guest"}'s table`;
+    send({ type: "create_table", name, rules: $("new-rules").value || "jamaica", options: { players } });
+  };
+  $("start").onclick = () => here && send({ type: "start", table: here.table });
+  $("add-bot").onclick = () => here && send({ type: "add_bot", table: here.table, kind: "ismcts" });
+  const leave = () => {
+    if (!here) return;
+    send({ type: "leave", table: here.table }).then(() => post("/play/keep", {}));
+    here = null; view = null; legal = []; events = []; prefix = [];
+    render();
+  };
+  $("leave").onclick = leave;
+  $("game-leave").onclick = leave;
+  $("confirm").onclick = confirm;
+  $("back").onclick = () => { prefix = prefix.slice(0, -1); render(); };
+  document.addEventListener("keydown", (e) => {
+    if (document.body.dataset.screen !== "game" || e.target.tagName === "INPUT") return;
+    if (e.key === "Enter") { e.preventDefault(); confirm(); }
+    else if (e.key === "Escape" || e.key === "Backspace") { prefix = prefix.slice(0, -1); render(); }
+    else if (/^[1-9]$/.test(e.key)) { const w = nextWords()[Number(e.key) - 1]; if (w !== undefined) pick(w); }
+  });
+  let resizeTimer = null;
+  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });
+
+  $("name-input").value = localStorage.getItem("cartagena-name") || "";
+  fetch("/play/rules.json", { credentials: "same-origin" }).then((r) => r.json()).then((r) => { rules = r.presets; render(); }).catch(() => {});
+  screen(localStorage.getItem("cartagena-name") ? "lobby" : "name");
+  connect();
+})();
