@@ -118,7 +118,8 @@
 
   function turnNotice() {
     document.title = "▶ Your turn · Cartagena";
-    if (navigator.vibrate) navigator.vibrate(200);
+    // Browsers allow vibrating only after the person has touched the page.
+    if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(200);
     if ($("sound").checked) {
       try {
         const ctx = new AudioContext(), o = ctx.createOscillator();

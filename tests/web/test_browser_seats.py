@@ -1,0 +1,173 @@
+"""A guest plays from headless Chromium (at phone and desktop size) on /play, beside a
+terminal-protocol player over TCP and a bot, through the page's own controls, to the end
+of the game; the page is reloaded and its network cut in the middle, and the guest gets
+its seat back each time."""
+from __future__ import annotations
+
+import random
+import socket
+import threading
+import time
+
+import msgpack
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.web.test_browser import no_errors, viewport, wait_for
+
+WAIT = 60
+
+
+class TcpPlayer(threading.Thread):
+    """A terminal client's part, over a blocking socket: it sits, starts the game once
+    the guest sits too, and plays a random legal action whenever it may."""
+
+    def __init__(self, port: int, players: int) -> None:
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.players = players
+        self.rng = random.Random(3)
+        self.outcome = None
+        self.error: BaseException | None = None
+        self.stopped = False
+        self.send({"type": "hello", "versions": [1], "name": "ann", "role": "player"})
+        self.expect("welcome")
+        self.send({"type": "join_table", "table": 1, "spectate": False})
+        self.expect("joined")
+
+    def send(self, msg: dict) -> None:
+        body = msgpack.packb(msg)
+        self.sock.sendall(len(body).to_bytes(4, "big") + body)
+
+    def recv(self) -> dict:
+        head = self._exact(4)
+        return msgpack.unpackb(self._exact(int.from_bytes(head, "big")), raw=False)
+
+    def _exact(self, n: int) -> bytes:
+        buf = b""
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("closed")
+            buf += chunk
+        return buf
+
+    def expect(self, kind: str) -> dict:
+        while True:
+            msg = self.recv()
+            if msg["type"] == kind:
+                return msg
+
+    def run(self) -> None:
+        try:
+            started = False
+            while not self.stopped:
+                msg = self.recv()
+                if msg["type"] == "ping":
+                    self.send({"type": "pong", "nonce": msg["nonce"]})
+                elif msg["type"] == "lobby" and not started:
+                    table = next(t for t in msg["tables"] if t["id"] == 1)
+                    if sum(1 for s in table["seats"] if s.get("name")) == self.players:
+                        self.send({"type": "start", "table": 1})
+                        started = True
+                elif msg["type"] == "state":
+                    if msg["view"]["outcome"] is not None:
+                        self.outcome = msg["view"]["outcome"]
+                        return
+                    legal = [a for a in msg["legal"] if a != "undo"]
+                    if legal:
+                        time.sleep(0.02)
+                        self.send({"type": "action", "table": 1, "seq": msg["seq"],
+                                   "action": self.rng.choice(legal)})
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            if not self.stopped:
+                self.error = exc
+
+
+def wait_for_page(driver, script: str, what: str, timeout: float = WAIT):
+    """wait_for, saying what the page showed when it times out."""
+    from selenium.common.exceptions import TimeoutException
+
+    try:
+        return wait_for(driver, script, what, timeout)
+    except TimeoutException:
+        shown = driver.execute_script(
+            "return ['screen', 'doing', 'choices', 'turn', 'notice', 'conn'].map((id) => "
+            "id === 'screen' ? document.body.dataset.screen : "
+            "(document.getElementById(id) || {}).innerText)")
+        raise AssertionError(f"{what}: the page showed {shown}") from None
+
+
+def guest_turns(driver, actions: int) -> int:
+    """Play ``actions`` of the guest's actions with the page's buttons (or until the game
+    ends); the actions played."""
+    played = 0
+    while played < actions:
+        state = wait_for_page(driver, """(() => {
+            if (document.querySelector('#turn') && /wins!/.test(document.getElementById('turn').textContent)) return 'over';
+            const c = document.querySelectorAll('#choices .choice');
+            const ok = !document.getElementById('confirm-box').hidden;
+            return ok ? 'confirm' : (c.length ? 'choose' : null);
+        })()""", "the guest's turn or the end", timeout=WAIT)
+        if state == "over":
+            return played
+        if state == "choose":
+            choices = driver.find_elements(By.CSS_SELECTOR, "#choices .choice")
+            random.Random(played).choice(choices).click()
+            continue
+        preview = driver.find_element(By.ID, "preview").text
+        assert preview
+        seq = driver.execute_script("return document.body.dataset.seq")
+        driver.find_element(By.ID, "confirm").click()
+        wait_for_page(driver, f"document.body.dataset.seq !== '{seq}'", "the action's new state")
+        played += 1
+    return played
+
+
+@pytest.mark.parametrize("size", [(390, 844, True), (1280, 800, False)],
+                         ids=["phone", "desktop"])
+def test_a_guest_plays_a_whole_game_in_the_browser_and_comes_back_after_a_reload(
+        browser, host_process, size):
+    host = host_process("--players", "3", "--bots", "1", "-o", "segments=4",
+                        "-o", "pirates=3", "--bot-delay", "0.05")
+    width, height, mobile = size
+    viewport(browser, width, height, mobile)
+    browser.delete_all_cookies()
+    browser.get(host.url + "play")
+    browser.execute_script("localStorage.clear()")
+    browser.get(host.url + "play")
+    name = browser.find_element(By.ID, "name-input")
+    name.send_keys("zoe")
+    ann = TcpPlayer(host.port, players=3)
+    browser.find_element(By.ID, "name-go").click()
+    wait_for(browser, "document.querySelector('#table-list button.sit[data-table=\"1\"]')",
+             "the lobby lists the table")
+    browser.find_element(By.CSS_SELECTOR, "#table-list button.sit[data-table='1']").click()
+    ann.start()
+    wait_for(browser, "document.body.dataset.screen === 'game'", "the game starts", WAIT)
+    cookies = {c["name"]: c for c in browser.get_cookies()}
+    seat_cookie = next(c for n, c in cookies.items() if n.startswith("cartagena_seat_"))
+    assert seat_cookie["httpOnly"] and seat_cookie["sameSite"] == "Strict"
+    assert not browser.execute_script("return document.cookie.includes('cartagena_seat_')")
+    played = guest_turns(browser, 3)
+    # Reloaded in the middle: the same seat comes back, and the game goes on.
+    browser.refresh()
+    wait_for(browser, "document.body.dataset.screen === 'game'", "the seat back after a reload")
+    played += guest_turns(browser, 3)
+    # The browser's network cut, then back: the page reconnects to its seat.
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    time.sleep(2.0)
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    wait_for(browser, "document.getElementById('conn').textContent === 'live'",
+             "the page live again", WAIT)
+    played += guest_turns(browser, 10_000)
+    ann.join(WAIT)
+    assert ann.error is None, ann.error
+    assert ann.outcome is not None and played >= 7
+    text = browser.find_element(By.ID, "turn").text
+    assert "wins!" in text
+    assert "Your turn" not in browser.title
+    no_errors(browser)
