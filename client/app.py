@@ -513,6 +513,7 @@ def run_client(
     web_url: str | None = None,
     token: str | None = None,
     host_trouble: Any = None,
+    join_url: str | None = None,
 ) -> Any:
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
@@ -527,7 +528,8 @@ def run_client(
     ``web_url``: the host's web view, shown in the header (the host's own client).
     ``token``: take back this seat on connecting (the host resumed a game of ours).
     ``host_trouble``: the host's own client: a callable saying what is wrong with the
-    host (None when nothing is), shown on the status line.
+    host (None when nothing is), shown on the status line. ``join_url``: the address
+    guests open in a browser to play (the host's own client shows it, with its QR code).
     """
     from pathlib import Path
 
@@ -537,6 +539,7 @@ def run_client(
     model.hosting = hosting
     model.solo = solo
     model.web_url = web_url or ""
+    model.join_url = join_url or ""
     model.token = token
     rules_catalogue(model)
     tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()

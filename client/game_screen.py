@@ -470,7 +470,7 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     if path and board is None:
         return None
     title = title_line(model, main_w)
-    web = f" · web: {model.web_url}"
+    web = f" · guests: {model.join_url}" if model.join_url else f" · web: {model.web_url}"
     if model.web_url and sum(len(text) for _, text in title) + len(web) <= main_w:
         title.append((DIM, web))
     watching = int((model.table_info or {}).get("spectators") or 0)

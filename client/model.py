@@ -31,6 +31,7 @@ class ClientModel(KeyHandling):
     spectate: bool = False
     screen: str = "connecting"  # browser | connecting | lobby | game
     host_label: str = ""
+    join_url: str = ""  # where guests play from a browser (the host's own client)
     web_url: str = ""  # the host's web view, shown in the header of the host's own client
     host_id: str = ""
     color: str = "any"

@@ -188,6 +188,10 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     if tonight:
         lines.append([])
         lines += wrap(tonight, width, TITLE)
+    if model.join_url:
+        lines.append([])
+        lines += wrap(f"Guests play from a phone or any browser: {model.join_url}", width,
+                      TITLE)
     saved = model.saved_seat
     if saved and model.saved_seat_free():
         lines.append([])
@@ -199,6 +203,13 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     if chat:
         lines.append([])
         lines += [[(DIM, c)] for c in chat]
+    if model.join_url:  # its QR code, where the screen has room for it
+        from client.qr import qr_lines
+
+        code = qr_lines(model.join_url)
+        if len(lines) + len(code) + 2 <= height and len(code[0]) <= width:
+            lines.append([])
+            lines += [[("", row)] for row in code]
     return lines
 
 

@@ -229,6 +229,13 @@ def run(args: argparse.Namespace) -> int:
     web_url = service.web.url if service.web is not None else None
     if web_url:
         print(f"cartagena host: web view at {web_url}", flush=True)
+        join_url = web_url + "play"
+        print(f"cartagena host: guests play from a phone or any browser at {join_url}",
+              flush=True)
+        if args.headless and sys.stdout.isatty():
+            from client.qr import qr_lines
+
+            print("\n".join(qr_lines(join_url)), flush=True)
 
     services: list[Any] = [service]
     if args.discovery == "on":
@@ -273,7 +280,8 @@ def run(args: argparse.Namespace) -> int:
                            host_label=label,
                            ascii_only=args.ascii, bell=not args.no_bell,
                            title=not args.no_title, web_url=web_url,
-                           host_trouble=service.trouble)
+                           host_trouble=service.trouble,
+                           join_url=web_url + "play" if web_url else None)
             d.addCallbacks(client_done, client_failed)
 
         reactor.callWhenRunning(open_client)

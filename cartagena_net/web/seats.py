@@ -366,6 +366,24 @@ class Fixed(_Leaf):
         return self.body
 
 
+class JoinCode(_Leaf):
+    """``/play/qr.svg``: a QR code of this page's address, for the TV and the host."""
+
+    def render_GET(self, request: Any) -> bytes:
+        import io
+
+        import segno
+
+        host = header(request, "host") or ""
+        url = f"http://{host}/play" if host and host.isprintable() else self.web.url + "play"
+        out = io.BytesIO()
+        segno.make(url, error="m", micro=False).save(out, kind="svg", scale=6, border=2,
+                                                      xmldecl=False, svgns=True)
+        request.setHeader(b"Content-Type", b"image/svg+xml")
+        request.setHeader(b"Cache-Control", b"no-store")
+        return out.getvalue()
+
+
 class Play(Resource):
     """``/play``: the page a guest plays on, and its stream and requests."""
 
@@ -376,6 +394,7 @@ class Play(Resource):
         self.putChild(b"send", PlaySend(web))
         self.putChild(b"keep", PlayKeep(web))
         self.putChild(b"rules.json", Fixed(rules_json(), "application/json"))
+        self.putChild(b"qr.svg", JoinCode(web))
 
     def getChild(self, path: bytes, request: Any) -> Resource:
         if path == b"":

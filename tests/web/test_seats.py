@@ -53,6 +53,7 @@ class Guest:
         self.port = port
         self.cookies = dict(cookies or {})
         self.msgs: list[dict[str, Any]] = []
+        self.blocks: list[tuple[str, bytes]] = []  # (type, the event's bytes)
         self.raw = b""
 
     async def open(self) -> Guest:
@@ -89,6 +90,7 @@ class Guest:
             self.raw += block
             m = event_data(block)
             self.msgs.append(m)
+            self.blocks.append((m["type"], block))
             if m["type"] == "ping":
                 await self.send({"type": "pong", "nonce": m["nonce"]})
             if m["type"] == kind:
@@ -257,3 +259,47 @@ def test_idle_play_streams_are_bounded_and_terminal_players_never_notice():
         run(go(), timeout=60)
     finally:
         run(stop_host(host))
+
+
+def test_the_join_address_and_its_qr_code():
+    """The page's QR code encodes the address guests open; the terminal draws the same
+    code in half blocks; the host's own client's lobby shows both where there is room."""
+    import segno
+
+    from client.model import ClientModel
+    from client.qr import qr_lines
+    from client.render import render_lobby
+    from tests.web.http import fetch
+
+    host = web_host()
+
+    async def go():
+        svg = await fetch(host.web.port, "/play/qr.svg")
+        assert svg.status == 200 and svg.header("content-type") == "image/svg+xml"
+        assert svg.body.lstrip().startswith(b"<svg") and b"<path" in svg.body
+        page = await fetch(host.web.port, "/play")
+        assert page.status == 200 and b"/static/play.js" in page.body
+        index = await fetch(host.web.port, "/")
+        assert b'src="/play/qr.svg"' in index.body
+
+    try:
+        run(go())
+    finally:
+        run(stop_host(host))
+    url = "http://192.168.1.20:8080/play"
+    matrix = [list(r) for r in segno.make(url, error="m", micro=False).matrix]
+    lines = qr_lines(url)
+    # Row 2k and 2k+1 of the code (after the 2-module border) are line k + 1's halves.
+    for y, row in enumerate(matrix):
+        line = lines[(y + 2) // 2]
+        for x, dark in enumerate(row):
+            cell = line[x + 2]
+            light_top, light_bottom = cell in "▀█", cell in "▄█"
+            assert (light_top if (y + 2) % 2 == 0 else light_bottom) == (not dark)
+    model = ClientModel(name="host")
+    model.join_url = url
+    shown = ["".join(t for _, t in line) for line in render_lobby(model, 100, 60)]
+    assert any(url in line for line in shown)
+    assert lines[3] in shown
+    assert not any(lines[3] == line for line in
+                   ("".join(t for _, t in x) for x in render_lobby(model, 100, 12)))

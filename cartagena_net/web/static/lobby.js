@@ -11,6 +11,7 @@
     // How to sit at this host from a terminal: the address this page came from, the game port.
     $("join-command").textContent = `cartagena join ${location.hostname}:${data.port}`;
     $("join").hidden = false;
+    $("play-url").textContent = `${location.host}/play`;
     const list = $("tables");
     list.replaceChildren();
     if (!data.tables.length) list.append(el("li", { class: "empty" }, "No table yet."));
