@@ -171,3 +171,32 @@ def test_a_guest_plays_a_whole_game_in_the_browser_and_comes_back_after_a_reload
     assert "wins!" in text
     assert "Your turn" not in browser.title
     no_errors(browser)
+
+
+@pytest.mark.parametrize("rules", [
+    ["--rules", "tortuga"],
+    ["--rules", "studiogiochi-2017", "-o", "story=whole"],
+    ["--rules", "studiogiochi-2017", "-o", "magic=true", "-o", "filibusters=true",
+     "-o", "morgan=also"],
+], ids=["tortuga", "whole-story", "magic-filibusters-morgan"])
+def test_a_guest_plays_every_rule_mix_to_the_end(browser, host_process, rules):
+    """Every action of these rules (sail and Captain, the powers' multi-step choices,
+    discards owed out of turn, Morgan's pushes) is picked word by word on the page."""
+    host = host_process("--players", "3", "--bots", "1", *rules, "--bot-delay", "0.05")
+    viewport(browser, 1280, 800)
+    browser.delete_all_cookies()
+    browser.get(host.url + "play")
+    browser.execute_script("localStorage.setItem('cartagena-name', 'zoe')")
+    ann = TcpPlayer(host.port, players=3)
+    browser.get(host.url + "play")
+    wait_for(browser, "document.querySelector('#table-list button.sit[data-table=\"1\"]')",
+             "the lobby lists the table")
+    browser.find_element(By.CSS_SELECTOR, "#table-list button.sit[data-table='1']").click()
+    ann.start()
+    wait_for(browser, "document.body.dataset.screen === 'game'", "the game starts", WAIT)
+    played = guest_turns(browser, 100_000)
+    ann.join(WAIT)
+    assert ann.error is None, ann.error
+    assert ann.outcome is not None and played >= 3
+    assert "wins!" in browser.find_element(By.ID, "turn").text
+    no_errors(browser)
