@@ -9,6 +9,8 @@ Paths (nothing else exists; no file is ever looked up by a name from the request
 ``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events,
                        and ``gone`` when the host removes the table)
 ``/static/NAME``       the page's own CSS, JavaScript and SVG, from a fixed list
+``/games.json``        this host's finished games (see :mod:`cartagena_net.web.games`)
+``/game/ID``           one finished game as a replay (``game.html``), ``/game/ID.json``
 ``/play``              a guest's seat in the browser (``play.html``; see
                        :mod:`cartagena_net.web.seats`): ``/play/events`` (its stream),
                        ``POST /play/send`` and ``POST /play/keep``
@@ -37,6 +39,7 @@ from twisted.web.resource import Resource
 from cartagena_net.engine import SPECTATOR
 from cartagena_net.host.errors import HostError
 from cartagena_net.web.feed import Feed, Frame, to_json
+from cartagena_net.web.games import Background, GamePage, GamesJSON, records_folder
 from cartagena_net.web.seats import MAX_POST, Play
 
 log = Logger(namespace="cartagena.web")
@@ -66,9 +69,10 @@ STATIC_TYPES = {
     "table.js": "text/javascript; charset=utf-8",
     "lobby.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
+    "game.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
-PAGES = ("index.html", "table.html", "no-table.html", "play.html")
+PAGES = ("index.html", "table.html", "no-table.html", "play.html", "game.html")
 POSTS = (b"/play/send", b"/play/keep")  # the only requests with a body
 TABLE_ID = re.compile(rb"[1-9][0-9]{0,8}")
 MAX_BODY = 1 << 16
@@ -304,6 +308,8 @@ class Root(NotFound):
         self.putChild(b"table", Tables(web))
         self.putChild(b"static", Static(web.files))
         self.putChild(b"play", Play(web, web.pages["play.html"]))
+        self.putChild(b"games.json", GamesJSON(web))
+        self.putChild(b"game", GamePage(web, web.pages["game.html"]))
 
 
 # -- the server ------------------------------------------------------------------
@@ -326,6 +332,7 @@ class WebServer:
         self.feeds: dict[int, Feed] = {}
         self._full: dict[int, tuple[int, Frame]] = {}
         self.sessions: dict[str, Any] = {}  # browser seats' play streams, by id
+        self.background = Background(self.reactor)  # records read and replays built
         self._dirty: set[int] = set()
         self._push_call: Any = None
         self._listening: Any = None
@@ -342,6 +349,7 @@ class WebServer:
         log.info("web view at {url}", url=self.url)
 
     def stop(self) -> Any:
+        self.background.stop()
         if self._keepalive is not None and self._keepalive.running:
             self._keepalive.stop()
         if self._push_call is not None and self._push_call.active():
@@ -409,7 +417,12 @@ class WebServer:
                    "bot_fallbacks": t.bot_fallbacks}
                   for t in self.host.lobby.tables.values()]
         return {"host": self.config.name, "port": self.host.port, "tables": tables,
-                "bot_fallbacks": self.host.bot_fallbacks}
+                "bot_fallbacks": self.host.bot_fallbacks,
+                "scores": list(self.host.evening.rows)}
+
+    def records_folder(self) -> str | None:
+        """Where this host keeps its games' records (None: it keeps none)."""
+        return records_folder(self.host)
 
     def watch(self, request: Any, table_id: int | None) -> None:
         if table_id is None:

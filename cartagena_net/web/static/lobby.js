@@ -36,6 +36,29 @@
     }
   }
 
+  // Tonight's scoreboard (the lobby's scores) and this host's finished games.
+  function renderScores(rows) {
+    $("tonight").hidden = !rows || !rows.length;
+    $("scores").replaceChildren(...(rows || []).map((r) => el("li", { class: "score" },
+      `${r.player}${r.bot ? " (bot)" : ""}: ${r.wins} win${r.wins === 1 ? "" : "s"} in ${r.games} game${r.games === 1 ? "" : "s"}`)));
+  }
+
+  let gamesAsked = 0;
+  async function loadGames() {
+    const now = Date.now();
+    if (now - gamesAsked < 3000) return;
+    gamesAsked = now;
+    try {
+      const response = await fetch("/games.json", { credentials: "same-origin", cache: "no-store" });
+      if (!response.ok) return;
+      const data = await response.json();
+      $("finished").hidden = !data.games.length;
+      $("games").replaceChildren(...data.games.map((g) => el("li", { class: "game-entry", "data-game": g.id },
+        el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, `${g.ended || g.started || g.id}`),
+        ` · ${g.rules} · ${g.players.join(", ")} · ${g.end === "won" ? g.winner : g.end}`)));
+    } catch (err) { /* the list waits for the next change */ }
+  }
+
   async function connect() {
     const refused = await access("/events", null);
     if (refused) {
@@ -44,7 +67,12 @@
     }
     const source = new EventSource("/events");
     source.addEventListener("open", () => { $("status").textContent = "live"; });
-    source.addEventListener("lobby", (msg) => render(JSON.parse(msg.data)));
+    source.addEventListener("lobby", (msg) => {
+      const data = JSON.parse(msg.data);
+      render(data);
+      renderScores(data.scores);
+      loadGames();
+    });
     source.addEventListener("error", () => {
       $("status").textContent = "reconnecting…";
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);

@@ -1,0 +1,208 @@
+"""Finished games on the web: the list, and each one as a replay for the TV.
+
+``/games.json`` lists this host's records (its id is in theirs), newest first, with the
+evening's scoreboard; ``/game/ID`` is the replay page and ``/game/ID.json`` its data: the
+record's players and moves, the spectator's view after every action (the engine's view
+for a spectator: the replay never shows a card a spectator did not see), the events each
+action made, and the bot's review when there is one (each seat's chance after every
+action, the turning points, what the bot would have played).
+
+Reading records and replaying a game take disk and CPU: both run in the web server's
+one background thread (:class:`Background`), never on the reactor; a replay is built
+once and kept (the last few).
+"""
+from __future__ import annotations
+
+import collections
+import time
+from pathlib import Path
+from typing import Any
+
+from twisted.internet import defer
+from twisted.web import http, server
+from twisted.web.resource import Resource
+
+from cartagena_net.web.feed import to_json
+
+LIST_MAX = 100  # games listed
+KEEP = 8  # replays kept built
+LIST_TTL = 3.0  # seconds a listing is reused
+
+
+class Background:
+    """One thread for the web's slow work (disk, replays); results on the reactor."""
+
+    def __init__(self, reactor: Any) -> None:
+        self.reactor = reactor
+        self._pool: Any = None
+
+    def run(self, fn: Any, *args: Any) -> defer.Deferred:
+        if self._pool is None:
+            from twisted.python.threadpool import ThreadPool
+
+            self._pool = ThreadPool(minthreads=0, maxthreads=1, name="cartagena-web")
+            self._pool.start()
+        from twisted.internet.threads import deferToThreadPool
+
+        return deferToThreadPool(self.reactor, self._pool, fn, *args)
+
+    def stop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.stop()
+
+
+def summary(rec: dict[str, Any]) -> dict[str, Any]:
+    """One line of the list: when, what, who, who won."""
+    from cartagena_net.records.format import player_label, rules_label, winner_label
+
+    return {"id": rec["id"], "started": rec.get("started"), "ended": rec.get("ended"),
+            "end": rec.get("end"), "kind": rec.get("kind"), "rules": rules_label(rec),
+            "players": [player_label(p) for p in rec.get("players") or []],
+            "winner": winner_label(rec), "actions": len(rec.get("moves") or ())}
+
+
+def build_list(folder: str, host_id: str) -> bytes:
+    from cartagena_net.records import store
+
+    mine = f"-{host_id[:8]}-"
+    games = [summary(item.record) for item in reversed(store.listing(folder))
+             if item.record is not None and mine in item.record["id"]]
+    return to_json({"games": games[:LIST_MAX], "more": max(0, len(games) - LIST_MAX)})
+
+
+def build_replay(folder: str, record_id: str) -> bytes | None:
+    """The replay's data, or None if there is no such record. RecordError if it is
+    damaged or not a finished game's."""
+    from cartagena_net.engine import SPECTATOR, view
+    from cartagena_net.records import store
+    from cartagena_net.records.format import RecordError, player_label, walk
+
+    path = store.review_path(folder, record_id).parent.parent / f"{record_id}{store.SUFFIX}"
+    if not path.is_file():
+        return None
+    rec = store.read(path)
+    if rec.get("kind") != "full":
+        raise RecordError("this game did not end on this host: its record holds what a "
+                          "spectator saw, which cannot be replayed move by move")
+    views, events, seen = [], [], 0
+    for state in walk(rec):
+        v = view(state, SPECTATOR, since=seen)
+        seen = len(state.events)
+        events.append(v.pop("events", []))
+        views.append(v)
+    try:
+        review = store.read_review(folder, record_id)
+    except RecordError:
+        review = None  # a damaged review is not shown; the record still replays
+    return to_json({
+        "id": rec["id"], "summary": summary(rec),
+        "players": [{"seat": p.get("seat"), "color": p.get("color"),
+                     "label": player_label(p)} for p in rec["players"]],
+        "moves": [{"seat": m["seat"], "action": m["action"]} for m in rec["moves"]],
+        "views": views, "events": events, "review": review,
+    })
+
+
+class GamesJSON(Resource):
+    isLeaf = True
+
+    def __init__(self, web: Any) -> None:
+        super().__init__()
+        self.web = web
+        self._cached: tuple[float, bytes] | None = None
+
+    def render_GET(self, request: Any) -> Any:
+        folder = self.web.records_folder()
+        if folder is None:
+            request.setHeader(b"Content-Type", b"application/json")
+            return to_json({"games": [], "more": 0, "off": True})
+        now = time.monotonic()
+        if self._cached is not None and now - self._cached[0] < LIST_TTL:
+            request.setHeader(b"Content-Type", b"application/json")
+            return self._cached[1]
+        d = self.web.background.run(build_list, folder, self.web.host.host_id)
+
+        def done(body: bytes) -> None:
+            self._cached = (time.monotonic(), body)
+            finish(request, http.OK, "application/json", body)
+
+        d.addCallbacks(done, lambda f: finish(request, http.INTERNAL_SERVER_ERROR,
+                                              "application/json", to_json(
+                                                  {"error": f.getErrorMessage()[:200]})))
+        return server.NOT_DONE_YET
+
+
+class GamePage(Resource):
+    """``/game/ID`` (the page) and ``/game/ID.json`` (its data)."""
+
+    isLeaf = True
+
+    def __init__(self, web: Any, page: bytes) -> None:
+        super().__init__()
+        self.web = web
+        self.page = page
+        self._built: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+
+    def render_GET(self, request: Any) -> Any:
+        from cartagena_net.records.format import RECORD_ID
+
+        parts = request.postpath
+        name = parts[0].decode("ascii", "replace") if len(parts) == 1 else ""
+        as_json = name.endswith(".json")
+        record_id = name[:-5] if as_json else name
+        if not RECORD_ID.fullmatch(record_id) or not record_id.isascii():
+            request.setResponseCode(http.NOT_FOUND)
+            request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
+            return b"no such game\n"
+        if not as_json:
+            request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
+            return self.page
+        folder = self.web.records_folder()
+        if folder is None:
+            return _plain(request, http.NOT_FOUND, "this host keeps no records")
+        body = self._built.get(record_id)
+        if body is not None:
+            self._built.move_to_end(record_id)
+            request.setHeader(b"Content-Type", b"application/json")
+            return body
+        d = self.web.background.run(build_replay, folder, record_id)
+
+        def done(body: bytes | None) -> None:
+            if body is None:
+                finish(request, http.NOT_FOUND, "application/json",
+                       to_json({"error": f"no game {record_id} on this host"}))
+                return
+            self._built[record_id] = body
+            while len(self._built) > KEEP:
+                self._built.popitem(last=False)
+            finish(request, http.OK, "application/json", body)
+
+        def failed(failure: Any) -> None:
+            finish(request, http.CONFLICT, "application/json",
+                   to_json({"error": failure.getErrorMessage()[:300]}))
+
+        d.addCallbacks(done, failed)
+        return server.NOT_DONE_YET
+
+
+def _plain(request: Any, code: int, message: str) -> bytes:
+    request.setResponseCode(code)
+    request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
+    return (message + "\n").encode("utf-8")
+
+
+def finish(request: Any, code: int, content_type: str, body: bytes) -> None:
+    """Answer a request whose answer was made in a thread (if it is still there)."""
+    if request.finished or request._disconnected:
+        return
+    request.setResponseCode(code)
+    request.setHeader(b"Content-Type", content_type.encode("ascii"))
+    request.setHeader(b"Content-Length", b"%d" % len(body))
+    request.write(body)
+    request.finish()
+
+
+def records_folder(host: Any) -> str | None:
+    folder = getattr(host.config, "records_dir", None)
+    return str(Path(folder)) if folder else None

@@ -1,0 +1,160 @@
+/* /game/ID: a finished game, replayed. Every position is the engine's spectator view
+   (from /game/ID.json, built by the host from the game's record); with the bot's review,
+   the chances of winning after every action, its turning points and the bot's moves. */
+"use strict";
+
+(() => {
+  const { el, svg, colorOf, inkOn, colorLetters, symbolLetters } = Cartagena;
+  const $ = (id) => document.getElementById(id);
+  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
+  const id = decodeURIComponent(location.pathname.split("/")[2] || "");
+  let data = null, pos = 0, turnStarts = [0];
+
+  function chip(color, L) {
+    const c = el("span", { class: "chip", "data-color": color }, L[color] || "?");
+    c.style.background = colorOf(color); c.style.color = inkOn(color);
+    return c;
+  }
+  const label = (seat) => (data.players.find((p) => p.seat === seat) || {}).label || `seat ${seat}`;
+
+  function go(to) {
+    pos = Math.max(0, Math.min(data.views.length - 1, to));
+    render();
+  }
+  function turn(delta) {
+    if (delta > 0) go(turnStarts.find((s) => s > pos) ?? data.views.length - 1);
+    else {
+      const before = turnStarts.filter((s) => s < pos);
+      go(before.length ? before[before.length - 1] : 0);
+    }
+  }
+
+  function render() {
+    const view = data.views[pos];
+    const L = colorLetters(view.seats.map((s) => s.color));
+    const symL = symbolLetters(view.symbols);
+    document.body.dataset.pos = String(pos);
+    $("slider").value = String(pos);
+    $("where").textContent = `action ${pos} of ${data.views.length - 1}`;
+    const highlight = { to: new Map(), from: new Map() };
+    for (const e of data.events[pos] || []) {
+      if (!MOVES.has(e.type)) continue;
+      const mover = e.type === "morgan" ? e.owner : e.seat;
+      const to = e.type === "sail" ? `shore:${e.shore}` : Board.placeKey(e.to, view);
+      const from = e.type === "sail" ? `shore:${Board.SHORES.find((s) => s !== e.shore)}` : Board.placeKey(e.from, view);
+      highlight.to.set(to, mover);
+      if (!highlight.to.has(from)) highlight.from.set(from, mover);
+    }
+    const wrap = $("board-wrap");
+    const w = wrap.clientWidth || window.innerWidth;
+    const aspect = window.innerWidth < 900 ? w / Math.max(w * 1.4, 300) : w / Math.max(window.innerHeight * 0.62, 300);
+    Board.render($("board"), view, { letters: L, symbolLetters: symL, highlight, aspect });
+    const t = $("turn");
+    t.replaceChildren();
+    if (view.outcome) t.append(chip(view.seats[view.outcome.winner].color, L), ` ${label(view.outcome.winner)} wins!`);
+    else t.append(chip(view.seats[view.turn].color, L), ` ${label(view.turn)} to play`);
+    const list = $("player-list");
+    list.replaceChildren();
+    for (const s of view.seats) {
+      const home = s.pirates.filter((p) => p === view.boat).length;
+      const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat },
+        chip(s.color, L), ` ${label(s.seat)} · ${s.hand_size} cards · ${home}/${s.pirates.length} home`);
+      li.style.borderColor = colorOf(s.color);
+      list.append(li);
+    }
+    const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+    $("piles").replaceChildren(el("span", { class: "pile" }, `Stock: ${view.stock}`), " ",
+      el("span", { class: "pile" }, "Discard: ", top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 22) : "empty"));
+    const log = $("event-log");
+    log.replaceChildren();
+    for (let k = pos; k >= Math.max(1, pos - 40); k--) {
+      for (const e of [...(data.events[k] || [])].reverse()) {
+        const li = el("li", { class: "event" + (k === pos ? " recent" : ""), "data-type": e.type }, e.text || e.type);
+        if (e.seat !== undefined && view.seats[e.seat]) li.style.borderColor = colorOf(view.seats[e.seat].color);
+        log.append(li);
+      }
+    }
+    renderReview(view, L);
+  }
+
+  // The review: one line a seat (its chance after every action), the turning points
+  // marked, this position's line; a click on the chart goes to that action.
+  function renderReview(view, L) {
+    const review = data.review;
+    $("review").hidden = !review;
+    if (!review) return;
+    const chart = $("curve");
+    const n = review.positions.length - 1, W = 600, H = 160, P = 6;
+    const x = (k) => P + (W - 2 * P) * (n ? k / n : 0);
+    const y = (c) => H - P - (H - 2 * P) * c;
+    chart.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    chart.replaceChildren(svg("rect", { x: 0, y: 0, width: W, height: H, class: "curve-bg" }));
+    chart.append(svg("line", { x1: P, x2: W - P, y1: y(0.5), y2: y(0.5), class: "curve-half" }));
+    view.seats.forEach((s) => {
+      const pts = review.positions.map((p, k) => `${x(k).toFixed(1)},${y(p.chances[s.seat]).toFixed(1)}`).join(" ");
+      chart.append(svg("polyline", { points: pts, class: "curve-line", stroke: colorOf(s.color), "data-seat": s.seat }));
+    });
+    for (const k of review.turning) {
+      chart.append(svg("circle", { cx: x(k + 1), cy: y(review.positions[k + 1].chances[review.moves[k].seat]), r: 5, class: "turning", "data-k": k }));
+    }
+    chart.append(svg("line", { x1: x(pos), x2: x(pos), y1: 0, y2: H, class: "curve-now" }));
+    chart.onclick = (e) => {
+      const box = chart.getBoundingClientRect();
+      go(Math.round(((e.clientX - box.left) / box.width * W - P) / (W - 2 * P) * n));
+    };
+    const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${Math.round(c * 100)}%`).join(" · ");
+    const move = pos > 0 ? review.moves[pos - 1] : null;
+    let advice = `Chances here: ${chances}.`;
+    if (move && move.best && move.best !== move.played) {
+      advice += ` ${label(move.seat)} played ${move.played}; the bot would have played ${move.best}` +
+        (move.loss ? ` (it cost about ${Math.round(move.loss * 100)} points of chance).` : ".");
+    } else if (move) advice += ` ${label(move.seat)} played ${move.played}, as the bot would have.`;
+    if (review.turning.includes(pos - 1)) advice = "A turning point. " + advice;
+    $("advice").textContent = advice;
+  }
+
+  async function load() {
+    let response;
+    try {
+      response = await fetch(`/game/${encodeURIComponent(id)}.json`, { credentials: "same-origin", cache: "no-store" });
+    } catch (err) {
+      $("notice").textContent = "the host does not answer"; $("notice").hidden = false;
+      return;
+    }
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      $("notice").textContent = body.error || `no such game (${response.status})`;
+      $("notice").hidden = false;
+      return;
+    }
+    data = body;
+    document.title = `${data.summary.rules} · replay · Cartagena`;
+    $("title").textContent = `${data.summary.players.join(", ")}`;
+    $("rules").textContent = `${data.summary.rules} · ${data.summary.started || ""}`;
+    turnStarts = [0];
+    for (let k = 1; k < data.views.length; k++) {
+      if (data.views[k].turn !== data.views[k - 1].turn) turnStarts.push(k);
+    }
+    $("slider").max = String(data.views.length - 1);
+    $("controls").hidden = false;
+    document.body.dataset.loaded = "yes";
+    go(0);
+  }
+
+  $("first").onclick = () => go(0);
+  $("last").onclick = () => go(Infinity);
+  $("back").onclick = () => go(pos - 1);
+  $("forward").onclick = () => go(pos + 1);
+  $("turn-back").onclick = () => turn(-1);
+  $("turn-forward").onclick = () => turn(1);
+  $("slider").oninput = () => go(Number($("slider").value));
+  document.addEventListener("keydown", (e) => {
+    if (!data || e.target.tagName === "INPUT" && e.key !== "Home" && e.key !== "End") return;
+    const keys = { ArrowLeft: () => go(pos - 1), ArrowRight: () => go(pos + 1), ArrowUp: () => turn(-1),
+      ArrowDown: () => turn(1), Home: () => go(0), End: () => go(Infinity) };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
+  let resizeTimer = null;
+  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => data && render(), 150); });
+  load();
+})();

@@ -1,0 +1,120 @@
+"""Finished games on the host's web page: the list, the replay's data (spectator views
+only), refusals; and the replay page in headless Chromium, stepped to the end and back
+with its own buttons and keys, with the bot's review drawn as a curve."""
+from __future__ import annotations
+
+import json
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from cartagena_net.bots import review as rv
+from cartagena_net.records import build, replay, store
+from cartagena_net.records.format import player
+from tests.records.test_format import bot_game
+from tests.twisted_loop import make_host, run, stop_host
+from tests.web.http import fetch
+from tests.web.test_browser import no_errors, viewport, wait_for
+
+FAST = {"playouts": 4, "iterations": 40}
+
+
+def record_for(host_id: str, state, n: int = 1) -> dict:
+    game = state.game
+    return json.loads(json.dumps(build(
+        state, record_id=f"20261124T2{n:05d}Z-{host_id[:8]}-{n}",
+        players=[player(s, game.colors[s], f"p{s}") for s in range(game.players)],
+        started="2026-11-24T20:00:00Z", ended="2026-11-24T20:30:00Z", end="won")))
+
+
+def test_the_list_and_the_replays_data_show_only_what_a_spectator_saw(tmp_path):
+    folder = tmp_path / "records"
+    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
+
+    async def go():
+        state = bot_game("jamaica", {"players": 3, "segments": 2}, seed=5)
+        rec = record_for(host.host_id, state)
+        store.write(folder, rec)
+        other = dict(record_for("ffffffff" * 4, state, 2))
+        store.write(folder, other)  # another host's game: not listed here
+        unfinished = bot_game("jamaica", {"players": 2}, seed=6, stop_after=9)
+        spectators = json.loads(json.dumps(build(
+            unfinished, record_id=f"20261124T210000Z-{host.host_id[:8]}-3",
+            players=[player(s, unfinished.game.colors[s], f"q{s}") for s in range(2)],
+            started="2026-11-24T21:00:00Z", ended="2026-11-24T21:10:00Z", end="stopped")))
+        store.write(folder, spectators)
+        listed = json.loads((await fetch(host.web.port, "/games.json")).body)
+        assert [g["id"] for g in listed["games"]] == [spectators["id"], rec["id"]]
+        assert listed["games"][1]["winner"] and listed["games"][1]["players"] == ["p0", "p1", "p2"]
+        got = await fetch(host.web.port, f"/game/{rec['id']}.json")
+        assert got.status == 200
+        data = json.loads(got.body)
+        assert len(data["views"]) == len(rec["moves"]) + 1 == len(data["events"])
+        assert data["moves"][0] == {"seat": rec["moves"][0]["seat"],
+                                    "action": rec["moves"][0]["action"]}
+        for v in data["views"]:
+            assert v["viewer"] == "spectator"
+            assert all(s["hand"] is None for s in v["seats"])  # jamaica hands are hidden
+        assert data["views"][-1]["outcome"]["winner"] == replay(rec).outcome.winner
+        assert data["review"] is None
+        page = await fetch(host.web.port, f"/game/{rec['id']}")
+        assert page.status == 200 and b"/static/game.js" in page.body
+        for bad in ("/game/..%2Fetc", "/game/nope.json", f"/game/{rec['id']}x.json",
+                    "/game/" + "9" * 300, f"/game/{rec['id']}/more"):
+            assert (await fetch(host.web.port, bad)).status == 404, bad
+        refused = await fetch(host.web.port, f"/game/{spectators['id']}.json")
+        assert refused.status == 409 and b"spectator" in refused.body
+        assert (await fetch(host.web.port, "/")).body.count(b'id="finished"') == 1
+
+    try:
+        run(go(), timeout=120)
+    finally:
+        run(stop_host(host))
+
+
+def test_a_finished_game_is_replayed_on_the_tv_with_its_review(browser, tmp_path):
+    folder = tmp_path / "records"
+    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
+    state = bot_game("jamaica", {"players": 2, "segments": 1}, seed=2)
+    rec = record_for(host.host_id, state)
+    store.write(folder, rec)
+    store.write_review(folder, rv.review(rec, seed=1, **FAST))
+    last = len(rec["moves"])
+
+    async def serve_while(check):
+        import asyncio
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, check)
+
+    def check():
+        viewport(browser, 1280, 900)
+        browser.get(f"http://127.0.0.1:{host.web.port}/")
+        wait_for(browser, f"document.querySelector('#games [data-game=\"{rec['id']}\"] a')",
+                 "the finished game listed")
+        browser.find_element(By.CSS_SELECTOR, f"#games [data-game='{rec['id']}'] a").click()
+        wait_for(browser, "document.body.dataset.loaded === 'yes'", "the replay loaded")
+        assert browser.execute_script("return document.body.dataset.pos") == "0"
+        assert "to play" in browser.find_element(By.ID, "turn").text
+        curves = browser.execute_script("return document.querySelectorAll('#curve polyline.curve-line').length")
+        assert curves == 2
+        for _ in range(3):
+            browser.find_element(By.ID, "forward").click()
+        assert browser.execute_script("return document.body.dataset.pos") == "3"
+        browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        wait_for(browser, f"document.body.dataset.pos === '{last}'", "the end")
+        assert "wins!" in browser.find_element(By.ID, "turn").text
+        browser.find_element(By.ID, "turn-back").click()
+        assert int(browser.execute_script("return document.body.dataset.pos")) < last
+        browser.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+        wait_for(browser, "document.body.dataset.pos === '0'", "the deal")
+        browser.find_element(By.ID, "last").click()
+        wait_for(browser, f"document.body.dataset.pos === '{last}'", "the end again")
+        assert "Chances here" in browser.find_element(By.ID, "advice").text
+        browser.find_element(By.ID, "first").click()
+        wait_for(browser, "document.body.dataset.pos === '0'", "the deal again")
+        no_errors(browser)
+
+    try:
+        run(serve_while(check), timeout=120)
+    finally:
+        run(stop_host(host))
