@@ -200,3 +200,45 @@ def test_a_guest_plays_every_rule_mix_to_the_end(browser, host_process, rules):
     assert ann.outcome is not None and played >= 3
     assert "wins!" in browser.find_element(By.ID, "turn").text
     no_errors(browser)
+
+
+def test_a_guest_behind_the_host_password_opens_its_own_table_adds_a_bot_and_plays(
+        browser, host_process):
+    """The host asks for its password on the page; the guest then owns a table it made
+    with the page's form, adds a bot and starts the game itself. --no-spectators closes
+    watching, not the guests' seats."""
+    host = host_process("--players", "2", "--bots", "2", "--password", "sesame",
+                        "--no-spectators", "--bot-delay", "0.05")
+    viewport(browser, 390, 844, True)
+    browser.delete_all_cookies()
+    browser.get(host.url + "play")
+    browser.execute_script("localStorage.clear()")
+    browser.get(host.url + "play")
+    browser.find_element(By.ID, "name-input").send_keys("zoe")
+    browser.find_element(By.ID, "name-go").click()
+    wait_for(browser, "!document.getElementById('secret-form').hidden", "the password asked")
+    browser.find_element(By.ID, "secret-input").send_keys("wrong")
+    browser.find_element(By.ID, "secret-go").click()
+    wait_for(browser, "!document.getElementById('secret-form').hidden && "
+             "/not right/.test(document.getElementById('secret-label').textContent)",
+             "a wrong password said so")
+    browser.find_element(By.ID, "secret-input").send_keys("sesame")
+    browser.find_element(By.ID, "secret-go").click()
+    wait_for(browser, "document.body.dataset.screen === 'lobby' && "
+             "document.querySelector('#new-rules option[value=\"jamaica\"]')", "the lobby")
+    # Watching is closed on this host: the page says so, and nothing else changes.
+    browser.find_element(By.CSS_SELECTOR, "#table-list button.watch[data-table='1']").click()
+    wait_for(browser, "/spectator/i.test(document.getElementById('notice').textContent)",
+             "watching refused")
+    players = browser.find_element(By.ID, "new-players")
+    players.clear()
+    players.send_keys("2")
+    browser.find_element(By.ID, "new-go").click()
+    wait_for(browser, "document.body.dataset.screen === 'waiting' && "
+             "!document.getElementById('add-bot').hidden", "our own table, as its owner")
+    browser.find_element(By.ID, "add-bot").click()
+    wait_for(browser, "document.getElementById('add-bot').hidden", "the bot seated")
+    browser.find_element(By.ID, "start").click()
+    wait_for(browser, "document.body.dataset.screen === 'game'", "the game starts")
+    assert guest_turns(browser, 6) == 6  # (whole games are played in the tests above)
+    no_errors(browser)
