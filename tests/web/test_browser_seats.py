@@ -242,3 +242,75 @@ def test_a_guest_behind_the_host_password_opens_its_own_table_adds_a_bot_and_pla
     wait_for(browser, "document.body.dataset.screen === 'game'", "the game starts")
     assert guest_turns(browser, 6) == 6  # (whole games are played in the tests above)
     no_errors(browser)
+
+
+def step(driver, rng: random.Random) -> str:
+    """One click for this guest if it may act: 'over', 'clicked' or 'wait'."""
+    state = driver.execute_script("""
+        if (/wins!/.test(document.getElementById('turn').textContent)) return 'over';
+        if (!document.getElementById('confirm-box').hidden) return 'confirm';
+        return document.querySelectorAll('#choices .choice').length ? 'choose' : 'wait';""")
+    if state == "choose":
+        rng.choice(driver.find_elements(By.CSS_SELECTOR, "#choices .choice")).click()
+        return "clicked"
+    if state == "confirm":
+        driver.find_element(By.ID, "confirm").click()
+        return "clicked"
+    return state
+
+
+def test_two_browser_seats_at_phone_and_desktop_size_a_terminal_seat_and_two_bots(
+        browser, host_process):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    from tests.web.conftest import CHROMEDRIVER, CHROMIUM
+
+    host = host_process("--players", "5", "--bots", "2", "-o", "segments=3",
+                        "-o", "pirates=3", "--bot-delay", "0.05")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    second = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        viewport(browser, 390, 844, True)
+        viewport(second, 1280, 800)
+        ann = TcpPlayer(host.port, players=5)
+        for driver, name in ((browser, "zoe"), (second, "max")):
+            driver.delete_all_cookies()
+            driver.get(host.url + "play")
+            driver.execute_script(f"localStorage.setItem('cartagena-name', '{name}')")
+            driver.get(host.url + "play")
+            wait_for(driver, "document.querySelector('#table-list button.sit[data-table=\"1\"]')"
+                     " && !document.querySelector('#table-list button.sit[data-table=\"1\"]').disabled",
+                     "a free seat listed")
+            driver.find_element(By.CSS_SELECTOR, "#table-list button.sit[data-table='1']").click()
+            wait_for(driver, "document.body.dataset.screen === 'waiting'", "seated")
+        ann.start()
+        rng = random.Random(9)
+        clicks = {"zoe": 0, "max": 0}
+        deadline = time.monotonic() + 400
+        over = set()
+        while len(over) < 2 and time.monotonic() < deadline:
+            idle = True
+            for driver, name in ((browser, "zoe"), (second, "max")):
+                if name in over:
+                    continue
+                got = step(driver, rng)
+                if got == "over":
+                    over.add(name)
+                elif got == "clicked":
+                    clicks[name] += 1
+                    idle = False
+            if idle:
+                time.sleep(0.05)
+        assert over == {"zoe", "max"}, clicks
+        ann.join(WAIT)
+        assert ann.error is None and ann.outcome is not None
+        assert clicks["zoe"] > 6 and clicks["max"] > 6
+        for driver in (browser, second):
+            no_errors(driver)
+    finally:
+        second.quit()

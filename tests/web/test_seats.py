@@ -303,3 +303,40 @@ def test_the_join_address_and_its_qr_code():
     assert lines[3] in shown
     assert not any(lines[3] == line for line in
                    ("".join(t for _, t in x) for x in render_lobby(model, 100, 12)))
+
+
+def test_a_flooding_browser_is_dropped_and_a_terminal_player_plays_on():
+    """A page posting far beyond the message rate limit is dropped (rate-limited, its
+    stream ends) like a flooding TCP client; the terminal player's game goes on."""
+    host = web_host(rate=20.0, burst=40.0)
+
+    async def go():
+        port = host.web.port
+        ann, _ = await join(host.port, "ann")
+        ann.send(messages.CreateTable(name="t", rules="jamaica", options=OPTIONS))
+        tid = (await ann.expect(messages.Joined)).table
+        for _ in range(2):
+            ann.send(messages.AddBot(table=tid, kind="greedy"))
+        guest = await Guest(port).open()
+        await guest.send({"type": "hello", "versions": [1], "name": "eve", "role": "player"})
+        await guest.msg("welcome")
+        statuses = await asyncio.gather(*[guest.send({"type": "ping", "nonce": i})
+                                          for i in range(200)])
+        assert {s for s, _ in statuses} <= {200, 410}
+        error = await guest.msg("error")
+        assert error["code"] == "rate-limited" and error["fatal"]
+        await until(lambda: not host.web.sessions, "the flooding stream dropped")
+        table = host.lobby.tables[tid]
+        await until(lambda: all(s.occupied for s in table.seats), "bots seated")
+        ann.send(messages.Start(table=tid))
+        state = await ann.expect(messages.State)
+        ann.send(messages.Action(table=tid, seq=state.seq, action=state.legal[0]))
+        moved = await ann.expect(messages.State, lambda m: m.seq > state.seq)
+        assert moved.seq == state.seq + 1
+        guest.close()
+        ann.close()
+
+    try:
+        run(go(), timeout=60)
+    finally:
+        run(stop_host(host))
