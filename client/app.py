@@ -26,6 +26,7 @@ from client.tokens import TokenStore
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
+EXPLAIN_AFTER = 5.0  # seconds of an empty host list before it says why that may be
 WATCH = 2.0  # seconds between retries of an unsaved seat key and looks at the host's trouble
 
 KEY_NAMES = {
@@ -421,6 +422,20 @@ class ClientApp:
         d = self._browser.start()
         d.addErrback(lambda f: self.model.set_status(
             f"discovery failed: {f.getErrorMessage()} (press a to type an address)", True))
+        self.reactor.callLater(EXPLAIN_AFTER, self._explain_empty)
+
+    def _explain_empty(self) -> None:
+        """Nobody answered yet: say why that may be, from what this machine sees."""
+        browser = self._browser
+        if browser is None or self.model.hosts or self.model.screen != "browser":
+            return
+        import sys
+
+        from cartagena_net.discovery.explain import explain, seen_now
+
+        self.model.discovery_help = explain(seen_now(
+            sys.platform, browser.send_errors, self._broadcast, self._udp_port))
+        self.refresh()
 
     def stop_browser(self) -> None:
         if self._browser is not None:

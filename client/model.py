@@ -31,6 +31,7 @@ class ClientModel(KeyHandling):
     spectate: bool = False
     screen: str = "connecting"  # browser | connecting | lobby | game
     host_label: str = ""
+    discovery_help: list[str] = field(default_factory=list)  # why no host answers (join)
     join_url: str = ""  # where guests play from a browser (the host's own client)
     web_url: str = ""  # the host's web view, shown in the header of the host's own client
     host_id: str = ""

@@ -132,6 +132,8 @@ def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
                           (DIM, f"   you: {model.name}")], []]
     if not model.hosts:
         lines.append([(DIM, "looking for hosts… (or press a to type an address)")])
+        for i, text in enumerate(model.discovery_help):
+            lines += wrap(text, width, TITLE if i == 0 else "")
     for i, h in enumerate(model.hosts):
         tables = list(getattr(h, "tables", []) or [])
         sel = i == model.browser_index

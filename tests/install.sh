@@ -1,13 +1,14 @@
 #!/bin/sh
 # Installs everything the test suite needs on a fresh Debian/Ubuntu machine:
 # tmux (the terminal end-to-end tests), iproute2 (network namespaces for discovery
-# tests), Debian's chromium and chromium-driver (the web view is tested in headless
+# tests), nftables (to block UDP discovery inside a test's namespace: the mDNS test), Debian's chromium and chromium-driver (the web view is tested in headless
 # Chromium through Selenium, pointed at /usr/bin/chromedriver: nothing is downloaded),
 # then this package with its test extra. Run from the repository root.
 set -e
 missing=""
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
+command -v nft >/dev/null 2>&1 || missing="$missing nftables"
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 [ -x /usr/bin/chromedriver ] || missing="$missing chromium-driver"
 if [ -n "$missing" ]; then

@@ -46,7 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_journal_arguments(parser)
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
-                        help="answer LAN discovery on UDP 41672")
+                        help="answer LAN discovery on UDP 41672 (and advertise by mDNS)")
+    parser.add_argument("--no-mdns", action="store_true",
+                        help="do not advertise by multicast DNS (_cartagena._tcp.local.)")
     add_password_arguments(parser, "the password players and watchers need to join")
     parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
     parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
@@ -94,6 +96,21 @@ def friends_address(bind: str, port: int) -> str:
         return f"{bind}:{port}" + (" (this machine only)" if is_loopback(bind) else "")
     found = lan_addresses()
     return f"{found[0]}:{port}" if found else f"127.0.0.1:{port} (no network found)"
+
+
+def join_lines(bind: str, port: int) -> list[str]:
+    """What friends type to reach this host, one line per address they may use."""
+    from cartagena_net.discovery.interfaces import is_loopback, lan_addresses
+
+    suffix = "" if port == 41672 else f":{port}"
+    if bind and bind not in ("0.0.0.0", "::"):
+        where = " (this machine only)" if is_loopback(bind) else ""
+        return [f"friends join with: cartagena join {bind}{suffix}{where}"]
+    found = lan_addresses()
+    if not found:
+        alone = f"no network found: only this machine can join (cartagena join 127.0.0.1{suffix})"
+        return [alone]
+    return [f"friends join with: cartagena join {a}{suffix}" for a in found]
 
 
 def _start_logging(fmt: str) -> None:
@@ -224,6 +241,8 @@ def run(args: argparse.Namespace) -> int:
             service.stopService()
             return 2
     print(f"cartagena host: listening on port {service.port}", flush=True)
+    for line in join_lines(args.bind, service.port):
+        print(f"cartagena host: {line}", flush=True)
     if config.state_dir is not None:
         print(f"cartagena host: journal in {config.state_dir}", flush=True)
     web_url = service.web.url if service.web is not None else None
@@ -244,6 +263,14 @@ def run(args: argparse.Namespace) -> int:
         responder = DiscoveryResponder(reactor, service.summary, service.port, interface=args.bind)
         responder.startService()
         services.insert(0, responder)
+        if not args.no_mdns:
+            from cartagena_net.discovery.mdns import MdnsAdvertiser
+            from protocol.versions import PROTOCOL_VERSIONS
+
+            advertiser = MdnsAdvertiser(config.name, service.host_id, service.port,
+                                        max(PROTOCOL_VERSIONS), bind=args.bind)
+            advertiser.start()
+            reactor.addSystemEventTrigger("before", "shutdown", advertiser.stop)
 
     def stop_all() -> Any:
         from twisted.internet import defer

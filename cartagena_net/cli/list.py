@@ -19,6 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-broadcast", action="store_true",
                         help="do not broadcast probes (only --to addresses)")
     parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+    parser.add_argument("--no-mdns", action="store_true",
+                        help="do not also search by multicast DNS (_cartagena._tcp)")
 
 
 def host_record(host: Any) -> dict[str, Any]:
@@ -76,10 +78,13 @@ def run(args: argparse.Namespace) -> int:
     from cartagena_net.discovery import find_hosts
 
     outcome: dict[str, Any] = {}
+    send_errors: dict[int, str] = {}
 
     def start() -> None:
         d = find_hosts(reactor, timeout=args.timeout, targets=targets,
-                       broadcast=not args.no_broadcast, udp_port=args.udp_port)
+                       broadcast=not args.no_broadcast, udp_port=args.udp_port,
+                       send_errors=send_errors,
+                       mdns=False if args.no_mdns else None)
         d.addCallbacks(lambda hosts: outcome.update(hosts=hosts),
                        lambda f: outcome.update(error=f.getErrorMessage()))
         d.addBoth(lambda _: reactor.stop())
@@ -94,4 +99,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([host_record(h) for h in hosts], ensure_ascii=False))
     else:
         print(format_hosts(hosts))
+        if not hosts:
+            from cartagena_net.discovery.explain import explain, seen_now
+
+            print("\n".join(explain(seen_now(sys.platform, send_errors,
+                                              not args.no_broadcast, args.udp_port))))
     return 0

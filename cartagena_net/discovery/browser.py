@@ -21,6 +21,7 @@ from .sockets import listen_udp
 
 Target = str | tuple[str, int]
 RECENT_NONCES = 8  # replies must echo one of our latest probes' nonces
+MDNS = "mdns"  # the instance of a host known only by mDNS
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class DiscoveryBrowser:
         broadcast: bool = True,
         expiry: float = 6.0,
         probe_interval: float = 2.0,
+        mdns: bool | None = None,
     ) -> None:
         self.reactor = reactor
         self.on_change = on_change
@@ -109,9 +111,14 @@ class DiscoveryBrowser:
         self.broadcast = broadcast
         self.expiry = expiry
         self.probe_interval = probe_interval
+        # mDNS (``_cartagena._tcp.local.``) as well, by default where broadcast is on
+        self.mdns = broadcast if mdns is None else mdns
+        self._mdns: Any = None
+        self._mdns_names: dict[str, str] = {}  # mDNS service name -> host id
         self.hosts: dict[tuple[str, str], HostInfo] = {}
         self.last_seen: dict[tuple[str, str], float] = {}
         self.probes_sent = 0
+        self.send_errors: dict[int, str] = {}  # errno -> a destination that got it
         self.running = False
         self._probe_port: Any = None
         self._listen_ports: list[Any] = []
@@ -142,6 +149,11 @@ class DiscoveryBrowser:
                     self.log.debug("cannot listen on {a}: {e}", a=address, e=exc)
                     continue
                 self._listen_ports.append(port)
+        if self.mdns:
+            from .mdns import MdnsBrowser
+
+            self._mdns = MdnsBrowser(self.reactor, self.mdns_found, self.mdns_lost)
+            self._mdns.start()
         self._expire_loop = task.LoopingCall(self.expire)
         self._expire_loop.clock = self.reactor
         self._expire_loop.start(max(0.1, self.expiry / 4), now=False)
@@ -160,6 +172,9 @@ class DiscoveryBrowser:
     def stop(self) -> defer.Deferred:
         """Close the sockets and stop the timers."""
         self.running = False
+        if self._mdns is not None:
+            self._mdns.stop()
+            self._mdns = None
         for loop in (self._probe_loop, self._expire_loop):
             if loop is not None and loop.running:
                 loop.stop()
@@ -211,8 +226,11 @@ class DiscoveryBrowser:
                 self._probe_port.write(data, dest)
                 self.probes_sent += 1
             except OSError as exc:
-                if dest[0] != LIMITED_BROADCAST:
-                    self.log.debug("probe to {d} failed: {e}", d=dest, e=exc)
+                # kept to explain an empty list (discovery.explain); the limited
+                # broadcast fails on some systems where the subnets' broadcasts work
+                if exc.errno is not None and dest[0] != LIMITED_BROADCAST:
+                    self.send_errors.setdefault(exc.errno, f"{dest[0]}:{dest[1]}")
+                self.log.debug("probe to {d} failed: {e}", d=dest, e=exc)
 
     def datagram_received(self, datagram: bytes, addr: tuple[str, int]) -> None:
         msg = wire.decode_datagram(datagram)
@@ -231,11 +249,33 @@ class DiscoveryBrowser:
         )
         key = (info.host_id, info.instance)
         self.last_seen[key] = self.reactor.seconds()
+        if self.hosts.pop((info.host_id, MDNS), None) is not None:
+            self._changed()  # heard by UDP too: its announcement replaces the mDNS entry
         old = self.hosts.get(key)
         if old is not None and old.address != info.address:
             info = HostInfo(**{**info.__dict__, "address": old.address})
         if old != info:
             self.hosts[key] = info
+            self._changed()
+
+    def mdns_found(self, record: dict[str, Any]) -> None:
+        """A host resolved by mDNS; listed unless UDP discovery already heard it (whose
+        announcement tells its tables too). Kept until the browser stops."""
+        if not self.running or any(k[0] == record["host_id"] and k[1] != MDNS
+                                   for k in self.hosts):
+            return
+        info = HostInfo(host_id=record["host_id"], instance=MDNS, name=record["name"],
+                        address=record["address"], port=record["port"],
+                        version=record["version"], tables=())
+        self._mdns_names[record["service"]] = info.host_id
+        if self.hosts.get((info.host_id, MDNS)) != info:
+            self.hosts[(info.host_id, MDNS)] = info
+            self._changed()
+
+    def mdns_lost(self, service: str) -> None:
+        """A host known by mDNS said goodbye."""
+        host_id = self._mdns_names.pop(service, None)
+        if host_id is not None and self.hosts.pop((host_id, MDNS), None) is not None:
             self._changed()
 
     def expire(self) -> None:
@@ -262,8 +302,11 @@ def find_hosts(
     targets: Iterable[Target] = (),
     broadcast: bool = True,
     udp_port: int = DISCOVERY_PORT,
+    send_errors: dict[int, str] | None = None,
+    mdns: bool | None = None,
 ) -> defer.Deferred:
-    """Browse for ``timeout`` seconds; fires with the list of ``HostInfo`` found."""
+    """Browse for ``timeout`` seconds; fires with the list of ``HostInfo`` found.
+    ``send_errors``, if given, receives the errors the probes' sends got."""
     browser = DiscoveryBrowser(
         reactor,
         lambda hosts: None,
@@ -272,11 +315,14 @@ def find_hosts(
         broadcast=broadcast,
         expiry=max(timeout * 2, 6.0),
         probe_interval=max(0.25, min(1.0, timeout / 2)),
+        mdns=mdns,
     )
     result: defer.Deferred = defer.Deferred()
 
     def finish() -> None:
         hosts = browser.host_list()
+        if send_errors is not None:
+            send_errors.update(browser.send_errors)
         browser.stop().addBoth(lambda _: result.callback(hosts))
 
     started = browser.start()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,9 @@ from protocol import discovery as wire
 
 from .interfaces import broadcast_targets
 from .sockets import listen_udp
+
+LOCAL_NETWORK_HINT = ("; on macOS 15 and later, allow this terminal app under System "
+                      "Settings > Privacy & Security > Local Network")
 
 DISCOVERY_PORT = wire.DISCOVERY_PORT
 REPLY_RATE = 50.0  # replies per second, in total (token bucket)
@@ -69,6 +73,7 @@ class DiscoveryResponder(service.Service):
         self.instance = secrets.token_hex(8)
         self.port: int | None = None
         self.replies = 0
+        self._warned: set[int | None] = set()  # kinds of send error already warned of
         self.announcements = 0
         self._listening: Any = None
         self._extra: list[Any] = []
@@ -143,7 +148,7 @@ class DiscoveryResponder(service.Service):
                 self._listening.write(data, (target, self.udp_port))
                 self.announcements += 1
             except OSError as exc:
-                self.log.debug("announce to {target} failed: {exc}", target=target, exc=exc)
+                self._send_failed(f"{target}:{self.udp_port}", exc)
 
     def datagram_received(self, datagram: bytes, addr: tuple[str, int]) -> None:
         msg = wire.decode_datagram(datagram)
@@ -162,7 +167,21 @@ class DiscoveryResponder(service.Service):
             self._listening.write(reply, addr)
             self.replies += 1
         except OSError as exc:
-            self.log.debug("reply to {addr} failed: {exc}", addr=addr, exc=exc)
+            self._send_failed(f"{addr[0]}:{addr[1]}", exc)
+
+    def _send_failed(self, where: str, exc: OSError) -> None:
+        """A send the system refused: warned once per kind of error (the host's log),
+        since friends then may not find this host by searching."""
+        seen = self._warned
+        if exc.errno in seen:
+            self.log.debug("discovery send to {where} failed: {exc}", where=where, exc=exc)
+            return
+        seen.add(exc.errno)
+        self.log.warn(  # noqa: G010 - twisted's Logger has warn()
+            "the system refused to send discovery to {where} ({exc}): friends searching "
+            "with `cartagena join` may not find this host; they can type its address "
+            "(printed above){hint}", where=where, exc=exc.strerror or str(exc),
+            hint=LOCAL_NETWORK_HINT if sys.platform == "darwin" else "")
 
     def _take_token(self) -> bool:
         now = self.reactor.seconds()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+import shutil
 import subprocess
 import tempfile
 import textwrap
@@ -185,3 +186,53 @@ def test_broadcast_probe_is_answered_without_announcements(bind):
         found = list_hosts(net, 1, "--timeout", "1", "--no-broadcast", "--to",
                            net.addresses[0])
         assert [h["name"] for h in found] == ["quiet"]
+
+
+def block_udp(net: Namespaces, index: int, port: int = 41672) -> None:
+    """Drop UDP to and from ``port`` inside namespace ``index`` (nftables): the broadcast
+    discovery cannot pass there; nothing outside the test's namespaces is touched."""
+    if shutil.which("nft") is None:
+        pytest.skip("needs nftables (nft) to drop UDP 41672 inside the test's namespace")
+    rules = [["add", "table", "inet", "ctgn"],
+             ["add", "chain", "inet", "ctgn", "in", "{ type filter hook input priority 0; }"],
+             ["add", "chain", "inet", "ctgn", "out", "{ type filter hook output priority 0; }"]]
+    for chain in ("in", "out"):
+        for way in ("dport", "sport"):
+            rules.append(["add", "rule", "inet", "ctgn", chain, "udp", way, str(port), "drop"])
+    for rule in rules:
+        result = net.run(index, ["nft", *rule])
+        assert result.returncode == 0, result.stderr
+
+
+def test_mdns_finds_a_host_where_udp_discovery_is_blocked():
+    """Broadcast discovery blocked in the guest's namespace: `cartagena list` still finds
+    the host by multicast DNS (_cartagena._tcp.local.), and without mDNS it finds nothing
+    and says why (the system refused its sends)."""
+    with Namespaces(2) as net:
+        block_udp(net, 1)
+        start_host(net, 0, "mdns den", "--players", "2")
+        found: list = []
+        deadline = time.monotonic() + 60
+        while not found and time.monotonic() < deadline:
+            found = list_hosts(net, 1, "--timeout", "3")
+        assert len(found) == 1, found
+        assert found[0]["name"] == "mdns den" and found[0]["address"] == net.addresses[0]
+        assert found[0]["port"] == 41672 and found[0]["instance"] == "mdns"
+        plain = net.run(1, [PYTHON, "-m", "cartagena_net", "list", "--no-mdns",
+                            "--timeout", "1"])
+        assert plain.returncode == 0, plain.stderr
+        assert "no hosts found" in plain.stdout
+        assert "refused to send the search (EPERM)" in plain.stdout
+        assert "cartagena join 192.168.1.20" in plain.stdout
+
+
+def test_a_search_with_no_network_says_so():
+    """A laptop with no address but loopback: `cartagena list` says there is no network
+    with a broadcast address, and how to type the host's address instead."""
+    with Namespaces(2) as net:
+        assert net.run(1, ["ip", "addr", "flush", "dev", "veth0"]).returncode == 0
+        result = net.run(1, [PYTHON, "-m", "cartagena_net", "list", "--timeout", "1"])
+        assert result.returncode == 0, result.stderr
+        assert "no hosts found" in result.stdout
+        assert "no network with a broadcast address" in result.stdout
+        assert "You can always type the host's address" in result.stdout
