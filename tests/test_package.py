@@ -21,7 +21,9 @@ def test_the_wheel_installs_and_runs_in_a_fresh_environment(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for part in ("cartagena_net/cli/__init__.py", "cartagena_net/bots/worker.py",
                  "cartagena_net/portable/dirs.py", "cartagena_net/web/static/table.html",
-                 "cartagena_net/web/static/board.js", "protocol/framing.py", "client/app.py"):
+                 "cartagena_net/web/static/board.js", "cartagena_net/web/static/play.js",
+                 "cartagena_net/web/static/game.html", "protocol/framing.py", "client/app.py",
+                 "client/qr.py"):
         assert part in names, part
     assert not any(n.startswith("tests/") for n in names)
     # A fresh environment; the dependencies come from this interpreter's site-packages,
@@ -48,3 +50,36 @@ def test_the_wheel_installs_and_runs_in_a_fresh_environment(tmp_path):
         [str(python), "-c", "import cartagena_net, sys; print(cartagena_net.__file__)"],
         capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False)
     assert str(env_dir) in where.stdout  # the installed copy, not this tree
+
+
+def test_python_m_build_makes_a_wheel_and_an_sdist_that_installs(tmp_path):
+    """`python -m build` (as the README's install note says) makes both; the sdist holds
+    what a build needs and installs on its own into a fresh environment."""
+    import tarfile
+
+    out = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel",
+         "--outdir", str(tmp_path / "dist"), str(ROOT)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
+    wheel = next((tmp_path / "dist").glob("cartagena_net-*.whl"))
+    sdist = next((tmp_path / "dist").glob("cartagena*net-*.tar.gz"))
+    assert "cartagena_net/web/static/play.html" in zipfile.ZipFile(wheel).namelist()
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    for part in ("setup.cfg", "setup.py", "README.md", "cartagena_net/web/static/play.js",
+                 "protocol/messages.py", "client/app.py"):
+        assert part in names, part
+    env_dir = tmp_path / "env"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    bindir = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
+    python = bindir / ("python.exe" if sys.platform == "win32" else "python")
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
+         "--no-build-isolation", "-q", str(sdist)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert install.returncode == 0, install.stderr[-2000:]
+    script = bindir / ("cartagena.exe" if sys.platform == "win32" else "cartagena")
+    ran = subprocess.run([str(script), "rules"], capture_output=True, text=True,
+                         timeout=120, cwd=tmp_path, check=False)
+    assert ran.returncode == 0 and "jamaica" in ran.stdout, ran.stderr[-2000:]

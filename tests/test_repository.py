@@ -248,3 +248,26 @@ def test_cli_rules_lists_every_preset_and_refuses_bad_options():
     assert bad.returncode != 0 and "2 to 5 players" in bad.stderr
     bad = run_cli("selfplay", "-o", "wings=2", "--games", "1")
     assert bad.returncode != 0 and "unknown option" in bad.stderr
+
+
+def test_the_ci_workflow_parses_and_runs_the_readmes_test_command():
+    """.github/workflows/ci.yml (GitHub Actions cannot run here): valid YAML, the three
+    platforms and two Pythons, and the README's test command, verbatim, on each."""
+    import re
+
+    import yaml
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Test", 1)[1]
+    command = re.search(r"```sh\n(.+?)\n```", section, re.DOTALL).group(1).strip()
+    assert command == "sh tests/install.sh && python3 -m pytest -q"
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text())
+    job = flow["jobs"]["test"]
+    assert set(job["strategy"]["matrix"]["os"]) == {"ubuntu-latest", "macos-latest",
+                                                    "windows-latest"}
+    assert job["strategy"]["matrix"]["python"] == ["3.10", "3.13"]
+    runs = [step.get("run", "") for step in job["steps"]]
+    assert sum(command in run for run in runs) == 2  # Linux (as root) and the others
+    assert "actions/setup-python@v5" in [step.get("uses") for step in job["steps"]]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert command in ci
