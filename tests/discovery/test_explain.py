@@ -56,3 +56,66 @@ def test_windows_names_the_firewall_prompt_and_private_networks():
 
 def test_another_port_is_named():
     assert "UDP port 5000" in said(Seen("linux", (WIFI,), udp_port=5000))
+
+
+def test_the_host_warns_once_when_the_system_refuses_its_discovery_sends():
+    """A reply the system refuses (as macOS does without the Local Network permission) is
+    warned of once on the host's log, naming what friends can do; later ones are quiet."""
+    from twisted.logger import globalLogPublisher
+
+    from tests.discovery.test_loopback import make_responder
+    from tests.twisted_loop import run, wait
+
+    responder = make_responder()
+    lines: list[str] = []
+
+    def observe(event: dict) -> None:
+        from twisted.logger import formatEvent
+
+        lines.append(formatEvent(event))
+
+    class Refusing:
+        def write(self, data: bytes, addr: tuple) -> None:
+            raise OSError(errno.EHOSTUNREACH, "No route to host")
+
+    real, responder._listening = responder._listening, Refusing()
+    globalLogPublisher.addObserver(observe)
+    try:
+        from protocol import discovery as wire
+
+        probe = wire.Probe(nonce=b"\x01" * wire.NONCE_SIZE).encode()
+        for _ in range(3):
+            responder.datagram_received(probe, ("10.0.0.9", 5000))
+    finally:
+        globalLogPublisher.removeObserver(observe)
+        responder._listening = real
+        run(wait(responder.stopService()))
+    warned = [x for x in lines if "refused to send discovery" in x]
+    assert len(warned) == 1 and "No route to host" in warned[0]
+    assert "type its address" in warned[0]
+
+
+def test_the_join_screen_says_why_when_nobody_answers():
+    """`cartagena join` with no address: after a few quiet seconds the host list says
+    why nobody may answer, from the searching browser's own send errors."""
+    from client.app import ClientApp
+    from client.model import ClientModel
+    from client.render import render_browser
+
+    class Later:
+        def callLater(self, delay, fn, *args):
+            return None
+
+    class Browser:
+        def __init__(self) -> None:
+            self.send_errors = {errno.EPERM: "10.0.0.255:41672"}
+
+    app = ClientApp(Later(), ClientModel(name="ann"), broadcast=True)
+    app.refresh = lambda: None
+    app.model.screen = "browser"
+    app._browser = Browser()
+    app._explain_empty()
+    shown = "\n".join("".join(t for _, t in line)
+                      for line in render_browser(app.model, 100, 40))
+    assert "No host answered" in shown and "EPERM" in shown
+    assert "You can always type the host's address" in shown
