@@ -241,8 +241,6 @@ def run(args: argparse.Namespace) -> int:
             service.stopService()
             return 2
     print(f"cartagena host: listening on port {service.port}", flush=True)
-    for line in join_lines(args.bind, service.port):
-        print(f"cartagena host: {line}", flush=True)
     if config.state_dir is not None:
         print(f"cartagena host: journal in {config.state_dir}", flush=True)
     web_url = service.web.url if service.web is not None else None
@@ -255,6 +253,8 @@ def run(args: argparse.Namespace) -> int:
             from client.qr import qr_lines
 
             print("\n".join(qr_lines(join_url)), flush=True)
+    for line in join_lines(args.bind, service.port):
+        print(f"cartagena host: {line}", flush=True)
 
     services: list[Any] = [service]
     if args.discovery == "on":

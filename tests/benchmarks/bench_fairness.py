@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_latency import bot_actions, expect, pct, recv, send
+from bench_latency import bot_actions, expect, pct, recv, send, watch_tables
 
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "40"))
 BOT_TABLES = int(os.environ.get("BENCH_BOT_TABLES", "15"))
@@ -103,15 +103,7 @@ def main() -> None:
                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         ports = json.loads(child.stdout.readline())
-        watchers = []
-        for tid in ports["tables"]:
-            w = socket.create_connection(("127.0.0.1", ports["host"]))
-            send(w, {"type": "hello", "versions": [1], "name": f"tv{tid}",
-                     "role": "spectator"})
-            expect(w, "welcome")
-            send(w, {"type": "join_table", "table": tid, "spectate": True})
-            expect(w, "joined")
-            watchers.append([w, 0])
+        watchers = watch_tables(ports["host"], ports["tables"])
         player = socket.create_connection(("127.0.0.1", ports["host"]))
         player.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         send(player, {"type": "hello", "versions": [1], "name": "ann", "role": "player"})

@@ -171,6 +171,20 @@ def expect(sock: socket.socket, kind: str) -> tuple[dict, int]:
             raise RuntimeError(msg)
 
 
+def watch_tables(port: int, table_ids: list[int]) -> list[list]:
+    """A spectator socket at each table: ``[socket, latest seq seen]`` each."""
+    watchers = []
+    for tid in table_ids:
+        w = socket.create_connection(("127.0.0.1", port))
+        send(w, {"type": "hello", "versions": [1], "name": f"watch{tid}",
+                 "role": "spectator"})
+        expect(w, "welcome")
+        send(w, {"type": "join_table", "table": tid, "spectate": True})
+        expect(w, "joined")
+        watchers.append([w, 0])
+    return watchers
+
+
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -245,15 +259,7 @@ def main() -> None:
                              stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     try:
         ports = json.loads(child.stdout.readline())
-        watchers = []
-        for tid in ports["bot_tables"]:
-            w = socket.create_connection(("127.0.0.1", ports["host"]))
-            send(w, {"type": "hello", "versions": [1], "name": f"watch{tid}",
-                     "role": "spectator"})
-            expect(w, "welcome")
-            send(w, {"type": "join_table", "table": tid, "spectate": True})
-            expect(w, "joined")
-            watchers.append([w, 0])
+        watchers = watch_tables(ports["host"], ports["bot_tables"])
         players = []
         for name in ("ann", "bob"):
             s = socket.create_connection(("127.0.0.1", ports["host"]))

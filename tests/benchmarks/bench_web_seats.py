@@ -27,6 +27,9 @@ import msgpack
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_latency import pct
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "300"))
 WATCHERS = int(os.environ.get("BENCH_WATCHERS", "1000"))
@@ -243,11 +246,6 @@ async def measure(ports: dict) -> dict:
     for t in [*tasks, *pumps, *(task for task, _ in watchers)]:
         t.cancel()
     return {"samples": samples, "ref": ref, "watchers_alive": alive, "watched_bytes": counts[0]}
-
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def main() -> None:

@@ -99,12 +99,13 @@ class Player:
 
 async def play_to_end(players: list[Player], table: int, rng: random.Random,
                       min_reshuffles: int = 0, max_steps: int = 20000,
-                      stop: Any = None) -> Any:
+                      stop: Any = None, policy: Any = None) -> Any:
     """Play the seated clients' moves (bots may hold the other seats) until the game ends
     (or ``stop(state)`` holds for the newest state).
 
-    Retreats are preferred until ``min_reshuffles`` reshuffles were seen. Returns
-    the final state message (of the first player that saw it).
+    Retreats are preferred until ``min_reshuffles`` reshuffles were seen (``policy``, a
+    function like :func:`choose`, picks instead). Returns the final state message (of
+    the first player that saw it).
     """
     from protocol import messages
 
@@ -123,7 +124,8 @@ async def play_to_end(players: list[Player], table: int, rng: random.Random,
             mover = next((p for p in players if p.latest is not None
                           and p.latest.seq == newest and p.latest.legal), None)
             if mover is not None:
-                action = choose(list(mover.latest.legal), rng, seen >= min_reshuffles)
+                action = (policy or choose)(list(mover.latest.legal), rng,
+                                            seen >= min_reshuffles)
                 mover.client.send(messages.Action(table=table, seq=newest, action=action))
                 refused = mover.refused
                 while mover.latest.seq <= newest and mover.refused == refused:

@@ -308,5 +308,35 @@ const Board = (() => {
     return layout;
   }
 
-  return { render, symbolIcon, defineSymbols, placeKey, TRACK_BUILDERS, SHAPES, SHORES, chooseColumns };
+  // The moves of the last turn that moved (a move taken back by an "undo" is not one).
+  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
+  function lastMoves(events) {
+    const picked = [];
+    let seenMove = false, undone = 0;
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      if (e.type === "turn" && seenMove) break;
+      if (e.type === "undo") undone++;
+      else if (MOVES.has(e.type) && undone > 0) undone--;
+      else if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
+    }
+    return picked;
+  }
+
+  // What render's opts.highlight marks for these move events: where each went (to) and
+  // came from (from), with the seat that moved. A sail moves the sloop between shores.
+  function highlightOf(moves, view) {
+    const highlight = { to: new Map(), from: new Map() };
+    for (const m of moves) {
+      if (!MOVES.has(m.type)) continue;
+      const mover = m.type === "morgan" ? m.owner : m.seat;
+      const to = m.type === "sail" ? `shore:${m.shore}` : placeKey(m.to, view);
+      const from = m.type === "sail" ? `shore:${SHORES.find((s) => s !== m.shore)}` : placeKey(m.from, view);
+      highlight.to.set(to, mover);
+      if (!highlight.to.has(from)) highlight.from.set(from, mover);
+    }
+    return highlight;
+  }
+
+  return { render, symbolIcon, defineSymbols, placeKey, lastMoves, highlightOf, TRACK_BUILDERS, SHAPES, SHORES, chooseColumns };
 })();

@@ -6,7 +6,6 @@
 (() => {
   const { el, svg, colorOf, inkOn, colorLetters, symbolLetters } = Cartagena;
   const $ = (id) => document.getElementById(id);
-  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   let data = null, pos = 0, turnStarts = [0];
 
@@ -36,15 +35,7 @@
     document.body.dataset.pos = String(pos);
     $("slider").value = String(pos);
     $("where").textContent = `action ${pos} of ${data.views.length - 1}`;
-    const highlight = { to: new Map(), from: new Map() };
-    for (const e of data.events[pos] || []) {
-      if (!MOVES.has(e.type)) continue;
-      const mover = e.type === "morgan" ? e.owner : e.seat;
-      const to = e.type === "sail" ? `shore:${e.shore}` : Board.placeKey(e.to, view);
-      const from = e.type === "sail" ? `shore:${Board.SHORES.find((s) => s !== e.shore)}` : Board.placeKey(e.from, view);
-      highlight.to.set(to, mover);
-      if (!highlight.to.has(from)) highlight.from.set(from, mover);
-    }
+    const highlight = Board.highlightOf(data.events[pos] || [], view);
     const wrap = $("board-wrap");
     const w = wrap.clientWidth || window.innerWidth;
     const aspect = window.innerWidth < 900 ? w / Math.max(w * 1.4, 300) : w / Math.max(window.innerHeight * 0.62, 300);

@@ -7,8 +7,8 @@
 (() => {
   const { el, colorOf, inkOn, colorLetters, symbolLetters } = Cartagena;
   const MAX_LOG = 60;
-  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
   const $ = (id) => document.getElementById(id);
+  const lastMoves = () => Board.lastMoves(events);
 
   let session = null;        // {id, csrf} of the open play stream
   let source = null;
@@ -209,14 +209,7 @@
   function renderGame() {
     const L = letters(), symL = symbolLetters(view.symbols);
     const moves = lastMoves();
-    const highlight = { to: new Map(), from: new Map() };
-    for (const m of moves) {
-      const mover = m.type === "morgan" ? m.owner : m.seat;
-      const to = m.type === "sail" ? `shore:${m.shore}` : Board.placeKey(m.to, view);
-      const from = m.type === "sail" ? `shore:${Board.SHORES.find((s) => s !== m.shore)}` : Board.placeKey(m.from, view);
-      highlight.to.set(to, mover);
-      if (!highlight.to.has(from)) highlight.from.set(from, mover);
-    }
+    const highlight = Board.highlightOf(moves, view);
     const chosen = prefix.join(" ");
     const landing = previews[chosen];
     if (landing !== undefined && here.seat !== null) highlight.to.set(Board.placeKey(landing, view), here.seat);
@@ -238,19 +231,6 @@
     const w = wrap.clientWidth || window.innerWidth;
     const narrow = window.innerWidth < 900;
     return w / (narrow ? Math.max(w * 1.4, 300) : Math.max(window.innerHeight - $("bar").offsetHeight - 32, 300));
-  }
-
-  function lastMoves() {
-    const picked = [];
-    let seenMove = false, undone = 0;
-    for (let i = events.length - 1; i >= 0; i--) {
-      const e = events[i];
-      if (e.type === "turn" && seenMove) break;
-      if (e.type === "undo") undone++;
-      else if (MOVES.has(e.type) && undone > 0) undone--;
-      else if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
-    }
-    return picked;
   }
 
   function renderTurn(L) {

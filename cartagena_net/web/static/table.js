@@ -5,7 +5,6 @@
 (() => {
   const { el, colorOf, inkOn, colorLetters, symbolLetters, access } = Cartagena;
   const MAX_LOG = 60;
-  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
   const tableId = Number(location.pathname.split("/")[2]);
   const streamUrl = `/table/${tableId}/events`;
   const $ = (id) => document.getElementById(id);
@@ -31,20 +30,7 @@
     return c;
   }
 
-  // The moves of the last turn that moved: highlighted on the board and in the log.
-  // A move taken back (an "undo" event after it) is not one of them.
-  function lastMoves() {
-    const picked = [];
-    let seenMove = false, undone = 0;
-    for (let i = events.length - 1; i >= 0; i--) {
-      const e = events[i];
-      if (e.type === "turn" && seenMove) break;
-      if (e.type === "undo") undone++;
-      else if (MOVES.has(e.type) && undone > 0) undone--;
-      else if (MOVES.has(e.type)) { picked.push(e); seenMove = true; }
-    }
-    return picked;
-  }
+  const lastMoves = () => Board.lastMoves(events);
 
   function boardAspect() {
     const wrap = $("board-wrap");
@@ -75,15 +61,7 @@
     }
     $("board-wrap").classList.remove("empty");
     const moves = lastMoves();
-    const highlight = { to: new Map(), from: new Map() };
-    for (const m of moves) {
-      const mover = m.type === "morgan" ? m.owner : m.seat;
-      // A sail moves the sloop from one shore to the other; other moves, a pirate.
-      const to = m.type === "sail" ? `shore:${m.shore}` : Board.placeKey(m.to, view);
-      const from = m.type === "sail" ? `shore:${Board.SHORES.find((s) => s !== m.shore)}` : Board.placeKey(m.from, view);
-      highlight.to.set(to, mover);
-      if (!highlight.to.has(from)) highlight.from.set(from, mover);
-    }
+    const highlight = Board.highlightOf(moves, view);
     Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect() });
     renderTurn(L);
     renderCards();
