@@ -21,17 +21,12 @@ class Retreat(Variant):
         if state.taken >= self.game.actions:
             return
         ret = state.tables.retreat
-        occ, back, behind = state.occ, state.board.back, moves.retreat_target
         rules = self.game.rules
-        prev = -1
-        for p in state.pirates[seat]:
-            if p != prev:
-                prev = p
-                if p:
-                    to = behind(occ, p, back[p])
-                    if to and (not rules.checks or rules.refusal(
-                            state, seat, seat, p, to, "retreat") is None):
-                        out.append(ret[p])
+        checks = rules.checks
+        for p, to in moves.retreat_targets(state.occ, state.pirates[seat], state.board.back):
+            if to and (not checks or rules.refusal(state, seat, seat, p, to, "retreat")
+                       is None):
+                out.append(ret[p])
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         need_action(state)

@@ -241,10 +241,10 @@ class State:
         c = State.__new__(State)
         c.game, c.board, c.tables = self.game, self.board, self.tables
         c._chance = chance if chance is not None else self._chance.fork()
-        c.pirates = [list(p) for p in self.pirates]
-        c.occ = list(self.occ)
-        c.home = list(self.home)
-        c.hands = [list(h) for h in self.hands]
+        c.pirates = list(map(list, self.pirates))
+        c.occ = self.occ[:]
+        c.home = self.home[:]
+        c.hands = list(map(list, self.hands))
         c.stock = list(self.stock)
         c.loose = self.loose
         c.discard = list(self.discard)
@@ -447,11 +447,12 @@ class State:
     def _position(self) -> tuple:
         """The position (pirates, cards, turn, decisions owed, outcome, the variants'
         state), copied deep."""
-        return (
-            [list(p) for p in self.pirates], list(self.occ), list(self.home),
-            [list(h) for h in self.hands], list(self.stock), list(self.discard),
-            None if self.row is None else list(self.row), self.turn, self.taken,
-            list(self.pending), self.outcome, dict(self.extra),
+        row = self.row
+        return (  # list(map(list, ...)): no comprehension's frame, on every checked apply
+            list(map(list, self.pirates)), self.occ[:], self.home[:],
+            list(map(list, self.hands)), self.stock[:], self.discard[:],
+            None if row is None else row[:], self.turn, self.taken,
+            self.pending[:], self.outcome, self.extra.copy(),
         )
 
     def _set_position(self, pos: tuple) -> None:
@@ -726,6 +727,6 @@ def copy_position(pos: tuple) -> tuple:
     """A deep copy of a :meth:`State._position` tuple."""
     (pirates, occ, home, hands, stock, discard, row, turn, taken, pending, outcome,
      extra) = pos
-    return ([list(p) for p in pirates], list(occ), list(home), [list(h) for h in hands],
-            list(stock), list(discard), None if row is None else list(row), turn, taken,
-            list(pending), outcome, dict(extra))
+    return (list(map(list, pirates)), occ[:], home[:], list(map(list, hands)),
+            stock[:], discard[:], None if row is None else row[:], turn, taken,
+            pending[:], outcome, extra.copy())
