@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from . import moves
@@ -351,7 +352,7 @@ class State:
         out: list[Action] = []
         if self.taken < g.actions:
             hand = self.hands[seat]
-            kinds = [k for k in range(len(hand)) if hand[k]]
+            kinds = list(compress(range(len(hand)), hand))  # the kinds held
             if kinds:
                 adv = self.tables.advance
                 boat = self.board.boat
@@ -364,7 +365,7 @@ class State:
                         prev = p
                         row = adv[p]
                         if not checks:
-                            out += [row[k] for k in kinds]
+                            out += map(row.__getitem__, kinds)
                             continue
                         nsym = len(g.symbols)
                         for k in kinds:
