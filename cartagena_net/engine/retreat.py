@@ -40,7 +40,9 @@ class Retreat(Variant):
             raise IllegalActionError(
                 "no space behind holds 1 or 2 pirates, and nothing retreats to the "
                 f"{state.game.start_name}", "no-retreat-target")
-        self.game.rules.check(state, seat, seat, pos, target, "retreat")
+        rules = self.game.rules
+        if rules.checks:
+            rules.check(state, seat, seat, pos, target, "retreat")
         n = state.occ[target]
         state.move_pirate(seat, pos, target)
         state.log(("retreat", seat, pos, target, tuple(state.draw_cards(seat, n))))

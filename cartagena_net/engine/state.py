@@ -463,8 +463,13 @@ class State:
     def _save(self) -> tuple:
         """Everything ``_apply`` may change, copied deep enough to put back."""
         ch = self._chance
+        row = self.row
         return (
-            self._position(), len(self.history), len(self.chance),
+            (list(map(list, self.pirates)), self.occ[:], self.home[:],  # _position(), inlined
+             list(map(list, self.hands)), self.stock[:], self.discard[:],
+             None if row is None else row[:], self.turn, self.taken,
+             self.pending[:], self.outcome, self.extra.copy()),
+            len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
             list(self.undo_stack), self.loose,
@@ -547,17 +552,25 @@ class State:
         if pos == self.board.boat:
             raise IllegalActionError(f"a pirate in the {g.goal_name} cannot advance",
                                      "advance-from-boat")
-        self.own_pirate(seat, pos)
-        target = self.advance_target(pos, k % len(g.symbols))
+        if pos not in self.pirates[seat]:
+            self.own_pirate(seat, pos)  # raises
+        b = self.board
+        occ = self.occ
+        for target in b.ahead[pos][k % len(g.symbols)]:  # moves.advance_target, inlined
+            if not occ[target]:
+                break
+        else:
+            target = b.end[pos]
         rules = g.rules
         if rules.checks:
             rules.check(self, seat, seat, pos, target, "advance")
         hand[k] -= 1
         self.discard.append(k)
         self.move_pirate(seat, pos, target)
-        self.log(("advance", seat, pos, target, k))
+        if self.events is not None:
+            self.log(("advance", seat, pos, target, k))
         note = ("advance", pos, target, k)
-        if self.check_win(seat):
+        if target == b.boat and self.check_win(seat):
             return note
         for hook in rules.card_hooks:
             hook(self, seat, k)
