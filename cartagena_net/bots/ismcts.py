@@ -27,7 +27,7 @@ from cartagena_net.bots.evaluation import (
     BOAT_BONUS,
     REAR_WEIGHTS,
     cards_needed,
-    hand_worth,
+    hand_terms,
     symbol_cards,
 )
 from cartagena_net.engine import RandomChance
@@ -112,11 +112,24 @@ def seat_value(state: Any, seat: int) -> float:
     counts = state.symbol_counts(seat)
     held = [k for k, n in enumerate(counts) if n]
     best = best_advances(state, seat, held)
-    cards: list[float] = []
-    for k in held:
-        cards += symbol_cards(counts[k], best[k])
+    need = cards_needed(togo)
     limit = g.hand_limit if g.filibusters else None
-    return hand_worth(cards, cards_needed(togo), limit, value)
+    key = (*counts, *best, need, limit)
+    terms = _HAND_TERMS.get(key)
+    if terms is None:  # evaluation.hand_worth's terms, kept: hands come back often
+        cards: list[float] = []
+        for k in held:
+            cards += symbol_cards(counts[k], best[k])
+        if len(_HAND_TERMS) >= HAND_TERMS_KEPT:
+            _HAND_TERMS.clear()
+        terms = _HAND_TERMS[key] = hand_terms(cards, need, limit)
+    for term in terms:  # hand_worth's sum, term by term: the same value to the last bit
+        value += term
+    return value
+
+
+HAND_TERMS_KEPT = 50_000
+_HAND_TERMS: dict[tuple, tuple[float, ...]] = {}
 
 
 def rewards(state: Any, temperature: float = TEMPERATURE) -> list[float]:
