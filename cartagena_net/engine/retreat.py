@@ -34,8 +34,9 @@ class Retreat(Variant):
         if pos == 0:
             raise IllegalActionError(
                 f"a pirate at the {state.game.start_name} cannot retreat", "retreat-from-start")
-        state.own_pirate(seat, pos)
-        target = state.retreat_target(pos)
+        if pos not in state.pirates[seat]:
+            state.own_pirate(seat, pos)  # raises
+        target = moves.retreat_target(state.occ, pos, state.board.back[pos])
         if not target:
             raise IllegalActionError(
                 "no space behind holds 1 or 2 pirates, and nothing retreats to the "

@@ -349,34 +349,36 @@ class State:
         g = self.game
         rules = g.rules
         seat = self.turn
+        taken = self.taken
         out: list[Action] = []
-        if self.taken < g.actions:
+        if taken < g.actions:
             hand = self.hands[seat]
             kinds = list(compress(range(len(hand)), hand))  # the kinds held
             if kinds:
                 adv = self.tables.advance
                 boat = self.board.boat
-                prev = -1
                 checks = rules.checks
-                for p in self.pirates[seat]:
-                    if p != prev:
-                        if p == boat:
-                            break
-                        prev = p
-                        row = adv[p]
-                        if not checks:
-                            out += map(row.__getitem__, kinds)
-                            continue
-                        nsym = len(g.symbols)
-                        for k in kinds:
-                            to = self.advance_target(p, k % nsym)
-                            if rules.refusal(self, seat, seat, p, to, "advance") is None:
-                                out.append(row[k])
+                prev = -1
+                for p in self.pirates[seat]:  # sorted: a space's pirates listed once
+                    if p == prev:
+                        continue
+                    if p == boat:
+                        break
+                    prev = p
+                    row = adv[p]
+                    if not checks:
+                        out += map(row.__getitem__, kinds)
+                        continue
+                    nsym = len(g.symbols)
+                    for k in kinds:
+                        to = self.advance_target(p, k % nsym)
+                        if rules.refusal(self, seat, seat, p, to, "advance") is None:
+                            out.append(row[k])
         for legal in rules.legal:
             legal(self, seat, out)
-        if self.taken >= g.min_actions:
+        if taken >= g.min_actions:
             out.append(END)
-        if self.taken == 0 and self._may_draw(seat):
+        if taken == 0 and not any(self.hands[seat]) and self._may_draw(seat):
             out.append(DRAW)
         return out
 
