@@ -557,12 +557,7 @@ class State:
         if pos not in self.pirates[seat]:
             self.own_pirate(seat, pos)  # raises
         b = self.board
-        occ = self.occ
-        for target in b.ahead[pos][k % len(g.symbols)]:  # moves.advance_target, inlined
-            if not occ[target]:
-                break
-        else:
-            target = b.end[pos]
+        target = moves.advance_target(self.occ, b.ahead[pos][k % len(g.symbols)], b.end[pos])
         rules = g.rules
         if rules.checks:
             rules.check(self, seat, seat, pos, target, "advance")
