@@ -56,11 +56,19 @@ def hand_worth(cards: list[float], need: int, limit: int | None = None,
     """``total`` plus the worth of a hand whose cards are worth ``cards`` each alone: the
     best count first; beyond ``need`` each is worth less; beyond ``limit`` (Filibusters)
     half."""
-    cards = sorted(cards, reverse=True)
-    for i, v in enumerate(cards):
+    for term in hand_terms(cards, need, limit):
+        total += term
+    return total
+
+
+def hand_terms(cards: list[float], need: int, limit: int | None = None) -> tuple[float, ...]:
+    """What each card of :func:`hand_worth`'s hand adds, in the order it adds them (a
+    search keeps these for the hands it meets again: the same sum, term by term)."""
+    terms = []
+    for i, v in enumerate(sorted(cards, reverse=True)):
         if i >= need:
             v *= SURPLUS_DECAY ** (i - need + 1)
         if limit is not None and i >= limit:
             v *= OVER_LIMIT
-        total += v + (LOW_HAND_BONUS if i < LOW_HAND else 0.0)
-    return total
+        terms.append(v + (LOW_HAND_BONUS if i < LOW_HAND else 0.0))
+    return tuple(terms)

@@ -21,13 +21,14 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import compress
 from typing import Any
 
 from cartagena_net.bots.evaluation import (
     BOAT_BONUS,
     REAR_WEIGHTS,
     cards_needed,
-    hand_worth,
+    hand_terms,
     symbol_cards,
 )
 from cartagena_net.engine import RandomChance
@@ -102,21 +103,41 @@ def seat_value(state: Any, seat: int) -> float:
     what the way ahead needs (and the Filibusters limit)."""
     boat = state.board.boat
     mine = state.pirates[seat]  # sorted
-    value = 0.0
-    togo = 0
-    for i, p in enumerate(mine):
-        value += p * REAR_WEIGHTS[i if i < 6 else 5]
-        togo += boat - p
+    where = (boat, *mine)
+    progress = _PROGRESS.get(where)
+    if progress is None:  # kept: the same pirates come back often
+        value = 0.0
+        togo = 0
+        for i, p in enumerate(mine):
+            value += p * REAR_WEIGHTS[i if i < 6 else 5]
+            togo += boat - p
+        if len(_PROGRESS) >= KEPT:
+            _PROGRESS.clear()
+        progress = _PROGRESS[where] = (value, cards_needed(togo))
+    value, need = progress
     value += BOAT_BONUS * state.home[seat]
     g = state.game
     counts = state.symbol_counts(seat)
-    held = [k for k, n in enumerate(counts) if n]
+    held = list(compress(range(len(counts)), counts))
     best = best_advances(state, seat, held)
-    cards: list[float] = []
-    for k in held:
-        cards += symbol_cards(counts[k], best[k])
     limit = g.hand_limit if g.filibusters else None
-    return hand_worth(cards, cards_needed(togo), limit, value)
+    key = (*counts, *best, need, limit)
+    terms = _HAND_TERMS.get(key)
+    if terms is None:  # evaluation.hand_worth's terms, kept: hands come back often
+        cards: list[float] = []
+        for k in held:
+            cards += symbol_cards(counts[k], best[k])
+        if len(_HAND_TERMS) >= KEPT:
+            _HAND_TERMS.clear()
+        terms = _HAND_TERMS[key] = hand_terms(cards, need, limit)
+    for term in terms:  # hand_worth's sum, term by term: the same value to the last bit
+        value += term
+    return value
+
+
+KEPT = 50_000  # entries of each table below, at most
+_PROGRESS: dict[tuple, tuple[float, int]] = {}  # (boat, *pirates): (progress value, need)
+_HAND_TERMS: dict[tuple, tuple[float, ...]] = {}  # (*counts, *best, need, limit): terms
 
 
 def rewards(state: Any, temperature: float = TEMPERATURE) -> list[float]:

@@ -29,6 +29,35 @@ def retreat_target(occ: Sequence[int], pos: int, first: int = 1) -> int:
     return 0
 
 
+def retreat_targets(occ: Sequence[int], positions: Iterable[int],
+                    back: Sequence[int]) -> list[tuple[int, int]]:
+    """(position, :func:`retreat_target`) for each distinct position of ``positions``
+    (ascending; the start left out), ``back[p]`` the first space of ``p``'s path: one
+    sweep, each space looked at once, since a target behind the next position up is the
+    nearest space of 1 or 2 pirates between the two, else the one below's target."""
+    out = []
+    last = first = -1
+    found = 0
+    for p in positions:
+        if p == last or not p:
+            continue
+        f = back[p]
+        if f != first:  # a new path: nothing of it scanned yet
+            first, low, found = f, f, 0
+        else:  # [first, last) scanned: ``found`` is last's target
+            low = last
+        q = p - 1
+        while q >= low:
+            c = occ[q]
+            if c == 1 or c == 2:
+                found = q
+                break
+            q -= 1
+        last = p
+        out.append((p, found))
+    return out
+
+
 def morgan_target(occ: Sequence[int], pos: int, boat: int) -> tuple[int, int]:
     """(landing, cards drawn) for pushing a pirate at ``pos`` forward (Morgan): the next
     space before ``boat`` (the path's end) holding 1 or 2 pirates, drawing that many;

@@ -21,17 +21,12 @@ class Retreat(Variant):
         if state.taken >= self.game.actions:
             return
         ret = state.tables.retreat
-        occ, back, behind = state.occ, state.board.back, moves.retreat_target
         rules = self.game.rules
-        prev = -1
-        for p in state.pirates[seat]:
-            if p != prev:
-                prev = p
-                if p:
-                    to = behind(occ, p, back[p])
-                    if to and (not rules.checks or rules.refusal(
-                            state, seat, seat, p, to, "retreat") is None):
-                        out.append(ret[p])
+        checks = rules.checks
+        for p, to in moves.retreat_targets(state.occ, state.pirates[seat], state.board.back):
+            if to and (not checks or rules.refusal(state, seat, seat, p, to, "retreat")
+                       is None):
+                out.append(ret[p])
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         need_action(state)
@@ -39,13 +34,16 @@ class Retreat(Variant):
         if pos == 0:
             raise IllegalActionError(
                 f"a pirate at the {state.game.start_name} cannot retreat", "retreat-from-start")
-        state.own_pirate(seat, pos)
-        target = state.retreat_target(pos)
+        if pos not in state.pirates[seat]:
+            state.own_pirate(seat, pos)  # raises
+        target = moves.retreat_target(state.occ, pos, state.board.back[pos])
         if not target:
             raise IllegalActionError(
                 "no space behind holds 1 or 2 pirates, and nothing retreats to the "
                 f"{state.game.start_name}", "no-retreat-target")
-        self.game.rules.check(state, seat, seat, pos, target, "retreat")
+        rules = self.game.rules
+        if rules.checks:
+            rules.check(state, seat, seat, pos, target, "retreat")
         n = state.occ[target]
         state.move_pirate(seat, pos, target)
         state.log(("retreat", seat, pos, target, tuple(state.draw_cards(seat, n))))

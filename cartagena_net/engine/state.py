@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from . import moves
@@ -241,10 +242,10 @@ class State:
         c = State.__new__(State)
         c.game, c.board, c.tables = self.game, self.board, self.tables
         c._chance = chance if chance is not None else self._chance.fork()
-        c.pirates = [list(p) for p in self.pirates]
-        c.occ = list(self.occ)
-        c.home = list(self.home)
-        c.hands = [list(h) for h in self.hands]
+        c.pirates = list(map(list, self.pirates))
+        c.occ = self.occ[:]
+        c.home = self.home[:]
+        c.hands = list(map(list, self.hands))
         c.stock = list(self.stock)
         c.loose = self.loose
         c.discard = list(self.discard)
@@ -348,34 +349,36 @@ class State:
         g = self.game
         rules = g.rules
         seat = self.turn
+        taken = self.taken
         out: list[Action] = []
-        if self.taken < g.actions:
+        if taken < g.actions:
             hand = self.hands[seat]
-            kinds = [k for k in range(len(hand)) if hand[k]]
+            kinds = list(compress(range(len(hand)), hand))  # the kinds held
             if kinds:
                 adv = self.tables.advance
                 boat = self.board.boat
-                prev = -1
                 checks = rules.checks
-                for p in self.pirates[seat]:
-                    if p != prev:
-                        if p == boat:
-                            break
-                        prev = p
-                        row = adv[p]
-                        if not checks:
-                            out += [row[k] for k in kinds]
-                            continue
-                        nsym = len(g.symbols)
-                        for k in kinds:
-                            to = self.advance_target(p, k % nsym)
-                            if rules.refusal(self, seat, seat, p, to, "advance") is None:
-                                out.append(row[k])
+                prev = -1
+                for p in self.pirates[seat]:  # sorted: a space's pirates listed once
+                    if p == prev:
+                        continue
+                    if p == boat:
+                        break
+                    prev = p
+                    row = adv[p]
+                    if not checks:
+                        out += map(row.__getitem__, kinds)
+                        continue
+                    nsym = len(g.symbols)
+                    for k in kinds:
+                        to = self.advance_target(p, k % nsym)
+                        if rules.refusal(self, seat, seat, p, to, "advance") is None:
+                            out.append(row[k])
         for legal in rules.legal:
             legal(self, seat, out)
-        if self.taken >= g.min_actions:
+        if taken >= g.min_actions:
             out.append(END)
-        if self.taken == 0 and self._may_draw(seat):
+        if taken == 0 and not any(self.hands[seat]) and self._may_draw(seat):
             out.append(DRAW)
         return out
 
@@ -447,11 +450,12 @@ class State:
     def _position(self) -> tuple:
         """The position (pirates, cards, turn, decisions owed, outcome, the variants'
         state), copied deep."""
-        return (
-            [list(p) for p in self.pirates], list(self.occ), list(self.home),
-            [list(h) for h in self.hands], list(self.stock), list(self.discard),
-            None if self.row is None else list(self.row), self.turn, self.taken,
-            list(self.pending), self.outcome, dict(self.extra),
+        row = self.row
+        return (  # list(map(list, ...)): no comprehension's frame, on every checked apply
+            list(map(list, self.pirates)), self.occ[:], self.home[:],
+            list(map(list, self.hands)), self.stock[:], self.discard[:],
+            None if row is None else row[:], self.turn, self.taken,
+            self.pending[:], self.outcome, self.extra.copy(),
         )
 
     def _set_position(self, pos: tuple) -> None:
@@ -461,8 +465,13 @@ class State:
     def _save(self) -> tuple:
         """Everything ``_apply`` may change, copied deep enough to put back."""
         ch = self._chance
+        row = self.row
         return (
-            self._position(), len(self.history), len(self.chance),
+            (list(map(list, self.pirates)), self.occ[:], self.home[:],  # _position(), inlined
+             list(map(list, self.hands)), self.stock[:], self.discard[:],
+             None if row is None else row[:], self.turn, self.taken,
+             self.pending[:], self.outcome, self.extra.copy()),
+            len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
             list(self.undo_stack), self.loose,
@@ -545,17 +554,20 @@ class State:
         if pos == self.board.boat:
             raise IllegalActionError(f"a pirate in the {g.goal_name} cannot advance",
                                      "advance-from-boat")
-        self.own_pirate(seat, pos)
-        target = self.advance_target(pos, k % len(g.symbols))
+        if pos not in self.pirates[seat]:
+            self.own_pirate(seat, pos)  # raises
+        b = self.board
+        target = moves.advance_target(self.occ, b.ahead[pos][k % len(g.symbols)], b.end[pos])
         rules = g.rules
         if rules.checks:
             rules.check(self, seat, seat, pos, target, "advance")
         hand[k] -= 1
         self.discard.append(k)
         self.move_pirate(seat, pos, target)
-        self.log(("advance", seat, pos, target, k))
+        if self.events is not None:
+            self.log(("advance", seat, pos, target, k))
         note = ("advance", pos, target, k)
-        if self.check_win(seat):
+        if target == b.boat and self.check_win(seat):
             return note
         for hook in rules.card_hooks:
             hook(self, seat, k)
@@ -726,6 +738,6 @@ def copy_position(pos: tuple) -> tuple:
     """A deep copy of a :meth:`State._position` tuple."""
     (pirates, occ, home, hands, stock, discard, row, turn, taken, pending, outcome,
      extra) = pos
-    return ([list(p) for p in pirates], list(occ), list(home), [list(h) for h in hands],
-            list(stock), list(discard), None if row is None else list(row), turn, taken,
-            list(pending), outcome, dict(extra))
+    return (list(map(list, pirates)), occ[:], home[:], list(map(list, hands)),
+            stock[:], discard[:], None if row is None else row[:], turn, taken,
+            pending[:], outcome, extra.copy())
