@@ -86,7 +86,7 @@ def test_namespaces_are_removed_on_failure():
 
 def test_two_laptops_find_by_broadcast_and_play_a_game():
     with Namespaces(2) as net:
-        host = start_host(net, 0, "lan-party", "--bots", "3")
+        host = start_host(net, 0, "lan-party", "--bots", "3", "--level", "easy")
         found = list_hosts(net, 1, "--timeout", "3")  # broadcast only: no --to
         assert len(found) == 1, found
         entry = found[0]

@@ -98,6 +98,23 @@ def wait_for_page(driver, script: str, what: str, timeout: float = WAIT):
         raise AssertionError(f"{what}: the page showed {shown}") from None
 
 
+def click_choice(driver, rng: random.Random) -> bool:
+    """Click one of the page's choice buttons (found and clicked at once, so a state
+    arriving in between cannot leave a stale button)."""
+    return driver.execute_script(
+        "const c = document.querySelectorAll('#choices .choice');"
+        "if (!c.length) return false; c[arguments[0] % c.length].click(); return true;",
+        rng.randrange(1 << 30))
+
+
+def click_confirm(driver) -> bool:
+    """Click the page's Confirm button if it shows, with a preview of the move."""
+    return driver.execute_script(
+        "const box = document.getElementById('confirm-box');"
+        "if (box.hidden || !document.getElementById('preview').textContent) return false;"
+        "document.getElementById('confirm').click(); return true;")
+
+
 def guest_turns(driver, actions: int) -> int:
     """Play ``actions`` of the guest's actions with the page's buttons (or until the game
     ends); the actions played."""
@@ -112,13 +129,11 @@ def guest_turns(driver, actions: int) -> int:
         if state == "over":
             return played
         if state == "choose":
-            choices = driver.find_elements(By.CSS_SELECTOR, "#choices .choice")
-            random.Random(played).choice(choices).click()
+            click_choice(driver, random.Random(played))
             continue
-        preview = driver.find_element(By.ID, "preview").text
-        assert preview
         seq = driver.execute_script("return document.body.dataset.seq")
-        driver.find_element(By.ID, "confirm").click()
+        if not click_confirm(driver):
+            continue  # the page changed under the click: look again
         wait_for_page(driver, f"document.body.dataset.seq !== '{seq}'", "the action's new state")
         played += 1
     return played
@@ -251,11 +266,9 @@ def step(driver, rng: random.Random) -> str:
         if (!document.getElementById('confirm-box').hidden) return 'confirm';
         return document.querySelectorAll('#choices .choice').length ? 'choose' : 'wait';""")
     if state == "choose":
-        rng.choice(driver.find_elements(By.CSS_SELECTOR, "#choices .choice")).click()
-        return "clicked"
+        return "clicked" if click_choice(driver, rng) else "wait"
     if state == "confirm":
-        driver.find_element(By.ID, "confirm").click()
-        return "clicked"
+        return "clicked" if click_confirm(driver) else "wait"
     return state
 
 
