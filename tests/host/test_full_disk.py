@@ -72,7 +72,7 @@ async def _act(host, tid, players, rng, finish: bool = True) -> messages.Error |
 def test_an_action_that_cannot_be_journaled_is_refused_and_the_game_goes_on():
     with tmpfs() as where:
         state_dir = where / "state"
-        host = make_host(state_dir=str(state_dir))
+        host = make_host(state_dir=str(state_dir), rate=1e6, burst=2e6)  # plays fast
 
         async def go():
             tid, players = await _setup(host)
@@ -112,7 +112,7 @@ def test_an_action_that_cannot_be_journaled_is_refused_and_the_game_goes_on():
             run(stop_host(host))  # as a crash would: the players are still seated
         for p in players:
             p.client.close()
-        again = make_host(state_dir=str(state_dir), resume=True)  # nothing acknowledged lost
+        again = make_host(state_dir=str(state_dir), resume=True, rate=1e6, burst=2e6)  # nothing acknowledged lost
         try:
             table = again.lobby.tables[tid]
             assert table.state == final and table.seq == final_seq
@@ -122,7 +122,7 @@ def test_an_action_that_cannot_be_journaled_is_refused_and_the_game_goes_on():
 
 def test_a_game_cannot_start_unjournaled():
     with tmpfs() as where:
-        host = make_host(state_dir=str(where / "state"))
+        host = make_host(state_dir=str(where / "state"), rate=1e6, burst=2e6)
 
         async def go():
             ann, _ = await join(host.port, "ann")
@@ -222,7 +222,7 @@ def test_the_hosts_own_client_says_what_is_wrong_with_its_disk():
     """``HostService.trouble`` (shown by the host's own terminal client) names the tables
     whose journal the disk refuses, and the records waiting for room; None once fixed."""
     with tmpfs() as where:
-        host = make_host(state_dir=str(where / "state"))
+        host = make_host(state_dir=str(where / "state"), rate=1e6, burst=2e6)
 
         async def go():
             tid, players = await _setup(host)
