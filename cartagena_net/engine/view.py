@@ -24,33 +24,91 @@ def _viewer_seat(state: State, viewer: int | str) -> int | None:
     raise ValueError(f"viewer must be a seat number or {SPECTATOR!r}, not {viewer!r}")
 
 
-def view(state: State, viewer: int | str, since: int | None = None) -> dict[str, Any]:
+# The keys of a view that never depend on the viewer (built once per ``shared`` memo).
+PUBLIC_KEYS = ("rules", "options", "symbols", "board", "boat", "start_name", "goal_name",
+               "story", "paths", "sloop", "captain", "free_sail", "stock", "discard", "row",
+               "turn", "actor", "actions_taken", "actions_max", "actions_min", "pending",
+               "outcome")
+
+
+def view(state: State, viewer: int | str, since: int | None = None,
+         shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """Plain data (dicts, lists, str, int, bool, None) for ``viewer``.
 
     With ``since``, ``events`` lists the events numbered from ``since`` on (each with a
     one-line ``text``; see ``state.event_count``), filtered like the rest.
+
+    ``shared``: a dict kept by the caller for one state (one moment of one game) while it
+    asks for several viewers' views: what does not depend on the viewer is built once,
+    kept in it, and the same objects are returned in every view (treat views as read-only).
     """
     me = _viewer_seat(state, viewer)
+    if shared is None:
+        shared = {}
+    public = shared.get("public")
+    if public is None:
+        public = shared["public"] = _public(state)
+        shared["seats"] = _seats(state, None)
+    seats = shared["seats"]
+    if me is not None and not state.game.hands_public:
+        seats = list(seats)
+        seats[me] = _seats(state, me, only=me)
+    out: dict[str, Any] = {**public, "seats": seats, "viewer": SPECTATOR if me is None else me}
+    if state.game.magic:
+        out["magic"] = _magic(state, me)
+    if since is not None:
+        events = state.events or []
+        first = max(0, since - state.events_base)
+        memo = shared.setdefault("events", {})
+        listed = []
+        for i in range(first, len(events)):
+            e = events[i]
+            # An event reads differently only to a seat it names (drawn, taken or given
+            # cards); every other viewer shares the spectator's.
+            who = me if me is not None and _names_seat(e, me) else None
+            d = memo.get((i, who))
+            if d is None:
+                d = memo[(i, who)] = _event(state, e, who)
+            listed.append(d)
+        out["events"] = listed
+    return out
+
+
+def _names_seat(e: tuple, seat: int) -> bool:
+    """Does event ``e`` name ``seat`` as the one it is about (or a card's taker or giver)?"""
+    return len(e) > 1 and e[1] == seat or e[0] in ("take", "give") and e[2] == seat
+
+
+def _seats(state: State, me: int | None, only: int | None = None) -> Any:
+    """The seats' public faces (``me``'s hand shown, every hand when hands are public);
+    ``only``: that seat's alone."""
     g = state.game
     names = g.card_names
     public = g.hands_public
 
-    def cards(hand: list[int]) -> list[str]:
-        return [names[k] for k in range(len(hand)) for _ in range(hand[k])]
-
-    seats = [
-        {
+    def seat(s: int) -> dict[str, Any]:
+        hand = state.hands[s]
+        return {
             "seat": s,
             "color": g.colors[s],
             "pirates": list(state.pirates[s]),
             "hand_size": sum(hand),
-            "hand": cards(hand) if public or s == me else None,
+            "hand": ([names[k] for k in range(len(hand)) for _ in range(hand[k])]
+                     if public or s == me else None),
         }
-        for s, hand in enumerate(state.hands)
-    ]
+
+    if only is not None:
+        return seat(only)
+    return [seat(s) for s in range(len(state.hands))]
+
+
+def _public(state: State) -> dict[str, Any]:
+    """Everything of a view that is the same for every viewer (:data:`PUBLIC_KEYS`)."""
+    g = state.game
+    names = g.card_names
     board = state.board
     extra = state.extra
-    out: dict[str, Any] = {
+    return {
         "rules": g.preset,
         "options": g.options(),
         "symbols": list(g.symbols),
@@ -66,7 +124,6 @@ def view(state: State, viewer: int | str, since: int | None = None) -> dict[str,
             "aboard": [mine.count(board.sloop) for mine in state.pirates]},
         "captain": extra.get("captain"),
         "free_sail": bool(extra.get("free_sail")),
-        "seats": seats,
         "stock": len(state.stock),
         "discard": [names[k] for k in state.discard],
         "row": None if state.row is None else [names[k] for k in state.row],
@@ -78,15 +135,7 @@ def view(state: State, viewer: int | str, since: int | None = None) -> dict[str,
         "pending": [{"seat": s, "kind": kind, "count": n} for s, n, kind in state.pending],
         "outcome": None if state.outcome is None else {
             "winner": state.outcome.winner, "ranking": list(state.outcome.ranking)},
-        "viewer": SPECTATOR if me is None else me,
     }
-    if g.magic:
-        out["magic"] = _magic(state, me)
-    if since is not None:
-        events = state.events or []
-        first = max(0, since - state.events_base)
-        out["events"] = [_event(state, e, me) for e in events[first:]]
-    return out
 
 
 def _magic(state: State, me: int | None) -> dict[str, Any]:

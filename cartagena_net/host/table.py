@@ -581,9 +581,11 @@ class Table:
             acts.append("undo")
         return acts
 
-    def _state_wire(self, viewer: Any, since: int) -> dict[str, Any]:
-        """A ``state`` message as a wire map: the engine's view for ``viewer`` only."""
-        v = view(self.state, viewer, since=since)
+    def _state_wire(self, viewer: Any, since: int,
+                    shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A ``state`` message as a wire map: the engine's view for ``viewer`` only
+        (``shared``: the view's memo for every viewer of this one broadcast)."""
+        v = view(self.state, viewer, since=since, shared=shared)
         events = v.pop("events", None) or []
         return {
             "type": "state",
@@ -609,18 +611,20 @@ class Table:
         """
         since = 0 if full else self.sent_events
         encode = self.host.encode_wire
+        shared: dict[str, Any] = {}  # the views' public part, built once for all of them
         seats = self.seats
         if first is not None:
             seats = [seats[first], *seats[:first], *seats[first + 1 :]]
         for s in seats:
             if s.conn is not None:
-                s.conn.write_state(self.id, encode(self._state_wire(s.index, since)))
+                s.conn.write_state(self.id, encode(self._state_wire(s.index, since, shared)))
             elif s.controller is not None and hasattr(s.controller, "observe"):
-                s.controller.observe(view(self.state, s.index, since=since)["events"], s.index)
+                s.controller.observe(view(self.state, s.index, since=since,
+                                          shared=shared)["events"], s.index)
         web = self.host.web
         watched = web is not None and web.watching(self.id)
         if self.spectators or self.host.config.log_events or watched:
-            spec = self._state_wire(SPECTATOR, since)
+            spec = self._state_wire(SPECTATOR, since, shared)
             if self.host.config.log_events:
                 for line in spec["lines"]:
                     log.info("table {table}: {line}", table=self.id, line=line)

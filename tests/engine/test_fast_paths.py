@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from cartagena_net.engine import PRESETS, make_game, moves
+from cartagena_net.engine import PRESETS, SPECTATOR, make_game, moves
+from cartagena_net.engine.view import view
 
 MIXES = [(p, {}) for p in sorted(PRESETS)] + [
     ("studiogiochi-2017", {"morgan": "also", "filibusters": True, "hand_limit": 4}),
@@ -53,3 +54,27 @@ def test_the_fast_apply_agrees_with_the_checked_one_on_random_games(preset, opti
             assert checked == fast
             assert checked.chance == fast.chance and checked.history == fast.history
         assert fast.is_over and checked.outcome == fast.outcome
+
+
+@pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
+def test_views_sharing_their_public_part_are_each_viewers_own_view(preset, options):
+    """One broadcast builds the viewer-free part once (``shared``): in any order of
+    viewers, each view is exactly the one built alone, events and hands included."""
+    for seed in range(3):
+        game = make_game(preset, players=2 + seed % 4, **options)
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        viewers: list = [*range(game.players), SPECTATOR]
+        sent = 0
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            if rng.random() < 0.3:
+                continue  # several actions between broadcasts, as a bot's quick turn
+            shared: dict = {}
+            rng.shuffle(viewers)
+            for viewer in viewers:
+                alone = view(state, viewer, since=sent)
+                assert view(state, viewer, since=sent, shared=shared) == alone, viewer
+                if viewer == SPECTATOR:
+                    assert not any(s["hand"] for s in alone["seats"]) or game.hands_public
+            sent = state.event_count
