@@ -15,9 +15,11 @@ import json
 import os
 import random
 import selectors
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,6 +31,9 @@ from tests.benchmarks.rawframes import read_frames
 
 TABLES = int(os.environ.get("BENCH_TABLES", "100"))
 DURATION = float(os.environ.get("BENCH_SECONDS", "10"))
+# BENCH_JOURNAL_SYNC=0: fsync every action before answering it (the host's --journal-sync)
+JOURNAL_SYNC = (["--journal-sync", os.environ["BENCH_JOURNAL_SYNC"]]
+                if os.environ.get("BENCH_JOURNAL_SYNC") else [])
 
 
 def host_command() -> list[str]:
@@ -115,8 +120,10 @@ def pump(sel: selectors.BaseSelector, done, timeout: float) -> None:
 
 
 def main() -> None:
+    state = tempfile.mkdtemp(prefix="bench-capacity-")  # journals on, as a real host's
     proc = subprocess.Popen(
         [*host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
+         "--state-dir", state, "--no-resume", *JOURNAL_SYNC,
          "--discovery", "off", "--bot-delay", "0", "--players", "4", "--no-game-log",
          "--max-per-address", str(8 * TABLES + 16), "--max-connections", str(8 * TABLES + 16),
          "--max-tables-per-address", str(TABLES + 16)],
@@ -188,6 +195,7 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        shutil.rmtree(state, ignore_errors=True)
 
 
 if __name__ == "__main__":
