@@ -12,20 +12,35 @@ and nothing is lost either way, since a game not resumed is archived, never dele
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 
+def sync_seconds(text: str) -> float:
+    """``--journal-sync``: seconds, 0 or more, in ASCII digits (``0.5``, ``2``)."""
+    if not re.fullmatch(r"[0-9]{1,6}(\.[0-9]{1,6})?", text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return float(text)
+
+
 def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
-    """--state-dir, --no-journal, --no-records, --no-reviews, --resume and --no-resume."""
+    """--state-dir, --no-journal, --journal-sync, --no-records, --no-reviews, --resume and
+    --no-resume."""
     parser.add_argument("--state-dir", default=None, metavar="DIR",
                         help="journal (crash safety) in DIR instead of this user's own "
                              "folder for this host; journals not resumed are moved to an "
                              "archive-* folder in it, never deleted")
     parser.add_argument("--no-journal", action="store_true",
                         help="keep no journal: a crash loses the game")
+    parser.add_argument("--journal-sync", type=sync_seconds, default=1.0, metavar="SECONDS",
+                        help="each action is written to the journal before it is answered "
+                             "(a crash of the host loses nothing); the journal is flushed "
+                             "to the disk itself at most this often, off the game's path, "
+                             "so a power cut may lose that much (default 1; 0: flush every "
+                             "action before answering it)")
     parser.add_argument("--no-records", action="store_true",
                         help="keep no record of the games (see `cartagena records`)")
     parser.add_argument("--no-reviews", action="store_true",

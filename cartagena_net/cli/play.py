@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
                         bot_think=think, web_port=args.web,  # the web view: if asked
                         seed=args.seed,  # None: the OS's secure RNG deals
                         state_dir=None if state.directory is None else str(state.directory),
-                        resume=state.resume, records_dir=records_folder(args),
+                        resume=state.resume, journal_sync=args.journal_sync,
+                        records_dir=records_folder(args),
                         reviews=not args.no_reviews)
     token: str | None = None
     try:

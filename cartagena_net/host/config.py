@@ -33,6 +33,9 @@ class HostConfig:
     bind: str = ""
     state_dir: str | None = None
     resume: bool = False
+    # Journals are fsynced at most this often, off the action path (0: every action
+    # before it is answered); see cartagena_net.host.journal.Syncer.
+    journal_sync: float = 1.0
     password: str | None = None
     spectators: bool = True
     takeover: float | None = None

@@ -1,4 +1,4 @@
-"""Crash-safe per-table journals: checksummed JSON lines, fsynced before broadcast.
+"""Crash-safe per-table journals: checksummed JSON lines, written before broadcast.
 
 The state directory is 0700 and every journal 0600: journals hold seat tokens and
 the engine's full record (hidden cards), so no record is ever logged.
@@ -13,8 +13,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import re
 import shutil
+import threading
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -23,7 +25,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from cartagena_net.portable.files import fsync_dir, lock_exclusive, restrict
+from cartagena_net.portable.files import fsync_dir, fsync_file, lock_exclusive, restrict
 
 log = Logger(namespace="cartagena.host.journal")
 
@@ -121,16 +123,107 @@ def write_journal(path: Path, records: list[dict[str, Any]]) -> None:
     write_atomically(path, _lines(records))
 
 
-class Journal:
-    """An append-only file of records; :meth:`append` returns once they are on disk.
+class Syncer:
+    """Fsyncs journals off the action path: at most once every ``interval`` seconds each,
+    in a thread (an fsync can take milliseconds on a laptop's disk; the reactor never waits
+    for one).
 
-    ``fresh`` creates a new journal and refuses (``FileExistsError``) to touch an
-    existing file; otherwise records are added to the existing one.
+    An append is written to the operating system before its action is answered, so any
+    death of the host process loses nothing; what a power cut or a kernel crash may lose is
+    the last ``interval`` of actions, and the journal read back is then a clean earlier
+    prefix (checksummed lines, a torn tail cut off). ``interval`` 0: every append is fsynced
+    before it returns (and before its action is answered).
     """
 
-    def __init__(self, path: str | os.PathLike[str], fresh: bool = True) -> None:
+    def __init__(self, reactor: Any, interval: float) -> None:
+        self.reactor = reactor
+        self.interval = interval
+        self._dirty: set[Path] = set()
+        self._call: Any = None
+        self._work: queue.SimpleQueue[list[Path] | None] | None = None
+        self.failures = 0
+        self.synced = 0  # fsync rounds done by the thread (for tests and the log)
+
+    @property
+    def each(self) -> bool:
+        return self.interval <= 0
+
+    def dirty(self, path: Path) -> None:
+        """``path`` was appended to: fsync it within ``interval``."""
+        self._dirty.add(path)
+        if self._call is None:
+            self._call = self.reactor.callLater(self.interval, self._flush)
+
+    def _flush(self) -> None:
+        self._call = None
+        paths, self._dirty = sorted(self._dirty), set()
+        if not paths:
+            return
+        if self._work is None:  # one daemon thread: nothing to wait for when the host ends
+            self._work = queue.SimpleQueue()
+            threading.Thread(target=self._run, args=(self._work,), name="journal-sync",
+                             daemon=True).start()
+        self._work.put(paths)
+
+    def _run(self, work: queue.SimpleQueue[list[Path] | None]) -> None:
+        while (paths := work.get()) is not None:
+            try:
+                _fsync_all(paths)
+            except OSError as exc:
+                self.reactor.callFromThread(self._failed, str(exc))
+            else:
+                self.reactor.callFromThread(self._done)
+
+    def _done(self) -> None:
+        self.synced += 1
+
+    def _failed(self, err: str) -> None:
+        self.failures += 1
+        log.error("journal fsync failed: {err} (the journals stay as written; a power "
+                  "cut now could lose the last actions)", err=err)
+
+    def flush_now(self) -> None:
+        """Fsync every dirty journal now, on this thread, and end the sync thread (the
+        host stopping)."""
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
+        paths, self._dirty = sorted(self._dirty), set()
+        try:
+            _fsync_all(paths)
+        except OSError as exc:
+            self._failed(str(exc))
+        if self._work is not None:
+            self._work.put(None)
+            self._work = None
+
+
+def _fsync_all(paths: list[Path]) -> None:
+    """Fsync each file (one gone since is skipped); the first failure is raised after."""
+    error: OSError | None = None
+    for path in paths:
+        try:
+            fsync_file(path)
+        except OSError as exc:
+            error = error or exc
+    if error is not None:
+        raise error
+
+
+class Journal:
+    """An append-only file of records; :meth:`append` returns once they are written.
+
+    ``fresh`` creates a new journal and refuses (``FileExistsError``) to touch an
+    existing file; otherwise records are added to the existing one. With a ``syncer``,
+    appends are fsynced by it (off the action path); without one, each append is fsynced
+    before it returns.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], fresh: bool = True,
+                 syncer: Syncer | None = None) -> None:
         self.path = Path(path)
         self.closed = False
+        self.syncer = None if syncer is None or syncer.each else syncer
         if fresh:
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o600)
             try:
@@ -138,15 +231,16 @@ class Journal:
             finally:
                 os.close(fd)
             fsync_dir(self.path.parent)
-        self._good = self.path.stat().st_size  # the bytes known to be on the disk
+        self._good = self.path.stat().st_size  # the bytes known to be written whole
 
     def append(self, *records: dict[str, Any]) -> None:
-        """Write the records as one chunk of lines, then fsync.
+        """Write the records as one chunk of lines (then fsync, or leave that to the
+        syncer).
 
         The file is opened for each append and closed after it, so that the host holds
         nothing open for writing between actions (a disk can then be remounted read-only
         under a running host, and taken back). Whatever an earlier failed append left
-        (a full or failing disk) is cut off first: only whole, fsynced appends stay."""
+        (a full or failing disk) is cut off first: only whole appends stay."""
         if self.closed:
             raise ValueError("journal is closed")
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
@@ -157,7 +251,8 @@ class Journal:
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
-            os.fsync(fd)
+            if self.syncer is None:
+                os.fsync(fd)
             self._good = os.fstat(fd).st_size
         except OSError:
             # A full or failing disk: take back whatever part of the records got written,
@@ -168,6 +263,8 @@ class Journal:
             raise
         finally:
             os.close(fd)
+        if self.syncer is not None:
+            self.syncer.dirty(self.path)
 
     def rewrite(self, *records: dict[str, Any]) -> None:
         """Replace the whole journal by ``records`` atomically (a new game compacts it)."""
@@ -196,7 +293,7 @@ class JournalRead:
 
     ``records`` are the good records before the first problem; ``good`` the bytes
     they span. ``torn``: the file ends in an incomplete line (a write cut by a
-    crash; never acknowledged, since appends are fsynced before anything is sent).
+    crash; never acknowledged, since appends are written before anything is sent).
     ``bad``: (record number counting from 1, why) of the first complete line that is
     not a good record; ``lines`` the number of complete lines.
     """

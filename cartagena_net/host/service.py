@@ -20,6 +20,7 @@ from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.journal import (
     Journal,
+    Syncer,
     archive_journals,
     ensure_state_dir,
     highest_journal_id,
@@ -78,6 +79,7 @@ class HostService(Service):
         self.bot_fallbacks = 0  # bot searches that failed on any table (their fallback played)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
         self.state_dir: Path | None = None
+        self.syncer = Syncer(reactor, config.journal_sync)  # journals' fsyncs, off the action path
         self.archived: tuple[Path, int] | None = None  # where old journals were moved
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
@@ -140,6 +142,7 @@ class HostService(Service):
             if table.status == "playing":  # a spectator's record, until the game ends
                 recorder.keep(table, "stopped")
             table.close()
+        self.syncer.flush_now()
         self.reviewer.stop()
         self.records_waiting.stop()
         self.thinker.shutdown()
@@ -335,7 +338,7 @@ class HostService(Service):
         """The journal of a table (None without a state dir); ``fresh``: a new file."""
         if self.state_dir is None:
             return None
-        return Journal(journal_path(self.state_dir, table_id), fresh=fresh)
+        return Journal(journal_path(self.state_dir, table_id), fresh=fresh, syncer=self.syncer)
 
     def admit(self, conn: HostConnection) -> str | None:
         refusal = self.caps.admit(conn.address)

@@ -50,6 +50,21 @@ def fsync_dir(path: str | os.PathLike[str]) -> bool:
     return True
 
 
+def fsync_file(path: str | os.PathLike[str]) -> bool:
+    """Fsync a file's data by its name (False: it is gone). POSIX opens it read-only,
+    so that a sync never holds it open for writing; Windows needs a writable handle."""
+    mode = os.O_WRONLY | os.O_APPEND if os.name == "nt" else os.O_RDONLY
+    try:
+        fd = os.open(path, mode | O_CLOEXEC)
+    except FileNotFoundError:
+        return False
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return True
+
+
 def lock_exclusive(fd: int, wait: bool = True) -> bool:
     """Lock an open file for this process (released when the descriptor is closed).
 
