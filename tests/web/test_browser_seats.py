@@ -107,6 +107,14 @@ def click_choice(driver, rng: random.Random) -> bool:
         rng.randrange(1 << 30))
 
 
+def click_css(driver, css: str, what: str = "") -> None:
+    """Find and click the element ``css`` in one step (the lobby list is drawn again when
+    the tables change: a button found first could be gone by the click)."""
+    wait_for_page(driver, f"(() => {{ const b = document.querySelector({css!r});"
+                          "if (!b || b.disabled) return false; b.click(); return true; })()",
+                  what or f"a click on {css}")
+
+
 def click_confirm(driver) -> bool:
     """Click the page's Confirm button if it shows, with a preview of the move."""
     return driver.execute_script(
@@ -157,7 +165,7 @@ def test_a_guest_plays_a_whole_game_in_the_browser_and_comes_back_after_a_reload
     browser.find_element(By.ID, "name-go").click()
     wait_for(browser, "document.querySelector('#table-list button.sit[data-table=\"1\"]')",
              "the lobby lists the table")
-    browser.find_element(By.CSS_SELECTOR, "#table-list button.sit[data-table='1']").click()
+    click_css(browser, "#table-list button.sit[data-table='1']")
     ann.start()
     wait_for(browser, "document.body.dataset.screen === 'game'", "the game starts", WAIT)
     cookies = {c["name"]: c for c in browser.get_cookies()}
@@ -206,7 +214,7 @@ def test_a_guest_plays_every_rule_mix_to_the_end(browser, host_process, rules):
     browser.get(host.url + "play")
     wait_for(browser, "document.querySelector('#table-list button.sit[data-table=\"1\"]')",
              "the lobby lists the table")
-    browser.find_element(By.CSS_SELECTOR, "#table-list button.sit[data-table='1']").click()
+    click_css(browser, "#table-list button.sit[data-table='1']")
     ann.start()
     wait_for(browser, "document.body.dataset.screen === 'game'", "the game starts", WAIT)
     played = guest_turns(browser, 100_000)
@@ -242,7 +250,7 @@ def test_a_guest_behind_the_host_password_opens_its_own_table_adds_a_bot_and_pla
     wait_for(browser, "document.body.dataset.screen === 'lobby' && "
              "document.querySelector('#new-rules option[value=\"jamaica\"]')", "the lobby")
     # Watching is closed on this host: the page says so, and nothing else changes.
-    browser.find_element(By.CSS_SELECTOR, "#table-list button.watch[data-table='1']").click()
+    click_css(browser, "#table-list button.watch[data-table='1']")
     wait_for(browser, "/spectator/i.test(document.getElementById('notice').textContent)",
              "watching refused")
     players = browser.find_element(By.ID, "new-players")
@@ -299,7 +307,7 @@ def test_two_browser_seats_at_phone_and_desktop_size_a_terminal_seat_and_two_bot
             wait_for(driver, "document.querySelector('#table-list button.sit[data-table=\"1\"]')"
                      " && !document.querySelector('#table-list button.sit[data-table=\"1\"]').disabled",
                      "a free seat listed")
-            driver.find_element(By.CSS_SELECTOR, "#table-list button.sit[data-table='1']").click()
+            click_css(driver, "#table-list button.sit[data-table='1']")
             wait_for(driver, "document.body.dataset.screen === 'waiting'", "seated")
         ann.start()
         rng = random.Random(9)

@@ -165,6 +165,10 @@
   function renderLobby() {
     $("title").textContent = "Cartagena";
     const list = $("table-list");
+    // Drawn again only when the tables changed: a button is not replaced under a finger.
+    const drawn = JSON.stringify(lobby);
+    if (list.dataset.drawn === drawn) return;
+    list.dataset.drawn = drawn;
     list.replaceChildren();
     if (!lobby.length) list.append(el("li", {}, "No table yet: start one below."));
     for (const t of lobby) {
