@@ -20,6 +20,8 @@ from cartagena_net.host.thinker import REVIEW
 
 log = Logger(namespace="cartagena.host.review")
 
+WAITING = 32  # finished games waiting for their review, at most (the oldest give way)
+
 
 class Reviewer:
     """Reviews finished games' records one after another."""
@@ -30,6 +32,7 @@ class Reviewer:
         self.busy: str | None = None  # the id of the record under review
         self.done = 0  # reviews written
         self.positions = 0  # positions reviewed (jobs answered)
+        self.skipped = 0  # reviews given up because too many games waited
         self._stopped = False
 
     def add(self, folder: str, record: dict[str, Any]) -> None:
@@ -37,6 +40,12 @@ class Reviewer:
         if record.get("kind") != "full" or self._stopped:
             return
         self.queue.append((folder, record))
+        if len(self.queue) > WAITING:  # games end faster than reviews: tonight's last first
+            _, dropped = self.queue.pop(0)
+            self.skipped += 1
+            log.info("the review of {id} is skipped: {n} newer games wait for theirs "
+                     "(`cartagena review {id}` makes it at any time)", id=dropped["id"],
+                     n=WAITING)
         if self.busy is None:
             self._next()
 

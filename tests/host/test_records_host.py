@@ -244,3 +244,19 @@ def test_the_evenings_scoreboard_is_in_the_lobby_and_survives_a_restart(tmp_path
             await stop_host(again)
 
     run(scenario())
+
+
+def test_games_ending_faster_than_reviews_keep_only_the_newest_waiting():
+    """A host whose games end faster than its workers review them holds at most
+    ``WAITING`` records for review: the oldest give way, each logged, none kept without
+    end (a long evening of bots-only tables on the TV)."""
+    from cartagena_net.host.reviewer import WAITING, Reviewer
+
+    reviewer = Reviewer(host=None)
+    reviewer.busy = "a review under way"
+    for n in range(WAITING + 9):
+        reviewer.add("records", {"kind": "full", "id": f"g{n}"})
+    assert len(reviewer.queue) == WAITING and reviewer.skipped == 9
+    assert [r["id"] for _, r in reviewer.queue] == [f"g{n}" for n in range(9, WAITING + 9)]
+    reviewer.add("records", {"kind": "spectator", "id": "partial"})  # never reviewed
+    assert len(reviewer.queue) == WAITING and reviewer.skipped == 9
