@@ -11,6 +11,7 @@ logged; ``cartagena review ID`` makes it at any time.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from twisted.internet import defer
@@ -28,7 +29,9 @@ class Reviewer:
 
     def __init__(self, host: Any) -> None:
         self.host = host
-        self.queue: list[tuple[str, dict[str, Any]]] = []  # (records folder, record)
+        # (records folder, record id, the record as compact JSON: a fifth of its size as
+        # Python objects)
+        self.queue: list[tuple[str, str, bytes]] = []
         self.busy: str | None = None  # the id of the record under review
         self.done = 0  # reviews written
         self.positions = 0  # positions reviewed (jobs answered)
@@ -39,12 +42,13 @@ class Reviewer:
         """Review ``record`` (a full record of ``folder``) when its turn comes."""
         if record.get("kind") != "full" or self._stopped:
             return
-        self.queue.append((folder, record))
+        self.queue.append((folder, record["id"], json.dumps(
+            record, separators=(",", ":"), ensure_ascii=False).encode("utf-8")))
         if len(self.queue) > WAITING:  # games end faster than reviews: tonight's last first
-            _, dropped = self.queue.pop(0)
+            _, dropped, _ = self.queue.pop(0)
             self.skipped += 1
             log.info("the review of {id} is skipped: {n} newer games wait for theirs "
-                     "(`cartagena review {id}` makes it at any time)", id=dropped["id"],
+                     "(`cartagena review {id}` makes it at any time)", id=dropped,
                      n=WAITING)
         if self.busy is None:
             self._next()
@@ -57,8 +61,9 @@ class Reviewer:
         if not self.queue or self._stopped:
             self.busy = None
             return
-        folder, record = self.queue.pop(0)
-        self.busy = record["id"]
+        folder, record_id, data = self.queue.pop(0)
+        record = json.loads(data)
+        self.busy = record_id
         d = self._review(folder, record)
         d.addErrback(lambda f: log.error(
             "the review of {id} could not be made: {why}", id=record["id"],

@@ -257,6 +257,6 @@ def test_games_ending_faster_than_reviews_keep_only_the_newest_waiting():
     for n in range(WAITING + 9):
         reviewer.add("records", {"kind": "full", "id": f"g{n}"})
     assert len(reviewer.queue) == WAITING and reviewer.skipped == 9
-    assert [r["id"] for _, r in reviewer.queue] == [f"g{n}" for n in range(9, WAITING + 9)]
+    assert [i for _, i, _ in reviewer.queue] == [f"g{n}" for n in range(9, WAITING + 9)]
     reviewer.add("records", {"kind": "spectator", "id": "partial"})  # never reviewed
     assert len(reviewer.queue) == WAITING and reviewer.skipped == 9
