@@ -59,6 +59,10 @@ def crash_and_resume(tmp_path: Path, argv: list[str], start: bool = False) -> No
     env = terminal_env(tmp_path)
     t = Tmux(f"ctgn-resume-{os.getpid()}", env)
     try:
+        # The killed program's session ends with it; a session that stays keeps the tmux
+        # server up (else it exits with its last session, and the next session may be
+        # sent to the server on its way out).
+        t.tmux("new-session", "-d", "-s", "keep", "sleep 600")
         pid = start_killable(t, "first", argv, tmp_path / "pid")
         if start:
             wait_screen(t, "first", lambda x: "s/Enter start" in x, "the waiting room")
