@@ -893,7 +893,7 @@ class Table:
             self._journal(self._seats_record())
 
     def _journal(self, record: dict[str, Any]) -> None:
-        """Append and fsync a record that is a whole snapshot (the seats): if the disk
+        """Append (and have fsynced) a record that is a whole snapshot (the seats): if the disk
         fails it is said once, and the next snapshot written catches up."""
         try:
             self.journal.append(record)

@@ -1,4 +1,4 @@
-"""Crash safety: journals on disk before broadcast; --resume restores every table exactly."""
+"""Crash safety: journals written before broadcast; --resume restores every table exactly."""
 from __future__ import annotations
 
 import asyncio
@@ -33,7 +33,7 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
         ann.send(messages.Action(table=tid, seq=s.seq, action=s.legal[-1]))
         s2 = await state_at(ann, s.seq + 1)
         before = host.lobby.tables[tid]
-        # the accepted action was on disk before ann could see its result
+        # the accepted action was written before ann could see its result
         records = read_journal(before.journal.path).records
         assert records[-1]["t"] == "act" and records[-1]["seq"] == s2.seq
         assert stat.S_IMODE(os.stat(tmp_state).st_mode) == 0o700
