@@ -7,7 +7,14 @@ plays a random legal action as soon as its ``state`` lists any. After all tables
 actions are counted for DURATION seconds.
 
 Prints one JSON line. Target: K = 100, >= 3000 actions/s in total, <= 100 KB RSS per
-table.
+table; issue 31's: <= 65 us of host CPU per action.
+
+``reference_cpu_us_per_action`` is measured in the same run, after the host: a minimal
+Twisted server on the same asyncio reactor (``--reference-serve``) with the same 4 * K
+clients, which for each action frame it reads encodes and writes one state-sized map
+(a real seat's ``state`` of a mid-game, prepared in advance) to each of the table's four
+clients: the framing, msgpack and the four sends a host cannot do without, and no game.
+``ratio`` is the host's CPU per action over it (a busier or slower machine moves both).
 """
 from __future__ import annotations
 
@@ -119,6 +126,117 @@ def pump(sel: selectors.BaseSelector, done, timeout: float) -> None:
             key.data.read()
 
 
+def state_templates() -> list[dict]:
+    """Four seats' ``state`` maps of a mid-game 4-player jamaica position, as a host sends."""
+    from cartagena_net.engine import make_game, view
+
+    state = make_game("jamaica", players=4).new_state(seed=7)
+    rng = random.Random(7)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    out = []
+    for seat in range(4):
+        v = view(state, seat, since=max(0, state.event_count - 3))
+        events = v.pop("events")
+        out.append({"type": "state", "table": 0, "seq": 0, "view": v,
+                    "legal": [str(a) for a in state.legal_actions()] if seat == state.actor
+                    else [], "events": events, "lines": [e["text"] for e in events]})
+    return out
+
+
+def reference_serve() -> None:
+    """Child: the reference server; prints its port."""
+    from cartagena_net.cli.loop import install_reactor
+
+    reactor = install_reactor()
+    from twisted.internet import protocol
+    from twisted.protocols.basic import Int32StringReceiver
+
+    templates = state_templates()
+    tables: dict[int, list] = {}
+    seqs: dict[int, int] = {}
+
+    class Fanout(Int32StringReceiver):
+        MAX_LENGTH = 1 << 16
+
+        def stringReceived(self, data: bytes) -> None:
+            msg = msgpack.unpackb(data, raw=False)
+            t = msg["table"]
+            if msg.get("sit") is not None:
+                tables.setdefault(t, [None] * 4)[msg["sit"]] = self
+                seqs.setdefault(t, 0)
+                if all(tables[t]):
+                    self.fan_out(t)
+                return
+            self.fan_out(t)
+
+        def fan_out(self, t: int) -> None:
+            seqs[t] += 1
+            seq = seqs[t]
+            for seat, peer in enumerate(tables[t]):
+                d = dict(templates[seat])
+                d["table"], d["seq"], d["actor"] = t, seq, seq % 4
+                peer.sendString(msgpack.packb(d))
+
+    port = reactor.listenTCP(0, protocol.Factory.forProtocol(Fanout), interface="127.0.0.1")
+    print(port.getHost().port, flush=True)
+    reactor.run()
+
+
+class RefClient:
+    """One raw socket of the reference run: acts when a frame names its seat the actor."""
+
+    def __init__(self, port: int, table: int, seat: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.setblocking(False)
+        self.table, self.seat = table, seat
+        self.buf = bytearray()
+        self.seq = 0
+        self.send({"table": table, "sit": seat})
+
+    def send(self, d: dict) -> None:
+        body = msgpack.packb(d)
+        self.sock.sendall(len(body).to_bytes(4, "big") + body)
+
+    def read(self) -> None:
+        for msg in read_frames(self.sock, self.buf, "reference client"):
+            self.seq = msg["seq"]
+            if msg["actor"] == self.seat:
+                self.send({"table": self.table, "action": "advance 3 bottle"})
+
+
+def reference() -> float:
+    """The reference server's CPU microseconds per action, over DURATION."""
+    proc = subprocess.Popen([sys.executable, __file__, "--reference-serve"], cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(proc.stdout.readline())
+        sel = selectors.DefaultSelector()
+        groups = []
+        for t in range(TABLES):
+            group = [RefClient(port, t, seat) for seat in range(4)]
+            for c in group:
+                sel.register(c.sock, selectors.EVENT_READ, c)
+            groups.append(group)
+        clients = [c for g in groups for c in g]
+        pump(sel, lambda: all(c.seq for c in clients), 60)
+        start = {g[0].table: max(c.seq for c in g) for g in groups}
+        cpu0 = cpu_seconds(proc.pid)
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < DURATION:
+            for key, _ in sel.select(0.05):
+                key.data.read()
+        cpu = cpu_seconds(proc.pid) - cpu0
+        actions = sum(max(c.seq for c in g) - start[g[0].table] for g in groups)
+        for c in clients:
+            c.sock.close()
+        return cpu / max(1, actions) * 1e6
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def main() -> None:
     state = tempfile.mkdtemp(prefix="bench-capacity-")  # journals on, as a real host's
     proc = subprocess.Popen(
@@ -189,14 +307,21 @@ def main() -> None:
         result["target_met"] = (
             TABLES >= 100 and result["actions_per_s"] >= 3000 and per_table <= 100
         )
-        print(json.dumps(result))
         for b in bots:
             b.sock.close()
     finally:
         proc.terminate()
         proc.wait(timeout=30)
         shutil.rmtree(state, ignore_errors=True)
+    ref = reference()
+    result["reference_cpu_us_per_action"] = round(ref, 1)
+    result["ratio"] = round(result["host_cpu_us_per_action"] / ref, 2)
+    result["target_cpu_us_per_action"] = 65
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":
-    main()
+    if "--reference-serve" in sys.argv:
+        reference_serve()
+    else:
+        main()
