@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import threading
 
 import pytest
 
@@ -31,7 +32,10 @@ def fsyncs(monkeypatch):
         return real_file(path)
 
     def in_append(fd):
-        seen.append(("append", ""))
+        # os.fsync is the one function: the syncer's thread calls it too (through
+        # fsync_file, counted above), so only the fsyncs made elsewhere count here.
+        if threading.current_thread().name != "journal-sync":
+            seen.append(("append", ""))
         return real_fsync(fd)
 
     monkeypatch.setattr(journal_module, "fsync_file", by_name)
