@@ -45,14 +45,15 @@ def view(state: State, viewer: int | str, since: int | None = None,
     me = _viewer_seat(state, viewer)
     if shared is None:
         shared = {}
+    shown = state.game.hands_public
     public = shared.get("public")
     if public is None:
         public = shared["public"] = _public(state)
-        shared["seats"] = _seats(state, None)
+        shared["seats"] = [_seat(state, s, shown) for s in range(len(state.hands))]
     seats = shared["seats"]
-    if me is not None and not state.game.hands_public:
+    if me is not None and not shown:  # its own hand: the one part of the seats it alone sees
         seats = list(seats)
-        seats[me] = _seats(state, me, only=me)
+        seats[me] = _seat(state, me, True)
     out: dict[str, Any] = {**public, "seats": seats, "viewer": SPECTATOR if me is None else me}
     if state.game.magic:
         out["magic"] = _magic(state, me)
@@ -79,27 +80,18 @@ def _names_seat(e: tuple, seat: int) -> bool:
     return len(e) > 1 and e[1] == seat or e[0] in ("take", "give") and e[2] == seat
 
 
-def _seats(state: State, me: int | None, only: int | None = None) -> Any:
-    """The seats' public faces (``me``'s hand shown, every hand when hands are public);
-    ``only``: that seat's alone."""
-    g = state.game
-    names = g.card_names
-    public = g.hands_public
-
-    def seat(s: int) -> dict[str, Any]:
-        hand = state.hands[s]
-        return {
-            "seat": s,
-            "color": g.colors[s],
-            "pirates": list(state.pirates[s]),
-            "hand_size": sum(hand),
-            "hand": ([names[k] for k in range(len(hand)) for _ in range(hand[k])]
-                     if public or s == me else None),
-        }
-
-    if only is not None:
-        return seat(only)
-    return [seat(s) for s in range(len(state.hands))]
+def _seat(state: State, s: int, shown: bool) -> dict[str, Any]:
+    """Seat ``s``'s face: its pirates and hand size, and its cards if ``shown``."""
+    hand = state.hands[s]
+    names = state.game.card_names
+    return {
+        "seat": s,
+        "color": state.game.colors[s],
+        "pirates": list(state.pirates[s]),
+        "hand_size": sum(hand),
+        "hand": ([names[k] for k in range(len(hand)) for _ in range(hand[k])]
+                 if shown else None),
+    }
 
 
 def _public(state: State) -> dict[str, Any]:
