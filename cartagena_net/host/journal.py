@@ -141,6 +141,7 @@ class Syncer:
         self._dirty: set[Path] = set()
         self._call: Any = None
         self._work: queue.SimpleQueue[list[Path] | None] | None = None
+        self._thread: threading.Thread | None = None
         self.failures = 0
         self.synced = 0  # fsync rounds done by the thread (for tests and the log)
 
@@ -161,8 +162,9 @@ class Syncer:
             return
         if self._work is None:  # one daemon thread: nothing to wait for when the host ends
             self._work = queue.SimpleQueue()
-            threading.Thread(target=self._run, args=(self._work,), name="journal-sync",
-                             daemon=True).start()
+            self._thread = threading.Thread(target=self._run, args=(self._work,),
+                                            name="journal-sync", daemon=True)
+            self._thread.start()
         self._work.put(paths)
 
     def _run(self, work: queue.SimpleQueue[list[Path] | None]) -> None:
@@ -183,19 +185,25 @@ class Syncer:
                   "cut now could lose the last actions)", err=err)
 
     def flush_now(self) -> None:
-        """Fsync every dirty journal now, on this thread, and end the sync thread (the
-        host stopping)."""
+        """Fsync every dirty journal now, on this thread, those handed to the sync thread
+        and not yet taken included, and end that thread once its round is done (the host
+        stopping: a daemon thread would not be waited for)."""
         if self._call is not None and self._call.active():
             self._call.cancel()
         self._call = None
-        paths, self._dirty = sorted(self._dirty), set()
+        dirty, self._dirty = set(self._dirty), set()
+        work, thread, self._work, self._thread = self._work, self._thread, None, None
+        if work is not None:
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    dirty.update(work.get_nowait() or ())
+            work.put(None)
         try:
-            _fsync_all(paths)
+            _fsync_all(sorted(dirty))
         except OSError as exc:
             self._failed(str(exc))
-        if self._work is not None:
-            self._work.put(None)
-            self._work = None
+        if thread is not None:
+            thread.join(timeout=10)
 
 
 def _fsync_all(paths: list[Path]) -> None:

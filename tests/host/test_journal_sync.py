@@ -113,3 +113,27 @@ def test_journal_sync_takes_seconds(text):
 def test_journal_sync_refuses_what_is_not_seconds_in_ascii_digits(text):
     with pytest.raises(argparse.ArgumentTypeError):
         sync_seconds(text)
+
+
+def test_stopping_fsyncs_what_the_sync_thread_was_handed_and_ends_it(tmp_path, fsyncs):
+    """At stop nothing is left to a daemon thread the process may not wait for: what it
+    was handed and what is still dirty are fsynced before ``flush_now`` returns, and the
+    thread has ended."""
+    from twisted.internet.task import Clock
+
+    class Reactor(Clock):
+        def callFromThread(self, f, *args):
+            self.callLater(0, f, *args)
+
+    clock = Reactor()
+    syncer = journal_module.Syncer(clock, 0.5)
+    first, second = tmp_path / "table-1.journal", tmp_path / "table-2.journal"
+    for path in (first, second):
+        path.write_bytes(b"x\n")
+    syncer.dirty(first)
+    clock.advance(0.5)  # handed to the thread
+    thread = syncer._thread
+    syncer.dirty(second)  # still dirty
+    syncer.flush_now()
+    assert {("file", str(first)), ("file", str(second))} <= set(fsyncs)
+    assert thread is not None and not thread.is_alive()
