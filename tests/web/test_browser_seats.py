@@ -139,6 +139,10 @@ def guest_turns(driver, actions: int) -> int:
         if state == "choose":
             click_choice(driver, random.Random(played))
             continue
+        # Confirm shows with a preview of the move (unless a state came and hid it).
+        wait_for_page(driver, "document.getElementById('confirm-box').hidden || "
+                              "!!document.getElementById('preview').textContent",
+                      "a preview of the move beside Confirm")
         seq = driver.execute_script("return document.body.dataset.seq")
         if not click_confirm(driver):
             continue  # the page changed under the click: look again
