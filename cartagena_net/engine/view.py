@@ -24,13 +24,6 @@ def _viewer_seat(state: State, viewer: int | str) -> int | None:
     raise ValueError(f"viewer must be a seat number or {SPECTATOR!r}, not {viewer!r}")
 
 
-# The keys of a view that never depend on the viewer (built once per ``shared`` memo).
-PUBLIC_KEYS = ("rules", "options", "symbols", "board", "boat", "start_name", "goal_name",
-               "story", "paths", "sloop", "captain", "free_sail", "stock", "discard", "row",
-               "turn", "actor", "actions_taken", "actions_max", "actions_min", "pending",
-               "outcome")
-
-
 def view(state: State, viewer: int | str, since: int | None = None,
          shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """Plain data (dicts, lists, str, int, bool, None) for ``viewer``.
@@ -95,7 +88,8 @@ def _seat(state: State, s: int, shown: bool) -> dict[str, Any]:
 
 
 def _public(state: State) -> dict[str, Any]:
-    """Everything of a view that is the same for every viewer (:data:`PUBLIC_KEYS`)."""
+    """Everything of a view that is the same for every viewer (all but the seats, the
+    viewer, the magic and the events)."""
     g = state.game
     names = g.card_names
     board = state.board
