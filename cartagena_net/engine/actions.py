@@ -171,6 +171,9 @@ SAIL = Action("sail")
 UNDO = Action("undo")
 
 
+HANDS_KEPT = 4096  # hands whose advances a game's tables keep at once
+
+
 class ActionTables:
     """Every action a board of ``length`` positions can need, built once and shared.
 
@@ -190,6 +193,23 @@ class ActionTables:
         ]
         self.discard = [Action("discard", cards=(n,)) for n in names]
         self._shared: dict[Action, Action] = {}
+        # A hand's advances at each position, by the hand's counts (``by_hand``, a few
+        # thousand hands at most are kept) and by the kinds it holds.
+        self.by_hand: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}
+        self._by_kinds: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}
+
+    def advances(self, hand: list[int]) -> list[tuple[Action, ...]]:
+        """For a hand (card counts by kind): at each position, the advances with each
+        kind it holds, in kind order (``by_hand.get(tuple(hand))`` when seen before)."""
+        kinds = tuple(k for k, n in enumerate(hand) if n)
+        by_pos = self._by_kinds.get(kinds)
+        if by_pos is None:
+            by_pos = self._by_kinds[kinds] = [tuple(row[k] for k in kinds)
+                                              for row in self.advance]
+        if len(self.by_hand) >= HANDS_KEPT:
+            self.by_hand.clear()
+        self.by_hand[tuple(hand)] = by_pos
+        return by_pos
 
     def one(self, action: Action) -> Action:
         """The shared object equal to ``action`` (``action`` itself the first time)."""

@@ -353,23 +353,29 @@ class State:
         out: list[Action] = []
         if taken < g.actions:
             hand = self.hands[seat]
-            kinds = list(compress(range(len(hand)), hand))  # the kinds held
-            if kinds:
-                adv = self.tables.advance
-                boat = self.board.boat
-                checks = rules.checks
-                prev = -1
+            boat = self.board.boat
+            prev = -1
+            if not rules.checks:  # every advance of the kinds held, from each space
+                tables = self.tables
+                by_pos = tables.by_hand.get(tuple(hand)) or tables.advances(hand)
                 for p in self.pirates[seat]:  # sorted: a space's pirates listed once
                     if p == prev:
                         continue
                     if p == boat:
                         break
                     prev = p
-                    row = adv[p]
-                    if not checks:
-                        out += map(row.__getitem__, kinds)
+                    out += by_pos[p]
+            elif any(hand):
+                kinds = list(compress(range(len(hand)), hand))  # the kinds held
+                adv = self.tables.advance
+                nsym = len(g.symbols)
+                for p in self.pirates[seat]:
+                    if p == prev:
                         continue
-                    nsym = len(g.symbols)
+                    if p == boat:
+                        break
+                    prev = p
+                    row = adv[p]
                     for k in kinds:
                         to = self.advance_target(p, k % nsym)
                         if rules.refusal(self, seat, seat, p, to, "advance") is None:
@@ -401,6 +407,9 @@ class State:
             action = parse_action(action)
         if self.outcome is not None:
             raise IllegalActionError("the game is over", "game-over")
+        if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:
+            self._plain_advance(action, seat)
+            return
         saved = self._save()
         try:
             if action.kind == "undo":
@@ -420,6 +429,56 @@ class State:
         changed."""
         self._apply(action, None)
 
+    def _plain_advance(self, action: Action, seat: int | None) -> None:
+        """:meth:`apply` of an advance where no variant refuses or follows a move and
+        nothing is owed (``rules.plain_advance``): every check first, then only what an
+        advance changes, each put back if anything fails (the same atomicity as the
+        whole save, for a fraction of its cost). The undo entry is the advance itself:
+        :meth:`_undo` moves the pirate back and returns the card."""
+        actor = self.turn
+        if seat is not None and seat != actor:
+            self._not_your_turn(actor)
+        g = self.game
+        taken = self.taken
+        if taken >= g.actions:
+            need_action(self)
+        pos = action.pos
+        k, target = self._advance_move(actor, pos, action.card)
+        hand, mine, occ, home = self.hands[actor], self.pirates[actor], self.occ, self.home
+        discard, history, events, stack = self.discard, self.history, self.events, self.undo_stack
+        saved = (hand[k], mine[:], occ[pos], occ[target], home[actor], len(discard),
+                 len(history), None if events is None else len(events), len(stack),
+                 self.pending)
+        turn = self.turn
+        try:
+            hand[k] -= 1
+            discard.append(k)
+            self.move_pirate(actor, pos, target)
+            note = ("advance", pos, target, k)
+            if events is not None:
+                self.log(("advance", actor, pos, target, k))
+            won = target == self.board.boat and self.check_win(actor)
+            self.taken = taken + 1
+            if taken + 1 >= g.actions and not won:
+                self._next_turn()
+            history.append(action)
+            if self.outcome is None and self.turn == turn:
+                stack.append((None, note))
+            elif stack:
+                self.undo_stack = []
+        except BaseException:
+            (hand[k], mine[:], occ[pos], occ[target], home[actor], ndiscard, nhistory,
+             nevents, nstack, self.pending) = saved
+            del discard[ndiscard:], history[nhistory:], stack[nstack:]
+            if nevents is not None:
+                del events[nevents:]  # type: ignore[index]
+            self.undo_stack, self.turn, self.taken, self.outcome = stack, turn, taken, None
+            raise
+
+    def _not_your_turn(self, actor: int) -> None:
+        raise IllegalActionError(f"it is {self.game.colors[actor]}'s move, not yours",
+                                 "not-your-turn")
+
     def _note_undo(self, action: Action, saved: tuple, note: tuple | None) -> None:
         """Keep what an action changed, if it may be taken back (D23); else forget all.
         ``note``: what an undo would say of an advance or undoable variant action."""
@@ -433,17 +492,23 @@ class State:
     def _undo(self, seat: int | None) -> None:
         actor = self.actor
         if seat is not None and seat != actor:
-            raise IllegalActionError(
-                f"it is {self.game.colors[actor]}'s move, not yours", "not-your-turn")
+            self._not_your_turn(actor)
         if not self.can_undo():
             raise IllegalActionError(
                 "nothing to take back: only the last advance or sail of this turn, if it "
                 "drew no card, won nothing and left nothing owed", "undo-not-allowed")
         position, undone = self.undo_stack.pop()
-        stack = self.undo_stack
-        # The entry may be shared with copies of this state: put back a copy of it.
-        self._set_position(copy_position(position))
-        self.undo_stack = stack
+        if position is None:  # a plain advance (_plain_advance): move back, card back
+            _, pos, target, k = undone
+            self.move_pirate(actor, target, pos)
+            self.hands[actor][k] += 1
+            self.discard.pop()
+            self.taken -= 1
+        else:
+            stack = self.undo_stack
+            # The entry may be shared with copies of this state: put back a copy of it.
+            self._set_position(copy_position(position))
+            self.undo_stack = stack
         self.log(("undo", actor, *undone))
         self.history.append(UNDO)
 
@@ -491,8 +556,7 @@ class State:
         """Apply for the actor; return the note an undo would log, if it may be undone."""
         actor = self.pending[0][0] if self.pending else self.turn
         if seat is not None and seat != actor:
-            who = self.game.colors[actor]
-            raise IllegalActionError(f"it is {who}'s move, not yours", "not-your-turn")
+            self._not_your_turn(actor)
         kind = action.kind
         if self.pending and kind != self.pending[0][2]:
             _, owed, what = self.pending[0]
@@ -542,6 +606,23 @@ class State:
                 f"{self.game.colors[seat]} has no pirate at {self.place_name(pos)}", "no-pirate-there")
 
     def _advance(self, seat: int, pos: int, card: str) -> tuple:
+        k, target = self._advance_move(seat, pos, card)
+        hand = self.hands[seat]
+        hand[k] -= 1
+        self.discard.append(k)
+        self.move_pirate(seat, pos, target)
+        if self.events is not None:
+            self.log(("advance", seat, pos, target, k))
+        note = ("advance", pos, target, k)
+        if target == self.board.boat and self.check_win(seat):
+            return note
+        for hook in self.game.rules.card_hooks:
+            hook(self, seat, k)
+        return note
+
+    def _advance_move(self, seat: int, pos: int, card: str) -> tuple[int, int]:
+        """(card kind, landing) of ``seat`` advancing from ``pos`` with ``card``, or
+        IllegalActionError; changes nothing."""
         g = self.game
         k = g.card_index.get(card)
         if k is None:
@@ -561,17 +642,7 @@ class State:
         rules = g.rules
         if rules.checks:
             rules.check(self, seat, seat, pos, target, "advance")
-        hand[k] -= 1
-        self.discard.append(k)
-        self.move_pirate(seat, pos, target)
-        if self.events is not None:
-            self.log(("advance", seat, pos, target, k))
-        note = ("advance", pos, target, k)
-        if target == b.boat and self.check_win(seat):
-            return note
-        for hook in rules.card_hooks:
-            hook(self, seat, k)
-        return note
+        return k, target
 
     # -- mechanics --------------------------------------------------------------------
     def move_pirate(self, seat: int, frm: int, to: int) -> None:

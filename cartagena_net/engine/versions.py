@@ -42,6 +42,9 @@ class Rules:
         self.reshuffle_hooks = tuple(v.reshuffled for v in variants
                                      if _overrides(v, "reshuffled"))
         self.turn_hooks = tuple(v.turn_started for v in variants if _overrides(v, "turn_started"))
+        # An advance changes only the mover's hand, pirates, the discard pile and the
+        # turn: State.apply saves just those (State._plain_advance).
+        self.plain_advance = not (self.checks or self.card_hooks or self.turn_hooks)
         self.setups = tuple(v.setup for v in variants if _overrides(v, "setup"))
         self.undoable = frozenset(k for v in variants for k in v.undoable)
         self.extra_keys = tuple(k for v in variants for k in v.extra_keys)

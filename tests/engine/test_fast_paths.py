@@ -78,3 +78,79 @@ def test_views_sharing_their_public_part_are_each_viewers_own_view(preset, optio
                 if viewer == SPECTATOR:
                     assert not any(s["hand"] for s in alone["seats"]) or game.hands_public
             sent = state.event_count
+
+
+class Boom(RuntimeError):
+    pass
+
+
+PLAIN = [(i, m) for i, m in zip(IDS, MIXES, strict=True)
+         if make_game(m[0], players=2, **m[1]).rules.plain_advance]
+
+
+def test_the_plain_advance_is_every_game_s_whose_variants_neither_refuse_nor_follow_a_move():
+    assert {i for i, _ in PLAIN} == {
+        i for i in IDS if "filibusters" not in i and "whole" not in i
+        and "morgan=island" not in i}
+
+
+@pytest.mark.parametrize(("preset", "options"), [m for _, m in PLAIN],
+                         ids=[i for i, _ in PLAIN])
+def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
+        preset, options, monkeypatch):
+    """Where no variant refuses or follows a move (``rules.plain_advance``), ``apply``
+    saves only what an advance changes and its undo entry is the advance itself. Played
+    beside the same game with that path off, with undos and with a fault injected at
+    every event an advance logs (its own, the win, the next turn's): the same states,
+    events and history at every step, and a failed advance changes nothing."""
+    from cartagena_net.engine.state import State
+
+    original = State.log
+    faults = undos = 0
+    for seed in range(4):
+        game = make_game(preset, players=2 + seed % 4, **options)
+        other = make_game(preset, players=2 + seed % 4, **options)
+        assert game is not other and game.rules is not other.rules
+        other.rules.plain_advance = False  # the whole save, for every action
+        fast = game.new_state(seed=seed)
+        whole = other.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not fast.is_over:
+            legal = fast.legal_actions(undo=True)
+            assert [str(a) for a in legal] == [str(a) for a in whole.legal_actions(undo=True)]
+            action = rng.choice(legal)
+            undos += action.kind == "undo"
+            if action.kind == "advance" and rng.random() < 0.5:
+                before = (fast.copy(events=True), list(fast.events), list(fast.undo_stack))
+                fail_at = rng.randrange(1, 4)
+                calls = {"n": 0}
+
+                def failing_log(self, event, calls=calls, fail_at=fail_at):
+                    calls["n"] += 1
+                    if calls["n"] >= fail_at:
+                        raise Boom("logging failed")
+                    original(self, event)
+
+                monkeypatch.setattr(State, "log", failing_log)
+                try:
+                    fast.apply(action)
+                except Boom:
+                    faults += 1
+                    assert fast == before[0] and fast.events == before[1]
+                    assert fast.undo_stack == before[2] and fast.history == before[0].history
+                else:
+                    fast_state = fast.copy(events=True)  # it logged fewer events
+                    monkeypatch.setattr(State, "log", original)
+                    whole.apply(action)
+                    assert fast_state == whole
+                    continue
+                finally:
+                    monkeypatch.setattr(State, "log", original)
+            fast.apply(action)
+            whole.apply(action)
+            assert fast == whole
+            assert fast.events == whole.events and fast.history == whole.history
+            assert fast.can_undo() == whole.can_undo()
+        assert whole.is_over and fast.outcome == whole.outcome
+    assert faults > 20
+    assert undos > 5 or game.actions == 1  # one action a turn: nothing to take back
