@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
 class Retreat(Variant):
     kinds = ("retreat",)
     recharge = True
+    actor_only = True
 
     def legal(self, state: State, seat: int, out: list[Action]) -> None:
         if state.taken >= self.game.actions:

@@ -96,6 +96,9 @@ class Variant:
     extra_keys: tuple[str, ...] = ()  # its entries in ``state.extra``
     recharge = False  # a way to draw cards (matters for the empty-hand draw)
     refuses = True  # whether ``check`` may refuse anything in this game (else it is skipped)
+    # Whether its actions change no seat's pirates or hand but the actor's (the piles,
+    # the turn and its own ``extra`` aside), and none is undoable: apply saves less.
+    actor_only = False
 
     def __init__(self, game: Any) -> None:
         self.game = game

@@ -410,7 +410,10 @@ class State:
         if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:
             self._plain_advance(action, seat)
             return
-        saved = self._save()
+        if action.kind in self.game.rules.seat_kinds:  # changes no other seat's
+            saved = self._save(self.pending[0][0] if self.pending else self.turn)
+        else:
+            saved = self._save()
         try:
             if action.kind == "undo":
                 self._undo(seat)
@@ -527,13 +530,20 @@ class State:
         (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
          self.turn, self.taken, self.pending, self.outcome, self.extra) = pos
 
-    def _save(self) -> tuple:
-        """Everything ``_apply`` may change, copied deep enough to put back."""
+    def _save(self, seat: int | None = None) -> tuple:
+        """Everything ``_apply`` may change, copied deep enough to put back. With
+        ``seat``, of the seats' pirates and hands only that seat's, as (seat, copy): for
+        an action that changes no other seat's (``rules.seat_kinds``, none undoable, so
+        this position never becomes an undo entry)."""
         ch = self._chance
         row = self.row
+        if seat is None:
+            pirates, hands = list(map(list, self.pirates)), list(map(list, self.hands))
+        else:
+            pirates, hands = (seat, self.pirates[seat][:]), (seat, self.hands[seat][:])
         return (
-            (list(map(list, self.pirates)), self.occ[:], self.home[:],  # _position(), inlined
-             list(map(list, self.hands)), self.stock[:], self.discard[:],
+            (pirates, self.occ[:], self.home[:],  # _position(), inlined
+             hands, self.stock[:], self.discard[:],
              None if row is None else row[:], self.turn, self.taken,
              self.pending[:], self.outcome, self.extra.copy()),
             len(self.history), len(self.chance),
@@ -544,6 +554,10 @@ class State:
 
     def _restore(self, saved: tuple) -> None:
         position, nhist, nchance, nevents, replay_next, self.undo_stack, self.loose = saved
+        pirates, hands = position[0], position[3]
+        if type(pirates) is tuple:  # one seat's (_save(seat))
+            self.pirates[pirates[0]], self.hands[hands[0]] = pirates[1], hands[1]
+            position = (self.pirates, *position[1:3], self.hands, *position[4:])
         self._set_position(position)
         del self.history[nhist:]
         del self.chance[nchance:]

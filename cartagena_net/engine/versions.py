@@ -45,8 +45,14 @@ class Rules:
         # An advance changes only the mover's hand, pirates, the discard pile and the
         # turn: State.apply saves just those (State._plain_advance).
         self.plain_advance = not (self.checks or self.card_hooks or self.turn_hooks)
+        # Actions that change no seat's pirates or hand but the actor's (and no variant
+        # follows them): State.apply saves just that seat's.
+        hooked = self.card_hooks or self.turn_hooks or self.reshuffle_hooks
+        self.seat_kinds = frozenset() if hooked else frozenset(
+            ("end", "draw", *(k for v in variants if v.actor_only for k in v.kinds)))
         self.setups = tuple(v.setup for v in variants if _overrides(v, "setup"))
         self.undoable = frozenset(k for v in variants for k in v.undoable)
+        assert not self.undoable & self.seat_kinds, "an undo entry is a whole position"
         self.extra_keys = tuple(k for v in variants for k in v.extra_keys)
 
     def decisions(self, state: State) -> list:

@@ -99,10 +99,12 @@ def test_the_plain_advance_is_every_game_s_whose_variants_neither_refuse_nor_fol
 def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
         preset, options, monkeypatch):
     """Where no variant refuses or follows a move (``rules.plain_advance``), ``apply``
-    saves only what an advance changes and its undo entry is the advance itself. Played
-    beside the same game with that path off, with undos and with a fault injected at
-    every event an advance logs (its own, the win, the next turn's): the same states,
-    events and history at every step, and a failed advance changes nothing."""
+    saves only what an advance changes and its undo entry is the advance itself; a
+    retreat, end or draw saves only the actor's pirates and hand (``rules.seat_kinds``).
+    Played beside the same game with both off, with undos and with a fault injected at
+    every event an action logs (its own, a reshuffle's, the win, the next turn's): the
+    same states, events and history at every step, and a failed action changes
+    nothing."""
     from cartagena_net.engine.state import State
 
     original = State.log
@@ -112,6 +114,8 @@ def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
         other = make_game(preset, players=2 + seed % 4, **options)
         assert game is not other and game.rules is not other.rules
         other.rules.plain_advance = False  # the whole save, for every action
+        other.rules.seat_kinds = frozenset()
+        assert "end" in game.rules.seat_kinds or game.rules.reshuffle_hooks
         fast = game.new_state(seed=seed)
         whole = other.new_state(seed=seed)
         rng = random.Random(seed)
@@ -120,8 +124,9 @@ def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
             assert [str(a) for a in legal] == [str(a) for a in whole.legal_actions(undo=True)]
             action = rng.choice(legal)
             undos += action.kind == "undo"
-            if action.kind == "advance" and rng.random() < 0.5:
+            if action.kind != "undo" and rng.random() < 0.5:
                 before = (fast.copy(events=True), list(fast.events), list(fast.undo_stack))
+                dice = fast._chance.rng.getstate()  # a failed reshuffle still rolled
                 fail_at = rng.randrange(1, 4)
                 calls = {"n": 0}
 
@@ -138,6 +143,7 @@ def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
                     faults += 1
                     assert fast == before[0] and fast.events == before[1]
                     assert fast.undo_stack == before[2] and fast.history == before[0].history
+                    fast._chance.rng.setstate(dice)
                 else:
                     fast_state = fast.copy(events=True)  # it logged fewer events
                     monkeypatch.setattr(State, "log", original)
