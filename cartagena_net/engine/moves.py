@@ -32,9 +32,10 @@ def retreat_target(occ: Sequence[int], pos: int, first: int = 1) -> int:
 def retreat_targets(occ: Sequence[int], positions: Iterable[int],
                     back: Sequence[int]) -> list[tuple[int, int]]:
     """(position, :func:`retreat_target`) for each distinct position of ``positions``
-    (ascending; the start left out), ``back[p]`` the first space of ``p``'s path: one
-    sweep, each space looked at once, since a target behind the next position up is the
-    nearest space of 1 or 2 pirates between the two, else the one below's target."""
+    (ascending) that has a target (the start never has), ``back[p]`` the first space of
+    ``p``'s path: one sweep, each space looked at once, since a target behind the next
+    position up is the nearest space of 1 or 2 pirates between the two, else the one
+    below's target."""
     out = []
     last = first = -1
     found = 0
@@ -54,7 +55,8 @@ def retreat_targets(occ: Sequence[int], positions: Iterable[int],
                 break
             q -= 1
         last = p
-        out.append((p, found))
+        if found:
+            out.append((p, found))
     return out
 
 

@@ -23,10 +23,12 @@ class Retreat(Variant):
             return
         ret = state.tables.retreat
         rules = self.game.rules
-        checks = rules.checks
-        for p, to in moves.retreat_targets(state.occ, state.pirates[seat], state.board.back):
-            if to and (not checks or rules.refusal(state, seat, seat, p, to, "retreat")
-                       is None):
+        targets = moves.retreat_targets(state.occ, state.pirates[seat], state.board.back)
+        if not rules.checks:
+            out += [ret[p] for p, _ in targets]
+            return
+        for p, to in targets:
+            if rules.refusal(state, seat, seat, p, to, "retreat") is None:
                 out.append(ret[p])
 
     def apply(self, state: State, seat: int, action: Action) -> int:
