@@ -120,10 +120,16 @@ def build(state: Any, *, record_id: str, players: list[dict[str, Any]], started:
     first = counted.used
     moves: list[dict[str, Any]] = []
     start_view = None if state.is_over else view(replayed, SPECTATOR)
-    for text in rec["actions"]:
+    # The game's own actions (values; rec["actions"] is their text): each was applied
+    # once already, so the replay skips the checks, unless one was an undo (that needs
+    # the undo notes only the checked apply keeps).
+    history = state.history
+    step = (replayed.apply if any(a.kind == "undo" for a in history)
+            else replayed.apply_unchecked)
+    for action, text in zip(history, rec["actions"], strict=True):
         seat = replayed.actor
         before, since = counted.used, replayed.event_count
-        replayed.apply(text)
+        step(action)
         if state.is_over:
             move: dict[str, Any] = {"seat": seat, "action": text}
             if counted.used > before:
