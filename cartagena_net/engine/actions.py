@@ -28,7 +28,7 @@ Black Magic Woman (``magic``): a card's power instead of a move, and its decisio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import InvalidActionError
 
@@ -47,8 +47,17 @@ class Action:
     card: str = ""
     seat: int = -1
     cards: tuple[str, ...] = ()
+    # Its notation, once written (the shared actions of a game's tables are written often).
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._notation()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def _notation(self) -> str:
         k = self.kind
         if k == "advance":
             return f"advance {self.pos} {self.card}"
@@ -193,6 +202,12 @@ class ActionTables:
         ]
         self.discard = [Action("discard", cards=(n,)) for n in names]
         self._shared: dict[Action, Action] = {}
+        # The notation of each action built here, to its object: what a client sends
+        # back is most often exactly one of these (anything else is parsed).
+        self.by_text: dict[str, Action] = {
+            str(a): a for a in (*(a for row in self.advance for a in row), *self.retreat,
+                                *(a for row in self.morgan for a in row), *self.discard,
+                                END, DRAW, SAIL, UNDO)}
         # A hand's advances at each position, by the hand's counts (``by_hand``, a few
         # thousand hands at most are kept) and by the kinds it holds.
         self.by_hand: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}

@@ -404,7 +404,7 @@ class State:
         either way the state is unchanged.
         """
         if isinstance(action, str):
-            action = parse_action(action)
+            action = self.tables.by_text.get(action) or parse_action(action)
         if self.outcome is not None:
             raise IllegalActionError("the game is over", "game-over")
         if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:

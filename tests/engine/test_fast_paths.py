@@ -161,3 +161,34 @@ def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
         assert whole.is_over and fast.outcome == whole.outcome
     assert faults > 20
     assert undos > 5 or game.actions == 1  # one action a turn: nothing to take back
+
+
+@pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
+def test_an_action_s_text_finds_the_same_action_its_parse_gives(preset, options):
+    """``apply`` of a text takes the game's own action of that notation when there is
+    one (``ActionTables.by_text``), else parses: the same value either way; an action's
+    notation, written once and kept, is the same text and leaves its equality, hash and
+    pickling alone."""
+    import pickle
+
+    from cartagena_net.engine.actions import Action, parse_action
+
+    game = make_game(preset, players=3, **options)
+    state = game.new_state(seed=5)
+    tables = state.tables
+    assert len(tables.by_text) > 100
+    for text, action in tables.by_text.items():
+        assert parse_action(text) == action and str(action) == text
+        assert parse_action(f"  {text.upper()} ") == action  # not canonical: parsed
+    fresh = Action("advance", pos=3, card=game.card_names[0])
+    assert str(fresh) == str(fresh) == f"advance 3 {game.card_names[0]}"
+    twin = Action("advance", pos=3, card=game.card_names[0])
+    assert fresh == twin and hash(fresh) == hash(twin) and repr(fresh) == repr(twin)
+    assert pickle.loads(pickle.dumps(fresh)) == fresh
+    rng = random.Random(5)
+    parsed = game.new_state(seed=5)
+    while not state.is_over:
+        text = str(rng.choice(state.legal_actions(undo=True)))
+        state.apply(text)
+        parsed.apply(parse_action(text))
+        assert state == parsed and state.history == parsed.history
