@@ -4,7 +4,8 @@ A child process runs the host (no journal) and an echo server on one Twisted rea
 This process is the client, with blocking sockets: two seated players alternate
 actions; each round trip is from sending an ``action`` to receiving the sender's
 ``state``. The echo round trip sends a msgpack frame of the median ``state`` size,
-which the server decodes, encodes again and returns.
+which the server decodes, encodes again and returns. The two are measured in turn, 100
+rounds of each, so that a change in the machine's load falls on both.
 
 Prints one JSON line: p50/p99 (microseconds) of both, and the ratios of the p50s and of
 the p99s. Target: host p50 within 1.5x the echo p50, host p99 within 3x the echo p99.
@@ -38,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2000"))
+BLOCK = 100  # host rounds, then as many echo rounds, in turn (without --ismcts-tables)
 BOT_P99_TARGET_US = 5000.0
 PACE = 0.005  # seconds between rounds while bots think
 
@@ -215,11 +217,12 @@ def bot_actions(sock: socket.socket) -> int:
     return seq
 
 
-def measure(players: list, latest: dict, paced: bool) -> tuple[list[float], list[int]]:
-    """ROUNDS action-to-state round trips between the two seated players."""
+def measure(players: list, latest: dict, paced: bool,
+            rounds: int = ROUNDS) -> tuple[list[float], list[int]]:
+    """``rounds`` action-to-state round trips between the two seated players."""
     host_rtt: list[float] = []
     sizes: list[int] = []
-    while len(host_rtt) < ROUNDS:
+    while len(host_rtt) < rounds:
         if paced:
             time.sleep(PACE)  # spread the rounds over seconds of bot thinking
         seq = max(m["seq"] for m in latest.values())
@@ -240,6 +243,19 @@ def measure(players: list, latest: dict, paced: bool) -> tuple[list[float], list
             if other is not s:
                 latest[oseat] = expect(other, "state")[0]
     return host_rtt, sizes
+
+
+def echo_rounds(echo: socket.socket, frame_size: int, rounds: int) -> list[float]:
+    """``rounds`` round trips of a msgpack frame of ``frame_size`` bytes to the echo."""
+    body = msgpack.packb({"type": "state", "pad": "x" * max(0, frame_size - 24)})
+    rtt: list[float] = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        echo.sendall(len(body).to_bytes(4, "big") + body)
+        size = int.from_bytes(_exact(echo, 4), "big")
+        msgpack.unpackb(_exact(echo, size), raw=False)
+        rtt.append(time.perf_counter() - t0)
+    return rtt
 
 
 def _positions_reviewed(folder: Path) -> dict:
@@ -282,23 +298,25 @@ def main() -> None:
             time.sleep(2.0)  # the workers start and the bots are thinking
             for w in watchers:
                 w[1] = bot_actions(w[0])
+        echo = socket.create_connection(("127.0.0.1", ports["echo"]))
+        echo.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         began = time.perf_counter()
-        host_rtt, sizes = measure(players, latest, paced=busy)
-        measured_s = time.perf_counter() - began
+        if busy:
+            host_rtt, sizes = measure(players, latest, paced=True)
+            measured_s = time.perf_counter() - began
+            echo_rtt = echo_rounds(echo, int(statistics.median(sizes)), ROUNDS)
+        else:  # blocks of each in turn: a change in the machine's load falls on both
+            host_rtt, sizes, echo_rtt = [], [], []
+            while len(host_rtt) < ROUNDS:
+                rtt, size = measure(players, latest, paced=False,
+                                    rounds=min(BLOCK, ROUNDS - len(host_rtt)))
+                host_rtt += rtt
+                sizes += size
+                echo_rtt += echo_rounds(echo, int(statistics.median(sizes)), len(rtt))
+            measured_s = time.perf_counter() - began
         played = sum(bot_actions(w) - seq0 for w, seq0 in watchers)
         reviewed = _positions_reviewed(trigger.parent / "records")
         frame_size = int(statistics.median(sizes))
-        echo = socket.create_connection(("127.0.0.1", ports["echo"]))
-        echo.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        payload = {"type": "state", "pad": "x" * max(0, frame_size - 24)}
-        body = msgpack.packb(payload)
-        echo_rtt: list[float] = []
-        for _ in range(ROUNDS):
-            t0 = time.perf_counter()
-            echo.sendall(len(body).to_bytes(4, "big") + body)
-            size = int.from_bytes(_exact(echo, 4), "big")
-            msgpack.unpackb(_exact(echo, size), raw=False)
-            echo_rtt.append(time.perf_counter() - t0)
         us = 1e6
         result = {
             "bench": "latency",
