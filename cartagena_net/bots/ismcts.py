@@ -60,14 +60,15 @@ class SearchConfig:
 
 
 class Node:
-    __slots__ = ("avail", "children", "player", "visits", "wins")
+    __slots__ = ("action", "avail", "children", "player", "visits", "wins")
 
-    def __init__(self, player: int) -> None:
+    def __init__(self, player: int, action: Any = None) -> None:
         self.player = player  # the seat whose action leads here
+        self.action = action  # ... and that action (None at a root)
         self.visits = 0
         self.wins = 0.0
         self.avail = 1
-        self.children: dict[int, tuple[Any, Node]] = {}
+        self.children: dict[int, Node] = {}  # by id() of the engine's shared actions
 
 
 # -- evaluation ----------------------------------------------------------------------
@@ -117,7 +118,9 @@ def seat_value(state: Any, seat: int) -> float:
     value, need = progress
     value += BOAT_BONUS * state.home[seat]
     g = state.game
-    counts = state.symbol_counts(seat)
+    counts = state.hands[seat]  # read only
+    if len(counts) != len(g.symbols):  # dark cards: counted as their symbol's
+        counts = state.symbol_counts(seat)
     held = list(compress(range(len(counts)), counts))
     best = best_advances(state, seat, held)
     limit = g.hand_limit if g.filibusters else None
@@ -229,6 +232,11 @@ def playout(state: Any, rng: random.Random, cfg: SearchConfig) -> None:
 
 # -- the search ------------------------------------------------------------------------
 
+# math.log(k) at k, grown as a search needs: a child is available at most once an
+# iteration, so never more often than the iterations so far plus one. The same floats
+# as calling math.log each time; a list is looked up faster.
+_LOGS = [-math.inf, *map(math.log, range(1, 4096))]
+
 CLOSE_VISITS = 0.9  # root actions visited at least this share of the most are a tie
 STOP_CHECK = 16  # iterations between checks whether the answer is already settled
 
@@ -239,7 +247,7 @@ def _decided(roots: Sequence[Node], remaining: int) -> bool:
     ``CLOSE_VISITS`` as often: finishing them could not change the answer."""
     totals: dict[int, int] = {}
     for root in roots:
-        for key, (_, ch) in root.children.items():
+        for key, ch in root.children.items():
             totals[key] = totals.get(key, 0) + ch.visits
     first = second = 0
     for v in totals.values():
@@ -282,7 +290,8 @@ def search(
     worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
     chance = RandomChance(rng)
     c = cfg.exploration
-    log, sqrt = math.log, math.sqrt
+    sqrt = math.sqrt
+    logs = _LOGS
     temperature = cfg.temperature
     # Stop a little early: the last iteration and the answer fit in the budget too.
     deadline = start + cfg.think * TIME_MARGIN
@@ -302,6 +311,8 @@ def search(
                 break
         if it and time.perf_counter() >= deadline:
             break
+        if it + 2 >= len(logs):
+            logs.extend(map(math.log, range(len(logs), 2 * len(logs))))
         if trees > 1:
             root = roots[it % trees]
             s = worlds[it % trees].copy(chance=chance)
@@ -321,29 +332,27 @@ def search(
             best = None
             best_ucb = -1.0
             for b in acts:
-                entry = children.get(id(b))
-                if entry is None:
+                ch = children.get(id(b))
+                if ch is None:
                     if untried is None:
                         untried = [b]
                     else:
                         untried.append(b)
                     continue
-                ch = entry[1]
-                ch.avail += 1
+                avail = ch.avail = ch.avail + 1
                 if untried is None:
                     n = ch.visits
-                    ucb = ch.wins / n + c * sqrt(log(ch.avail) / n)
+                    ucb = ch.wins / n + c * sqrt(logs[avail] / n)
                     if ucb > best_ucb:
-                        best_ucb, best = ucb, entry
+                        best_ucb, best = ucb, ch
             if untried is not None:
                 a = untried[rng.randrange(len(untried))]
-                child = Node(s.actor)
-                children[id(a)] = (a, child)
+                child = children[id(a)] = Node(s.actor, a)
                 s.apply_unchecked(a)
                 path.append(child)
                 break
-            s.apply_unchecked(best[0])
-            node = best[1]
+            s.apply_unchecked(best.action)
+            node = best
             path.append(node)
         playout(s, rng, cfg)
         r = rewards(s, temperature)
@@ -354,7 +363,8 @@ def search(
     visits: dict[str, int] = {}
     wins: dict[str, float] = {}
     for root in roots:
-        for a, ch in root.children.values():
+        for ch in root.children.values():
+            a = ch.action
             visits[str(a)] = visits.get(str(a), 0) + ch.visits
             wins[str(a)] = wins.get(str(a), 0.0) + ch.wins
     means = {a: wins[a] / n for a, n in visits.items() if n}
