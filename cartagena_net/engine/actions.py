@@ -180,7 +180,7 @@ SAIL = Action("sail")
 UNDO = Action("undo")
 
 
-HANDS_KEPT = 4096  # hands whose advances a game's tables keep at once
+HANDS_KEPT = 4096  # hands (and sets of kinds held) whose advances a game's tables keep
 
 
 class ActionTables:
@@ -219,6 +219,8 @@ class ActionTables:
         kinds = tuple(k for k, n in enumerate(hand) if n)
         by_pos = self._by_kinds.get(kinds)
         if by_pos is None:
+            if len(self._by_kinds) >= HANDS_KEPT:
+                self._by_kinds.clear()
             by_pos = self._by_kinds[kinds] = [tuple(row[k] for k in kinds)
                                               for row in self.advance]
         if len(self.by_hand) >= HANDS_KEPT:

@@ -193,3 +193,21 @@ def test_an_action_s_text_finds_the_same_action_its_parse_gives(preset, options)
         state.apply(text)
         parsed.apply(parse_action(text))
         assert state == parsed and state.history == parsed.history
+
+
+def test_the_hand_tables_stay_bounded_and_right(monkeypatch):
+    """The advances kept by hand (and by the kinds held) never grow past their bound,
+    and a hand's advances at a space are its kinds' actions there, in kind order."""
+    from cartagena_net.engine import actions
+
+    monkeypatch.setattr(actions, "HANDS_KEPT", 16)
+    game = make_game("studiogiochi-2017", players=2, magic=True)  # twelve card kinds
+    tables = actions.ActionTables(game.card_names, 2, 30)
+    rng = random.Random(4)
+    for _ in range(500):
+        hand = [rng.choice((0, 0, 1, 2)) for _ in game.card_names]
+        by_pos = tables.advances(hand)
+        assert tables.by_hand[tuple(hand)] is by_pos
+        p = rng.randrange(len(tables.advance))
+        assert by_pos[p] == tuple(a for k, a in enumerate(tables.advance[p]) if hand[k])
+        assert len(tables.by_hand) <= 16 and len(tables._by_kinds) <= 16
