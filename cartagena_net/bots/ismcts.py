@@ -118,9 +118,7 @@ def seat_value(state: Any, seat: int) -> float:
     value, need = progress
     value += BOAT_BONUS * state.home[seat]
     g = state.game
-    counts = state.hands[seat]  # read only
-    if len(counts) != len(g.symbols):  # dark cards: counted as their symbol's
-        counts = state.symbol_counts(seat)
+    counts = state.symbol_counts(seat)
     held = list(compress(range(len(counts)), counts))
     best = best_advances(state, seat, held)
     limit = g.hand_limit if g.filibusters else None
