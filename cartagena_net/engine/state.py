@@ -430,6 +430,12 @@ class State:
         the undo notes: the search's fast path, on its own copies. The same position as
         :meth:`apply` for a legal action; anything else may leave the state half
         changed."""
+        if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:
+            g = self.game  # an advance as _plain_advance makes it, without the checks
+            k = g.card_index[action.card]
+            self._advance_plain(self.turn, action, k,
+                                self.advance_target(action.pos, k % len(g.symbols)))
+            return
         self._apply(action, None)
 
     def _plain_advance(self, action: Action, seat: int | None) -> None:
@@ -454,19 +460,9 @@ class State:
                  self.pending)
         turn = self.turn
         try:
-            hand[k] -= 1
-            discard.append(k)
-            self.move_pirate(actor, pos, target)
-            note = ("advance", pos, target, k)
-            if events is not None:
-                self.log(("advance", actor, pos, target, k))
-            won = target == self.board.boat and self.check_win(actor)
-            self.taken = taken + 1
-            if taken + 1 >= g.actions and not won:
-                self._next_turn()
-            history.append(action)
+            self._advance_plain(actor, action, k, target)
             if self.outcome is None and self.turn == turn:
-                stack.append((None, note))
+                stack.append((None, ("advance", pos, target, k)))
             elif stack:
                 self.undo_stack = []
         except BaseException:
@@ -477,6 +473,22 @@ class State:
                 del events[nevents:]  # type: ignore[index]
             self.undo_stack, self.turn, self.taken, self.outcome = stack, turn, taken, None
             raise
+
+    def _advance_plain(self, actor: int, action: Action, k: int, target: int) -> None:
+        """What an advance changes where no variant follows a move: the card to the
+        discard pile, the pirate to ``target``, then the win or, its actions used up,
+        the next turn."""
+        self.hands[actor][k] -= 1
+        self.discard.append(k)
+        pos = action.pos
+        self.move_pirate(actor, pos, target)
+        if self.events is not None:
+            self.log(("advance", actor, pos, target, k))
+        won = target == self.board.boat and self.check_win(actor)
+        self.taken += 1
+        if self.taken >= self.game.actions and not won:
+            self._next_turn()
+        self.history.append(action)
 
     def _not_your_turn(self, actor: int) -> None:
         raise IllegalActionError(f"it is {self.game.colors[actor]}'s move, not yours",
