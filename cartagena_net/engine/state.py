@@ -353,33 +353,28 @@ class State:
         out: list[Action] = []
         if taken < g.actions:
             hand = self.hands[seat]
+            tables = self.tables
+            # Each space's advances with the kinds held, in kind order.
+            by_pos = tables.by_hand.get(tuple(hand)) or tables.advances(hand)
+            checks = rules.checks
+            if checks:
+                kinds = list(compress(range(len(hand)), hand))  # the kinds held
+                nsym = len(g.symbols)
             boat = self.board.boat
             prev = -1
-            if not rules.checks:  # every advance of the kinds held, from each space
-                tables = self.tables
-                by_pos = tables.by_hand.get(tuple(hand)) or tables.advances(hand)
-                for p in self.pirates[seat]:  # sorted: a space's pirates listed once
-                    if p == prev:
-                        continue
-                    if p == boat:
-                        break
-                    prev = p
+            for p in self.pirates[seat]:  # sorted: a space's pirates listed once
+                if p == prev:
+                    continue
+                if p == boat:
+                    break
+                prev = p
+                if not checks:
                     out += by_pos[p]
-            elif any(hand):
-                kinds = list(compress(range(len(hand)), hand))  # the kinds held
-                adv = self.tables.advance
-                nsym = len(g.symbols)
-                for p in self.pirates[seat]:
-                    if p == prev:
-                        continue
-                    if p == boat:
-                        break
-                    prev = p
-                    row = adv[p]
-                    for k in kinds:
-                        to = self.advance_target(p, k % nsym)
-                        if rules.refusal(self, seat, seat, p, to, "advance") is None:
-                            out.append(row[k])
+                    continue
+                for k, a in zip(kinds, by_pos[p], strict=True):
+                    to = self.advance_target(p, k % nsym)
+                    if rules.refusal(self, seat, seat, p, to, "advance") is None:
+                        out.append(a)
         for legal in rules.legal:
             legal(self, seat, out)
         if taken >= g.min_actions:
@@ -411,7 +406,7 @@ class State:
             self._plain_advance(action, seat)
             return
         if action.kind in self.game.rules.seat_kinds:  # changes no other seat's
-            saved = self._save(self.pending[0][0] if self.pending else self.turn)
+            saved = self._save(self.actor)
         else:
             saved = self._save()
         try:
@@ -475,16 +470,9 @@ class State:
             raise
 
     def _advance_plain(self, actor: int, action: Action, k: int, target: int) -> None:
-        """What an advance changes where no variant follows a move: the card to the
-        discard pile, the pirate to ``target``, then the win or, its actions used up,
-        the next turn."""
-        self.hands[actor][k] -= 1
-        self.discard.append(k)
-        pos = action.pos
-        self.move_pirate(actor, pos, target)
-        if self.events is not None:
-            self.log(("advance", actor, pos, target, k))
-        won = target == self.board.boat and self.check_win(actor)
+        """What an advance changes where no variant follows a move: the card played,
+        then the win or, its actions used up, the next turn."""
+        won = self._play_card(actor, action.pos, target, k)
         self.taken += 1
         if self.taken >= self.game.actions and not won:
             self._next_turn()
@@ -633,18 +621,20 @@ class State:
 
     def _advance(self, seat: int, pos: int, card: str) -> tuple:
         k, target = self._advance_move(seat, pos, card)
-        hand = self.hands[seat]
-        hand[k] -= 1
+        if not self._play_card(seat, pos, target, k):
+            for hook in self.game.rules.card_hooks:
+                hook(self, seat, k)
+        return ("advance", pos, target, k)
+
+    def _play_card(self, seat: int, pos: int, target: int, k: int) -> bool:
+        """Card kind ``k`` from ``seat``'s hand to the discard pile, its pirate from
+        ``pos`` to ``target`` (logged); whether that won the game."""
+        self.hands[seat][k] -= 1
         self.discard.append(k)
         self.move_pirate(seat, pos, target)
         if self.events is not None:
             self.log(("advance", seat, pos, target, k))
-        note = ("advance", pos, target, k)
-        if target == self.board.boat and self.check_win(seat):
-            return note
-        for hook in self.game.rules.card_hooks:
-            hook(self, seat, k)
-        return note
+        return target == self.board.boat and self.check_win(seat)
 
     def _advance_move(self, seat: int, pos: int, card: str) -> tuple[int, int]:
         """(card kind, landing) of ``seat`` advancing from ``pos`` with ``card``, or
