@@ -153,8 +153,10 @@ def main() -> None:
                 s.close()
             proc, port = spawn(state_dir, True, log)
             back = [Seat(port, "ann", seats[0].token), Seat(port, "bob", seats[1].token)]
-            fresh = {b.seat: b.expect("state") for b in back}
-            last = {s.seat: s.latest for s in seats}
+            # Player by player (not by seat number: a kill during "play again" may come
+            # after one player was told of its new seat and before the other was).
+            fresh = {i: b.expect("state") for i, b in enumerate(back)}
+            last = {i: s.latest for i, s in enumerate(seats)}
             verdict = _verdict(fresh, last, in_flight)
             stats[verdict] += 1
             if verdict == "in_flight" and in_flight is not None and in_flight[2] == "start":
@@ -164,9 +166,7 @@ def main() -> None:
                 print(json.dumps({"mismatch": {"fresh": fresh, "last": last,
                                                "in_flight": in_flight and in_flight[1:]}},
                                  default=str), file=sys.stderr)
-            for b in back:
-                b.token = next(s.token for s in seats if s.seat == b.seat)
-            seats = sorted(back, key=lambda b: b.seat)
+            seats = sorted(back, key=lambda b: b.seat)  # each resumed with its own token
         play(seats, rng, stats, game, to_the_end=True)  # the last game ends too
         if seats[0].latest["view"]["outcome"] is None:
             raise RuntimeError("the last game did not end")
