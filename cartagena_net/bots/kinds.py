@@ -11,8 +11,8 @@ for a time budget. A bot with an ``observe(events)`` method is also shown the pu
 events its seat watches (the ``events`` of its views), to remember cards drawn in the open.
 
 Levels (``--level``): easy = greedy; normal = ismcts, 5000 search iterations a
-decision for each other seat but never more than 1 s; hard = ismcts, 15000 iterations
-for each other seat, at most 3 s.
+decision for each other seat, at most 12000 in all, and never more than 1 s; hard =
+ismcts, 15000 iterations for each other seat, at most 3 s.
 """
 from __future__ import annotations
 
@@ -36,15 +36,17 @@ from cartagena_net.engine.preview import Preview
 BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
 # level -> (bot kind, seconds a decision at most, search iterations a decision for each
-# other seat); None = the kind does not search. Where a level's iteration count fits in
-# its time bound, its strength is the same on any machine; the bound still holds on a
-# slow or busy one. The count grows with the table because the tree must reach past
-# every other seat's turn: at normal 5000 heads-up, 15000 with four players, which the
-# 1 s bound cuts to about 12000 on a 2-core machine running two searches at once.
-LEVELS: dict[str, tuple[str, float | None, int | None]] = {
-    "easy": ("greedy", None, None),
-    "normal": ("ismcts", 1.0, 5000),
-    "hard": ("ismcts", 3.0, 15000),
+# other seat, iterations a decision at most in all); None = the kind does not search (or
+# no cap in all). Where a level's iteration count fits in its time bound, its strength is
+# the same on any machine; the bound still holds on a slow or busy one. The count grows
+# with the table because the tree must reach past every other seat's turn: at normal
+# 5000 heads-up, 10000 at three players; from four players on the cap holds it at 12000
+# (4000 for each other seat at four), so that a decision takes about half a second
+# here (15000 took 0.6 s); the strength this keeps is measured in docs/bots.md.
+LEVELS: dict[str, tuple[str, float | None, int | None, int | None]] = {
+    "easy": ("greedy", None, None, None),
+    "normal": ("ismcts", 1.0, 5000, 12000),
+    "hard": ("ismcts", 3.0, 15000, None),
 }
 DEFAULT_LEVEL = "normal"
 
@@ -110,7 +112,7 @@ def level_bot(level: str, think: float | None = None) -> tuple[str, float | None
     """(bot kind, think seconds) of a ``--level``, ``think`` overriding its budget."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
-    kind, budget, _ = LEVELS[level]
+    kind, budget, _, _ = LEVELS[level]
     if think is not None:
         if not think > 0:
             raise ValueError("--think takes a positive number of seconds")
@@ -141,11 +143,13 @@ class IsmctsBot(Bot):
         super().__init__(rng)
         from cartagena_net.bots.ismcts import SearchConfig
 
-        _, level_think, level_iterations = LEVELS[level or DEFAULT_LEVEL]
+        _, level_think, level_iterations, most = LEVELS[level or DEFAULT_LEVEL]
         if level_think is None:
-            _, level_think, level_iterations = LEVELS[DEFAULT_LEVEL]
-        # The level's budget: iterations for each other seat, bounded in time.
+            _, level_think, level_iterations, most = LEVELS[DEFAULT_LEVEL]
+        # The level's budget: iterations for each other seat, at most ``most`` in all,
+        # bounded in time.
         self.per_opponent = think is None and "iterations" not in search
+        self.most = most if self.per_opponent else None
         if think is None:
             think = level_think
             search.setdefault("iterations", level_iterations)
@@ -184,6 +188,8 @@ class IsmctsBot(Bot):
         config = self.config.to_dict()
         if self.per_opponent:
             config["iterations"] *= max(1, len(view.get("seats") or ()) - 1)
+            if self.most is not None:
+                config["iterations"] = min(config["iterations"], self.most)
         if deadline:  # the budget counts from now, also while the job waits for a worker
             config["deadline"] = time.time() + self.config.think
         return search, (view, list(legal), known, config, self.rng.getrandbits(63))

@@ -9,8 +9,10 @@ from cartagena_net.bots.kinds import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
 
 def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None = None) -> None:
     """Add ``--level`` and ``--think`` (and ``kind_flag``, e.g. ``--bot-kind``)."""
-    levels = ", ".join(f"{name} = {kind}" + (f" {n} iterations per other seat, <= {think:g} s" if n else "")
-                       for name, (kind, think, n) in LEVELS.items())
+    levels = ", ".join(f"{name} = {kind}" + (f" {n} iterations per other seat"
+                                             + (f", {most} in all" if most else "")
+                                             + f", <= {think:g} s" if n else "")
+                       for name, (kind, think, n, most) in LEVELS.items())
     parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL,
                         help=f"bot strength ({levels}); default {DEFAULT_LEVEL}")
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
