@@ -60,6 +60,37 @@ def retreat_targets(occ: Sequence[int], positions: Iterable[int],
     return out
 
 
+def retreat_sources(occ: Sequence[int], positions: Iterable[int],
+                    back: Sequence[int]) -> list[int]:
+    """The distinct positions of ``positions`` (ascending) that have a retreat target:
+    those of :func:`retreat_targets`, without finding the targets. Once a position of a
+    path has one, every position above it on that path has one (its target lies below
+    them too): the rest of the path is not scanned."""
+    out = []
+    last = first = -1
+    found = False
+    for p in positions:
+        if p == last or not p:
+            continue
+        f = back[p]
+        if f != first:  # a new path: nothing of it scanned yet
+            first, low, found = f, f, False
+        else:  # [first, last) scanned and had no target, unless ``found``
+            low = last
+        if not found:
+            q = p - 1
+            while q >= low:
+                c = occ[q]
+                if c == 1 or c == 2:
+                    found = True
+                    break
+                q -= 1
+        last = p
+        if found:
+            out.append(p)
+    return out
+
+
 def morgan_target(occ: Sequence[int], pos: int, boat: int) -> tuple[int, int]:
     """(landing, cards drawn) for pushing a pirate at ``pos`` forward (Morgan): the next
     space before ``boat`` (the path's end) holding 1 or 2 pirates, drawing that many;

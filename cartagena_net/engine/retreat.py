@@ -23,11 +23,11 @@ class Retreat(Variant):
             return
         ret = state.tables.retreat
         rules = self.game.rules
-        targets = moves.retreat_targets(state.occ, state.pirates[seat], state.board.back)
-        if not rules.checks:
-            out += [ret[p] for p, _ in targets]
+        if not rules.checks:  # the pirates that can retreat; where to is not asked
+            out += [ret[p] for p in moves.retreat_sources(state.occ, state.pirates[seat],
+                                                          state.board.back)]
             return
-        for p, to in targets:
+        for p, to in moves.retreat_targets(state.occ, state.pirates[seat], state.board.back):
             if rules.refusal(state, seat, seat, p, to, "retreat") is None:
                 out.append(ret[p])
 

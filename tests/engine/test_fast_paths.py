@@ -26,7 +26,7 @@ MIXES = [(p, {}) for p in sorted(PRESETS)] + [
 IDS = [p + "".join(f"-{k}={v}" for k, v in o.items()) for p, o in MIXES]
 
 
-def test_one_sweep_retreat_targets_agree_with_one_scan_a_pirate():
+def test_one_sweep_retreat_targets_and_sources_agree_with_one_scan_a_pirate():
     rng = random.Random(31)
     for _ in range(20_000):
         n = rng.randrange(3, 40)
@@ -34,9 +34,10 @@ def test_one_sweep_retreat_targets_agree_with_one_scan_a_pirate():
         split = rng.choice((None, rng.randrange(1, n)))
         back = [1 if split is None or p <= split else split + 1 for p in range(n)]
         pirates = sorted(rng.randrange(n) for _ in range(rng.randrange(1, 7)))
-        assert moves.retreat_targets(occ, pirates, back) == [
-            (p, t) for p in sorted(set(pirates)) if p
-            and (t := moves.retreat_target(occ, p, back[p]))]
+        targets = [(p, t) for p in sorted(set(pirates)) if p
+                   and (t := moves.retreat_target(occ, p, back[p]))]
+        assert moves.retreat_targets(occ, pirates, back) == targets
+        assert moves.retreat_sources(occ, pirates, back) == [p for p, _ in targets]
 
 
 @pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
