@@ -24,15 +24,16 @@ class Retreat(Variant):
         ret = state.tables.retreat
         rules = self.game.rules
         if not rules.checks:  # the pirates that can retreat; where to is not asked
-            out += [ret[p] for p in moves.retreat_sources(state.occ, state.pirates[seat],
-                                                          state.board.back)]
+            out += map(ret.__getitem__, moves.retreat_sources(
+                state.occ, state.pirates[seat], state.board.back))
             return
         for p, to in moves.retreat_targets(state.occ, state.pirates[seat], state.board.back):
             if rules.refusal(state, seat, seat, p, to, "retreat") is None:
                 out.append(ret[p])
 
     def apply(self, state: State, seat: int, action: Action) -> int:
-        need_action(state)
+        if state.taken >= self.game.actions:
+            need_action(state)  # raises
         pos = action.pos
         if pos == 0:
             raise IllegalActionError(

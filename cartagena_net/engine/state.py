@@ -686,7 +686,8 @@ class State:
     def _next_turn(self) -> None:
         self.turn = (self.turn + 1) % self.game.players
         self.taken = 0
-        self.log(("turn", self.turn))
+        if self.events is not None:
+            self.log(("turn", self.turn))
         for hook in self.game.rules.turn_hooks:
             hook(self)
 
