@@ -17,6 +17,7 @@ class Retreat(Variant):
     kinds = ("retreat",)
     recharge = True
     actor_only = True
+    most_drawn = 2  # a card for each pirate on the space retreated to: 1 or 2
 
     def legal(self, state: State, seat: int, out: list[Action]) -> None:
         if state.taken >= self.game.actions:

@@ -96,9 +96,11 @@ class Variant:
     extra_keys: tuple[str, ...] = ()  # its entries in ``state.extra``
     recharge = False  # a way to draw cards (matters for the empty-hand draw)
     refuses = True  # whether ``check`` may refuse anything in this game (else it is skipped)
-    # Whether its actions change no seat's pirates or hand but the actor's (the piles,
-    # the turn and its own ``extra`` aside), and none is undoable: apply saves less.
+    # Whether its actions change no seat's pirates or hand but the actor's, of the piles
+    # only draw from the stock (``most_drawn`` cards at most), besides the turn and its
+    # own ``extra``, and none is undoable: apply saves less (State._seat_action).
     actor_only = False
+    most_drawn = 0
 
     def __init__(self, game: Any) -> None:
         self.game = game

@@ -405,10 +405,12 @@ class State:
         if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:
             self._plain_advance(action, seat)
             return
-        if action.kind in self.game.rules.seat_kinds:  # changes no other seat's
-            saved = self._save(self.actor)
-        else:
-            saved = self._save()
+        rules = self.game.rules
+        if (action.kind in rules.seat_kinds and self.row is None and not self.loose
+                and len(self.stock) > rules.seat_draws):
+            self._seat_action(action, seat)  # changes no other seat's, reshuffles nothing
+            return
+        saved = self._save()
         try:
             if action.kind == "undo":
                 self._undo(seat)
@@ -530,23 +532,11 @@ class State:
         (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
          self.turn, self.taken, self.pending, self.outcome, self.extra) = pos
 
-    def _save(self, seat: int | None = None) -> tuple:
-        """Everything ``_apply`` may change, copied deep enough to put back. With
-        ``seat``, of the seats' pirates and hands only that seat's, as (seat, copy): for
-        an action that changes no other seat's (``rules.seat_kinds``, none undoable, so
-        this position never becomes an undo entry)."""
+    def _save(self) -> tuple:
+        """Everything ``_apply`` may change, copied deep enough to put back."""
         ch = self._chance
-        row = self.row
-        if seat is None:
-            pirates, hands = list(map(list, self.pirates)), list(map(list, self.hands))
-        else:
-            pirates, hands = (seat, self.pirates[seat][:]), (seat, self.hands[seat][:])
         return (
-            (pirates, self.occ[:], self.home[:],  # _position(), inlined
-             hands, self.stock[:], self.discard[:],
-             None if row is None else row[:], self.turn, self.taken,
-             self.pending[:], self.outcome, self.extra.copy()),
-            len(self.history), len(self.chance),
+            self._position(), len(self.history), len(self.chance),
             None if self.events is None else len(self.events),
             ch._next if isinstance(ch, ReplayChance) else None,
             list(self.undo_stack), self.loose,
@@ -554,10 +544,6 @@ class State:
 
     def _restore(self, saved: tuple) -> None:
         position, nhist, nchance, nevents, replay_next, self.undo_stack, self.loose = saved
-        pirates, hands = position[0], position[3]
-        if type(pirates) is tuple:  # one seat's (_save(seat))
-            self.pirates[pirates[0]], self.hands[hands[0]] = pirates[1], hands[1]
-            position = (self.pirates, *position[1:3], self.hands, *position[4:])
         self._set_position(position)
         del self.history[nhist:]
         del self.chance[nchance:]
@@ -565,6 +551,37 @@ class State:
             del self.events[nevents:]
         if replay_next is not None:
             self._chance._next = replay_next  # type: ignore[union-attr]
+
+    def _seat_action(self, action: Action, seat: int | None) -> None:
+        """:meth:`apply` of an action that changes no seat's pirates or hand but the
+        actor's (``rules.seat_kinds``: an end, a draw, a retreat, where no variant follows
+        an action), never undoable, taken while the stock holds more cards than it may
+        draw (``rules.seat_draws``: no reshuffle) and no row or loose card is dealt from
+        it. It saves only what such an action may change: the actor's pirates and hand,
+        the occupancy, the stock's top cards, the turn, the variants' ``extra``; and puts
+        back just those if anything raises."""
+        actor = self.actor
+        mine, hand = self.pirates[actor], self.hands[actor]
+        stock, events, history = self.stock, self.events, self.history
+        nstock = len(stock)
+        top = stock[nstock - self.game.rules.seat_draws:]
+        saved = (mine[:], hand[:], self.occ[:], self.home[actor], self.turn,
+                 self.taken, self.pending[:], self.extra.copy(), len(history),
+                 len(self.chance), None if events is None else len(events))
+        try:
+            self._apply(action, seat)
+            if self.undo_stack:  # never undoable: nothing before it may be taken back
+                self.undo_stack = []
+        except BaseException:
+            (self.pirates[actor], self.hands[actor], self.occ, self.home[actor], self.turn,
+             self.taken, self.pending, self.extra, nhistory, nchance, nevents) = saved
+            self.stock = stock
+            stock[nstock - len(top):] = top
+            del history[nhistory:], self.chance[nchance:]
+            if nevents is not None:
+                del events[nevents:]  # type: ignore[index]
+            self.outcome = None
+            raise
 
     def _apply(self, action: Action, seat: int | None) -> tuple | None:
         """Apply for the actor; return the note an undo would log, if it may be undone."""

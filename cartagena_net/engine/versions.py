@@ -50,6 +50,8 @@ class Rules:
         hooked = self.card_hooks or self.turn_hooks or self.reshuffle_hooks
         self.seat_kinds = frozenset() if hooked else frozenset(
             ("end", "draw", *(k for v in variants if v.actor_only for k in v.kinds)))
+        # ... and the cards one of them may draw at most (the whole-turn draw's one).
+        self.seat_draws = max((1, *(v.most_drawn for v in variants if v.actor_only)))
         self.setups = tuple(v.setup for v in variants if _overrides(v, "setup"))
         self.undoable = frozenset(k for v in variants for k in v.undoable)
         assert not self.undoable & self.seat_kinds, "an undo entry is a whole position"

@@ -102,7 +102,8 @@ def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
         preset, options, monkeypatch):
     """Where no variant refuses or follows a move (``rules.plain_advance``), ``apply``
     saves only what an advance changes and its undo entry is the advance itself; a
-    retreat, end or draw saves only the actor's pirates and hand (``rules.seat_kinds``).
+    retreat, end or draw saves only what an action of the actor alone changes
+    (``rules.seat_kinds``, ``State._seat_action``: the stock's top cards, not the piles).
     Played beside the same game with both off, with undos and with a fault injected at
     every event an action logs (its own, a reshuffle's, the win, the next turn's): the
     same states, events and history at every step, and a failed action changes
