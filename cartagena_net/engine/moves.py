@@ -60,35 +60,40 @@ def retreat_targets(occ: Sequence[int], positions: Iterable[int],
     return out
 
 
-def retreat_sources(occ: Sequence[int], positions: Iterable[int],
-                    back: Sequence[int]) -> list[int]:
-    """The distinct positions of ``positions`` (ascending) that have a retreat target:
-    those of :func:`retreat_targets`, without finding the targets. Once a position of a
-    path has one, every position above it on that path has one (its target lies below
-    them too): the rest of the path is not scanned."""
-    out = []
-    last = first = -1
+def sweep(occ: Sequence[int], positions: Iterable[int], back: Sequence[int], boat: int,
+          advances: Sequence[list] | None, retreats: Sequence | None, out: list) -> list:
+    """One pass over a seat's pirates (``positions``, ascending), for the legal list where
+    nothing checks a move: each distinct position's advances (``advances[p]``, if given)
+    onto ``out``, for positions below ``boat``; and returned, the retreat
+    (``retreats[p]``, if given) of each distinct position that has a retreat target
+    (those of :func:`retreat_targets`, without finding the targets: once a position of a
+    path has one, every position above it on that path has one, so the rest of the path
+    is not scanned)."""
+    rets: list = []
+    prev = first = low = -1
     found = False
     for p in positions:
-        if p == last or not p:
+        if p == prev:
             continue
-        f = back[p]
-        if f != first:  # a new path: nothing of it scanned yet
-            first, low, found = f, f, False
-        else:  # [first, last) scanned and had no target, unless ``found``
-            low = last
-        if not found:
-            q = p - 1
-            while q >= low:
-                c = occ[q]
-                if c == 1 or c == 2:
-                    found = True
-                    break
-                q -= 1
-        last = p
-        if found:
-            out.append(p)
-    return out
+        if advances is not None and p < boat:
+            out += advances[p]
+        if p and retreats is not None:
+            f = back[p]
+            if f != first:  # a new path: nothing of it scanned yet
+                first, low, found = f, f, False
+            if not found:  # [first, low) had no target
+                q = p - 1
+                while q >= low:
+                    c = occ[q]
+                    if c == 1 or c == 2:
+                        found = True
+                        break
+                    q -= 1
+                low = p
+            if found:
+                rets.append(retreats[p])
+        prev = p
+    return rets
 
 
 def morgan_target(occ: Sequence[int], pos: int, boat: int) -> tuple[int, int]:

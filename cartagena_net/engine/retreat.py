@@ -18,6 +18,7 @@ class Retreat(Variant):
     recharge = True
     actor_only = True
     most_drawn = 2  # a card for each pirate on the space retreated to: 1 or 2
+    swept = True  # where nothing checks a move, the core's sweep lists the retreats
 
     def legal(self, state: State, seat: int, out: list[Action]) -> None:
         if state.taken >= self.game.actions:
@@ -25,8 +26,8 @@ class Retreat(Variant):
         ret = state.tables.retreat
         rules = self.game.rules
         if not rules.checks:  # the pirates that can retreat; where to is not asked
-            out += map(ret.__getitem__, moves.retreat_sources(
-                state.occ, state.pirates[seat], state.board.back))
+            out += moves.sweep(state.occ, state.pirates[seat], state.board.back,
+                               state.board.boat, None, ret, out)
             return
         for p, to in moves.retreat_targets(state.occ, state.pirates[seat], state.board.back):
             if rules.refusal(state, seat, seat, p, to, "retreat") is None:

@@ -101,6 +101,11 @@ class Variant:
     # own ``extra``, and none is undoable: apply saves less (State._seat_action).
     actor_only = False
     most_drawn = 0
+    # Whether its legal actions are exactly the retreats of the pirates that have a
+    # retreat target (moves.retreat_targets), one for each such space: where no variant
+    # checks a move, legal_actions lists them in its one pass over the pirates
+    # (moves.sweep, ``tables.retreat``) instead of calling ``legal``.
+    swept = False
 
     def __init__(self, game: Any) -> None:
         self.game = game

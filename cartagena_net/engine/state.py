@@ -356,25 +356,26 @@ class State:
             tables = self.tables
             # Each space's advances with the kinds held, in kind order.
             by_pos = tables.by_hand.get(tuple(hand)) or tables.advances(hand)
-            checks = rules.checks
-            if checks:
+            board = self.board
+            if not rules.checks:  # one pass: every space's advances, then the retreats
+                out += moves.sweep(self.occ, self.pirates[seat], board.back, board.boat,
+                                   by_pos, tables.retreat if rules.swept_retreats else None,
+                                   out)
+            else:
                 kinds = list(compress(range(len(hand)), hand))  # the kinds held
                 nsym = len(g.symbols)
-            boat = self.board.boat
-            prev = -1
-            for p in self.pirates[seat]:  # sorted: a space's pirates listed once
-                if p == prev:
-                    continue
-                if p == boat:
-                    break
-                prev = p
-                if not checks:
-                    out += by_pos[p]
-                    continue
-                for k, a in zip(kinds, by_pos[p], strict=True):
-                    to = self.advance_target(p, k % nsym)
-                    if rules.refusal(self, seat, seat, p, to, "advance") is None:
-                        out.append(a)
+                boat = board.boat
+                prev = -1
+                for p in self.pirates[seat]:  # sorted: a space's pirates listed once
+                    if p == prev:
+                        continue
+                    if p == boat:
+                        break
+                    prev = p
+                    for k, a in zip(kinds, by_pos[p], strict=True):
+                        to = self.advance_target(p, k % nsym)
+                        if rules.refusal(self, seat, seat, p, to, "advance") is None:
+                            out.append(a)
         for legal in rules.legal:
             legal(self, seat, out)
         if taken >= g.min_actions:

@@ -32,11 +32,15 @@ class Rules:
             variants.append(magic.Magic(game))
         self.variants = tuple(variants)
         self.handlers: dict[str, Variant] = {k: v for v in variants for k in v.kinds}
-        self.legal = tuple(v.legal for v in variants if _overrides(v, "legal"))
         # Only the checks that can refuse something in this game: legal_actions asks
         # them for every move it lists.
         self.checks = tuple(v.check for v in variants
                             if _overrides(v, "check") and v.refuses)
+        # Where nothing checks a move, legal_actions' sweep of the pirates lists the
+        # retreats (Variant.swept) and the variant's own ``legal`` is not called.
+        self.swept_retreats = not self.checks and any(v.swept for v in variants)
+        self.legal = tuple(v.legal for v in variants if _overrides(v, "legal")
+                           and not (v.swept and self.swept_retreats))
         self.recharges = tuple(v for v in variants if v.recharge)
         self.card_hooks = tuple(v.card_played for v in variants if _overrides(v, "card_played"))
         self.reshuffle_hooks = tuple(v.reshuffled for v in variants

@@ -26,7 +26,10 @@ MIXES = [(p, {}) for p in sorted(PRESETS)] + [
 IDS = [p + "".join(f"-{k}={v}" for k, v in o.items()) for p, o in MIXES]
 
 
-def test_one_sweep_retreat_targets_and_sources_agree_with_one_scan_a_pirate():
+def test_one_sweep_retreat_targets_and_legal_moves_agree_with_one_scan_a_pirate():
+    """``moves.retreat_targets`` and ``moves.sweep`` (the legal list's one pass where no
+    move is checked) against the plain definitions: each pirate's retreat scanned alone,
+    each distinct space's advances below the goal."""
     rng = random.Random(31)
     for _ in range(20_000):
         n = rng.randrange(3, 40)
@@ -34,10 +37,21 @@ def test_one_sweep_retreat_targets_and_sources_agree_with_one_scan_a_pirate():
         split = rng.choice((None, rng.randrange(1, n)))
         back = [1 if split is None or p <= split else split + 1 for p in range(n)]
         pirates = sorted(rng.randrange(n) for _ in range(rng.randrange(1, 7)))
+        boat = n - 1
         targets = [(p, t) for p in sorted(set(pirates)) if p
                    and (t := moves.retreat_target(occ, p, back[p]))]
         assert moves.retreat_targets(occ, pirates, back) == targets
-        assert moves.retreat_sources(occ, pirates, back) == [p for p, _ in targets]
+        advances = [[("advance", p, k) for k in range(rng.randrange(3))] for p in range(n)]
+        retreats = [("retreat", p) for p in range(n)]
+        out = ["before"]
+        assert moves.sweep(occ, pirates, back, boat, advances, retreats, out) == [
+            retreats[p] for p, _ in targets]
+        assert out == ["before", *(a for p in sorted(set(pirates)) if p < boat
+                                   for a in advances[p])]
+        out = []
+        assert moves.sweep(occ, pirates, back, boat, None, retreats, out) == [
+            retreats[p] for p, _ in targets] and out == []
+        assert moves.sweep(occ, pirates, back, boat, advances, None, out) == []
 
 
 @pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
@@ -118,6 +132,10 @@ def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
         assert game is not other and game.rules is not other.rules
         other.rules.plain_advance = False  # the whole save, for every action
         other.rules.seat_kinds = frozenset()
+        if other.rules.swept_retreats:  # the retreat variant lists its own retreats
+            other.rules.swept_retreats = False
+            other.rules.legal = (*(v.legal for v in other.rules.variants if v.swept),
+                                 *other.rules.legal)
         assert "end" in game.rules.seat_kinds or game.rules.reshuffle_hooks
         fast = game.new_state(seed=seed)
         whole = other.new_state(seed=seed)
