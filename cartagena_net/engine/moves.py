@@ -47,13 +47,7 @@ def retreat_targets(occ: Sequence[int], positions: Iterable[int],
             first, low, found = f, f, 0
         else:  # [first, last) scanned: ``found`` is last's target
             low = last
-        q = p - 1
-        while q >= low:
-            c = occ[q]
-            if c == 1 or c == 2:
-                found = q
-                break
-            q -= 1
+        found = retreat_target(occ, p, low) or found
         last = p
         if found:
             out.append((p, found))
