@@ -17,7 +17,12 @@ A variant may
   actions of that kind, which ``decisions`` lists: Filibusters' discards, the Black
   Magic Woman's Gun, Rum and Lantern choices);
 - learn that the discard pile became a new stock (``reshuffled``);
-- mark actions that reveal nothing as undoable (``undoable``, ``undo_note``).
+- mark actions that reveal nothing as undoable (``undoable``, ``undo_note``);
+- say what the core may take for granted, so that it does less: that its actions change
+  only the actor's pirates and hand and draw at most a few cards (``actor_only``,
+  ``most_drawn``: ``apply`` saves less), or that its legal actions are exactly the
+  retreats of the pirates that have somewhere to retreat to (``swept``: where nothing
+  checks a move, ``legal_actions`` lists them in its one pass over the pirates).
 
 What a variant may do to a :class:`~cartagena_net.engine.state.State` is named in
 :class:`VariantState`: the state's public fields it reads and changes, and the
