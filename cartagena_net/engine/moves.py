@@ -55,10 +55,10 @@ def retreat_targets(occ: Sequence[int], positions: Iterable[int],
 
 
 def sweep(occ: Sequence[int], positions: Iterable[int], back: Sequence[int], boat: int,
-          advances: Sequence[list] | None, retreats: Sequence | None, out: list) -> list:
+          advances: Sequence[list] | None, retreats: Sequence | None, out: list) -> None:
     """One pass over a seat's pirates (``positions``, ascending), for the legal list where
-    nothing checks a move: each distinct position's advances (``advances[p]``, if given)
-    onto ``out``, for positions below ``boat``; and returned, the retreat
+    nothing checks a move: onto ``out``, each distinct position's advances
+    (``advances[p]``, if given) for positions below ``boat``, then the retreat
     (``retreats[p]``, if given) of each distinct position that has a retreat target
     (those of :func:`retreat_targets`, without finding the targets: once a position of a
     path has one, every position above it on that path has one, so the rest of the path
@@ -87,7 +87,7 @@ def sweep(occ: Sequence[int], positions: Iterable[int], back: Sequence[int], boa
             if found:
                 rets.append(retreats[p])
         prev = p
-    return rets
+    out += rets
 
 
 def morgan_target(occ: Sequence[int], pos: int, boat: int) -> tuple[int, int]:

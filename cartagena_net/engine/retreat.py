@@ -26,8 +26,8 @@ class Retreat(Variant):
         ret = state.tables.retreat
         rules = self.game.rules
         if not rules.checks:  # the pirates that can retreat; where to is not asked
-            out += moves.sweep(state.occ, state.pirates[seat], state.board.back,
-                               state.board.boat, None, ret, out)
+            moves.sweep(state.occ, state.pirates[seat], state.board.back, state.board.boat,
+                        None, ret, out)
             return
         for p, to in moves.retreat_targets(state.occ, state.pirates[seat], state.board.back):
             if rules.refusal(state, seat, seat, p, to, "retreat") is None:

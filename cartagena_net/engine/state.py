@@ -358,9 +358,8 @@ class State:
             by_pos = tables.by_hand.get(tuple(hand)) or tables.advances(hand)
             board = self.board
             if not rules.checks:  # one pass: every space's advances, then the retreats
-                out += moves.sweep(self.occ, self.pirates[seat], board.back, board.boat,
-                                   by_pos, tables.retreat if rules.swept_retreats else None,
-                                   out)
+                moves.sweep(self.occ, self.pirates[seat], board.back, board.boat, by_pos,
+                            tables.retreat if rules.swept_retreats else None, out)
             else:
                 kinds = list(compress(range(len(hand)), hand))  # the kinds held
                 nsym = len(g.symbols)

@@ -43,15 +43,17 @@ def test_one_sweep_retreat_targets_and_legal_moves_agree_with_one_scan_a_pirate(
         assert moves.retreat_targets(occ, pirates, back) == targets
         advances = [[("advance", p, k) for k in range(rng.randrange(3))] for p in range(n)]
         retreats = [("retreat", p) for p in range(n)]
+        listed = [a for p in sorted(set(pirates)) if p < boat for a in advances[p]]
+        retreated = [retreats[p] for p, _ in targets]
         out = ["before"]
-        assert moves.sweep(occ, pirates, back, boat, advances, retreats, out) == [
-            retreats[p] for p, _ in targets]
-        assert out == ["before", *(a for p in sorted(set(pirates)) if p < boat
-                                   for a in advances[p])]
+        moves.sweep(occ, pirates, back, boat, advances, retreats, out)
+        assert out == ["before", *listed, *retreated]
         out = []
-        assert moves.sweep(occ, pirates, back, boat, None, retreats, out) == [
-            retreats[p] for p, _ in targets] and out == []
-        assert moves.sweep(occ, pirates, back, boat, advances, None, out) == []
+        moves.sweep(occ, pirates, back, boat, None, retreats, out)
+        assert out == retreated
+        out = []
+        moves.sweep(occ, pirates, back, boat, advances, None, out)
+        assert out == listed
 
 
 @pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
