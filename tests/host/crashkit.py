@@ -70,6 +70,7 @@ class Player:
         self.latest: Any = None
         self.events: list[dict[str, Any]] = []
         self.refused = 0
+        self.last_sent: str | None = None  # the last action text sent (if a test keeps it)
 
     def take(self, msg: Any) -> None:
         from protocol import messages
