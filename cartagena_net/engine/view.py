@@ -25,7 +25,7 @@ def _viewer_seat(state: State, viewer: int | str) -> int | None:
 
 
 def view(state: State, viewer: int | str, since: int | None = None,
-         shared: dict[str, Any] | None = None) -> dict[str, Any]:
+         shared: dict[str, Any] | None = None, fixed: bool = True) -> dict[str, Any]:
     """Plain data (dicts, lists, str, int, bool, None) for ``viewer``.
 
     With ``since``, ``events`` lists the events numbered from ``since`` on (each with a
@@ -34,6 +34,10 @@ def view(state: State, viewer: int | str, since: int | None = None,
     ``shared``: a dict kept by the caller for one state (one moment of one game) while it
     asks for several viewers' views: what does not depend on the viewer is built once,
     kept in it, and the same objects are returned in every view (treat views as read-only).
+
+    ``fixed=False`` leaves out the entries that stay the same for the whole game
+    (:func:`fixed_part`: its rules and board, the first entries of a whole view), for a
+    caller that sends them once or has them encoded already.
     """
     me = _viewer_seat(state, viewer)
     if shared is None:
@@ -47,7 +51,9 @@ def view(state: State, viewer: int | str, since: int | None = None,
     if me is not None and not shown:  # its own hand: the one part of the seats it alone sees
         seats = list(seats)
         seats[me] = _seat(state, me, True)
-    out: dict[str, Any] = {**public, "seats": seats, "viewer": SPECTATOR if me is None else me}
+    out: dict[str, Any] = {**fixed_part(state), **public} if fixed else dict(public)
+    out["seats"] = seats
+    out["viewer"] = SPECTATOR if me is None else me
     if state.game.magic:
         out["magic"] = _magic(state, me)
     if since is not None:
@@ -87,14 +93,16 @@ def _seat(state: State, s: int, shown: bool) -> dict[str, Any]:
     }
 
 
-def _public(state: State) -> dict[str, Any]:
-    """Everything of a view that is the same for every viewer (all but the seats, the
-    viewer, the magic and the events)."""
+def fixed_part(state: State) -> dict[str, Any]:
+    """The first entries of every view of ``state``'s game, which never change during it:
+    its rules, options and board. Built once per game (kept with its board) and the same
+    objects every time: read-only."""
     g = state.game
-    names = g.card_names
     board = state.board
-    extra = state.extra
-    return {
+    kept = board.memo
+    if kept is not None and kept[0] is g:
+        return kept[1]
+    part = {
         "rules": g.preset,
         "options": g.options(),
         "symbols": list(g.symbols),
@@ -105,6 +113,19 @@ def _public(state: State) -> dict[str, Any]:
         "story": g.story,
         "paths": [{"name": name, "first": first, "last": last}
                   for name, (first, last) in zip(g.path_names, board.paths, strict=True)],
+    }
+    board.memo = (g, part)
+    return part
+
+
+def _public(state: State) -> dict[str, Any]:
+    """What of a view changes during the game and is the same for every viewer (all but
+    the fixed part, the seats, the viewer, the magic and the events)."""
+    g = state.game
+    names = g.card_names
+    board = state.board
+    extra = state.extra
+    return {
         "sloop": None if board.sloop is None else {
             "pos": board.sloop, "shore": extra["shore"], "capacity": CAPACITY,
             "aboard": [mine.count(board.sloop) for mine in state.pirates]},
