@@ -205,6 +205,54 @@ def _check_value(obj: Any) -> None:
             )
 
 
+def _map_header(n: int) -> bytes:
+    """msgpack's header of a map of ``n`` entries."""
+    if n < 16:
+        return bytes((0x80 | n,))
+    if n < 1 << 16:
+        return b"\xde" + n.to_bytes(2, "big")
+    return b"\xdf" + n.to_bytes(4, "big")
+
+
+def _packb(d: Any) -> bytes:
+    try:
+        return msgpack.packb(d, use_bin_type=True)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise LocalProtocolError("bad-value", f"cannot encode: {exc}") from None
+
+
+def pack_entries(d: dict[str, Any]) -> bytes:
+    """The msgpack encoding of a map's entries without the map's header: a part that
+    :func:`encode_frame_nested` puts into frames as it is (encoded once, sent often).
+    The values are not walked (plain data the caller built, as ``check=False``)."""
+    if not isinstance(d, dict):
+        raise LocalProtocolError("bad-value", "entries must come from a map")
+    body = _packb(d)
+    return body[1 if body[0] < 0xDE else 3 if body[0] == 0xDE else 5 :]
+
+
+def encode_frame_nested(
+    d: dict[str, Any], key: str, head: bytes, head_count: int, rest: dict[str, Any],
+    max_frame: int = MAX_FRAME,
+) -> bytes:
+    """One frame of the map ``d`` plus the entry ``key``, a map made of ``head_count``
+    entries already encoded (``head``, from :func:`pack_entries`) and then ``rest``'s.
+
+    The frame decodes exactly as ``encode_frame({**d, key: {**head's map, **rest}})``
+    (``key`` and ``rest`` must not repeat a key of ``d`` or of ``head``). Like
+    ``check=False``, the values are not walked: plain data the caller built.
+    """
+    if not isinstance(d, dict) or not isinstance(rest, dict):
+        raise LocalProtocolError("bad-value", "a frame must hold a map")
+    body = b"".join((_map_header(len(d) + 1), pack_entries(d), _packb(key),
+                     _map_header(head_count + len(rest)), head, pack_entries(rest)))
+    if len(body) > max_frame:
+        raise LocalProtocolError(
+            "frame-too-large", f"frame of {len(body)} bytes exceeds {max_frame}"
+        )
+    return len(body).to_bytes(HEADER_SIZE, "big") + body
+
+
 def encode_frame(
     d: dict[str, Any], max_frame: int = MAX_FRAME, *, check: bool = True
 ) -> bytes:

@@ -13,6 +13,7 @@ from cartagena_net.engine import (
     InvalidActionError,
     view,
 )
+from cartagena_net.engine.view import fixed_part
 from cartagena_net.host import gamerec, recorder
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.passwords import StoredPassword
@@ -20,6 +21,7 @@ from cartagena_net.host.seats import Seat
 from cartagena_net.host.thinker import BOTS, HUMAN
 from cartagena_net.host.tokens import new_token, same_secret
 from protocol import messages
+from protocol.framing import encode_frame_nested, pack_entries
 
 log = Logger(namespace="cartagena.host.table")
 
@@ -87,6 +89,7 @@ class Table:
         self.paused_since = 0.0
         self.started_at: float | None = None  # when the game started (Unix time)
         self.entry_cache: dict[str, Any] | None = None
+        self._fixed: tuple[dict[str, Any], bytes] | None = None  # see _encode_state
         seed = getattr(getattr(host, "config", None), "seed", None)
         self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
                                   else seed)
@@ -581,11 +584,13 @@ class Table:
             acts.append("undo")
         return acts
 
-    def _state_wire(self, viewer: Any, since: int,
-                    shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _state_wire(self, viewer: Any, since: int, shared: dict[str, Any] | None = None,
+                    fixed: bool = True) -> dict[str, Any]:
         """A ``state`` message as a wire map: the engine's view for ``viewer`` only
-        (``shared``: the view's memo for every viewer of this one broadcast)."""
-        v = view(self.state, viewer, since=since, shared=shared)
+        (``shared``: the view's memo for every viewer of this one broadcast; ``fixed``:
+        whether the view holds the entries fixed for the whole game, see
+        :meth:`_encode_state`)."""
+        v = view(self.state, viewer, since=since, shared=shared, fixed=fixed)
         events = v.pop("events", None) or []
         return {
             "type": "state",
@@ -596,6 +601,17 @@ class Table:
             "events": events,
             "lines": [str(e.get("text", ""))[:500] for e in events],
         }
+
+    def _encode_state(self, wire: dict[str, Any]) -> bytes:
+        """The frame of a ``state`` map whose view lacks its fixed part (built with
+        ``fixed=False``): the game's rules and board, encoded once per game here and put
+        into every such frame as they are. The frame decodes to the whole view."""
+        fixed = fixed_part(self.state)
+        kept = self._fixed
+        if kept is None or kept[0] is not fixed:
+            kept = self._fixed = (fixed, pack_entries(fixed))
+        rest = wire.pop("view")
+        return encode_frame_nested(wire, "view", kept[1], len(fixed), rest)
 
     def _full_state(self, viewer: Any) -> dict[str, Any]:
         return self._state_wire(viewer, max(0, self.state.event_count - RECENT_EVENTS))
@@ -617,7 +633,8 @@ class Table:
             seats = [seats[first], *seats[:first], *seats[first + 1 :]]
         for s in seats:
             if s.conn is not None:
-                s.conn.write_state(self.id, encode(self._state_wire(s.index, since, shared)))
+                s.conn.write_state(self.id, self._encode_state(
+                    self._state_wire(s.index, since, shared, fixed=False)))
             elif s.controller is not None and hasattr(s.controller, "observe"):
                 s.controller.observe(view(self.state, s.index, since=since,
                                           shared=shared)["events"], s.index)

@@ -7,8 +7,9 @@ import msgpack
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
+from cartagena_net.engine import view
 from cartagena_net.host.connection import HostConnection
-from protocol import encode_frame, messages
+from protocol import FrameDecoder, encode_frame, messages
 
 from .test_connection_limits import at_table, hello, make, received
 
@@ -102,7 +103,16 @@ def test_spectators_share_one_encoding_per_update():
         calls.append((wire["view"]["viewer"], data))
         return data
 
+    seat_frames = table._encode_state  # the seats' frames: the game's fixed part spliced in
+
+    def counting_seat(wire):
+        viewer = wire["view"]["viewer"]
+        data = seat_frames(wire)
+        calls.append((viewer, data))
+        return data
+
     host.encode_wire = counting
+    table._encode_state = counting_seat
     for _, t in conns:
         t.clear()
     actor = table.state.actor
@@ -112,3 +122,10 @@ def test_spectators_share_one_encoding_per_update():
     spectator_bytes = next(d for v, d in calls if v == "spectator")
     for _, t in conns[2:]:
         assert t.value() == spectator_bytes
+    for seat in range(2):  # a seat's frame decodes to its whole view, the fixed part too
+        decoder = FrameDecoder()
+        decoder.receive_data(conns[seat][1].value())
+        sent = decoder.next_frame()
+        assert sent["type"] == "state" and decoder.next_frame() is None
+        assert sent["view"] == view(table.state, seat)
+        assert list(sent["view"]) == list(view(table.state, seat))

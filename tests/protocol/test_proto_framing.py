@@ -19,8 +19,10 @@ from protocol import (
     encode_frame,
     messages,
 )
+from protocol.framing import encode_frame_nested, pack_entries
 
 from .examples import EXAMPLES
+from .strategies import plain_data
 
 
 def frame(body: bytes) -> bytes:
@@ -230,3 +232,38 @@ def test_frame_too_large_on_send():
     big = messages.State(table=1, seq=1, view={"k": ["y" * 900] * 100})
     with pytest.raises(LocalProtocolError, match="frame-too-large"):
         encode_frame(big.to_wire())
+
+
+def _disjoint(*maps: dict) -> bool:
+    keys = [k for m in maps for k in m]
+    return len(keys) == len(set(keys))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), plain_data, max_size=20),
+       st.dictionaries(st.text(max_size=8), plain_data, max_size=40),
+       st.dictionaries(st.text(max_size=8), plain_data, max_size=20),
+       st.text(max_size=8))
+def test_a_nested_frame_decodes_as_the_whole_map(outer, head, rest, key):
+    """A map with a part encoded once (sizes either side of msgpack's 16-entry fixmap)
+    decodes exactly as the same map encoded whole."""
+    outer.pop(key, None)
+    for k in head:
+        rest.pop(k, None)
+    assert _disjoint(head, rest)
+    data = encode_frame_nested(outer, key, pack_entries(head), len(head), rest)
+    whole = {**outer, key: {**head, **rest}}
+    decoder = FrameDecoder()
+    decoder.receive_data(data)
+    got = drain(decoder)
+    assert got == [whole]
+    assert len(data) == len(encode_frame(whole))
+
+
+def test_a_nested_frame_over_the_limit_is_refused_on_send():
+    head = {"board": ["y" * 900] * 40}
+    with pytest.raises(LocalProtocolError, match="frame-too-large"):
+        encode_frame_nested({"type": "state"}, "view", pack_entries(head), 1,
+                            {"more": ["z" * 900] * 40})
+    with pytest.raises(LocalProtocolError, match="bad-value"):
+        encode_frame_nested({"type": "state"}, "view", b"", 0, {"x": object()})
