@@ -331,16 +331,26 @@ class Record:
     def _build(cls, source: Mapping[str, Any], where: str = "") -> Self:
         """Clean values from a mapping (None/absent -> default) into a record."""
         defaults = cls._defaults()
-        prefix = f"{where}." if where else f"{cls._label()}."
+        paths = cls._paths() if not where else {name: f"{where}.{name}" for name in cls.FIELDS}
         obj = object.__new__(cls)
         for name, kind in cls.FIELDS.items():
             value = source.get(name)
             if value is None and name in defaults:
                 value = defaults[name]()
             if value is None and not isinstance(kind, Opt):
-                raise FieldError(f"{prefix}{name}: required")
-            object.__setattr__(obj, name, kind.clean(value, prefix + name))
+                raise FieldError(f"{paths[name]}: required")
+            object.__setattr__(obj, name, kind.clean(value, paths[name]))
         return obj
+
+    @classmethod
+    def _paths(cls) -> dict[str, str]:
+        """Each field's path in a message of this record (``Action.seq``), made once."""
+        cached = cls.__dict__.get("_paths_cache")
+        if cached is None:
+            label = cls._label()
+            cached = {name: f"{label}.{name}" for name in cls.FIELDS}
+            cls._paths_cache = cached  # type: ignore[attr-defined]
+        return cached
 
     def __post_init__(self) -> None:
         label = self._label()
