@@ -8,7 +8,7 @@ import random
 import pytest
 
 from cartagena_net.engine import PRESETS, SPECTATOR, make_game, moves
-from cartagena_net.engine.view import view
+from cartagena_net.engine.view import fixed_part, view
 
 MIXES = [(p, {}) for p in sorted(PRESETS)] + [
     ("studiogiochi-2017", {"morgan": "also", "filibusters": True, "hand_limit": 4}),
@@ -93,9 +93,21 @@ def test_views_sharing_their_public_part_are_each_viewers_own_view(preset, optio
             for viewer in viewers:
                 alone = view(state, viewer, since=sent)
                 assert view(state, viewer, since=sent, shared=shared) == alone, viewer
+                # Without the fixed part, plus the fixed part: the same view, in its order.
+                rest = view(state, viewer, since=sent, shared=shared, fixed=False)
+                whole = {**fixed_part(state), **rest}
+                assert whole == alone and list(whole) == list(alone)
+                assert not set(fixed_part(state)) & set(rest)
                 if viewer == SPECTATOR:
                     assert not any(s["hand"] for s in alone["seats"]) or game.hands_public
             sent = state.event_count
+        # Built once for the game, kept with its board, and never changed by it.
+        first = state.board.memo[1]
+        assert fixed_part(state) is first
+        assert first == fixed_part(game.new_state(seed=seed)) or game.board is None
+        other = make_game(preset, players=game.players, **options)
+        state.game = other  # the same board in another game object: built for that one
+        assert fixed_part(state) is not first and fixed_part(state) == first
 
 
 class Boom(RuntimeError):
