@@ -117,3 +117,13 @@ async def state_at(client: WireClient, seq: int | None = None, timeout: float = 
     return await client.expect(
         messages.State, None if seq is None else (lambda m: m.seq == seq), timeout
     )
+
+
+def alive(pid: int) -> bool:
+    """The process exists and is not a zombie (a reaped or dead child is gone). A
+    process that ends while its /proc entry is read is gone too (ESRCH)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False

@@ -21,17 +21,9 @@ from protocol import messages
 from tests.twisted_loop import until
 
 from .crashkit import Player, choose
-from .helpers import join, make_host, run, stop_host
+from .helpers import alive, join, make_host, run, stop_host
 
 OPTIONS = {"players": 2, "segments": 1, "pirates": 3}
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 class ThinkingCrashMachine(RuleBasedStateMachine):
@@ -116,7 +108,7 @@ class ThinkingCrashMachine(RuleBasedStateMachine):
             self.host = self._host(resume=True)
             self.crashes += 1
             assert self.table.state == state and self.table.seq == seq
-            await until(lambda: not any(_alive(p) for p in workers), "old workers gone",
+            await until(lambda: not any(alive(p) for p in workers), "old workers gone",
                         timeout=5)
             client, welcome = await join(self.host.port, "back", token=self.token)
             assert welcome.resumed == {"table": self.tid, "seat": 0}
@@ -147,7 +139,7 @@ class ThinkingCrashMachine(RuleBasedStateMachine):
             finally:
                 await stop_host(self.host)
                 self.player.client.close()
-            await until(lambda: not any(_alive(p) for p in self.workers_seen),
+            await until(lambda: not any(alive(p) for p in self.workers_seen),
                         "every worker gone", timeout=5)
             assert self.workers_seen and os.getpid() not in self.workers_seen  # real workers
 

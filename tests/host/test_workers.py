@@ -13,7 +13,7 @@ import pytest
 
 from cartagena_net.host.thinker import BOTS, REVIEW, Thinker, WorkerDied
 from protocol import messages
-from tests.host.helpers import join
+from tests.host.helpers import alive, join
 from tests.twisted_loop import make_host, reactor, run, stop_host, until, wait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,15 +26,6 @@ def _sleep_then(seconds: float, value: int) -> int:
 
 def _die() -> None:
     os._exit(3)
-
-
-def _alive(pid: int) -> bool:
-    """The process exists and is not a zombie (a reaped or dead child is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
 
 
 def _children(pid: int) -> list[int]:
@@ -151,12 +142,12 @@ def test_shutdown_ends_every_worker():
     run(wait(thinker.run(_sleep_then, 0, 1)))
     d = thinker.run(_sleep_then, 30, 1)  # a long search, abandoned
     pids = thinker.pids()
-    assert pids and all(_alive(p) for p in pids)
+    assert pids and all(alive(p) for p in pids)
     thinker.shutdown()
     deadline = time.monotonic() + 5
-    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(p) for p in pids)
+    assert not any(alive(p) for p in pids)
     d.addErrback(lambda _: None)  # abandoned: nobody waits for it
 
 
@@ -206,9 +197,9 @@ def test_no_process_outlives_a_host_killed_while_its_bots_think(signum):
         while time.monotonic() < deadline:
             workers = _descendants(proc.pid)
             if workers:
-                first = {p: _cpu_ticks(p) for p in workers if _alive(p)}
+                first = {p: _cpu_ticks(p) for p in workers if alive(p)}
                 time.sleep(0.5)
-                thinking = {p for p, t in first.items() if _alive(p) and _cpu_ticks(p) > t}
+                thinking = {p for p, t in first.items() if alive(p) and _cpu_ticks(p) > t}
                 if thinking:
                     break
             time.sleep(0.1)
@@ -217,9 +208,9 @@ def test_no_process_outlives_a_host_killed_while_its_bots_think(signum):
         os.kill(proc.pid, signum)
         proc.wait(timeout=10)
         deadline = time.monotonic() + 5
-        while any(_alive(p) for p in started) and time.monotonic() < deadline:
+        while any(alive(p) for p in started) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert [p for p in started if _alive(p)] == []
+        assert [p for p in started if alive(p)] == []
     finally:
         for p in _descendants(proc.pid) | {proc.pid}:
             try:
