@@ -74,9 +74,18 @@ def view(state: State, viewer: int | str, since: int | None = None,
     return out
 
 
+#: The events that read differently to the seat they name (``e[1]``): it sees the cards
+#: it drew, kept or put back. A ``take`` or ``give`` reads differently to both seats in it.
+_PERSONAL = frozenset(("retreat", "morgan", "draw", "chest", "keep", "stack"))
+
+
 def _names_seat(e: tuple, seat: int) -> bool:
-    """Does event ``e`` name ``seat`` as the one it is about (or a card's taker or giver)?"""
-    return len(e) > 1 and e[1] == seat or e[0] in ("take", "give") and e[2] == seat
+    """Does event ``e`` read differently to ``seat`` than to a spectator (cards it drew,
+    kept, put back, took or gave)? Every other event reads the same to every viewer."""
+    kind = e[0]
+    if kind in _PERSONAL:
+        return e[1] == seat
+    return kind in ("take", "give") and (e[1] == seat or e[2] == seat)
 
 
 def _seat(state: State, s: int, shown: bool) -> dict[str, Any]:
