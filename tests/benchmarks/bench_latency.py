@@ -10,6 +10,12 @@ rounds of each, so that a change in the machine's load falls on both.
 Prints one JSON line: p50/p99 (microseconds) of both, and the ratios of the p50s and of
 the p99s. Target: host p50 within 1.5x the echo p50, host p99 within 3x the echo p99.
 
+Beside them, the host's stack alone: ``ping`` to ``pong`` round trips of the first player
+(framing, message checks, connection state, rate limit, dispatch, encoding, the write;
+no game), in turn with echoes of a frame of the ``pong``'s size (``stack_p50_us``,
+``small_echo_p50_us``, ``stack_p50_ratio``): what of the action's round trip is the
+stack's and what the game's. Not a target.
+
 ``--ismcts-tables N``: the host also runs N tables of 4 ``ismcts`` bots (normal level,
 no delay, a new game whenever one ends) that think in the host's worker processes while
 the client measures, its rounds paced 5 ms apart (as a player's are). The same paced
@@ -258,6 +264,29 @@ def echo_rounds(echo: socket.socket, frame_size: int, rounds: int) -> list[float
     return rtt
 
 
+def ping_rounds(sock: socket.socket, rounds: int) -> list[float]:
+    """``rounds`` ping-to-pong round trips through the host's stack."""
+    rtt: list[float] = []
+    for i in range(rounds):
+        t0 = time.perf_counter()
+        send(sock, {"type": "ping", "nonce": i})
+        expect(sock, "pong")
+        rtt.append(time.perf_counter() - t0)
+    return rtt
+
+
+def small_echo_rounds(echo: socket.socket, rounds: int) -> list[float]:
+    """``rounds`` echoes of a frame the size of a ``pong``."""
+    body = msgpack.packb({"type": "pong", "nonce": 0})
+    rtt: list[float] = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        echo.sendall(len(body).to_bytes(4, "big") + body)
+        msgpack.unpackb(_exact(echo, int.from_bytes(_exact(echo, 4), "big")), raw=False)
+        rtt.append(time.perf_counter() - t0)
+    return rtt
+
+
 def _positions_reviewed(folder: Path) -> dict:
     """Reviews finished and positions reviewed so far, from the files the host wrote."""
     done = list((folder / "reviews").glob("*.json")) if folder.exists() else []
@@ -314,6 +343,10 @@ def main() -> None:
                 sizes += size
                 echo_rtt += echo_rounds(echo, int(statistics.median(sizes)), len(rtt))
             measured_s = time.perf_counter() - began
+            stack_rtt, small_rtt = [], []
+            while len(stack_rtt) < ROUNDS:
+                stack_rtt += ping_rounds(players[0][0], BLOCK)
+                small_rtt += small_echo_rounds(echo, BLOCK)
         played = sum(bot_actions(w) - seq0 for w, seq0 in watchers)
         reviewed = _positions_reviewed(trigger.parent / "records")
         frame_size = int(statistics.median(sizes))
@@ -330,6 +363,11 @@ def main() -> None:
         result["p50_ratio"] = round(result["host_p50_us"] / result["echo_p50_us"], 2)
         result["p99_ratio"] = round(result["host_p99_us"] / result["echo_p99_us"], 2)
         result["target_met"] = result["p50_ratio"] <= 1.5 and result["p99_ratio"] <= 3.0
+        if not busy:
+            result["stack_p50_us"] = round(pct(stack_rtt, 0.5) * us, 1)
+            result["small_echo_p50_us"] = round(pct(small_rtt, 0.5) * us, 1)
+            result["stack_p50_ratio"] = round(result["stack_p50_us"]
+                                              / result["small_echo_p50_us"], 2)
         if busy:
             result.update(mode="ismcts-tables" if not ports["reviews"] else
                           "reviews" if not watchers else "ismcts-tables+reviews",
