@@ -251,9 +251,11 @@ def measure(players: list, latest: dict, paced: bool,
     return host_rtt, sizes
 
 
-def echo_rounds(echo: socket.socket, frame_size: int, rounds: int) -> list[float]:
-    """``rounds`` round trips of a msgpack frame of ``frame_size`` bytes to the echo."""
-    body = msgpack.packb({"type": "state", "pad": "x" * max(0, frame_size - 24)})
+def echo_rounds(echo: socket.socket, frame_size: int, rounds: int,
+                message: dict | None = None) -> list[float]:
+    """``rounds`` round trips of a msgpack frame of ``frame_size`` bytes to the echo (or
+    of ``message``, as it is)."""
+    body = msgpack.packb(message or {"type": "state", "pad": "x" * max(0, frame_size - 24)})
     rtt: list[float] = []
     for _ in range(rounds):
         t0 = time.perf_counter()
@@ -271,18 +273,6 @@ def ping_rounds(sock: socket.socket, rounds: int) -> list[float]:
         t0 = time.perf_counter()
         send(sock, {"type": "ping", "nonce": i})
         expect(sock, "pong")
-        rtt.append(time.perf_counter() - t0)
-    return rtt
-
-
-def small_echo_rounds(echo: socket.socket, rounds: int) -> list[float]:
-    """``rounds`` echoes of a frame the size of a ``pong``."""
-    body = msgpack.packb({"type": "pong", "nonce": 0})
-    rtt: list[float] = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        echo.sendall(len(body).to_bytes(4, "big") + body)
-        msgpack.unpackb(_exact(echo, int.from_bytes(_exact(echo, 4), "big")), raw=False)
         rtt.append(time.perf_counter() - t0)
     return rtt
 
@@ -346,7 +336,7 @@ def main() -> None:
             stack_rtt, small_rtt = [], []
             while len(stack_rtt) < ROUNDS:
                 stack_rtt += ping_rounds(players[0][0], BLOCK)
-                small_rtt += small_echo_rounds(echo, BLOCK)
+                small_rtt += echo_rounds(echo, 0, BLOCK, {"type": "pong", "nonce": 0})
         played = sum(bot_actions(w) - seq0 for w, seq0 in watchers)
         reviewed = _positions_reviewed(trigger.parent / "records")
         frame_size = int(statistics.median(sizes))
