@@ -215,10 +215,20 @@ def _map_header(n: int) -> bytes:
 
 
 def _packb(d: Any) -> bytes:
+    """msgpack's encoding of ``d``; LocalProtocolError ``bad-value`` if it cannot be."""
     try:
         return msgpack.packb(d, use_bin_type=True)
     except (ValueError, TypeError, OverflowError) as exc:
         raise LocalProtocolError("bad-value", f"cannot encode: {exc}") from None
+
+
+def _framed(body: bytes, max_frame: int) -> bytes:
+    """``body`` behind its length header; LocalProtocolError if it is over ``max_frame``."""
+    if len(body) > max_frame:
+        raise LocalProtocolError(
+            "frame-too-large", f"frame of {len(body)} bytes exceeds {max_frame}"
+        )
+    return len(body).to_bytes(HEADER_SIZE, "big") + body
 
 
 def pack_entries(d: dict[str, Any]) -> bytes:
@@ -244,13 +254,9 @@ def encode_frame_nested(
     """
     if not isinstance(d, dict) or not isinstance(rest, dict):
         raise LocalProtocolError("bad-value", "a frame must hold a map")
-    body = b"".join((_map_header(len(d) + 1), pack_entries(d), _packb(key),
-                     _map_header(head_count + len(rest)), head, pack_entries(rest)))
-    if len(body) > max_frame:
-        raise LocalProtocolError(
-            "frame-too-large", f"frame of {len(body)} bytes exceeds {max_frame}"
-        )
-    return len(body).to_bytes(HEADER_SIZE, "big") + body
+    return _framed(b"".join((_map_header(len(d) + 1), pack_entries(d), _packb(key),
+                             _map_header(head_count + len(rest)), head,
+                             pack_entries(rest))), max_frame)
 
 
 def encode_frame(
@@ -267,12 +273,4 @@ def encode_frame(
         raise LocalProtocolError("bad-value", "a frame must hold a map")
     if check:
         _check_value(d)
-    try:
-        body = msgpack.packb(d, use_bin_type=True)
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise LocalProtocolError("bad-value", f"cannot encode: {exc}") from None
-    if len(body) > max_frame:
-        raise LocalProtocolError(
-            "frame-too-large", f"frame of {len(body)} bytes exceeds {max_frame}"
-        )
-    return len(body).to_bytes(HEADER_SIZE, "big") + body
+    return _framed(_packb(d), max_frame)
