@@ -545,10 +545,7 @@ class State:
     def _restore(self, saved: tuple) -> None:
         position, nhist, nchance, nevents, replay_next, self.undo_stack, self.loose = saved
         self._set_position(position)
-        del self.history[nhist:]
-        del self.chance[nchance:]
-        if nevents is not None and self.events is not None:
-            del self.events[nevents:]
+        self._cut_logs(nhist, nchance, nevents)
         if replay_next is not None:
             self._chance._next = replay_next  # type: ignore[union-attr]
 
@@ -562,12 +559,12 @@ class State:
         back just those if anything raises."""
         actor = self.actor
         mine, hand = self.pirates[actor], self.hands[actor]
-        stock, events, history = self.stock, self.events, self.history
+        stock = self.stock
         nstock = len(stock)
         top = stock[nstock - self.game.rules.seat_draws:]
         saved = (mine[:], hand[:], self.occ[:], self.home[actor], self.turn,
-                 self.taken, self.pending[:], self.extra.copy(), len(history),
-                 len(self.chance), None if events is None else len(events))
+                 self.taken, self.pending[:], self.extra.copy(), len(self.history),
+                 len(self.chance), None if self.events is None else len(self.events))
         try:
             self._apply(action, seat)
             if self.undo_stack:  # never undoable: nothing before it may be taken back
@@ -577,11 +574,16 @@ class State:
              self.taken, self.pending, self.extra, nhistory, nchance, nevents) = saved
             self.stock = stock
             stock[nstock - len(top):] = top
-            del history[nhistory:], self.chance[nchance:]
-            if nevents is not None:
-                del events[nevents:]  # type: ignore[index]
+            self._cut_logs(nhistory, nchance, nevents)
             self.outcome = None
             raise
+
+    def _cut_logs(self, nhistory: int, nchance: int, nevents: int | None) -> None:
+        """Back to the first ``nhistory`` actions, ``nchance`` chance outcomes and
+        ``nevents`` events (None: events were not kept)."""
+        del self.history[nhistory:], self.chance[nchance:]
+        if nevents is not None and self.events is not None:
+            del self.events[nevents:]
 
     def _apply(self, action: Action, seat: int | None) -> tuple | None:
         """Apply for the actor; return the note an undo would log, if it may be undone."""
