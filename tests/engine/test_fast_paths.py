@@ -4,6 +4,7 @@ atomic ``apply`` on many random games of every preset and option mix."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -108,6 +109,39 @@ def test_views_sharing_their_public_part_are_each_viewers_own_view(preset, optio
         other = make_game(preset, players=game.players, **options)
         state.game = other  # the same board in another game object: built for that one
         assert fixed_part(state) is not first and fixed_part(state) == first
+
+
+@pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
+def test_an_event_is_built_for_a_seat_alone_exactly_when_it_reads_differently_to_it(
+        preset, options):
+    """A broadcast shares the spectator's reading of an event with every seat but those
+    ``_names_seat`` picks out: each of them must be a seat it reads differently to, and
+    every seat it reads differently to must be one of them."""
+    view_module = sys.modules[view.__module__]
+    seen = set()
+    hidden = False  # drawn from a hidden stock into a hidden hand: somebody reads it alone
+    for seed in range(3):
+        game = make_game(preset, players=2 + seed % 4, **options)
+        hidden = hidden or not (game.hands_public or game.row_size)
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        for e in state.events:
+            public = view_module._event(state, e, None)
+            for seat in range(game.players):
+                differs = view_module._event(state, e, seat) != public
+                assert view_module._names_seat(e, seat) is differs or (
+                    not differs and _reads_alike_by_chance(e)), (e, seat)
+                if differs:
+                    seen.add(e[0])
+    assert seen or not hidden, "no event read differently to any seat"
+
+
+def _reads_alike_by_chance(e: tuple) -> bool:
+    """A personal event whose private reading happens to equal the public one: a draw or
+    keep of no card, or cards shown to everyone anyway (open hands, the face-up row)."""
+    return e[0] in ("retreat", "morgan", "draw", "chest", "keep", "stack", "take", "give")
 
 
 class Boom(RuntimeError):
