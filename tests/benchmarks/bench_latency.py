@@ -251,11 +251,14 @@ def measure(players: list, latest: dict, paced: bool,
     return host_rtt, sizes
 
 
-def echo_rounds(echo: socket.socket, frame_size: int, rounds: int,
-                message: dict | None = None) -> list[float]:
-    """``rounds`` round trips of a msgpack frame of ``frame_size`` bytes to the echo (or
-    of ``message``, as it is)."""
-    body = msgpack.packb(message or {"type": "state", "pad": "x" * max(0, frame_size - 24)})
+def sized(frame_size: int) -> dict:
+    """A map whose msgpack frame is about ``frame_size`` bytes (one long string)."""
+    return {"type": "state", "pad": "x" * max(0, frame_size - 24)}
+
+
+def echo_rounds(echo: socket.socket, message: dict, rounds: int) -> list[float]:
+    """``rounds`` round trips of ``message``'s msgpack frame to the echo."""
+    body = msgpack.packb(message)
     rtt: list[float] = []
     for _ in range(rounds):
         t0 = time.perf_counter()
@@ -323,7 +326,7 @@ def main() -> None:
         if busy:
             host_rtt, sizes = measure(players, latest, paced=True)
             measured_s = time.perf_counter() - began
-            echo_rtt = echo_rounds(echo, int(statistics.median(sizes)), ROUNDS)
+            echo_rtt = echo_rounds(echo, sized(int(statistics.median(sizes))), ROUNDS)
         else:  # blocks of each in turn: a change in the machine's load falls on both
             host_rtt, sizes, echo_rtt = [], [], []
             while len(host_rtt) < ROUNDS:
@@ -331,12 +334,12 @@ def main() -> None:
                                     rounds=min(BLOCK, ROUNDS - len(host_rtt)))
                 host_rtt += rtt
                 sizes += size
-                echo_rtt += echo_rounds(echo, int(statistics.median(sizes)), len(rtt))
+                echo_rtt += echo_rounds(echo, sized(int(statistics.median(sizes))), len(rtt))
             measured_s = time.perf_counter() - began
             stack_rtt, small_rtt = [], []
             while len(stack_rtt) < ROUNDS:
                 stack_rtt += ping_rounds(players[0][0], BLOCK)
-                small_rtt += echo_rounds(echo, 0, BLOCK, {"type": "pong", "nonce": 0})
+                small_rtt += echo_rounds(echo, {"type": "pong", "nonce": 0}, BLOCK)
         played = sum(bot_actions(w) - seq0 for w, seq0 in watchers)
         reviewed = _positions_reviewed(trigger.parent / "records")
         frame_size = int(statistics.median(sizes))
