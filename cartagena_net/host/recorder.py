@@ -94,11 +94,18 @@ class Evening:
     """The evening's scoreboard: this host's games that ended in the last ``EVENING``
     seconds, from its records (read once at start in a thread, then added as games end),
     so that a host restarted after a crash still knows who won what tonight. ``rows`` are
-    the ``lobby.scores`` rows (docs/protocol.md 4.4)."""
+    the ``lobby.scores`` rows (docs/protocol.md 4.4).
+
+    Kept as running counts: a game that ends is counted in, one that ended more than
+    ``EVENING`` ago is counted out (when another ends, or on a timer when none does), so
+    what a game's end costs the reactor does not grow with the games played tonight."""
 
     def __init__(self, host: Any) -> None:
         self.host = host
-        self.games: dict[str, dict[str, Any]] = {}  # record id -> players and outcome
+        self.games: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> (ended, record)
+        self._ends: list[tuple[float, str]] = []  # (ended, id), a heap: the oldest first
+        self._counts: dict[tuple[bool, str], dict[str, Any]] = {}  # format.tally's rows
+        self._expiry: Any = None  # the timer that counts out the oldest game
         self.rows: list[dict[str, Any]] = []
 
     def load(self) -> None:
@@ -108,7 +115,7 @@ class Evening:
         folder = getattr(self.host.config, "records_dir", None)
         if folder is None:
             return
-        since = time.time() - EVENING
+        since = self.host.reactor.seconds() - EVENING
         host_id, call = self.host.host_id, self.host.reactor.callFromThread
 
         def read() -> None:
@@ -122,31 +129,70 @@ class Evening:
 
         threading.Thread(target=read, name="evening-scores", daemon=True).start()
 
-    def _loaded(self, records: list[dict[str, Any]]) -> None:
-        for rec in records:
-            self.games.setdefault(rec["id"], rec)
+    def _loaded(self, records: list[tuple[float, dict[str, Any]]]) -> None:
+        for ended, rec in records:
+            if rec["id"] not in self.games:  # one added since is newer
+                self._count(ended, rec)
         self._update()
 
     def add(self, record: dict[str, Any]) -> None:
         """A game this host recorded (a stopped game's record is replaced once it ends)."""
         if record.get("outcome") is None:
             return
-        self.games[record["id"]] = {"id": record["id"], "players": record["players"],
-                                    "outcome": record["outcome"]}
+        self._count(self.host.reactor.seconds(),
+                    {"id": record["id"], "players": record["players"],
+                     "outcome": record["outcome"]})
         self._update()
 
-    def _update(self) -> None:
-        from cartagena_net.records.format import scoreboard
+    def stop(self) -> None:
+        """The host stops: no more timer."""
+        if self._expiry is not None and self._expiry.active():
+            self._expiry.cancel()
+        self._expiry = None
 
-        rows = scoreboard([g for g in self.games.values() if g.get("outcome") is not None])
+    def _count(self, ended: float, record: dict[str, Any]) -> None:
+        import heapq
+
+        from cartagena_net.records.format import tally
+
+        if record.get("outcome") is None:
+            return
+        old = self.games.pop(record["id"], None)
+        if old is not None:
+            tally(self._counts, old[1], -1)
+        self.games[record["id"]] = (ended, record)
+        tally(self._counts, record)
+        heapq.heappush(self._ends, (ended, record["id"]))
+
+    def _update(self) -> None:
+        """Count out the games that ended too long ago, publish the rows, and set the
+        timer for the next game to go."""
+        import heapq
+
+        from cartagena_net.records.format import ranked_rows, tally
+
+        now = self.host.reactor.seconds()
+        ends = self._ends
+        while ends and ends[0][0] + EVENING <= now:  # as the timer below counts
+            ended, game = heapq.heappop(ends)
+            kept = self.games.get(game)
+            if kept is not None and kept[0] == ended:  # not since replaced by a newer one
+                del self.games[game]
+                tally(self._counts, kept[1], -1)
+        rows = ranked_rows(self._counts)
         self.rows = [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
                       "wins": r["wins"], "places": r["places"][:16]} for r in rows[:32]]
         self.host.lobby.changed()
+        self.stop()
+        if ends:
+            self._expiry = self.host.reactor.callLater(
+                max(0.0, ends[0][0] + EVENING - now), self._update)
 
 
-def _recent(folder: str, host_id: str, since: float) -> list[dict[str, Any]]:
-    """The records of ``folder`` that this host made and that started after ``since``:
-    chosen by their file names (start time and host id), so only those are read."""
+def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[str, Any]]]:
+    """(when it ended, its players and outcome) of each record of ``folder`` that this
+    host made and that ended after ``since``. Only the files named as started after a
+    day before ``since`` are read (the name holds the start time and the host id)."""
     import calendar
     from pathlib import Path
 
@@ -165,13 +211,20 @@ def _recent(folder: str, host_id: str, since: float) -> list[dict[str, Any]]:
             started = calendar.timegm(time.strptime(path.name[:16], "%Y%m%dT%H%M%SZ"))
         except ValueError:
             continue
-        if started < since:
+        if started < since - 2 * EVENING:  # a game of a day or more is not tonight's
             continue
         try:
             rec = read(path)
         except RecordError:
             continue
-        out.append({"id": rec["id"], "players": rec["players"], "outcome": rec.get("outcome")})
+        try:
+            ended = calendar.timegm(time.strptime(str(rec.get("ended")), "%Y-%m-%dT%H:%M:%SZ"))
+        except ValueError:
+            ended = started
+        if ended < since or rec.get("outcome") is None:
+            continue
+        out.append((ended, {"id": rec["id"], "players": rec["players"],
+                            "outcome": rec["outcome"]}))
     return out
 
 

@@ -145,6 +145,7 @@ class HostService(Service):
         self.syncer.flush_now()
         self.reviewer.stop()
         self.records_waiting.stop()
+        self.evening.stop()
         self.thinker.shutdown()
         stopping = []
         if self.web is not None:

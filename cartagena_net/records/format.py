@@ -433,40 +433,13 @@ def scoreboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     first, by the Plackett-Luce model of ``openskill`` (``mu - 3 sigma``: it starts at 0
     and rises as a player beats others, the more for beating strong ones), rounded to 0.1.
     """
-    rows: dict[tuple[bool, str], dict[str, Any]] = {}
-
-    def row(p: dict[str, Any]) -> dict[str, Any]:
-        bot = p.get("kind") == "bot"
-        if bot:
-            how = p.get("level") or (f"{p['think']:g}s" if p.get("think") is not None else "")
-            key = f"{p.get('bot')} {how}".strip()
-        else:
-            key = str(p.get("name"))
-        return rows.setdefault((bot, key), {"player": key, "bot": bot, "games": 0, "wins": 0,
-                                            "places": [], "unfinished": 0})
-
     from openskill.models import PlackettLuce
 
+    rows: dict[tuple[bool, str], dict[str, Any]] = {}
     model = PlackettLuce()
     skill: dict[int, Any] = {}  # id(row) -> its rating
     for rec in sorted(records, key=lambda r: str(r.get("started", ""))):
-        players = rec["players"]
-        out = rec.get("outcome")
-        if out is None:
-            for p in players:
-                row(p)["unfinished"] += 1
-            continue
-        ranked = []
-        for place, seat in enumerate(_ranking(out["ranking"])):
-            if not (isinstance(seat, int) and 0 <= seat < len(players)):
-                continue
-            r = row(players[seat])
-            r["games"] += 1
-            r["wins"] += seat == out["winner"]
-            r["places"] += [0] * (place + 1 - len(r["places"]))
-            r["places"][place] += 1
-            if all(x is not r for x in ranked):  # two bots of one kind count once a game
-                ranked.append(r)
+        ranked = tally(rows, rec)
         if len(ranked) >= 2:
             teams = [[skill.setdefault(id(r), model.rating())] for r in ranked]
             for r, (new,) in zip(ranked, model.rate(teams), strict=True):
@@ -474,4 +447,62 @@ def scoreboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in rows.values():
         rating = skill.get(id(r))
         r["rating"] = round(rating.ordinal(), 1) if rating is not None else 0.0
+    return ranked_rows(rows)
+
+
+def score_key(player: dict[str, Any]) -> tuple[bool, str]:
+    """Whose row on a scoreboard a record's player counts in: (is it a bot, its name):
+    a person by name, a bot by its kind and level (or thinking time)."""
+    if player.get("kind") == "bot":
+        how = player.get("level") or (f"{player['think']:g}s" if player.get("think") is not None
+                                      else "")
+        return True, f"{player.get('bot')} {how}".strip()
+    return False, str(player.get("name"))
+
+
+def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
+          sign: int = 1) -> list[dict[str, Any]]:
+    """Count one game's ``record`` into the scoreboard ``rows`` (``sign=-1``: take it out
+    again, and drop the rows left with nothing). Returns the rows of its ranking, first
+    place first, each once (two bots of one kind count once a game): what a rating
+    compares."""
+
+    def row(p: dict[str, Any]) -> dict[str, Any]:
+        bot, key = score_key(p)
+        return rows.setdefault((bot, key), {"player": key, "bot": bot, "games": 0, "wins": 0,
+                                            "places": [], "unfinished": 0})
+
+    players = record["players"]
+    out = record.get("outcome")
+    touched: list[dict[str, Any]] = []
+    ranked: list[dict[str, Any]] = []
+    if out is None:
+        for p in players:
+            r = row(p)
+            r["unfinished"] += sign
+            touched.append(r)
+    else:
+        for place, seat in enumerate(_ranking(out["ranking"])):
+            if not (isinstance(seat, int) and 0 <= seat < len(players)):
+                continue
+            r = row(players[seat])
+            r["games"] += sign
+            r["wins"] += sign * (seat == out["winner"])
+            r["places"] += [0] * (place + 1 - len(r["places"]))
+            r["places"][place] += sign
+            touched.append(r)
+            if all(x is not r for x in ranked):
+                ranked.append(r)
+    if sign < 0:
+        for r in touched:
+            while r["places"] and not r["places"][-1]:
+                r["places"].pop()
+            if not (r["games"] or r["unfinished"]):
+                rows.pop((r["bot"], r["player"]), None)
+    return ranked
+
+
+def ranked_rows(rows: dict[tuple[bool, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """A scoreboard's rows in order: most wins first, then most games, people before
+    bots, then by name."""
     return sorted(rows.values(), key=lambda r: (-r["wins"], -r["games"], r["bot"], r["player"]))

@@ -1,0 +1,186 @@
+"""The evening's scoreboard (``lobby.scores``): this host's games that ended in the last
+12 hours, kept as running counts while games end and the hours pass, and read back from
+the records a restarted host finds on disk."""
+from __future__ import annotations
+
+import random
+import time
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from twisted.internet.task import Clock
+
+from cartagena_net.engine import make_game
+from cartagena_net.host import recorder
+from cartagena_net.host.recorder import EVENING, Evening
+from cartagena_net.records import build
+from cartagena_net.records import store as record_store
+from cartagena_net.records.format import player, scoreboard, utc_text
+
+HOST_ID = "0123456789abcdef"
+
+#: who sits at the games: people by name, bots by kind and level (two of one kind may
+#: sit at one table)
+PEOPLE = [player(0, "red", "ann"), player(0, "red", "bob"), player(0, "red", "cy"),
+          player(0, "red", "greedy"),  # a person named like a bot kind: a row of their own
+          player(0, "red", "Blackbeard", bot="greedy"),
+          player(0, "red", "Anne Bonny", bot="ismcts", level="normal"),
+          player(0, "red", "Calico Jack", bot="ismcts", level="hard")]
+
+
+class FakeLobby:
+    def __init__(self) -> None:
+        self.changes = 0
+
+    def changed(self) -> None:
+        self.changes += 1
+
+
+class FakeConfig:
+    records_dir = None
+
+
+class FakeHost:
+    """What the scoreboard reads of its host: a clock, the lobby it tells, an id."""
+
+    def __init__(self) -> None:
+        self.reactor = Clock()
+        self.reactor.advance(1_800_000_000)  # a Unix time in 2027
+        self.lobby = FakeLobby()
+        self.config = FakeConfig()
+        self.host_id = HOST_ID
+
+
+def expected_rows(records: list[dict]) -> list[dict]:
+    """The lobby's rows from scratch: the records' whole scoreboard, as the lobby shows it."""
+    return [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
+             "wins": r["wins"], "places": r["places"][:16]} for r in scoreboard(records)[:32]]
+
+
+def a_game(game_id: str, rng: random.Random) -> dict:
+    seats = rng.randint(2, 5)
+    people = [dict(rng.choice(PEOPLE), seat=s) for s in range(seats)]
+    ranking = list(range(seats))
+    rng.shuffle(ranking)
+    return {"id": game_id, "players": people,
+            "outcome": {"winner": ranking[0], "ranking": ranking}}
+
+
+class EveningMachine(RuleBasedStateMachine):
+    """Games end (some replacing an earlier record of the same game), hours pass: the
+    rows are always those of the games that ended in the last 12 hours, counted from
+    scratch, and a timer is set exactly while some game is still counted."""
+
+    @initialize()
+    def start(self) -> None:
+        self.host = FakeHost()
+        self.evening = Evening(self.host)
+        self.model: dict[str, tuple[float, dict]] = {}  # id -> (ended, record)
+        self.rng = random.Random(0)
+
+    @rule(game=st.integers(0, 40), seed=st.integers(0, 2**16))
+    def a_game_ends(self, game: int, seed: int) -> None:
+        record = a_game(f"g{game}", random.Random(seed))
+        self.evening.add(record)
+        self.model[record["id"]] = (self.host.reactor.seconds(), record)
+
+    @rule(game=st.integers(0, 40))
+    def a_stopped_game_is_recorded(self, game: int) -> None:
+        """A spectator's record (no outcome) counts for nothing, nor does it take out
+        the ended game of that id."""
+        self.evening.add({"id": f"g{game}", "players": [PEOPLE[0], PEOPLE[1]],
+                          "outcome": None})
+
+    @rule(seconds=st.floats(0, 1.2 * EVENING))
+    def time_passes(self, seconds: float) -> None:
+        self.host.reactor.advance(seconds)
+
+    @rule()
+    def to_the_second_a_game_goes(self) -> None:
+        """Right up to and right at the moment the oldest game counted turns 12 hours."""
+        if self.model:
+            oldest = min(ended for ended, _ in self.model.values())
+            self.host.reactor.advance(max(0.0, oldest + EVENING - self.host.reactor.seconds()))
+
+    @invariant()
+    def rows_are_tonights_games_counted_from_scratch(self) -> None:
+        now = self.host.reactor.seconds()
+        tonight = [rec for ended, rec in self.model.values() if ended + EVENING > now]
+        assert self.evening.rows == expected_rows(tonight)
+        assert sorted(self.evening.games) == sorted(rec["id"] for rec in tonight)
+
+    @invariant()
+    def a_timer_exactly_while_a_game_is_counted(self) -> None:
+        calls = self.host.reactor.getDelayedCalls()
+        assert len(calls) == (1 if self.evening.games else 0)
+        if calls:
+            oldest = min(ended for ended, _ in self.evening.games.values())
+            assert calls[0].getTime() == oldest + EVENING
+
+
+TestEvening = EveningMachine.TestCase
+TestEvening.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)
+
+
+def test_a_hosts_scoreboard_forgets_a_game_twelve_hours_after_it_ended():
+    host = FakeHost()
+    evening = Evening(host)
+    evening.add(a_game("first", random.Random(1)))
+    host.reactor.advance(EVENING - 60)
+    evening.add(a_game("second", random.Random(2)))
+    assert sum(r["games"] for r in evening.rows) == len(evening.games["first"][1]["players"]) \
+        + len(evening.games["second"][1]["players"])
+    changes = host.lobby.changes
+    host.reactor.advance(60)  # nothing else happens: the timer counts the first game out
+    assert list(evening.games) == ["second"]
+    assert evening.rows == expected_rows([evening.games["second"][1]])
+    assert host.lobby.changes == changes + 1  # the lobby is sent again
+    host.reactor.advance(EVENING)
+    assert evening.rows == [] and not evening.games and not host.reactor.getDelayedCalls()
+    evening.add(a_game("third", random.Random(3)))
+    evening.stop()  # the host stops: no timer left behind
+    assert not host.reactor.getDelayedCalls()
+
+
+def finished_record(started: float, ended: float, table: int, seed: int) -> dict:
+    state = make_game("jamaica", players=2).new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    return build(state, record_id=recorder.record_id(started, HOST_ID, table),
+                 players=[player(0, "red", "ann"), player(1, "blue", "bob")],
+                 started=utc_text(started), ended=utc_text(ended), end="won")
+
+
+def test_a_restarted_host_counts_the_games_that_ended_tonight_from_its_records(tmp_path):
+    """Read back by when each game ended, not when it started: a game begun yesterday
+    and resumed tonight counts; one that ended 13 hours ago does not; another host's
+    records and files that are not records are left alone."""
+    now = time.time()
+    hour = 3600.0
+    games = {
+        "ended an hour ago": finished_record(now - 2 * hour, now - hour, 1, 1),
+        "begun yesterday, ended tonight": finished_record(now - 20 * hour, now - 3 * hour, 2, 2),
+        "ended 13 hours ago": finished_record(now - 14 * hour, now - 13 * hour, 3, 3),
+    }
+    for rec in games.values():
+        record_store.write(tmp_path, rec)
+    other = finished_record(now - hour, now - hour, 4, 4)
+    other["id"] = other["id"].replace(HOST_ID[:8], "fedcba98")
+    record_store.write(tmp_path, other)
+    (tmp_path / f"{time.strftime('%Y%m%dT%H%M%SZ')}-{HOST_ID[:8]}-9.json").write_text("{")
+
+    found = recorder._recent(str(tmp_path), HOST_ID, now - EVENING)
+    assert sorted(rec["id"] for _, rec in found) == sorted(
+        games[k]["id"] for k in ("ended an hour ago", "begun yesterday, ended tonight"))
+    host = FakeHost()
+    host.reactor.advance(now - host.reactor.seconds())
+    evening = Evening(host)
+    evening._loaded(found)
+    assert evening.rows == expected_rows([rec for _, rec in found])
+    assert evening.rows[0]["games"] == 2
+    # the game that ended 3 hours ago goes 9 hours from now, the other one 2 hours later
+    host.reactor.advance(9 * hour + 1)
+    assert [rec["id"] for _, rec in evening.games.values()] == [
+        games["ended an hour ago"]["id"]]
