@@ -106,6 +106,7 @@ class Evening:
         self._ends: list[tuple[float, str]] = []  # (ended, id), a heap: the oldest first
         self._counts: dict[tuple[bool, str], dict[str, Any]] = {}  # format.tally's rows
         self._expiry: Any = None  # the timer that counts out the oldest game
+        self._people: dict[tuple, dict[str, Any]] = {}  # one kept entry for each player
         self.rows: list[dict[str, Any]] = []
 
     def load(self) -> None:
@@ -139,9 +140,7 @@ class Evening:
         """A game this host recorded (a stopped game's record is replaced once it ends)."""
         if record.get("outcome") is None:
             return
-        self._count(self.host.reactor.seconds(),
-                    {"id": record["id"], "players": record["players"],
-                     "outcome": record["outcome"]})
+        self._count(self.host.reactor.seconds(), record)
         self._update()
 
     def stop(self) -> None:
@@ -157,12 +156,27 @@ class Evening:
 
         if record.get("outcome") is None:
             return
+        # What the counts read of the record, and no more: its players (the same entry
+        # for the same player in every game) and its outcome.
+        record = {"id": record["id"], "outcome": {k: record["outcome"][k]
+                                                  for k in ("winner", "ranking")},
+                  "players": [self._person(p) for p in record["players"]]}
         old = self.games.pop(record["id"], None)
         if old is not None:
             tally(self._counts, old[1], -1)
         self.games[record["id"]] = (ended, record)
         tally(self._counts, record)
         heapq.heappush(self._ends, (ended, record["id"]))
+
+    def _person(self, p: dict[str, Any]) -> dict[str, Any]:
+        lean = {k: p[k] for k in ("kind", "name", "bot", "level", "think") if k in p}
+        key = tuple(lean.items())
+        kept = self._people.get(key)
+        if kept is None:
+            if len(self._people) >= 4096:  # a host of many names: start again
+                self._people.clear()
+            kept = self._people[key] = lean
+        return kept
 
     def _update(self) -> None:
         """Count out the games that ended too long ago, publish the rows, and set the
@@ -173,12 +187,15 @@ class Evening:
 
         now = self.host.reactor.seconds()
         ends = self._ends
-        while ends and ends[0][0] + EVENING <= now:  # as the timer below counts
-            ended, game = heapq.heappop(ends)
+        while ends:
+            ended, game = ends[0]
             kept = self.games.get(game)
             if kept is not None and kept[0] == ended:  # not since replaced by a newer one
+                if ended + EVENING > now:  # as the timer below counts
+                    break
                 del self.games[game]
                 tally(self._counts, kept[1], -1)
+            heapq.heappop(ends)
         rows = ranked_rows(self._counts)
         self.rows = [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
                       "wins": r["wins"], "places": r["places"][:16]} for r in rows[:32]]
@@ -223,8 +240,7 @@ def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[s
             ended = started
         if ended < since or rec.get("outcome") is None:
             continue
-        out.append((ended, {"id": rec["id"], "players": rec["players"],
-                            "outcome": rec["outcome"]}))
+        out.append((ended, rec))
     return out
 
 

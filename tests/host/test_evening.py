@@ -184,3 +184,27 @@ def test_a_restarted_host_counts_the_games_that_ended_tonight_from_its_records(t
     host.reactor.advance(9 * hour + 1)
     assert [rec["id"] for _, rec in evening.games.values()] == [
         games["ended an hour ago"]["id"]]
+
+
+def test_the_scoreboard_keeps_of_each_game_only_what_it_counts():
+    """A long evening's games cost the host little memory: no moves, no names of
+    colors or seats kept, one entry for each player however many games they play; and
+    the record it was given is not kept (changing it later changes nothing)."""
+    host = FakeHost()
+    evening = Evening(host)
+    records = [a_game(f"g{n}", random.Random(n)) for n in range(30)]
+    for rec in records:
+        rec["moves"] = [{"action": "end"}] * 100
+        evening.add(rec)
+    before = list(evening.rows)
+    for rec in records:
+        rec["players"][0]["name"] = "changed"
+        rec["outcome"]["winner"] = None
+    assert evening.rows == before == expected_rows(
+        [a_game(f"g{n}", random.Random(n)) for n in range(30)])
+    kept = [p for _, rec in evening.games.values() for p in rec["players"]]
+    assert len({id(p) for p in kept}) <= len(PEOPLE)
+    assert all(set(rec) == {"id", "players", "outcome"} for _, rec in evening.games.values())
+    assert all("color" not in p and "seat" not in p for p in kept)
+    host.reactor.advance(EVENING)  # each game counted out as it was counted in
+    assert evening.rows == [] and not evening.games and not evening._counts
