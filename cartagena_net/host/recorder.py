@@ -158,9 +158,10 @@ class Evening:
             return
         # What the counts read of the record, and no more: its players (the same entry
         # for the same player in every game) and its outcome.
-        record = {"id": record["id"], "outcome": {k: record["outcome"][k]
-                                                  for k in ("winner", "ranking")},
-                  "players": [self._person(p) for p in record["players"]]}
+        out = record["outcome"]
+        record = {"id": record["id"], "players": [self._person(p) for p in record["players"]],
+                  "outcome": {"winner": out["winner"], "ranking": [
+                      list(r) if isinstance(r, list) else r for r in out["ranking"]]}}
         old = self.games.pop(record["id"], None)
         if old is not None:
             tally(self._counts, old[1], -1)
@@ -240,7 +241,8 @@ def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[s
             ended = started
         if ended < since or rec.get("outcome") is None:
             continue
-        out.append((ended, rec))
+        out.append((ended, {"id": rec["id"], "players": rec["players"],
+                            "outcome": rec["outcome"]}))
     return out
 
 

@@ -193,18 +193,24 @@ def test_the_scoreboard_keeps_of_each_game_only_what_it_counts():
     host = FakeHost()
     evening = Evening(host)
     records = [a_game(f"g{n}", random.Random(n)) for n in range(30)]
-    for rec in records:
+    for n, rec in enumerate(records):
         rec["moves"] = [{"action": "end"}] * 100
         evening.add(rec)
+        if n == 14:
+            host.reactor.advance(3600)  # the second half ends an hour later
     before = list(evening.rows)
     for rec in records:
         rec["players"][0]["name"] = "changed"
         rec["outcome"]["winner"] = None
+        rec["outcome"]["ranking"].reverse()
     assert evening.rows == before == expected_rows(
         [a_game(f"g{n}", random.Random(n)) for n in range(30)])
     kept = [p for _, rec in evening.games.values() for p in rec["players"]]
     assert len({id(p) for p in kept}) <= len(PEOPLE)
     assert all(set(rec) == {"id", "players", "outcome"} for _, rec in evening.games.values())
     assert all("color" not in p and "seat" not in p for p in kept)
-    host.reactor.advance(EVENING)  # each game counted out as it was counted in
+    host.reactor.advance(EVENING - 1800)  # the first half counted out as it was counted in
+    assert evening.rows == expected_rows(
+        [a_game(f"g{n}", random.Random(n)) for n in range(15, 30)])
+    host.reactor.advance(3600)
     assert evening.rows == [] and not evening.games and not evening._counts
