@@ -12,6 +12,7 @@ runs.
 """
 from __future__ import annotations
 
+import heapq
 import time
 from typing import Any
 
@@ -150,12 +151,9 @@ class Evening:
         self._expiry = None
 
     def _count(self, ended: float, record: dict[str, Any]) -> None:
-        import heapq
-
+        """Count in a game that ended (``add`` and ``_recent`` pass only those)."""
         from cartagena_net.records.format import tally
 
-        if record.get("outcome") is None:
-            return
         # What the counts read of the record, and no more: its players (the same entry
         # for the same player in every game) and its outcome.
         out = record["outcome"]
@@ -182,8 +180,6 @@ class Evening:
     def _update(self) -> None:
         """Count out the games that ended too long ago, publish the rows, and set the
         timer for the next game to go."""
-        import heapq
-
         from cartagena_net.records.format import ranked_rows, tally
 
         now = self.host.reactor.seconds()

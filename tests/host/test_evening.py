@@ -77,7 +77,6 @@ class EveningMachine(RuleBasedStateMachine):
         self.host = FakeHost()
         self.evening = Evening(self.host)
         self.model: dict[str, tuple[float, dict]] = {}  # id -> (ended, record)
-        self.rng = random.Random(0)
 
     @rule(game=st.integers(0, 40), seed=st.integers(0, 2**16))
     def a_game_ends(self, game: int, seed: int) -> None:
