@@ -240,6 +240,7 @@ class Journal:
                 os.close(fd)
             fsync_dir(self.path.parent)
         self._good = self.path.stat().st_size  # the bytes known to be written whole
+        self._torn = True  # whether the file may hold more than _good (checked, then cut)
 
     def append(self, *records: dict[str, Any]) -> None:
         """Write the records as one chunk of lines (then fsync, or leave that to the
@@ -248,24 +249,30 @@ class Journal:
         The file is opened for each append and closed after it, so that the host holds
         nothing open for writing between actions (a disk can then be remounted read-only
         under a running host, and taken back). Whatever an earlier failed append left
-        (a full or failing disk) is cut off first: only whole appends stay."""
+        (a full or failing disk) is cut off first: only whole appends stay. The file's
+        size is read only when it may differ from what was written (at the first append
+        and after a failed one), not at every action."""
         if self.closed:
             raise ValueError("journal is closed")
+        data = _lines(records)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
         try:
-            if os.fstat(fd).st_size != self._good:
-                os.ftruncate(fd, self._good)
-            view = memoryview(_lines(records))
+            if self._torn:
+                if os.fstat(fd).st_size != self._good:
+                    os.ftruncate(fd, self._good)
+                self._torn = False
+            view = memoryview(data)
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
             if self.syncer is None:
                 os.fsync(fd)
-            self._good = os.fstat(fd).st_size
+            self._good += len(data)
         except OSError:
             # A full or failing disk: take back whatever part of the records got written,
             # so that the next append starts on a whole line (nothing half written stays);
             # if even that fails, the next append cuts it off before writing.
+            self._torn = True
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, self._good)
             raise
@@ -280,6 +287,7 @@ class Journal:
             raise ValueError("journal is closed")
         write_journal(self.path, list(records))
         self._good = self.path.stat().st_size
+        self._torn = False
 
     def close(self) -> None:
         """No more appends (idempotent)."""

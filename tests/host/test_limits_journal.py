@@ -1,8 +1,12 @@
 """Unit tests: token bucket, connection caps, tokens, journals (files and modes)."""
 from __future__ import annotations
 
+import errno
 import os
 import stat
+import subprocess
+import sys
+import textwrap
 import zlib
 
 import pytest
@@ -84,6 +88,70 @@ def test_journal_rewrite_replaces_atomically_and_keeps_appending(tmp_path):
     assert [(r["t"], r.get("seq")) for r in records] == [("table", None), ("game", 3), ("act", 4)]
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert sorted(p.name for p in state.iterdir()) == ["table-1.journal"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_an_append_the_file_size_limit_cuts_short_leaves_no_part_of_it(tmp_path):
+    """A real short write: the process may not grow the file past a limit (RLIMIT_FSIZE),
+    so the second append writes part of its line and fails; that part is taken back, and
+    once the limit is lifted the next append follows the first on a whole line."""
+    path = ensure_state_dir(tmp_path / "state") / "table-1.journal"
+    script = textwrap.dedent(f"""
+        import errno, os, resource, signal
+        from cartagena_net.host.journal import Journal
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, not a signal
+        j = Journal({str(path)!r})
+        j.append({{"t": "act", "seq": 1}})
+        good = os.path.getsize({str(path)!r})
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (good + 20, hard))
+        try:
+            j.append({{"t": "act", "seq": 2, "action": "x" * 200}})
+        except OSError as exc:
+            assert exc.errno == errno.EFBIG, exc
+        else:
+            raise AssertionError("the append past the limit succeeded")
+        assert os.path.getsize({str(path)!r}) == good
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        j.append({{"t": "act", "seq": 3}})
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    read = read_journal(path)
+    assert [r["seq"] for r in read.records] == [1, 3]
+    assert not read.torn and read.bad is None and read.good == os.path.getsize(path)
+
+
+def test_what_a_failed_append_could_not_take_back_is_cut_at_the_next(tmp_path, monkeypatch):
+    """A disk that fails a write half way and then refuses the truncation too: the half
+    line stays on disk until the next append, which cuts it off before writing."""
+    import cartagena_net.host.journal as journal
+
+    path = ensure_state_dir(tmp_path / "state") / "table-1.journal"
+    j = Journal(path)
+    j.append({"t": "act", "seq": 1})
+    good = os.path.getsize(path)
+    real_write, real_truncate = os.write, os.ftruncate
+
+    def half_then_full(fd, data):
+        real_write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def refused(fd, size):
+        raise OSError(errno.EIO, "Input/output error")
+
+    with monkeypatch.context() as m:
+        m.setattr(journal.os, "write", half_then_full)
+        m.setattr(journal.os, "ftruncate", refused)
+        with pytest.raises(OSError):
+            j.append({"t": "act", "seq": 2, "action": "advance 3 bottle"})
+    assert os.path.getsize(path) > good  # the half line is still there
+    assert os.write is real_write and os.ftruncate is real_truncate
+    j.append({"t": "act", "seq": 3})
+    read = read_journal(path)
+    assert [r["seq"] for r in read.records] == [1, 3]
+    assert not read.torn and read.bad is None
+    j.append({"t": "act", "seq": 4})  # and on from there, each append whole
+    assert [r["seq"] for r in read_journal(path).records] == [1, 3, 4]
 
 
 def test_a_damaged_record_in_the_middle_is_found_by_its_checksum(tmp_path):
