@@ -124,7 +124,7 @@ def test_an_append_the_file_size_limit_cuts_short_leaves_no_part_of_it(tmp_path)
 def test_what_a_failed_append_could_not_take_back_is_cut_at_the_next(tmp_path, monkeypatch):
     """A disk that fails a write half way and then refuses the truncation too: the half
     line stays on disk until the next append, which cuts it off before writing."""
-    import cartagena_net.host.journal as journal
+    from cartagena_net.host import journal
 
     path = ensure_state_dir(tmp_path / "state") / "table-1.journal"
     j = Journal(path)
