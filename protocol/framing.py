@@ -6,6 +6,7 @@ holding exactly one msgpack map with string keys.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from typing import Any, NoReturn
 
@@ -214,10 +215,17 @@ def _map_header(n: int) -> bytes:
     return b"\xdf" + n.to_bytes(4, "big")
 
 
+_PACKERS = threading.local()  # a Packer per thread, made once: packb makes one a call
+
+
 def _packb(d: Any) -> bytes:
     """msgpack's encoding of ``d``; LocalProtocolError ``bad-value`` if it cannot be."""
     try:
-        return msgpack.packb(d, use_bin_type=True)
+        pack = _PACKERS.pack
+    except AttributeError:
+        pack = _PACKERS.pack = msgpack.Packer(use_bin_type=True).pack
+    try:
+        return pack(d)
     except (ValueError, TypeError, OverflowError) as exc:
         raise LocalProtocolError("bad-value", f"cannot encode: {exc}") from None
 
@@ -243,19 +251,21 @@ def pack_entries(d: dict[str, Any]) -> bytes:
 
 def encode_frame_nested(
     d: dict[str, Any], key: str, head: bytes, head_count: int, rest: dict[str, Any],
-    max_frame: int = MAX_FRAME,
+    max_frame: int = MAX_FRAME, *, more: bytes = b"", more_count: int = 0,
 ) -> bytes:
     """One frame of the map ``d`` plus the entry ``key``, a map made of ``head_count``
-    entries already encoded (``head``, from :func:`pack_entries`) and then ``rest``'s.
+    entries already encoded (``head``, from :func:`pack_entries`, or several such parts
+    one after another) and then ``rest``'s; ``more``: ``more_count`` entries of the
+    outer map already encoded, put after ``d``'s.
 
-    The frame decodes exactly as ``encode_frame({**d, key: {**head's map, **rest}})``
-    (``key`` and ``rest`` must not repeat a key of ``d`` or of ``head``). Like
-    ``check=False``, the values are not walked: plain data the caller built.
+    The frame decodes exactly as ``encode_frame({**d, **more's map, key: {**head's
+    map, **rest}})`` (no key may appear twice in a map). Like ``check=False``, the
+    values are not walked: plain data the caller built.
     """
     if not isinstance(d, dict) or not isinstance(rest, dict):
         raise LocalProtocolError("bad-value", "a frame must hold a map")
-    return _framed(b"".join((_map_header(len(d) + 1), pack_entries(d), _packb(key),
-                             _map_header(head_count + len(rest)), head,
+    return _framed(b"".join((_map_header(len(d) + more_count + 1), pack_entries(d), more,
+                             _packb(key), _map_header(head_count + len(rest)), head,
                              pack_entries(rest))), max_frame)
 
 

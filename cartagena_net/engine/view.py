@@ -25,7 +25,8 @@ def _viewer_seat(state: State, viewer: int | str) -> int | None:
 
 
 def view(state: State, viewer: int | str, since: int | None = None,
-         shared: dict[str, Any] | None = None, fixed: bool = True) -> dict[str, Any]:
+         shared: dict[str, Any] | None = None, fixed: bool = True,
+         public: bool = True) -> dict[str, Any]:
     """Plain data (dicts, lists, str, int, bool, None) for ``viewer``.
 
     With ``since``, ``events`` lists the events numbered from ``since`` on (each with a
@@ -37,21 +38,27 @@ def view(state: State, viewer: int | str, since: int | None = None,
 
     ``fixed=False`` leaves out the entries that stay the same for the whole game
     (:func:`fixed_part`: its rules and board, the first entries of a whole view), for a
-    caller that sends them once or has them encoded already.
+    caller that sends them once or has them encoded already. ``public=False`` (with
+    ``shared``) leaves out the entries the same for every viewer of this moment too
+    (``shared["public"]`` holds them), for a caller that encodes them once for all.
     """
     me = _viewer_seat(state, viewer)
     if shared is None:
         shared = {}
     shown = state.game.hands_public
-    public = shared.get("public")
-    if public is None:
-        public = shared["public"] = _public(state)
+    common = shared.get("public")
+    if common is None:
+        common = shared["public"] = _public(state)
         shared["seats"] = [_seat(state, s, shown) for s in range(len(state.hands))]
     seats = shared["seats"]
     if me is not None and not shown:  # its own hand: the one part of the seats it alone sees
         seats = list(seats)
         seats[me] = _seat(state, me, True)
-    out: dict[str, Any] = {**fixed_part(state), **public} if fixed else dict(public)
+    out: dict[str, Any] = {}
+    if fixed:
+        out.update(fixed_part(state))
+    if public:
+        out.update(common)
     out["seats"] = seats
     out["viewer"] = SPECTATOR if me is None else me
     if state.game.magic:

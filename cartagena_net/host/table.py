@@ -31,6 +31,11 @@ BOT_NAMES = ("Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Captain Ki
              "Black Bart", "Ned Low", "Charles Vane", "Henry Avery", "Grace O'Malley")
 
 
+def _lines(events: list[dict[str, Any]]) -> list[str]:
+    """A ``state`` message's ``lines``: each event's text, cut to the protocol's 500."""
+    return [str(e.get("text", ""))[:500] for e in events]
+
+
 def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
     """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
     searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
@@ -89,7 +94,7 @@ class Table:
         self.paused_since = 0.0
         self.started_at: float | None = None  # when the game started (Unix time)
         self.entry_cache: dict[str, Any] | None = None
-        self._fixed: tuple[dict[str, Any], bytes] | None = None  # see _encode_state
+        self._fixed: tuple[dict[str, Any], bytes] | None = None  # see _seat_frame
         seed = getattr(getattr(host, "config", None), "seed", None)
         self._rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
                                   else seed)
@@ -584,13 +589,11 @@ class Table:
             acts.append("undo")
         return acts
 
-    def _state_wire(self, viewer: Any, since: int, shared: dict[str, Any] | None = None,
-                    fixed: bool = True) -> dict[str, Any]:
+    def _state_wire(self, viewer: Any, since: int,
+                    shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """A ``state`` message as a wire map: the engine's view for ``viewer`` only
-        (``shared``: the view's memo for every viewer of this one broadcast; ``fixed``:
-        whether the view holds the entries fixed for the whole game, see
-        :meth:`_encode_state`)."""
-        v = view(self.state, viewer, since=since, shared=shared, fixed=fixed)
+        (``shared``: the view's memo for every viewer of this one broadcast)."""
+        v = view(self.state, viewer, since=since, shared=shared)
         events = v.pop("events", None) or []
         return {
             "type": "state",
@@ -599,19 +602,34 @@ class Table:
             "view": v,
             "legal": self._legal(viewer) if viewer is not SPECTATOR else [],
             "events": events,
-            "lines": [str(e.get("text", ""))[:500] for e in events],
+            "lines": _lines(events),
         }
 
-    def _encode_state(self, wire: dict[str, Any]) -> bytes:
-        """The frame of a ``state`` map whose view lacks its fixed part (built with
-        ``fixed=False``): the game's rules and board, encoded once per game here and put
-        into every such frame as they are. The frame decodes to the whole view."""
-        fixed = fixed_part(self.state)
-        kept = self._fixed
-        if kept is None or kept[0] is not fixed:
-            kept = self._fixed = (fixed, pack_entries(fixed))
-        rest = wire.pop("view")
-        return encode_frame_nested(wire, "view", kept[1], len(fixed), rest)
+    def _seat_frame(self, seat: int, since: int, shared: dict[str, Any],
+                    parts: dict[Any, Any]) -> bytes:
+        """``seat``'s ``state`` frame in a broadcast (``shared``: the views' memo;
+        ``parts``: what this broadcast encoded already). What is the same in every
+        seat's frame is encoded once and put in as it is: the view's fixed part (the
+        game's rules and board, once per game), its public part (once per broadcast),
+        and the events with their lines (once for each list of events: every seat not
+        named by one of them reads the same). The frame decodes to the whole message."""
+        state = self.state
+        v = view(state, seat, since=since, shared=shared, fixed=False, public=False)
+        events = v.pop("events", None) or []
+        head = parts.get("head")
+        if head is None:
+            fixed = fixed_part(state)
+            kept = self._fixed
+            if kept is None or kept[0] is not fixed:
+                kept = self._fixed = (fixed, pack_entries(fixed))
+            common = shared["public"]
+            head = parts["head"] = (kept[1] + pack_entries(common), len(fixed) + len(common))
+        told_key = tuple(map(id, events))  # the events' maps are shared's, alive till the end
+        told = parts.get(told_key)
+        if told is None:
+            told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
+        wire = {"type": "state", "table": self.id, "seq": self.seq, "legal": self._legal(seat)}
+        return encode_frame_nested(wire, "view", head[0], head[1], v, more=told, more_count=2)
 
     def _full_state(self, viewer: Any) -> dict[str, Any]:
         return self._state_wire(viewer, max(0, self.state.event_count - RECENT_EVENTS))
@@ -628,13 +646,13 @@ class Table:
         since = 0 if full else self.sent_events
         encode = self.host.encode_wire
         shared: dict[str, Any] = {}  # the views' public part, built once for all of them
+        parts: dict[Any, Any] = {}  # the seats' frames' common parts, encoded once
         seats = self.seats
         if first is not None:
             seats = [seats[first], *seats[:first], *seats[first + 1 :]]
         for s in seats:
             if s.conn is not None:
-                s.conn.write_state(self.id, self._encode_state(
-                    self._state_wire(s.index, since, shared, fixed=False)))
+                s.conn.write_state(self.id, self._seat_frame(s.index, since, shared, parts))
             elif s.controller is not None and hasattr(s.controller, "observe"):
                 s.controller.observe(view(self.state, s.index, since=since,
                                           shared=shared)["events"], s.index)

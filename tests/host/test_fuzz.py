@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 import msgpack
+import pytest
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
@@ -103,16 +104,16 @@ def test_spectators_share_one_encoding_per_update():
         calls.append((wire["view"]["viewer"], data))
         return data
 
-    seat_frames = table._encode_state  # the seats' frames: the game's fixed part spliced in
+    seat_frames = table._seat_frame  # the seats' frames: the common parts spliced in
 
-    def counting_seat(wire):
-        viewer = wire["view"]["viewer"]
-        data = seat_frames(wire)
-        calls.append((viewer, data))
+    def counting_seat(seat, since, shared, parts):
+        data = seat_frames(seat, since, shared, parts)
+        calls.append((seat, data))
         return data
 
     host.encode_wire = counting
-    table._encode_state = counting_seat
+    table._seat_frame = counting_seat
+    since = table.sent_events
     for _, t in conns:
         t.clear()
     actor = table.state.actor
@@ -129,3 +130,49 @@ def test_spectators_share_one_encoding_per_update():
         assert sent["type"] == "state" and decoder.next_frame() is None
         assert sent["view"] == view(table.state, seat)
         assert list(sent["view"]) == list(view(table.state, seat))
+        # ... and to the whole message, as one built alone for that seat
+        alone = table._state_wire(seat, since)
+        assert sent == alone and sent["events"] and sent["lines"]
+        assert bool(sent["legal"]) == (seat == table.state.actor)
+
+
+@pytest.mark.parametrize(("rules", "options"), [
+    ("jamaica", {"players": 4}),
+    ("studiogiochi-2017", {"players": 3, "morgan": "also", "filibusters": True}),
+    ("studiogiochi-2017", {"players": 4, "magic": True}),
+    ("tortuga", {"players": 2}),
+])
+def test_every_seat_frame_of_a_whole_game_is_the_message_built_for_that_seat_alone(
+        rules, options):
+    """The seats' frames are put together from parts encoded once for all (the view's
+    fixed and public parts, a list of events every seat it does not name reads alike):
+    after every action of a whole game, with its draws, reshuffles, debts and powers,
+    each seat's frame decodes to the message built for that seat alone, its own cards
+    and events included."""
+    clock = Clock()
+    host = make(clock, rate=1e9, burst=1e9)  # the clock stands still: no rate to keep
+    tid = host.create_table("t", rules, options)
+    players = options["players"]
+    conns = [at_table(host, tid) for _ in range(players)]
+    conns[0][0].dataReceived(encode_frame(messages.Start(table=tid).to_wire()))
+    table = host.lobby.tables[tid]
+    rng = random.Random(len(rules) + players)
+    actions = 0
+    personal = 0
+    while not table.state.is_over and actions < 3000:
+        since = table.sent_events
+        for _, t in conns:
+            t.clear()
+        legal = table._legal(table.state.actor)
+        conns[table.state.actor][0].dataReceived(encode_frame(messages.Action(
+            table=tid, seq=table.seq, action=rng.choice(legal)).to_wire()))
+        actions += 1
+        for seat, (_, t) in enumerate(conns):
+            decoder = FrameDecoder()
+            decoder.receive_data(t.value())
+            sent = decoder.next_frame()
+            assert decoder.next_frame() is None
+            alone = table._state_wire(seat, since)
+            assert sent == alone
+            personal += any("cards" in e for e in sent["events"])
+    assert table.state.is_over and personal > 0

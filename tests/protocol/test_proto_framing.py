@@ -243,16 +243,22 @@ def _disjoint(*maps: dict) -> bool:
 @given(st.dictionaries(st.text(max_size=8), plain_data, max_size=20),
        st.dictionaries(st.text(max_size=8), plain_data, max_size=40),
        st.dictionaries(st.text(max_size=8), plain_data, max_size=20),
+       st.dictionaries(st.text(max_size=8), plain_data, max_size=20),
+       st.dictionaries(st.text(max_size=8), plain_data, max_size=20),
        st.text(max_size=8))
-def test_a_nested_frame_decodes_as_the_whole_map(outer, head, rest, key):
-    """A map with a part encoded once (sizes either side of msgpack's 16-entry fixmap)
-    decodes exactly as the same map encoded whole."""
+def test_a_nested_frame_decodes_as_the_whole_map(outer, more, head, second, rest, key):
+    """A map with parts encoded once (the nested map's in two parts, and some of the
+    outer map's; sizes either side of msgpack's 16-entry fixmap) decodes exactly as the
+    same map encoded whole."""
     outer.pop(key, None)
-    for k in head:
-        rest.pop(k, None)
-    assert _disjoint(head, rest)
-    data = encode_frame_nested(outer, key, pack_entries(head), len(head), rest)
-    whole = {**outer, key: {**head, **rest}}
+    more = {k: v for k, v in more.items() if k != key and k not in outer}
+    second = {k: v for k, v in second.items() if k not in head}
+    rest = {k: v for k, v in rest.items() if k not in head and k not in second}
+    assert _disjoint(head, rest) and _disjoint(head, second) and _disjoint(outer, more)
+    data = encode_frame_nested(outer, key, pack_entries(head) + pack_entries(second),
+                               len(head) + len(second), rest,
+                               more=pack_entries(more), more_count=len(more))
+    whole = {**outer, **more, key: {**head, **second, **rest}}
     decoder = FrameDecoder()
     decoder.receive_data(data)
     got = drain(decoder)
@@ -267,3 +273,37 @@ def test_a_nested_frame_over_the_limit_is_refused_on_send():
                             {"more": ["z" * 900] * 40})
     with pytest.raises(LocalProtocolError, match="bad-value"):
         encode_frame_nested({"type": "state"}, "view", b"", 0, {"x": object()})
+
+
+def test_a_refused_value_leaves_the_next_frame_whole():
+    """The encoder keeps one msgpack packer (per thread): a value it refuses half way
+    leaves nothing behind in it for the next frame."""
+    for bad in ({"a": [1, 2, object()]}, {"a": ["x" * 40, 2**70]}):
+        with pytest.raises(LocalProtocolError, match="bad-value"):
+            encode_frame(bad, check=False)
+        good = {"type": "ping", "nonce": 7}
+        assert encode_frame(good) == len(msgpack.packb(good)).to_bytes(4, "big") + msgpack.packb(good)
+
+
+def test_frames_encoded_in_many_threads_at_once_are_each_whole():
+    """Threads (a host's web and record threads beside its reactor) encode at once (one
+    packer shared by all would mix their frames where msgpack packs in Python)."""
+    import threading
+
+    errors = []
+
+    def encode(n: int) -> None:
+        try:
+            for i in range(2000):
+                d = {"type": "chat", "text": "t" * ((n * 7 + i) % 300), "table": n}
+                body = encode_frame(d)[4:]
+                assert msgpack.unpackb(body) == d
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=encode, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
