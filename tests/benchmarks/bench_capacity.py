@@ -154,9 +154,10 @@ def reference_serve(eager: bool = False) -> None:
     from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
-    from cartagena_net.host.eager import write_now
     from twisted.internet import protocol
     from twisted.protocols.basic import Int32StringReceiver
+
+    from cartagena_net.host.eager import write_now
 
     templates = state_templates()
     tables: dict[int, list] = {}
