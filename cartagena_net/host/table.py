@@ -36,13 +36,20 @@ def _lines(events: list[dict[str, Any]]) -> list[str]:
     return [str(e.get("text", ""))[:500] for e in events]
 
 
-def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
-    """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
-    searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
-    from cartagena_net.bots.kinds import BOT_KINDS, make_bot
+def check_bot_kind(kind: str) -> None:
+    """HostError ``bad-field`` unless ``kind`` is one of the bots' kinds."""
+    from cartagena_net.bots.kinds import BOT_KINDS
 
     if kind not in BOT_KINDS:
         raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")
+
+
+def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
+    """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
+    searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
+    from cartagena_net.bots.kinds import make_bot
+
+    check_bot_kind(kind)
     if config is None:
         return make_bot(kind, rng)
     return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)
@@ -344,6 +351,7 @@ class Table:
     def add_bot(self, conn: Any | None, seat: int | None, kind: str) -> Seat:
         if conn is not None:
             self._require_owner(conn)
+        check_bot_kind(kind)  # an unknown kind is refused as such, wherever it would sit
         if self.playing:
             return self._hand_to_bot(seat, kind)
         chosen = self._choose_seat(seat, None)
@@ -370,7 +378,6 @@ class Table:
         if not chosen.human or chosen.conn is not None:
             raise HostError("bad-seat", f"the {chosen.color} player is here: a bot stands in "
                             "only for an absent player")
-        load_bot(kind, self._rng)  # an unknown kind is refused before anything changes
         self._stand_in(chosen, kind)
         return chosen
 

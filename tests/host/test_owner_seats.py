@@ -121,3 +121,33 @@ def test_the_owner_removes_an_empty_seat_and_three_friends_start():
             await stop_host(host)
 
     run(scenario())
+
+
+def test_an_unknown_bot_kind_is_refused_as_such_even_where_no_seat_is_free():
+    """docs/protocol.md 4.9: a kind other than random, greedy or ismcts is bad-field,
+    whatever the table (a full one used to answer table-full); a known kind at a full
+    table is table-full; an ismcts bot sits and plays the game to its end."""
+    async def scenario() -> None:
+        host = make_host(bot_level="easy")
+        try:
+            tid = host.create_table("t", "jamaica", SMALL)
+            (ann, a, _), = await seat_players(host.port, tid, ["ann"])
+            ann.send(messages.AddBot(table=tid, kind="wizard"))
+            assert (await ann.expect(messages.Error)).code == "bad-field"  # a free seat
+            ann.send(messages.AddBot(table=tid, kind="ismcts"))
+            lobby = await ann.expect(messages.Lobby, lambda m: _seat(m, tid, 1 - a)["bot"])
+            assert _seat(lobby, tid, 1 - a)["bot"] == "ismcts"
+            for kind, code in (("wizard", "bad-field"), ("ISMCTS", "bad-field"),
+                               ("greedy", "table-full")):  # no seat is free now
+                ann.send(messages.AddBot(table=tid, kind=kind))
+                assert (await ann.expect(messages.Error)).code == code, kind
+            table = host.lobby.tables[tid]
+            assert [s.bot_kind for s in table.seats if s.bot is not None] == ["ismcts"]
+            ann.send(messages.Start(table=tid))
+            await state_at(ann)
+            await play_on(table, {a: ann})
+            assert table.state.is_over
+        finally:
+            await stop_host(host)
+
+    run(scenario())
