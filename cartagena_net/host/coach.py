@@ -83,7 +83,7 @@ class Coach:
     def _viewers(self) -> list[Any]:
         out: list[Any] = [SPECTATOR] if self.live else []
         if self.hints and self.table.state is not None:
-            out += list(range(len(self.table.state.hands)))
+            out += list(range(self.table.state.game.players))
         return out
 
     def follow(self, shared: dict[str, Any] | None = None) -> None:
@@ -122,7 +122,7 @@ class Coach:
 
     def _finished(self) -> None:
         state = self.table.state
-        n = len(state.hands)
+        n = state.game.players
         self._dirty = False
         self._record([1.0 if s == state.outcome.winner else 0.0 for s in range(n)])
 
