@@ -42,6 +42,8 @@ def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
         places = ", ".join(f"{_ordinal(i)} {n}" for i, n in enumerate(r["places"], 1) if n)
         if r["unfinished"]:
             places += f"{'; ' if places else ''}{r['unfinished']} unfinished"
+        if r.get("hinted"):
+            places += f"{'; ' if places else ''}{r['hinted']} with hints"
         lines.append(f"{name:<{width}}  {r['games']:>5}  {r['wins']:>4}  "
                      f"{r.get('rating', 0.0):>6.1f}  {places}")
     lines.append("rating: openskill's Plackett-Luce over every finished game, mu - 3 sigma")
