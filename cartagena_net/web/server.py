@@ -67,6 +67,7 @@ STATIC_TYPES = {
     "common.js": "text/javascript; charset=utf-8",
     "board.js": "text/javascript; charset=utf-8",
     "table.js": "text/javascript; charset=utf-8",
+    "chances.js": "text/javascript; charset=utf-8",
     "lobby.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
     "game.js": "text/javascript; charset=utf-8",
@@ -516,8 +517,13 @@ class WebServer:
 
 def state_frame(wire: dict[str, Any], reset: bool) -> Frame:
     """A ``state`` event from a table's spectator ``state`` map (engine view + events)."""
-    return Frame.event("state", {"seq": wire["seq"], "view": wire["view"],
-                                 "events": wire["events"], "reset": reset}, wire["seq"])
+    data = {"seq": wire["seq"], "view": wire["view"], "events": wire["events"],
+            "reset": reset, "chances": wire.get("chances")}
+    if "chances_seq" in wire:  # live chances: the state number they are of, and on a
+        data["chances_seq"] = wire["chances_seq"]  # first view the curve so far
+    if reset and "curve" in wire:
+        data["curve"] = wire["curve"]
+    return Frame.event("state", data, wire["seq"])
 
 
 def cookie(request: Any, name: str) -> str | None:
