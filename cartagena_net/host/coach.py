@@ -73,6 +73,7 @@ class Coach:
         self.estimates = 0
         self.skipped = 0  # tries that found the pool busy
         self.hinted: dict[int, int] = {}  # seat -> seq of the position its last hint was for
+        self.hinted_moves: list[int] = []  # indices of the game's actions taken after one
         self._hints: dict[int, dict[str, Any]] = {}  # seat -> its last hint request
         self._pending: Any = None  # the estimate under way: (seq, Deferred)
         self._dirty = False
@@ -283,6 +284,14 @@ class Coach:
         """Whether ``seat`` got a hint for the position ``seq`` (its action there is
         marked in the record)."""
         return self.hinted.get(seat) == seq
+
+    def acted(self, seat: int, seq: int, index: int) -> bool:
+        """``seat`` took the game's action number ``index`` (from 0) in the position
+        ``seq``: True (and it is kept) if it had a hint for that position."""
+        if self.was_hinted(seat, seq):
+            self.hinted_moves.append(index)
+            return True
+        return False
 
 
 def hint_request(table: Any, seat: Any, spectator: bool) -> list[str]:
