@@ -16,9 +16,9 @@ from client.board import (
     sloop_pos,
 )
 from client.glyphs import color_letters, color_style, glyph, marks
-from client.keymap import game_keys
 from client.landing import place_name
 from client.model import DEFAULT_PORT, ClientModel
+from client.modes.game import game_help
 from client.plain import count
 from client.powers import magic_lines_text
 from client.text import (
@@ -215,7 +215,7 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
         return end_lines(model, width)
     if model.spectate or model.seat is None:
         return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only")]] + keys_line(
-            game_keys(model), width)
+            game_help(model), width)
     out: list[Line] = [pirates_line(model)]
     out += since_lines(model, width)
     if not model.legal:
@@ -227,7 +227,7 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
             out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                         ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
         return out
-    out += keys_line(game_keys(model), width)
+    out += keys_line(game_help(model), width)
     if model.preview is not None:
         out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                     ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
@@ -313,7 +313,7 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
         out += wrap("You stay at this table for the next game, in which the next seat "
                     "starts" + ("" if model.may_manage() else " (the owner starts it)")
                     + "; l leaves.", width, DIM)
-    out += keys_line(game_keys(model), width)
+    out += keys_line(game_help(model), width)
     return out
 
 
