@@ -32,13 +32,12 @@ from twisted.logger import Logger
 from cartagena_net.bots.coach import LIVE_PLAYOUTS, hint_job, live_chances
 from cartagena_net.engine import SPECTATOR, view
 from cartagena_net.engine.determinize import track_known
-from cartagena_net.host.errors import HostError
 from cartagena_net.host.thinker import HUMAN
 from protocol import messages
 
 log = Logger(namespace="cartagena.host.coach")
 
-__all__ = ["LIVE_BUDGET", "LIVE_PLAYOUTS", "LIVE_SHARE", "RETRY", "Coach", "hint_request"]
+__all__ = ["LIVE_BUDGET", "LIVE_PLAYOUTS", "LIVE_SHARE", "RETRY", "Coach"]
 
 LIVE_BUDGET = 0.25  # seconds an estimate may take at most (fewer playouts then)
 LIVE_SHARE = 0.25  # of one core, a table's estimates at most over time
@@ -293,21 +292,3 @@ class Coach:
             return True
         return False
 
-
-def hint_request(table: Any, seat: Any, spectator: bool) -> list[str]:
-    """The checks of a ``hint`` request from a connection at ``table`` (``seat``: its
-    :class:`~cartagena_net.host.seats.Seat`, None for none; ``spectator``: it watches):
-    HostError ``not-allowed`` / ``not-started`` / ``not-your-turn``, else the seat's
-    legal actions to hint among."""
-    if spectator or seat is None:
-        raise HostError("not-allowed", "only a seated player may ask for a hint")
-    coach = table.coach
-    if not coach.hints:
-        raise HostError("not-allowed", f"table {table.id} does not allow hints "
-                        "(its owner chooses when creating it)")
-    if table.status != "playing" or table.state is None or table.state.is_over:
-        raise HostError("not-allowed", f"table {table.id} is not playing")
-    legal = [a for a in table.legal_actions(seat.index) if a != "undo"]
-    if not legal:
-        raise HostError("not-your-turn", "you have nothing to decide now: ask on your turn")
-    return legal

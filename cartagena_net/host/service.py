@@ -221,7 +221,7 @@ class HostService(Service):
                 table = Table(
                     self, table_id, name[:64], rules, options,
                     password=stored_password, spectators=self.config.spectators,
-                    creator=address,
+                    creator=address, hints=hints, player_chances=player_chances,
                 )
             except FileExistsError:  # a journal nobody listed: never overwrite it
                 log.warn(  # noqa: G010 - twisted's Logger has warn()

@@ -331,7 +331,7 @@ class WebServer:
         self.channels: set[WebChannel] = set()
         self.lobby_feed = Feed("lobby", self.config.web_max_buffer)
         self.feeds: dict[int, Feed] = {}
-        self._full: dict[int, tuple[int, Frame]] = {}
+        self._full: dict[int, tuple[Any, Frame]] = {}
         self.sessions: dict[str, Any] = {}  # browser seats' play streams, by id
         self.background = Background(self.reactor)  # records read and replays built
         self._dirty: set[int] = set()
@@ -472,11 +472,14 @@ class WebServer:
 
     def _full_frame(self, table: Any) -> Frame:
         """A watcher's first view of a game: encoded once per table change."""
+        coach = getattr(table, "coach", None)  # a new live estimate: a new first view
+        key = (table.seq, None if coach is None else len(coach.curve),
+               None if coach is None else coach.chances)
         cached = self._full.get(table.id)
-        if cached is not None and cached[0] == table.seq:
+        if cached is not None and cached[0] == key:
             return cached[1]
         frame = state_frame(table.full_state(SPECTATOR), reset=True)
-        self._full[table.id] = (table.seq, frame)
+        self._full[table.id] = (key, frame)
         return frame
 
     # -- hooks called by the host ------------------------------------------------

@@ -5,6 +5,8 @@ each seat's chances (null, then numbers summing to 1), the players' only when th
 chose so; the lobby shows both settings; the record marks a move taken after a hint."""
 from __future__ import annotations
 
+import asyncio
+
 from protocol import messages
 
 from .helpers import join, make_host, run, seat_players, state_at, stop_host
@@ -119,37 +121,50 @@ def test_no_live_chances_sends_none():
 
 
 def test_a_client_of_today_plays_a_whole_game_with_chances_flowing():
-    """A client that knows nothing of chances and hints decodes every frame and plays on
-    to the end; the spectators' chances end certain for the winner."""
+    """Clients that know nothing of chances and hints decode every frame and play on to
+    the end (greedy moves from their own views); the spectator's chances end certain
+    for the winner."""
+    import random
+
+    from cartagena_net.bots.kinds import GreedyBot
+
     async def scenario() -> None:
         host = make_host(bot_workers=2)
         try:
-            tid = host.create_table("t", "jamaica", {"players": 2})
+            tid = host.create_table("t", "jamaica", {"players": 2}, player_chances=True)
             players = await seat_players(host.port, tid, ["ann", "bob"])
             spec, _ = await join(host.port, "watcher", role="spectator")
             spec.send(messages.JoinTable(table=tid, spectate=True))
             await spec.expect(messages.Joined)
-            players[0][0].send(messages.Start(table=tid))
             clients = [p[0] for p in players]
-            seq = None
-            while True:
-                states = [await state_at(c, seq) for c in clients]
-                s = states[0]
-                if s.view["outcome"] is not None:
+            clients[0].send(messages.Start(table=tid))
+            bots = [GreedyBot(random.Random(s)) for s in range(2)]
+            sent = -1
+            for _ in range(20000):
+                await asyncio.sleep(0.01)
+                last = [[m for m in c.seen if isinstance(m, messages.State)] for c in clients]
+                if not all(last):
+                    continue
+                now = [states[-1] for states in last]
+                if now[0].view["outcome"] is not None:
                     break
-                actor = s.view["actor"]
-                mover = next(st for st in states if st.legal)
-                who = clients[states.index(mover)]
-                legal = [a for a in mover.legal if a != "undo"]
-                who.send_map({"type": "action", "table": tid, "seq": mover.seq,
-                              "action": min(legal)})
-                seq = s.seq + 1
-                assert actor is not None
+                for c, st, bot in zip(clients, now, bots, strict=True):
+                    if st.legal and st.seq > sent:
+                        legal = [a for a in st.legal if a != "undo"]
+                        c.send(messages.Action(table=tid, seq=st.seq,
+                                               action=bot.choose(st.view, legal)))
+                        sent = st.seq
+            else:
+                raise AssertionError("the game did not end")
             assert all(c.decode_error is None for c in [*clients, spec])
-            winner = s.view["outcome"]["winner"]
+            assert not [m for c in clients for m in c.seen if isinstance(m, messages.Error)]
+            winner = now[0].view["outcome"]["winner"]
             last = await _chances(spec, lambda st: st.chances is not None
-                                  and st.view["outcome"] is not None)
-            assert last.chances[winner] == 1.0
+                                  and st.view["outcome"] is not None
+                                  and st.chances[winner] == 1.0)
+            assert sum(last.chances) == 1.0
+            seen = [m.chances for c in clients for m in c.seen if isinstance(m, messages.State)]
+            assert any(ch is not None for ch in seen)  # the owner let the players see them
         finally:
             await stop_host(host)
 
