@@ -112,13 +112,27 @@ class Coach:
 
     # -- live chances --------------------------------------------------------------
 
+    def audience(self) -> bool:
+        """Someone would see the chances: a spectator, a web watcher, or a connected
+        player at a table that shows them to its players. Nobody: nothing is estimated."""
+        t = self.table
+        if t.spectators:
+            return True
+        web = t.host.web
+        if web is not None and web.watching(t.id):
+            return True
+        return bool(t.player_chances) and any(s.conn is not None for s in t.seats)
+
     def turn(self) -> None:
         """The position changed: estimate the newest one when the pool allows."""
         if not self.live or self.table.state is None:
             return
         if self.table.state.is_over:
-            self._finished()
+            if self.chances_seq != self.table.seq:
+                self._finished()
             return
+        if self.chances_seq == self.table.seq and self._pending is None:
+            return  # this position's estimate is in already
         self._dirty = True
         self._try()
 
@@ -143,6 +157,8 @@ class Coach:
 
     def _try(self) -> None:
         if not self._dirty or self._pending is not None or self.table.state is None:
+            return
+        if not self.audience():  # tried again at the next turn, or when someone watches
             return
         host = self.table.host
         reactor = host.reactor

@@ -88,6 +88,7 @@ class Viewers:
         t.host.lobby_changed(t)
         if t.state is not None:
             conn.write_state(t.id, t.host.encode_wire(self.full_state(SPECTATOR)))
+            t.coach.turn()  # a first estimate, if none was made while nobody watched
 
     def drop_spectator(self, conn: Any) -> bool:
         """Remove ``conn`` if it is a spectator here; say whether it was."""

@@ -451,6 +451,9 @@ class WebServer:
         table = self.host.lobby.tables.get(table_id)
         if table is not None and self._listening is not None:
             self.host.lobby_changed(table)  # counted in the lobby's spectators
+            coach = getattr(table, "coach", None)
+            if coach is not None and len(feed):
+                coach.turn()  # a first estimate, if none was made while nobody watched
 
     def watching(self, table_id: int) -> bool:
         return table_id in self.feeds
