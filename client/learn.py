@@ -76,3 +76,31 @@ def hint_line(msg: Mapping[str, Any]) -> str:
     action = msg.get("action") or "?"
     reason = msg.get("reason") or ""
     return f"hint: {action}" + (f" — {reason}" if reason else "")
+
+
+def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
+    """The hinted move as the client's preview: where an advance or a retreat lands (the
+    board marks it), the reason as its text; Enter plays it like any preview."""
+    from client.landing import advance_to, place_name, retreat_to
+    from client.uistate import Preview
+
+    action = str(msg.get("action") or "")
+    words = action.split()
+    land = frm = None
+    try:
+        if words[0] == "advance" and len(words) >= 3:
+            frm = int(words[1])
+            land = advance_to(dict(view), frm, words[2].removesuffix("*"))
+        elif words[0] == "retreat" and len(words) >= 2:
+            frm = int(words[1])
+            got = retreat_to(dict(view), frm)
+            land = got[0] if got else None
+    except (KeyError, ValueError, TypeError, IndexError):
+        land = frm = None
+    where = ""
+    if land is not None and frm is not None:
+        where = f" ({place_name(dict(view), frm)} → {place_name(dict(view), land)})"
+    text = f"hint: {action}{where}"
+    if msg.get("reason"):
+        text += f" — {msg['reason']}"
+    return Preview(action, text, land, frm)
