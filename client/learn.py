@@ -80,7 +80,7 @@ def hint_line(msg: Mapping[str, Any]) -> str:
 
 def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
     """The hinted move as the client's preview: where an advance or a retreat lands (the
-    board marks it), the reason as its text; Enter plays it like any preview."""
+    board marks it); Enter plays it like any preview."""
     from client.landing import advance_to, place_name, retreat_to
     from client.uistate import Preview
 
@@ -100,7 +100,6 @@ def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
     where = ""
     if land is not None and frm is not None:
         where = f" ({place_name(dict(view), frm)} → {place_name(dict(view), land)})"
-    text = f"hint: {action}{where}"
-    if msg.get("reason"):
-        text += f" — {msg['reason']}"
-    return Preview(action, text, land, frm)
+    # The reason is on the status line (hint_line): the preview's own line keeps room
+    # for its keys.
+    return Preview(action, f"hint: {action}{where}", land, frm)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -149,9 +150,9 @@ def reason(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None,
         after.apply(action, seat=me)
     except Exception:  # noqa: BLE001 - a reason is a courtesy: the move stands regardless
         return {"kind": "gain", **out}
-    mine0, mine1 = sorted(before.pirates[me]), sorted(after.pirates[me])
-    moved_from = [p for p in mine0 if mine0.count(p) > mine1.count(p)]
-    moved_to = [p for p in mine1 if mine1.count(p) > mine0.count(p)]
+    was, now = Counter(before.pirates[me]), Counter(after.pirates[me])
+    moved_from = sorted((was - now).elements())  # one entry a pirate that left a space
+    moved_to = sorted((now - was).elements())
     drawn = max(0, after.hand_size(me) - before.hand_size(me) + (1 if kind == "advance" else 0))
     boat = before.board.boat
     if kind == "sail":

@@ -51,7 +51,8 @@ def test_the_hint_key_asks_and_the_answer_is_previewed_not_played():
     m.on_message({"type": "hint", "table": 1, "seq": 7, "action": action,
                   "reason": "this pirate jumps 4 spaces", "why": {"kind": "jump"}})
     assert m.preview is not None and m.preview.action == action
-    assert m.preview.landing is not None and "jumps 4 spaces" in m.preview.text
+    assert m.preview.landing is not None and m.preview.text.startswith(f"hint: {action}")
+    assert "jumps 4 spaces" in m.status  # the reason, on the status line
     assert m.take_outbox() == []  # previewed, not played
     # a new live estimate of the same position keeps the preview
     m.on_message({"type": "state", "table": 1, "seq": 7, "view": v, "legal": list(m.legal),
