@@ -18,7 +18,10 @@ With live chances (the default; ``--live-chances off`` for the comparison) every
 table also has its chances estimated after each turn on the idle workers: the line says
 how many ``state`` updates with chances the watchers got while the decisions were timed
 (``chance_updates``), so the estimates really ran. The issue's figure is four watched
-tables: ``BENCH_BOT_TABLES=4 python3 tests/benchmarks/bench_fairness.py``.
+tables: ``BENCH_BOT_TABLES=4 python3 tests/benchmarks/bench_fairness.py``; with
+``BENCH_BOTS_KIND=greedy`` the bots-only tables' bots do not search, so the pool's idle
+moments go to the chances (with ismcts bots at bot_delay 0 the pool is never idle, and
+the chances are skipped: they never take a worker a search could use).
 """
 from __future__ import annotations
 
@@ -40,6 +43,9 @@ from bench_latency import expect, pct, recv, send, watch_tables
 
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "40"))
 BOT_TABLES = int(os.environ.get("BENCH_BOT_TABLES", "15"))
+# The bots-only tables' bots: ismcts (searches on the pool, as people's bots) or greedy
+# (no search: the pool is then left to the people's table's bots and the live chances).
+BOTS_KIND = os.environ.get("BENCH_BOTS_KIND", "ismcts")
 SLACK = 0.1  # seconds beyond the level's bound: the reactor's and the network's share
 
 
@@ -61,7 +67,7 @@ def serve(trigger: Path) -> None:
     host.startService()
     host.create_table("people", "jamaica", {"players": 4}, bots=3, bot_kind="ismcts")
     tables = [host.lobby.tables[host.create_table(f"bots {i}", "jamaica", {"players": 4},
-                                                  bots=4, bot_kind="ismcts")]
+                                                  bots=4, bot_kind=BOTS_KIND)]
               for i in range(BOT_TABLES)]
 
     def again() -> None:  # the bots-only tables play (new games too) once triggered
@@ -170,6 +176,7 @@ def main() -> None:
             "level": "normal",
             "level_bound_s": bound,
             "bots_only_tables": len(watchers),
+            "bots_only_kind": BOTS_KIND,
             "decisions": DECISIONS,
             "idle_p50_s": round(pct(idle, 0.5), 3),
             "idle_p99_s": round(pct(idle, 0.99), 3),
