@@ -25,14 +25,19 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from cartagena_net.portable.files import fsync_dir, fsync_file, lock_exclusive, restrict
+from cartagena_net.portable.files import (
+    fsync_dir,
+    fsync_file,
+    lock_exclusive,
+    open_fd,
+    restrict,
+)
 
 log = Logger(namespace="cartagena.host.journal")
 
 JOURNAL_RE = re.compile(r"^table-([0-9]+)\.journal$")  # ASCII digits only
 # Any file a table's journal ever leaves behind: the journal, ``.tmp``, ``.bad-...``.
 JOURNAL_FILE_RE = re.compile(r"^table-([0-9]+)\.journal(?:$|\.)")
-_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
@@ -69,7 +74,7 @@ def lock_state_dir(path: Path) -> int:
     # flock holds on a descriptor opened for reading: the host then holds nothing open
     # for writing in its state dir (it can be remounted read-only under a running host).
     mode = os.O_RDONLY if _HAS_FLOCK else os.O_RDWR
-    fd = os.open(lock, mode | os.O_CREAT | _O_CLOEXEC, 0o600)
+    fd = open_fd(lock, mode | os.O_CREAT, 0o600)
     try:
         if not lock_exclusive(fd, wait=False):
             return fd  # no advisory locks on this platform
@@ -78,7 +83,7 @@ def lock_state_dir(path: Path) -> int:
         os.close(fd)
         raise OSError(f"another host (process {holder}) is using it; stop that host "
                       "first, or give this one another --state-dir") from None
-    writer = os.open(lock, os.O_WRONLY | os.O_TRUNC | _O_CLOEXEC) if _HAS_FLOCK else fd
+    writer = open_fd(lock, os.O_WRONLY | os.O_TRUNC) if _HAS_FLOCK else fd
     try:
         os.write(writer, b"%d\n" % os.getpid())
     finally:
@@ -105,7 +110,7 @@ def _lines(records: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> bytes:
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` by ``data`` (0600): a temporary file, fsync, rename, fsync dir."""
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o600)
+    fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         restrict(fd, tmp)
         view = memoryview(data)
@@ -233,7 +238,7 @@ class Journal:
         self.closed = False
         self.syncer = None if syncer is None or syncer.each else syncer
         if fresh:
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o600)
+            fd = open_fd(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
                 restrict(fd, self.path)
             finally:
@@ -255,7 +260,7 @@ class Journal:
         if self.closed:
             raise ValueError("journal is closed")
         data = _lines(records)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
+        fd = open_fd(self.path, os.O_WRONLY | os.O_APPEND)
         try:
             if self._torn:
                 if os.fstat(fd).st_size != self._good:

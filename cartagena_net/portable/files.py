@@ -9,6 +9,10 @@
   there is no error.
 - :func:`lock_exclusive`: an exclusive lock on an open file: ``fcntl.flock`` on POSIX,
   ``msvcrt.locking`` on Windows; where neither exists, no lock (and ``False``).
+- :func:`open_fd`: ``os.open`` in binary mode. Windows opens a descriptor in text mode
+  unless ``O_BINARY`` is given, and then writes each ``\n`` as ``\r\n`` (a journal's
+  checksums no longer match). Every ``os.open`` of the product goes through it
+  (tests/test_repository.py checks that each one names ``O_BINARY``).
 """
 from __future__ import annotations
 
@@ -16,10 +20,17 @@ import errno
 import os
 
 O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+O_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation; elsewhere 0
 
 # What opening a directory for fsync may raise where the platform cannot do it.
 _NO_DIR_FSYNC = {errno.EACCES, errno.EPERM, errno.EISDIR, errno.EINVAL, errno.EBADF,
                  errno.ENOTSUP if hasattr(errno, "ENOTSUP") else errno.EINVAL}
+
+
+def open_fd(path: str | os.PathLike[str], flags: int, mode: int = 0o777) -> int:
+    """``os.open`` in binary mode (never text mode, as Windows would by default), and not
+    inherited by child processes."""
+    return os.open(path, flags | O_BINARY | O_CLOEXEC, mode)
 
 
 def restrict(fd: int, path: str | os.PathLike[str]) -> None:
@@ -34,7 +45,7 @@ def restrict(fd: int, path: str | os.PathLike[str]) -> None:
 def fsync_dir(path: str | os.PathLike[str]) -> bool:
     """Fsync a directory; False where the platform cannot (nothing to do there)."""
     try:
-        fd = os.open(path, os.O_RDONLY | O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | O_BINARY | O_CLOEXEC)
     except OSError as exc:
         if exc.errno in _NO_DIR_FSYNC or isinstance(exc, (PermissionError, IsADirectoryError)):
             return False
@@ -55,7 +66,7 @@ def fsync_file(path: str | os.PathLike[str]) -> bool:
     so that a sync never holds it open for writing; Windows needs a writable handle."""
     mode = os.O_WRONLY | os.O_APPEND if os.name == "nt" else os.O_RDONLY
     try:
-        fd = os.open(path, mode | O_CLOEXEC)
+        fd = os.open(path, mode | O_BINARY | O_CLOEXEC)
     except FileNotFoundError:
         return False
     try:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import signal
 import stat
 import subprocess
 import sys
@@ -133,7 +132,7 @@ def test_every_acknowledged_record_survives_a_kill(tmp_path):
             if acked >= 300:
                 break
     finally:
-        proc.send_signal(signal.SIGKILL)
+        proc.kill()
         proc.wait(timeout=10)
     assert acked >= 300
     read = read_journal(path)

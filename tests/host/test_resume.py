@@ -4,7 +4,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
 import stat
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 from cartagena_net.host.journal import list_journals, read_journal
 from cartagena_net.host.passwords import verify_password
 from protocol import messages
+from tests.portable import kill_hard
 
 from .crashkit import Player, play_to_end, reshuffles
 from .helpers import join, make_host, run, seat_players, state_at, stop_host
@@ -120,7 +120,7 @@ def test_kill_9_then_resume_in_a_subprocess(tmp_state):
             return players, last
 
         players, last = run(before_crash())
-        os.kill(proc.pid, signal.SIGKILL)
+        kill_hard(proc.pid)
         proc.wait(timeout=30)
         for c, _, _ in players:
             c.close()
@@ -163,7 +163,7 @@ def test_kill_9_when_the_stock_runs_low_then_play_past_a_reshuffle_to_the_end(tm
             return players
 
         players = run(before_crash())
-        os.kill(proc.pid, signal.SIGKILL)
+        kill_hard(proc.pid)
         proc.wait(timeout=30)
         for p in players:
             p.client.close()
@@ -229,7 +229,7 @@ def test_a_resumed_host_keeps_a_table_of_its_own_when_its_empty_one_was_not_rest
             return ann, j
 
         ann, joined = run(before_crash())
-        os.kill(proc.pid, signal.SIGKILL)
+        kill_hard(proc.pid)
         proc.wait(timeout=30)
         ann.close()
         proc2, port2 = _spawn(tmp_state, "--resume")
