@@ -48,3 +48,12 @@ def kill_hard(pid: int) -> None:
 def is_root() -> bool:
     """Whether this process runs as root (never on Windows, which has no such user id)."""
     return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def mode_of(path: str | os.PathLike[str]) -> int | None:
+    """The permission bits of ``path``; None where there are none (Windows reports 0o666
+    or 0o777 whatever protects the file). Tests assert ``mode_of(p) in (0o600, None)``:
+    the mode where modes exist, and on Windows nothing the platform cannot show."""
+    import stat
+
+    return stat.S_IMODE(os.stat(path).st_mode) if POSIX_MODES else None

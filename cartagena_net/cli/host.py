@@ -213,6 +213,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from twisted.internet.error import CannotListenError
 
+    from cartagena_net.portable.signals import stop_on_signals
+
+    # Ctrl+C, SIGTERM and (Windows) Ctrl+Break stop the reactor, from here on: its
+    # shutdown triggers flush the journals, keep the stopped games' records and tell
+    # the clients (stop_all below).
+    stop_on_signals(reactor)
     try:
         service.startService()
     except (CannotListenError, OSError) as exc:

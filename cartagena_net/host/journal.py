@@ -25,6 +25,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from cartagena_net.portable import files as portable_files
 from cartagena_net.portable.files import (
     fsync_dir,
     fsync_file,
@@ -41,10 +42,16 @@ JOURNAL_FILE_RE = re.compile(r"^table-([0-9]+)\.journal(?:$|\.)")
 
 
 def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
-    """Create the state directory (0700) if needed; tighten an existing one, saying so."""
+    """Create the state directory (0700) if needed; tighten an existing one, saying so.
+
+    Where there are no POSIX modes (Windows) nothing is tightened or warned: the folder
+    is private by its place (:data:`cartagena_net.portable.files.WINDOWS_PRIVACY`)."""
     p = Path(path)
     existed = p.is_dir()
     p.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not portable_files.POSIX_MODES:  # Windows: its mode bits mean nothing; never warned
+        log.debug("state dir {path}: {why}", path=str(p), why=portable_files.WINDOWS_PRIVACY)
+        return p
     mode = p.stat().st_mode & 0o7777
     if mode != 0o700:
         os.chmod(p, 0o700)

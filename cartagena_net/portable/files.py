@@ -9,6 +9,11 @@
   there is no error.
 - :func:`lock_exclusive`: an exclusive lock on an open file: ``fcntl.flock`` on POSIX,
   ``msvcrt.locking`` on Windows; where neither exists, no lock (and ``False``).
+- :data:`POSIX_MODES`: whether files have POSIX permission bits. Windows has none (it
+  reports 0o666 or 0o777 whatever protects a file): there a user's state folder is
+  private by living in the user's own profile folder (``%LOCALAPPDATA%``), whose access
+  list (ACL) admits that user, the administrators and the system alone
+  (:data:`WINDOWS_PRIVACY`).
 - :func:`open_fd`: ``os.open`` in binary mode. Windows opens a descriptor in text mode
   unless ``O_BINARY`` is given, and then writes each ``\n`` as ``\r\n`` (a journal's
   checksums no longer match). Every ``os.open`` of the product goes through it
@@ -21,6 +26,10 @@ import os
 
 O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 O_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation; elsewhere 0
+POSIX_MODES = os.name != "nt"
+WINDOWS_PRIVACY = ("Windows has no POSIX permission bits: the folder is private by being "
+                   "in the user's own profile folder, whose access list (ACL) admits only "
+                   "that user, the administrators and the system")
 
 # What opening a directory for fsync may raise where the platform cannot do it.
 _NO_DIR_FSYNC = {errno.EACCES, errno.EPERM, errno.EISDIR, errno.EINVAL, errno.EBADF,
