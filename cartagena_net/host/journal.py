@@ -73,9 +73,11 @@ def lock_state_dir(path: Path) -> int:
     """Hold the state dir for this process (an exclusive lock on its ``lock`` file).
 
     Two hosts on one state dir would archive or drop each other's live journals, so a
-    second one is refused with an OSError naming the first one's process id. Returns
-    the descriptor that holds the lock (released when the process ends): ``flock`` on
-    POSIX, ``msvcrt.locking`` on Windows (:func:`cartagena_net.portable.files.lock_exclusive`).
+    second one is refused with an OSError naming the first one's process id, on every
+    platform. Returns the descriptor that holds the lock (released when the process
+    ends): ``flock`` on POSIX, ``msvcrt.locking`` on Windows
+    (:func:`cartagena_net.portable.files.lock_exclusive`), whose lock lies past the
+    process id written at the start of the file, so that a second host can read it.
     """
     lock = path / "lock"
     # flock holds on a descriptor opened for reading: the host then holds nothing open
@@ -86,16 +88,24 @@ def lock_state_dir(path: Path) -> int:
         if not lock_exclusive(fd, wait=False):
             return fd  # no advisory locks on this platform
     except OSError:
-        holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+        except OSError:
+            holder = ""
         os.close(fd)
-        raise OSError(f"another host (process {holder}) is using it; stop that host "
-                      "first, or give this one another --state-dir") from None
-    writer = open_fd(lock, os.O_WRONLY | os.O_TRUNC) if _HAS_FLOCK else fd
-    try:
-        os.write(writer, b"%d\n" % os.getpid())
-    finally:
-        if writer != fd:
+        raise OSError(f"another host (process {holder if holder.isdigit() else '?'}) is "
+                      "using it; stop that host first, or give this one another "
+                      "--state-dir") from None
+    if _HAS_FLOCK:
+        writer = open_fd(lock, os.O_WRONLY | os.O_TRUNC)
+        try:
+            os.write(writer, b"%d\n" % os.getpid())
+        finally:
             os.close(writer)
+    else:  # the same descriptor; the file's content (before the locked byte) replaced
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, b"%-20d\n" % os.getpid())
     return fd
 
 

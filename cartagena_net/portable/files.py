@@ -85,11 +85,22 @@ def fsync_file(path: str | os.PathLike[str]) -> bool:
     return True
 
 
-def lock_exclusive(fd: int, wait: bool = True) -> bool:
+# Where msvcrt's lock is taken: one byte far past any content. Windows' locks are
+# mandatory, so a lock on the file's first bytes would keep a second process from reading
+# what the holder wrote there (the host's process id); past the end, nothing is in the way.
+LOCK_OFFSET = 1 << 30
+LOCK_POLL = 0.05  # seconds between tries while waiting for msvcrt's lock
+
+
+def lock_exclusive(fd: int, wait: bool = True, timeout: float = 30.0) -> bool:
     """Lock an open file for this process (released when the descriptor is closed).
 
     True when locked; False where the platform has no such lock. With ``wait=False`` a
-    lock held by another process raises OSError at once."""
+    lock held by another process raises OSError at once; with ``wait`` it is waited for
+    (at most ``timeout`` seconds on Windows, then OSError). On Windows the lock is one
+    byte at :data:`LOCK_OFFSET`, taken with ``LK_NBLCK`` (never ``LK_LOCK``, which gives up
+    after 10 s of its own), so the file's content stays readable to other processes; the
+    file position is left at 0."""
     try:
         import fcntl
     except ImportError:
@@ -101,8 +112,18 @@ def lock_exclusive(fd: int, wait: bool = True) -> bool:
         import msvcrt
     except ImportError:
         return False
-    os.lseek(fd, 0, os.SEEK_SET)
-    mode = msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK  # type: ignore[attr-defined]
-    msvcrt.locking(fd, mode, 1)  # type: ignore[attr-defined]
-    return True
+    import time
 
+    deadline = time.monotonic() + timeout
+    while True:
+        os.lseek(fd, LOCK_OFFSET, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            if not wait or time.monotonic() >= deadline:
+                os.lseek(fd, 0, os.SEEK_SET)
+                raise
+            time.sleep(LOCK_POLL)
+            continue
+        os.lseek(fd, 0, os.SEEK_SET)
+        return True
