@@ -298,12 +298,23 @@ def run(args: argparse.Namespace) -> int:
         responder.startService()
         services.insert(0, responder)
         if not args.no_mdns:
-            from cartagena_net.discovery.mdns import MdnsAdvertiser
+            from cartagena_net.discovery.browser import summary_counts
+            from cartagena_net.discovery.mdns import REFRESH, MdnsAdvertiser
             from protocol.versions import PROTOCOL_VERSIONS
 
             advertiser = MdnsAdvertiser(config.name, service.host_id, service.port,
-                                        max(PROTOCOL_VERSIONS), bind=args.bind)
+                                        max(PROTOCOL_VERSIONS), bind=args.bind,
+                                        counts=summary_counts(service.summary()))
             advertiser.start()
+            from twisted.internet import task
+
+            # The TXT record's summary of the tables follows them (a guest who finds
+            # this host by mDNS alone sees how many tables and free seats it has).
+            refresh = task.LoopingCall(
+                lambda: advertiser.refresh(summary_counts(service.summary())))
+            refresh.clock = reactor
+            refresh.start(REFRESH, now=False)
+            reactor.addSystemEventTrigger("before", "shutdown", refresh.stop)
             reactor.addSystemEventTrigger("before", "shutdown", advertiser.stop)
 
     def stop_all() -> Any:
