@@ -153,3 +153,22 @@ def test_a_second_host_on_this_platform_names_the_first(tmp_path):
         assert f"another host (process {os.getpid()}) is using it" in done.stderr
     finally:
         os.close(fd)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd"), reason="the simulation of Windows' "
+                    "mandatory locks reopens descriptors through /proc (Linux)")
+def test_windows_lock_two_clients_share_one_tokens_file(tmp_path):
+    """The seat tokens' lock waits for the other client (polling LK_NBLCK) on Windows too:
+    two clients saving at once lose nothing."""
+    import json
+
+    from tests.client.test_tokens import WRITER
+
+    procs = [_windows_like(WRITER + "\nprint(sorted(set(msvcrt.used)))\n",
+                           str(tmp_path / "d"), me) for me in "ab"]
+    outs = [p.communicate(timeout=180) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [e for _, e in outs]
+    assert all(out.strip() == "[2]" for out, _ in outs), outs  # LK_NBLCK only
+    data = json.loads((tmp_path / "d" / "tokens.json").read_text())
+    assert {k: v["token"] for k, v in data.items()} == {
+        f"{me}{i}": f"tok-{me}{i}-7" for me in "ab" for i in range(25)}
