@@ -17,7 +17,7 @@
 - :func:`open_fd`: ``os.open`` in binary mode. Windows opens a descriptor in text mode
   unless ``O_BINARY`` is given, and then writes each ``\n`` as ``\r\n`` (a journal's
   checksums no longer match). Every ``os.open`` of the product goes through it
-  (tests/test_repository.py checks that each one names ``O_BINARY``).
+  (tests/test_platforms.py checks that each one names ``O_BINARY``).
 """
 from __future__ import annotations
 
