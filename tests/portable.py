@@ -57,3 +57,15 @@ def mode_of(path: str | os.PathLike[str]) -> int | None:
     import stat
 
     return stat.S_IMODE(os.stat(path).st_mode) if POSIX_MODES else None
+
+
+def private_state_root() -> str:
+    """The root the per-user state folder lies under in this test (tests/conftest.py
+    points each platform's variable at a temporary folder)."""
+    import sys
+
+    if WINDOWS:
+        return os.environ["WIN_PD_OVERRIDE_LOCAL_APPDATA"]
+    if sys.platform == "darwin" and "XDG_STATE_HOME" not in os.environ:
+        return os.environ["HOME"]
+    return os.environ["XDG_STATE_HOME"]

@@ -7,10 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from client.tokens import TokenStore, state_dir
 from tests.portable import mode_of
 
 
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG directories are "
+                    "this platform's convention only on Linux and other Unixes (each "
+                    "platform's place: test_state_dir_is_each_platforms_own_place)")
 def test_state_dir_follows_xdg(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     assert state_dir() == tmp_path / "cartagena-net"
@@ -103,6 +108,7 @@ def test_state_dir_is_each_platforms_own_place(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "Local"))
+    monkeypatch.delenv("WIN_PD_OVERRIDE_LOCAL_APPDATA", raising=False)  # (tests/conftest.py)
     assert state_dir() == user_state_dir()  # the tokens live where the journals do
     assert user_state_dir("linux") == tmp_path / "xdg" / "cartagena-net"
     import platformdirs.windows

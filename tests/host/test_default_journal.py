@@ -21,7 +21,7 @@ from cartagena_net.host.journal import list_journals, write_journal
 from cartagena_net.host.unfinished import unfinished_games
 from cartagena_net.portable.dirs import user_state_dir
 from protocol import messages
-from tests.portable import kill_hard
+from tests.portable import kill_hard, private_state_root
 
 from .crashkit import Player, play_to_end
 from .helpers import join, run, seat_players, state_at
@@ -191,7 +191,7 @@ def test_a_host_with_no_flags_killed_mid_game_offers_it_back_and_it_plays_to_the
     procs = [proc]
     try:
         assert folder.parent == user_state_dir() / "hosts"
-        assert str(folder).startswith(os.environ["XDG_STATE_HOME"])
+        assert str(folder).startswith(private_state_root())  # the test's, not the user's
         host_id = (folder / "host-id").read_text().strip()
         players = run(_play_some(port, 8))
         kill_hard(proc.pid)
