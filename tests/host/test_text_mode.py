@@ -21,6 +21,7 @@ from cartagena_net.records import store
 from cartagena_net.records.format import dumps
 
 FAKE_O_BINARY = 1 << 29  # a bit no real flag of this platform uses here
+REAL_O_BINARY = getattr(os, "O_BINARY", 0)  # on Windows: only the simulation translates
 
 
 class TextMode:
@@ -32,7 +33,7 @@ class TextMode:
         real_open, real_write, real_read, real_close = os.open, os.write, os.read, os.close
 
         def fake_open(path, flags, *args, **kw):
-            fd = real_open(path, flags & ~FAKE_O_BINARY, *args, **kw)
+            fd = real_open(path, (flags & ~FAKE_O_BINARY) | REAL_O_BINARY, *args, **kw)
             if os.path.isfile(path) or not os.path.exists(path):
                 if not flags & FAKE_O_BINARY:
                     self.text.add(fd)
