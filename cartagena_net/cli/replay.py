@@ -4,19 +4,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = ("replay a kept game or a record file exactly, in the terminal: step by action "
-        "or turn, as any seat or a spectator")
+from cartagena_net.i18n import N_, _
+
+HELP = (N_("replay a kept game or a record file exactly, in the terminal: step by action "
+        "or turn, as any seat or a spectator"))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", metavar="ID|FILE", help="a record id (or its start), or a file")
+    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
     parser.add_argument("--dir", default=None, metavar="DIR",
-                        help="the records folder (default: this user's)")
-    parser.add_argument("--score", action="store_true", help="also print the game's score")
+                        help=_("the records folder (default: this user's)"))
+    parser.add_argument("--score", action="store_true", help=_("also print the game's score"))
     parser.add_argument("--check", action="store_true",
-                        help="only check that it replays and say how it went (the default "
-                             "without a terminal)")
-    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+                        help=_("only check that it replays and say how it went (the default "
+                             "without a terminal)"))
+    parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
 
 
 def run(args: argparse.Namespace) -> int:
