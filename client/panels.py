@@ -10,7 +10,7 @@ from collections import Counter
 from client.board import (
     sloop_pos,
 )
-from client.glyphs import color_letters, color_style, glyph, marks
+from client.glyphs import color_letters, color_name, color_style, glyph, marks
 from client.model import ClientModel
 from client.plain import count
 from client.text import (
@@ -116,7 +116,7 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
             tag += " (away)"
         in_boat = sum(1 for p in s["pirates"] if p == boat)
         line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
-                      (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
+                      (color_style(c), f"{letters.get(c, '?')} {color_name(c):<7}"),
                       ("", f"{name[:14]:<14}{tag:<11}"),
                       (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
                             f"{len(s['pirates'])}"))]

@@ -21,15 +21,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help=_("how many games (default 100)"))
     parser.add_argument("--seed", type=int, default=None, help=_("reproducible games from a seed"))
     parser.add_argument("--bot", default="random",
-                        help="bot kind for every seat, or one per seat comma separated "
-                             f"({', '.join(BOT_KINDS)}); default random-legal")
+                        help=_("bot kind for every seat, or one per seat comma separated "
+                               "({kinds}); default random-legal").format(
+                                   kinds=", ".join(BOT_KINDS)))
     add_level_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
                         help=_("turn the seats each game, so every kind plays every seat"))
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
-                        help="stop a game that is still going after this many actions and "
-                             f"count it as unfinished (exit status 1; default {MAX_ACTIONS}); "
-                             "a failed search also exits 1")
+                        help=_("stop a game that is still going after this many actions and "
+                               "count it as unfinished (exit status 1; default {n}); "
+                               "a failed search also exits 1").format(n=MAX_ACTIONS))
     parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
 
