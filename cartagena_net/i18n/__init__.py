@@ -146,21 +146,25 @@ ENV_ORDER = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
 def from_environment(environ: Mapping[str, str] | None = None) -> str:
-    """The language the locale variables ask for, in gettext's order: the first of
-    ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set decides, and within it
-    (``LANGUAGE`` may list several, ``sv:en``) the first language we speak; else English."""
+    """The language the locale variables ask for, as GNU gettext reads them: the locale is
+    the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set; ``LANGUAGE`` (a list,
+    ``sv:en``), when set, comes before it, unless the locale is ``C`` or ``POSIX`` (or none
+    is set), which is English whatever ``LANGUAGE`` says, so that ``LC_ALL=C`` always gives
+    the program's own words. The first language of the list that we speak; else English."""
     env = os.environ if environ is None else environ
-    for var in ENV_ORDER:
-        value = env.get(var)
-        if value:
-            for part in value.split(":"):
-                code = match(part)
-                if code:
-                    return code
-            return DEFAULT
+    locale = next((env[v] for v in ENV_ORDER[1:] if env.get(v)), "C")
+    if match(locale) == DEFAULT and locale.split(".")[0].split("@")[0] in ("C", "POSIX"):
+        return DEFAULT
+    for part in (env.get("LANGUAGE") or locale).split(":"):
+        code = match(part)
+        if code:
+            return code
     return DEFAULT
 
 
+# The cookie in which a browser remembers the language its page's switch chose (read
+# with negotiate's ``remembered``): a language code, nothing more.
+COOKIE = "cartagena_lang"
 MAX_ACCEPT = 1024  # an Accept-Language header read no further than this
 _QUALITY = re.compile(r"q=(0(\.[0-9]{0,3})?|1(\.0{0,3})?)")
 

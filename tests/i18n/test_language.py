@@ -1,4 +1,4 @@
-"""How a language is chosen: the locale variables in gettext's order, ``--lang`` on every
+"""How a language is chosen: the locale variables as GNU gettext reads them, ``--lang`` on every
 command, and for a browser its remembered choice, then ``Accept-Language``."""
 from __future__ import annotations
 
@@ -24,8 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
     ({"LANG": "en_GB.UTF-8", "LC_MESSAGES": "sv_SE.UTF-8"}, "sv"),
     ({"LANG": "sv_SE.UTF-8", "LC_ALL": "C"}, "en"),  # LC_ALL before LC_MESSAGES and LANG
     ({"LC_ALL": "sv_SE.UTF-8", "LANGUAGE": "en"}, "en"),  # LANGUAGE first of all
-    ({"LANGUAGE": "de:sv:en", "LANG": "C"}, "sv"),  # the first we speak of its list
-    ({"LANGUAGE": "de", "LANG": "sv_SE.UTF-8"}, "en"),  # the first variable set decides
+    ({"LANGUAGE": "de:sv:en", "LANG": "de_DE.UTF-8"}, "sv"),  # the first we speak
+    ({"LANGUAGE": "de", "LANG": "sv_SE.UTF-8"}, "en"),  # LANGUAGE, set, decides
+    ({"LANGUAGE": "sv", "LANG": "C"}, "en"),  # but never in the C locale (as GNU gettext)
+    ({"LANGUAGE": "sv", "LC_ALL": "C.UTF-8", "LANG": "sv_SE.UTF-8"}, "en"),
+    ({"LANGUAGE": "sv"}, "en"),  # no locale set: C
     ({"LANGUAGE": "", "LANG": "sv_SE.UTF-8"}, "sv"),  # an empty one is not set
     ({"LANG": "../../etc"}, "en"),
 ])
@@ -77,7 +80,7 @@ def test_lang_on_any_command_overrides_the_locale_and_reaches_argparse():
     assert "advance P CARD" in sv.stdout  # the notation stays the protocol's
     en = cli("--lang=en", "rules", LANG="sv_SE.UTF-8")
     assert "Presets (--rules NAME):" in en.stdout and "spelare" not in en.stdout
-    helped = cli("review", "--help", LANGUAGE="sv")
+    helped = cli("review", "--help", LANGUAGE="sv", LANG="en_US.UTF-8")
     assert helped.stdout.startswith("användning: cartagena review")
     assert "flaggor:" in helped.stdout and "analysera igen" in helped.stdout
     wrong = cli("rules", "--lang", "sv", "nowhere")
