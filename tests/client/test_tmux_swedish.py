@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.client.test_tmux import CLI, Tmux, assert_no_traceback, terminal_env, wait_screen
+from tests.client.test_tmux import (
+    CLI,
+    Tmux,
+    assert_no_traceback,
+    terminal_env,
+    wait_screen,
+)
 
 pytestmark = pytest.mark.tmux
 
