@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    # (not list(argv): importing the command cartagena_net.cli.list binds ``list`` here)
+    argv = sys.argv[1:] if argv is None else [*argv]
     set_language(lang_in(argv) or from_environment())
     words_of_argparse()
     parser = build_parser()
