@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cartagena_net.i18n import N_, NP_, _, pgettext
+from cartagena_net.i18n import N_, NP_, _, ngettext, pgettext
 
 # One-column glyphs (checked with wcwidth) for the symbols of every ruleset.
 UNICODE_GLYPHS: dict[str, str] = {
@@ -63,6 +63,11 @@ def symbol_name(symbol: str) -> str:
     base = symbol.rstrip("*")
     name = pgettext("card", SYMBOL_NAMES[base]) if base in SYMBOL_NAMES else base
     return name + symbol[len(base):]
+
+
+def card_count(n: int) -> str:
+    """``1 card``, ``2 cards`` (``1 kort``, ``2 kort``)."""
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def color_name(color: str) -> str:

@@ -83,7 +83,8 @@ def test_the_game_screens_board_colours_and_cards_in_swedish(tmp_path: Path) -> 
         lines = text.splitlines()
         assert any(x.startswith("⚑ start:") for x in lines), text
         assert any("⛴ slupen:" in x for x in lines), text
-        assert re.search(r"R röd +ann", text) and re.search(r"B blå +\S", text), text
+        assert re.search(r"R röd +ann +\(du\) +6 kort +slupen 0/6", text), text
+        assert re.search(r"B blå +\S.* bot +6 kort +slupen 0/6", text), text
         t.keys("play", "?")
         help_text = wait_screen(t, "play", lambda x: "Hjälp" in x, "the help overlay")
         assert "Hjälp — vilken tangent som helst stänger" in help_text

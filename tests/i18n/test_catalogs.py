@@ -162,6 +162,10 @@ def test_a_damaged_catalog_is_refused_with_its_line(text, error):
 def test_swedish_plurals_and_english_plurals():
     sv = i18n.translation("sv")
     en = i18n.translation("en")
+    assert [sv.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (0, 1, 2)] == [
+        "0 kort", "1 kort", "2 kort"]
+    assert [en.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (0, 1, 2)] == [
+        "0 cards", "1 card", "2 cards"]
     one, many = "{n} iteration", "{n} iterations"
     assert [sv.ngettext(one, many, n).format(n=n) for n in (0, 1, 2)] == [
         "0 iterationer", "1 iteration", "2 iterationer"]
