@@ -27,6 +27,7 @@ import gettext as _gettext
 import io
 import os
 import re
+import warnings
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -61,9 +62,11 @@ def translation(code: str) -> _gettext.NullTranslations:
     path = catalog_path(code)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError:
+        return _gettext.GNUTranslations(io.BytesIO(compile_mo(read_po(text, str(path)))))
+    except (OSError, UnicodeError, ValueError) as exc:  # PoError, a bad Plural-Forms
+        warnings.warn(f"the {LANGUAGES[code]} catalog cannot be read, so English is "
+                      f"spoken: {exc}", RuntimeWarning, stacklevel=2)
         return _gettext.NullTranslations()
-    return _gettext.GNUTranslations(io.BytesIO(compile_mo(read_po(text, str(path)))))
 
 
 def set_language(code: str | None) -> str:

@@ -208,6 +208,20 @@ def test_a_language_whose_catalog_is_missing_reads_in_english(monkeypatch, tmp_p
     monkeypatch.setitem(i18n.LANGUAGES, "xx", "Nowhere")
     i18n.translation.cache_clear()
     try:
-        assert i18n.translation("xx").gettext("options") == "options"
+        with pytest.warns(RuntimeWarning, match="Nowhere catalog cannot be read"):
+            assert i18n.translation("xx").gettext("options") == "options"
+    finally:
+        i18n.translation.cache_clear()
+
+
+def test_a_damaged_catalog_means_english_with_a_warning(monkeypatch, tmp_path):
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    path = tmp_path / "sv" / "LC_MESSAGES" / "cartagena.po"
+    path.parent.mkdir(parents=True)
+    path.write_text('msgid "options"\nmsgstr "flaggor\n', encoding="utf-8")
+    i18n.translation.cache_clear()
+    try:
+        with pytest.warns(RuntimeWarning, match="Svenska catalog cannot be read"):
+            assert i18n.translation("sv").gettext("options") == "options"
     finally:
         i18n.translation.cache_clear()
