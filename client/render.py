@@ -57,7 +57,7 @@ def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
                 *keys_line(screen_keys(model), width)]
     bottom = bottom_lines(model, width)
     body = body[: max(0, height - len(bottom))]
-    body += [[] for _ in range(height - len(bottom) - len(body))]
+    body += [[] for _row in range(height - len(bottom) - len(body))]
     lines = body + bottom
     if model.ascii_only:
         lines = asciify(lines)
