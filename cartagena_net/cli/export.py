@@ -41,13 +41,15 @@ def run(args: argparse.Namespace) -> int:
                (folder / f"{rec['id']}.txt", text.encode("utf-8"))]
     for path, _data in targets:
         if path.exists():
-            print(f"cartagena export: {path} exists; not overwritten", file=sys.stderr)
+            print("cartagena export: " + _("{path} exists; not overwritten").format(path=path),
+                  file=sys.stderr)
             return 1
     try:
         for path, data in targets:
             path.write_bytes(data)
             print(path)
     except OSError as exc:
-        print(f"cartagena export: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        print("cartagena export: " + _("cannot write {file}: {error}").format(
+            file=exc.filename, error=exc.strerror), file=sys.stderr)
         return 1
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cartagena_net.i18n import N_, _
+from cartagena_net.i18n import N_, _, ngettext
 
 HELP = (N_("replay a kept game or a record file exactly, in the terminal: step by action "
         "or turn, as any seat or a spectator"))
@@ -22,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cartagena_net.cli.records import end_word
     from cartagena_net.records import RecordError, replay, score
     from cartagena_net.records.format import player_label, rules_label, winner_label
     from cartagena_net.records.store import find, read
@@ -44,13 +45,22 @@ def run(args: argparse.Namespace) -> int:
         return run_viewer(rec, ascii_only=args.ascii, review=_review(path, rec))
     players = ", ".join(player_label(p) for p in rec["players"])
     print(f"{rec['id']}: {rules_label(rec)}; {players}")
-    print(f"started {rec['started']}, ended {rec['ended']} ({rec['end']})")
+    print(_("started {started}, ended {ended} ({end})").format(
+        started=rec["started"], ended=rec["ended"], end=end_word(rec["end"])))
+    moves = len(rec["moves"])
     if full:
-        print(f"{len(rec['moves'])} actions replayed exactly from {path}; "
-              f"winner: {winner_label(rec)}")
+        winner = winner_label(rec)
+        if rec.get("outcome") is None:
+            winner = _("({end}, unfinished)").format(end=end_word(rec["end"]))
+        print(ngettext("{n} action replayed exactly from {path}; winner: {winner}",
+                       "{n} actions replayed exactly from {path}; winner: {winner}",
+                       moves).format(n=moves, path=path, winner=winner))
     else:
-        print(f"a spectator's record of a game that had not ended ({len(rec['moves'])} "
-              "actions): what a spectator saw, not the cards, so it is shown, not replayed")
+        print(ngettext("a spectator's record of a game that had not ended ({n} action): "
+                       "what a spectator saw, not the cards, so it is shown, not replayed",
+                       "a spectator's record of a game that had not ended ({n} actions): "
+                       "what a spectator saw, not the cards, so it is shown, not replayed",
+                       moves).format(n=moves))
     if args.score:
         sys.stdout.write(text)
     return 0
@@ -67,5 +77,6 @@ def _review(path: object, rec: dict) -> dict | None:
     try:
         return read_review(Path(str(path)).parent, rec["id"])
     except RecordError as exc:
-        print(f"cartagena replay: the review is left out: {exc}", file=sys.stderr)
+        print("cartagena replay: " + _("the review is left out: {error}").format(error=exc),
+              file=sys.stderr)
         return None
