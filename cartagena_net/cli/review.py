@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)),
                         help=_("worker processes (default: the cores, up to 4)"))
     parser.add_argument("--playouts", type=int, default=PLAYOUTS,
-                        help=_("games played out from each position (default {n})").format(n=PLAYOUTS))
+                        help=_("games played out from each position (default {n})").format(
+                            n=PLAYOUTS))
     parser.add_argument("--search", type=int, default=SEARCH, metavar="ITERATIONS",
                         help=_("the bot's search at each action (default {n})").format(n=SEARCH))
     parser.add_argument("--again", action="store_true",
