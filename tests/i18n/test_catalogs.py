@@ -225,3 +225,26 @@ def test_a_damaged_catalog_means_english_with_a_warning(monkeypatch, tmp_path):
             assert i18n.translation("sv").gettext("options") == "options"
     finally:
         i18n.translation.cache_clear()
+
+
+def test_every_help_text_of_the_command_line_is_marked_for_translation():
+    """A command's ``HELP`` is ``N_("...")`` and every ``help=`` of an argument goes
+    through a translation (``_("...")``, or a variable the function translates), so that
+    no English help creeps into ``--help`` unmarked."""
+    import ast
+    from pathlib import Path
+
+    bad = []
+    folder = Path(i18n.__file__).resolve().parents[1] / "cli"
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.keyword) and node.arg == "help" and isinstance(
+                    node.value, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                bad.append(where)
+            if (isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "HELP" for t in node.targets)
+                    and not (isinstance(node.value, ast.Call)
+                             and getattr(node.value.func, "id", "") == "N_")):
+                bad.append(where)
+    assert bad == []
