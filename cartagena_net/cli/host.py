@@ -8,8 +8,9 @@ from typing import Any
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.cli.password_args import add_password_arguments, read_password
+from cartagena_net.i18n import N_, _
 
-HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
+HELP = N_("host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless")
 
 
 DEFAULT_TAKEOVER = 120.0
@@ -29,16 +30,16 @@ def takeover_seconds(text: str) -> float | None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="host name shown to others (default: this machine's)")
-    parser.add_argument("--port", type=int, default=41672, help="TCP port (0: any free port)")
-    parser.add_argument("--bind", default="", help="address to listen on (default: all)")
-    add_game_arguments(parser, "seats at the first table (default: the preset's)")
-    parser.add_argument("--table-name", default=None, help="name of the first table")
-    parser.add_argument("--bots", type=int, default=0, help="bots seated at the first table")
+    parser.add_argument("--name", help=_("host name shown to others (default: this machine's)"))
+    parser.add_argument("--port", type=int, default=41672, help=_("TCP port (0: any free port)"))
+    parser.add_argument("--bind", default="", help=_("address to listen on (default: all)"))
+    add_game_arguments(parser, N_("seats at the first table (default: the preset's)"))
+    parser.add_argument("--table-name", default=None, help=_("name of the first table"))
+    parser.add_argument("--bots", type=int, default=0, help=_("bots seated at the first table"))
     add_level_arguments(parser, "--bot-kind")
-    parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
-    parser.add_argument("--headless", action="store_true", help="no local client: only host")
-    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+    parser.add_argument("--bot-delay", type=float, default=0.7, help=_("seconds before a bot acts"))
+    parser.add_argument("--headless", action="store_true", help=_("no local client: only host"))
+    parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
     from cartagena_net.cli.session import add_notify_arguments
 
     add_notify_arguments(parser)
@@ -46,34 +47,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_journal_arguments(parser)
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
-                        help="answer LAN discovery on UDP 41672 (and advertise by mDNS)")
+                        help=_("answer LAN discovery on UDP 41672 (and advertise by mDNS)"))
     parser.add_argument("--no-mdns", action="store_true",
-                        help="do not advertise by multicast DNS (_cartagena._tcp.local.)")
-    add_password_arguments(parser, "the password players and watchers need to join")
-    parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
+                        help=_("do not advertise by multicast DNS (_cartagena._tcp.local.)"))
+    add_password_arguments(parser, N_("the password players and watchers need to join"))
+    parser.add_argument("--no-spectators", action="store_true", help=_("close tables to watchers"))
     from cartagena_net.cli.learn_args import add_learning_arguments
 
     add_learning_arguments(parser, "the host's own table")
     parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
-                        help="a game a client left to bots alone, with nobody watching, "
+                        help=_("a game a client left to bots alone, with nobody watching, "
                              "pauses at once and is removed after this many seconds "
-                             "(default 300)")
+                             "(default 300)"))
     parser.add_argument("--takeover", type=takeover_seconds, default=DEFAULT_TAKEOVER,
                         metavar="SECONDS|off",
-                        help=("a bot plays an absent player's seat after this long, until "
-                              f"the player returns (default {DEFAULT_TAKEOVER:g}; off: never)"))
+                        help=_("a bot plays an absent player's seat after this long, until "
+                               "the player returns (default {seconds}; off: never)").format(
+                                   seconds=f"{DEFAULT_TAKEOVER:g}"))
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--no-game-log", action="store_true",
-                        help="with --headless: do not log every game event")
-    parser.add_argument("--max-connections", type=int, default=1024)
+                        help=_("with --headless: do not log every game event"))
+    from cartagena_net.portable.sockets import connection_limits
+
+    default, cap = connection_limits()
+    parser.add_argument("--max-connections", type=int, default=default, metavar="N",
+                        help=_("connections the host holds at once (default {default}; at "
+                               "most {cap} here: the platform's event loop and file "
+                               "limit)").format(default=default, cap=cap))
     parser.add_argument("--max-per-address", type=int, default=64)
     parser.add_argument("--max-tables-per-address", type=int, default=16, metavar="N",
-                        help="tables one client address may hold at once (default 16)")
+                        help=_("tables one client address may hold at once (default 16)"))
     parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
-                        help="per-connection message rate (bursts of twice as many)")
+                        help=_("per-connection message rate (bursts of twice as many)"))
     parser.add_argument("--web", default=None, metavar="PORT|off",
-                        help="read-only web view of the tables for browsers "
-                             "(default: the game port + 1; off: none)")
+                        help=_("read-only web view of the tables for browsers "
+                             "(default: the game port + 1; off: none)"))
 
 
 def web_port(value: str | None, game_port: int) -> int | None:
@@ -114,6 +122,25 @@ def join_lines(bind: str, port: int) -> list[str]:
         alone = f"no network found: only this machine can join (cartagena join 127.0.0.1{suffix})"
         return [alone]
     return [f"friends join with: cartagena join {a}{suffix}" for a in found]
+
+
+def listen_failure(exc: BaseException, config: Any) -> str:
+    """What a host that cannot listen says: which port, and what to do."""
+    from twisted.internet.error import CannotListenError
+
+    from cartagena_net.portable.sockets import address_in_use
+
+    port = getattr(exc, "port", None)
+    web = bool(isinstance(exc, CannotListenError) and config.web_port
+               and port == config.web_port)
+    if isinstance(exc, CannotListenError) and address_in_use(exc):
+        what = "the web view's port" if web else "the game port"
+        fix = ("choose another with --web PORT, or --web off" if web
+               else "choose another with --port PORT")
+        return (f"{what} {port} is in use: another cartagena host (or another program) "
+                f"is listening on it; stop it, or {fix}")
+    hint = " (the web view's port: choose another with --web PORT, or --web off)" if web else ""
+    return f"{exc}{hint}"
 
 
 def _start_logging(fmt: str) -> None:
@@ -192,10 +219,17 @@ def run(args: argparse.Namespace) -> int:
     from cartagena_net.host import HostService
     from cartagena_net.host.errors import HostError
     from cartagena_net.host.homes import host_slot
+    from cartagena_net.portable.sockets import connection_limits
 
+    _, cap = connection_limits()
+    if not 1 <= args.max_connections <= cap:
+        print(f"cartagena host: --max-connections takes 1 to {cap} on this platform "
+              f"(not {args.max_connections}): its event loop and file limit hold no more",
+              file=sys.stderr)
+        return 2
     try:
         options = game_options(args)
-        bot_kind, _ = bot_choice(args, args.bot_kind)
+        bot_kind, _think = bot_choice(args, args.bot_kind)
         password = read_password(args)
         state = choose_state(args, "cartagena host", host_slot(args.port))  # holds the lock
         config = build_config(args, password, state)
@@ -217,14 +251,16 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from twisted.internet.error import CannotListenError
 
+    from cartagena_net.portable.signals import stop_on_signals
+
+    # Ctrl+C, SIGTERM and (Windows) Ctrl+Break stop the reactor, from here on: its
+    # shutdown triggers flush the journals, keep the stopped games' records and tell
+    # the clients (stop_all below).
+    stop_on_signals(reactor)
     try:
         service.startService()
     except (CannotListenError, OSError) as exc:
-        hint = ""
-        if (isinstance(exc, CannotListenError) and config.web_port
-                and exc.port == config.web_port):
-            hint = " (the web view's port: choose another with --web PORT, or --web off)"
-        print(f"cartagena host: cannot start: {exc}{hint}", file=sys.stderr)
+        print(f"cartagena host: cannot start: {listen_failure(exc, config)}", file=sys.stderr)
         return 1
     if service.archived is not None:
         folder, count = service.archived
@@ -270,12 +306,23 @@ def run(args: argparse.Namespace) -> int:
         responder.startService()
         services.insert(0, responder)
         if not args.no_mdns:
-            from cartagena_net.discovery.mdns import MdnsAdvertiser
+            from cartagena_net.discovery.browser import summary_counts
+            from cartagena_net.discovery.mdns import REFRESH, MdnsAdvertiser
             from protocol.versions import PROTOCOL_VERSIONS
 
             advertiser = MdnsAdvertiser(config.name, service.host_id, service.port,
-                                        max(PROTOCOL_VERSIONS), bind=args.bind)
+                                        max(PROTOCOL_VERSIONS), bind=args.bind,
+                                        counts=summary_counts(service.summary()))
             advertiser.start()
+            from twisted.internet import task
+
+            # The TXT record's summary of the tables follows them (a guest who finds
+            # this host by mDNS alone sees how many tables and free seats it has).
+            refresh = task.LoopingCall(
+                lambda: advertiser.refresh(summary_counts(service.summary())))
+            refresh.clock = reactor
+            refresh.start(REFRESH, now=False)
+            reactor.addSystemEventTrigger("before", "shutdown", refresh.stop)
             reactor.addSystemEventTrigger("before", "shutdown", advertiser.stop)
 
     def stop_all() -> Any:

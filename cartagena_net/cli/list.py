@@ -6,21 +6,23 @@ import json
 import sys
 from typing import Any
 
-HELP = "list the hosts found on the LAN (UDP discovery)"
+from cartagena_net.i18n import N_, _
+
+HELP = N_("list the hosts found on the LAN (UDP discovery)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=2.0, metavar="S",
-                        help="seconds to listen for replies (default 2)")
+                        help=_("seconds to listen for replies (default 2)"))
     parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
-                        help="also probe this address (ADDR or ADDR:UDPPORT) by unicast; "
-                        "repeatable (finds a host on 127.0.0.1, or across routers)")
-    parser.add_argument("--json", action="store_true", help="print one JSON array")
+                        help=_("also probe this address (ADDR or ADDR:UDPPORT) by unicast; "
+                        "repeatable (finds a host on 127.0.0.1, or across routers)"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON array"))
     parser.add_argument("--no-broadcast", action="store_true",
-                        help="do not broadcast probes (only --to addresses)")
-    parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+                        help=_("do not broadcast probes (only --to addresses)"))
+    parser.add_argument("--udp-port", type=int, default=41672, help=_("discovery UDP port"))
     parser.add_argument("--no-mdns", action="store_true",
-                        help="do not also search by multicast DNS (_cartagena._tcp)")
+                        help=_("do not also search by multicast DNS (_cartagena._tcp)"))
 
 
 def host_record(host: Any) -> dict[str, Any]:
@@ -32,7 +34,8 @@ def host_record(host: Any) -> dict[str, Any]:
         "version": host.version,
         "host_id": host.host_id,
         "instance": host.instance,
-        "free_seats": host.free_seats,
+        "free_seats": host.free_seats,  # None: unknown (found by mDNS alone)
+        "table_count": host.n_tables,  # None: unknown
         "tables": [dict(t) for t in host.tables],
     }
 
@@ -43,11 +46,7 @@ def format_hosts(hosts: list[Any]) -> str:
         return "no hosts found"
     lines = []
     for h in hosts:
-        tables = len(h.tables)
-        lines.append(
-            f"{h.name}  {h.address}:{h.port}  {tables} table{'s' if tables != 1 else ''}, "
-            f"{h.free_seats} free seat{'s' if h.free_seats != 1 else ''}  protocol v{h.version}"
-        )
+        lines.append(f"{h.name}  {h.address}:{h.port}  {h.tables_text()}  protocol v{h.version}")
         for t in h.tables:
             lock = "  (password)" if t.get("password") else ""
             lines.append(

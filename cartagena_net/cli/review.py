@@ -6,23 +6,26 @@ import argparse
 import os
 import sys
 
-HELP = "let the bot review a kept game: the chances after every action and where it turned"
+from cartagena_net.i18n import N_, _, ngettext, percent
+
+HELP = N_("let the bot review a kept game: the chances after every action and where it turned")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from cartagena_net.bots.review import PLAYOUTS, SEARCH
 
-    parser.add_argument("id", metavar="ID|FILE", help="a record id (or its start), or a file")
+    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
     parser.add_argument("--dir", default=None, metavar="DIR",
-                        help="the records folder (default: this user's)")
+                        help=_("the records folder (default: this user's)"))
     parser.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)),
-                        help="worker processes (default: the cores, up to 4)")
+                        help=_("worker processes (default: the cores, up to 4)"))
     parser.add_argument("--playouts", type=int, default=PLAYOUTS,
-                        help=f"games played out from each position (default {PLAYOUTS})")
+                        help=_("games played out from each position (default {n})").format(
+                            n=PLAYOUTS))
     parser.add_argument("--search", type=int, default=SEARCH, metavar="ITERATIONS",
-                        help=f"the bot's search at each action (default {SEARCH})")
+                        help=_("the bot's search at each action (default {n})").format(n=SEARCH))
     parser.add_argument("--again", action="store_true",
-                        help="review again even if a review is kept")
+                        help=_("review again even if a review is kept"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,14 +41,15 @@ def run(args: argparse.Namespace) -> int:
 
     for name in ("workers", "playouts", "search"):
         if getattr(args, name) < 1:
-            print(f"cartagena review: --{name} takes a number of at least 1", file=sys.stderr)
+            print("cartagena review: " + _("--{name} takes a number of at least 1").format(
+                name=name), file=sys.stderr)
             return 2
     try:
         path = find(args.id, args.dir)
         rec = read(path)
         if rec["kind"] != "full":
-            raise RecordError("a spectator's record (a game that did not end) holds no "
-                              "cards: only a finished game can be reviewed")
+            raise RecordError(_("a spectator's record (a game that did not end) holds no "
+                                "cards: only a finished game can be reviewed"))
         folder = path.parent  # the review goes beside the record, in reviews/
         kept = None if args.again else read_review(folder, rec["id"])
     except RecordError as exc:
@@ -57,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
         def progress(done: int, total: int) -> None:
             if tty:
-                print(f"\rreviewing: {done}/{total} positions", end="", file=sys.stderr)
+                print("\r" + _("reviewing: {done}/{total} positions").format(
+                    done=done, total=total), end="", file=sys.stderr)
 
         try:
             answers = run_jobs(todo, args.workers, progress)
@@ -73,11 +78,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             where = write_review(folder, kept)
         except OSError as exc:
-            print(f"cartagena review: cannot keep the review in {folder}: "
-                  f"{exc.strerror or exc}", file=sys.stderr)
+            print("cartagena review: " + _("cannot keep the review in {folder}: {error}").format(
+                folder=folder, error=exc.strerror or exc), file=sys.stderr)
             where = None
         if where is not None:
-            print(f"kept in {where}")
+            print(_("kept in {where}").format(where=where))
     sys.stdout.write(summary(rec, kept))
     return 0
 
@@ -88,18 +93,22 @@ def summary(rec: dict, rev: dict) -> str:
 
     players = rec["players"]
     method = rev["method"]
-    head = (f"review of {rec['id']} ({method['playouts']} playouts a position, "
-            f"search {method['search']} iterations)")
+    head = _("review of {id} ({playouts} a position, search {search})").format(
+        id=rec["id"], playouts=ngettext("{n} playout", "{n} playouts", method["playouts"]).format(
+            n=method["playouts"]),
+        search=ngettext("{n} iteration", "{n} iterations", method["search"]).format(
+            n=method["search"]))
     lines = [head]
     turning = rev.get("turning") or []
     if not turning:
-        lines.append("no action cost a seat anything by the bot's estimate")
+        lines.append(_("no action cost a seat anything by the bot's estimate"))
     for k in turning:
         m = rev["moves"][k]
         before = rev["positions"][k]["chances"][m["seat"]]
         after = rev["positions"][k + 1]["chances"][m["seat"]]
-        lines.append(f"action {k + 1}: {player_label(players[m['seat']])} played "
-                     f"{m['played']}; the bot would have played {m['best']} "
-                     f"(-{m['loss'] * 100:.0f}%); chances {before * 100:.0f}% -> "
-                     f"{after * 100:.0f}%")
+        lines.append(_("action {number}: {player} played {played}; the bot would have "
+                       "played {best} (-{loss}); chances {before} -> {after}").format(
+            number=k + 1, player=player_label(players[m["seat"]]), played=m["played"],
+            best=m["best"], loss=percent(f"{m['loss'] * 100:.0f}"),
+            before=percent(f"{before * 100:.0f}"), after=percent(f"{after * 100:.0f}")))
     return "\n".join(lines) + "\n"
