@@ -148,7 +148,7 @@ def chance_part(model: ClientModel, seat: int, color: str) -> Line:
     if not chances or len(chances) != len(view.get("seats") or ()):
         return []
     curve = spark([p[seat] for _, p in model.chances.points], 8, model.ascii_only)
-    return [(DIM, "  win "), ("bold", f"{round(chances[seat] * 100):>3}%"),
+    return [(DIM, "  " + _("win") + " "), ("bold", f"{round(chances[seat] * 100):>3}%"),
             (color_style(color), f" {curve}")]
 
 

@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-spectators", action="store_true", help=_("close tables to watchers"))
     from cartagena_net.cli.learn_args import add_learning_arguments
 
-    add_learning_arguments(parser, "the host's own table")
+    add_learning_arguments(parser)
     parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
                         help=_("a game a client left to bots alone, with nobody watching, "
                              "pauses at once and is removed after this many seconds "

@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_notify_arguments(parser)
     from cartagena_net.cli.learn_args import add_learning_arguments
 
-    add_learning_arguments(parser, "the table")
+    add_learning_arguments(parser)
     from cartagena_net.cli.journal_args import add_journal_arguments
 
     add_journal_arguments(parser)
