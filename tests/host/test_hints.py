@@ -169,3 +169,38 @@ def test_a_client_of_today_plays_a_whole_game_with_chances_flowing():
             await stop_host(host)
 
     run(scenario(), timeout=300)
+
+
+def test_a_resumed_table_keeps_its_hints_and_the_hinted_moves(tmp_path):
+    """The journal keeps the owner's choices and which moves came after a hint: a host
+    restored from it allows hints again, and its record will mark those moves."""
+    state_dir = tmp_path / "state"
+
+    async def scenario() -> None:
+        host = make_host(state_dir=str(state_dir), bot_workers=2, bot_think=0.2)
+        tid = host.create_table("learn", "jamaica", {"players": 2}, bots=1,
+                                bot_kind="greedy", hints=True, player_chances=True)
+        ((ann, _seat, _tok),) = await seat_players(host.port, tid, ["ann"])
+        ann.send(messages.Start(table=tid))
+        s = await state_at(ann)
+        while not s.legal:
+            s = await state_at(ann)
+        ann.send(messages.Hint(table=tid))
+        hint = await ann.expect(messages.Hint, timeout=30)
+        ann.send(messages.Action(table=tid, seq=s.seq, action=hint.action))
+        await state_at(ann, s.seq + 1)
+        marked = list(host.lobby.tables[tid].coach.hinted_moves)
+        assert len(marked) == 1
+        ann.transport.loseConnection()
+        await stop_host(host)
+
+        again = make_host(state_dir=str(state_dir), resume=True, bot_workers=2)
+        try:
+            table = again.lobby.tables[tid]
+            assert table.coach.hints and table.player_chances
+            assert table.coach.hinted_moves == marked
+            assert table.lobby_entry()["hints"] is True
+        finally:
+            await stop_host(again)
+
+    run(scenario())
