@@ -53,7 +53,10 @@ class Coach:
     def __init__(self, table: Any, live: bool = True, hints: bool = False,
                  on_chances: Callable[[], None] | None = None) -> None:
         self.table = table
-        self.live = live
+        # Estimates come back from the pool's threads: a reactor that takes no calls from
+        # threads (a simulated clock) gets none.
+        reactor = getattr(table.host, "reactor", None)
+        self.live = live and callable(getattr(reactor, "callFromThread", None))
         self.hints = hints
         self.on_chances = on_chances
         self._rng = random.Random(random.SystemRandom().getrandbits(64))
