@@ -32,6 +32,7 @@ from twisted.logger import Logger
 from cartagena_net.bots.coach import LIVE_PLAYOUTS, hint_job, live_chances
 from cartagena_net.engine import SPECTATOR, view
 from cartagena_net.engine.determinize import track_known
+from cartagena_net.host import gamerec
 from cartagena_net.host.thinker import HUMAN
 from protocol import messages
 
@@ -68,6 +69,7 @@ class Coach:
         """A new game (or none yet): nothing known, no chances."""
         self.known: dict[Any, dict[int, list[str]]] = {}
         self.told = 0  # events followed so far
+        self._stale = False  # events passed unfollowed (nobody to follow them for)
         self.chances: list[float] | None = None
         self.chances_seq: int | None = None  # the position the chances are of
         self.curve: list[dict[str, Any]] = []  # [{"seq", "turn", "chances"}], oldest first
@@ -93,12 +95,19 @@ class Coach:
 
     def follow(self, shared: dict[str, Any] | None = None) -> None:
         """Take in the events sent since the last call (call after each broadcast,
-        before the state forgets them; ``shared``: that broadcast's view memo)."""
+        before the state forgets them; ``shared``: that broadcast's view memo). While
+        nobody would see chances at a table without hints, nothing is followed: the
+        knowledge is made again from the game's start when it is needed
+        (:meth:`_rebuild`)."""
         state = self.table.state
         if state is None:
             return
-        if state.events_base > self.told:  # events we never saw (cannot happen when
-            self.known = {}  # called after every broadcast): forget rather than guess
+        if not (self.hints or (self.live and self.audience())):
+            self._stale = True
+            return
+        if self._stale or state.events_base > self.told:
+            self._rebuild()
+            return
         since = max(self.told, state.events_base)
         if state.event_count == since:
             return
@@ -110,7 +119,29 @@ class Coach:
                         -1 if viewer == SPECTATOR else viewer)
         self.told = state.event_count
 
+    def _rebuild(self) -> None:
+        """What each viewer learnt over the whole game, from a copy of it replayed from
+        its start (its chance outcomes and actions), read through each viewer's view."""
+        t = self.table
+        state = t.state
+        self.known = {}
+        try:
+            replica = gamerec.restore(t.game, gamerec.chance_outcomes(state),
+                                      [str(a) for a in state.history])
+            for viewer in self._viewers():
+                events = view(replica, viewer, since=0)["events"]
+                track_known(self.known.setdefault(viewer, {}), events,
+                            -1 if viewer == SPECTATOR else viewer)
+        except Exception:  # noqa: BLE001 - then less is known: never more than was seen
+            log.failure("table {table}: the viewers' knowledge could not be rebuilt",
+                        table=t.id)
+            self.known = {}
+        self.told = state.event_count
+        self._stale = False
+
     def knowledge(self, viewer: Any) -> dict[int, list[str]]:
+        if self._stale and self.table.state is not None:
+            self._rebuild()
         return {s: list(c) for s, c in self.known.get(viewer, {}).items()}
 
     # -- live chances --------------------------------------------------------------
@@ -123,6 +154,8 @@ class Coach:
             return True
         web = t.host.web
         if web is not None and web.watching(t.id):
+            return True
+        if t.host.config.log_events:  # a headless host logs them on its own screen
             return True
         return bool(t.player_chances) and any(s.conn is not None for s in t.seats)
 

@@ -228,6 +228,10 @@ class Viewers:
             for s in t.seats:
                 if s.conn is not None:
                     s.conn.write_state(t.id, self.seat_frame(s.index, since, shared, parts))
+        if t.host.config.log_events:  # a headless host's own screen: its log
+            chances = t.coach.chances or []
+            log.info("table {table}: chances {chances}", table=t.id, chances=", ".join(
+                f"{s.color} {round(p * 100)}%" for s, p in zip(t.seats, chances, strict=False)))
         web = t.host.web
         watched = web is not None and web.watching(t.id)
         if t.spectators or watched:

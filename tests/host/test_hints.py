@@ -204,3 +204,34 @@ def test_a_resumed_table_keeps_its_hints_and_the_hinted_moves(tmp_path):
             await stop_host(again)
 
     run(scenario())
+
+
+def test_the_knowledge_followed_turn_by_turn_is_the_one_made_again_from_the_start():
+    """What a spectator saw enter hidden hands (cards drawn from the face-up row) is
+    followed after every broadcast while someone watches; a table nobody watched makes
+    it again from the game's start when a first spectator comes: the same."""
+    from cartagena_net.engine import SPECTATOR
+
+    async def scenario() -> None:
+        host = make_host(bot_workers=1)
+        try:
+            tid = host.create_table("row", "jamaica", {"players": 3, "row_size": 6}, bots=3,
+                                    bot_kind="greedy")
+            table = host.lobby.tables[tid]
+            spec, _ = await join(host.port, "watcher", role="spectator")
+            spec.send(messages.JoinTable(table=tid, spectate=True))
+            await spec.expect(messages.Joined)
+            table.start(None)
+            for _ in range(40):
+                await spec.expect(messages.State, lambda s: s.events)
+            followed = table.coach.knowledge(SPECTATOR)
+            assert not table.coach._stale and any(followed.values())
+            table.coach._rebuild()
+            assert table.coach.knowledge(SPECTATOR) == followed
+            spec.send(messages.Leave(table=tid))  # nobody watches: nothing followed
+            await asyncio.sleep(0.5)
+            assert table.coach._stale or table.state.is_over
+        finally:
+            await stop_host(host)
+
+    run(scenario())
