@@ -71,6 +71,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", default=None, metavar="PORT|off",
                         help="read-only web view of the tables for browsers "
                              "(default: the game port + 1; off: none)")
+    parser.add_argument("--web-host", action="append", default=[], metavar="NAME",
+                        type=web_host_name,
+                        help="another name the web port answers to (repeatable), e.g. "
+                             "a name the LAN's DNS gives this machine; it always answers "
+                             "to its own addresses, localhost and NAME.local")
+
+
+def web_host_name(value: str) -> str:
+    """One ``--web-host`` NAME, checked (argparse says why it is refused)."""
+    from cartagena_net.web.hostcheck import valid_name
+
+    try:
+        return valid_name(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def web_port(value: str | None, game_port: int) -> int | None:
@@ -158,6 +173,7 @@ def build_config(args: argparse.Namespace, password: str | None = None,
         burst=2 * args.rate_limit,
         log_events=bool(args.headless and not args.no_game_log),
         web_port=web_port(args.web, args.port),
+        web_hosts=tuple(args.web_host),
     )
     if args.name:
         config.name = args.name[:64]
