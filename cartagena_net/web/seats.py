@@ -373,12 +373,28 @@ def cookie_value(request: Any, name: str) -> str | None:
 
 
 def rules_json() -> bytes:
-    """The presets a guest may open a table with: name, title, players (min, max)."""
-    from cartagena_net.engine import PRESETS
+    """What ``cartagena rules`` lists, for the page's New table form, from the engine's
+    own data: each preset (name, title, players (min, max), its values, and its values
+    with each story it accepts, since a story changes other defaults) and every option
+    (name, type, help, choices, bounds)."""
+    from cartagena_net.engine import OPTIONS, PRESETS, make_game
+    from cartagena_net.engine.options import STORIES
 
-    return to_json({"presets": [
-        {"name": name, "title": str(getattr(p, "title", "")),
-         "players": list(getattr(p, "players", (2, 5)))} for name, p in PRESETS.items()]})
+    presets = []
+    for name, p in PRESETS.items():
+        stories = {}
+        for story in STORIES:
+            try:
+                stories[story] = make_game(name, story=story).spec()
+            except ValueError:
+                continue
+        presets.append({"name": name, "title": str(p.title), "players": list(p.players),
+                        "values": make_game(name).spec(),
+                        "stories": stories if len(stories) > 1 else {}})
+    options = [{"name": o.name, "type": o.kind.__name__, "help": o.help,
+                "choices": list(o.choices), "bounds": list(o.bounds) if o.bounds else None}
+               for o in OPTIONS.values()]
+    return to_json({"presets": presets, "options": options})
 
 
 class Fixed(_Leaf):

@@ -69,6 +69,8 @@ STATIC_TYPES = {
     "board.js": "text/javascript; charset=utf-8",
     "table.js": "text/javascript; charset=utf-8",
     "lobby.js": "text/javascript; charset=utf-8",
+    "words.js": "text/javascript; charset=utf-8",
+    "tableform.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
     "game.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
