@@ -267,9 +267,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena host: guests play from a phone or any browser at {join_url}",
               flush=True)
         if args.headless and sys.stdout.isatty():
-            from client.qr import qr_lines
+            from client.qr import qr_ansi_lines
 
-            print("\n".join(qr_lines(join_url)), flush=True)
+            print("\n".join(qr_ansi_lines(join_url)), flush=True)
     for line in join_lines(args.bind, service.port):
         print(f"cartagena host: {line}", flush=True)
 
