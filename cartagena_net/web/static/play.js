@@ -212,6 +212,7 @@
 
   function render() {
     document.body.dataset.seq = String(seq);
+    document.body.dataset.prefix = prefix.join(" ");
     if (paused === "moved") return screen("moved");
     if (!welcomed && !localStorage.getItem("cartagena-name")) return screen("name");
     if (!here) { renderLobby(); return screen("lobby"); }
