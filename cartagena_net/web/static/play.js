@@ -117,8 +117,9 @@
       welcomed = true;
       retry = 1500;
       notice("");
+      // A new stream is a new connection: it is at a table only if its seat came back.
       if (msg.resumed) { here = { table: msg.resumed.table, seat: msg.resumed.seat }; }
-      else if (!here) screen("lobby");
+      else forget();
       render();
     },
     lobby(msg) { lobby = msg.tables; render(); },
@@ -261,6 +262,7 @@
   function renderWaiting(t) {
     $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${t.status}` : "Table";
     $("turn").replaceChildren();
+    $("waiting-options").textContent = t && t.options ? Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(" ") : "";
     const list = $("seat-list");
     list.replaceChildren();
     const L = letters();
@@ -454,11 +456,12 @@
     $("leave-ask").hidden = false;
     $("leave-no").focus();
   }
+  function forget() { here = null; view = null; legal = []; events = []; prefix = []; room = false; }
   function leave() {
     $("leave-ask").hidden = true;
     if (!here) return;
     send({ type: "leave", table: here.table }).then(() => post("/play/keep", {}));
-    here = null; view = null; legal = []; events = []; prefix = []; room = false;
+    forget();
     render();
   }
 
@@ -498,7 +501,7 @@
   $("game-leave").onclick = askLeave;
   $("leave-yes").onclick = leave;
   $("leave-no").onclick = () => { $("leave-ask").hidden = true; };
-  $("take-back").onclick = () => { notice(""); screen("lobby"); resume(); };
+  $("take-back").onclick = () => { notice(""); forget(); screen("lobby"); resume(); };
   $("again").onclick = playAgain;
   $("confirm").onclick = confirm;
   $("back").onclick = () => { prefix = prefix.slice(0, -1); render(); };
