@@ -236,3 +236,26 @@ def test_the_web_host_option_is_repeatable_and_checked():
     assert host_cli.build_config(args).web_hosts == ("tv.lan", "192.168.1.20")
     with pytest.raises(SystemExit):
         parser.parse_args(["--web-host", "not a name"])
+
+
+def test_finished_games_sit_behind_the_host_password(tmp_path):
+    """The list of finished games and a replay's data are the lobby's kind of data: a
+    browser without the host's password reads neither (the replay's page asks for it)."""
+    from tests.web.http import fetch
+
+    host = web_host(password="harbour-pass", guess_free=1000, records_dir=str(tmp_path))
+
+    async def go():
+        port = host.web.port
+        for path in ("/games.json", "/game/20260101-000000-abcdef.json"):
+            r = await fetch(port, path)
+            assert r.status == 403 and r.header("x-cartagena-refused") == "host-password", path
+            r = await fetch(port, path, cookies={"cartagena_host": "harbour-pass"})
+            assert r.status in (200, 404), (path, r.status)
+        r = await fetch(port, "/game/20260101-000000-abcdef")  # the page: it asks itself
+        assert r.status == 200 and b"password-form" in r.body
+
+    try:
+        run(go(), timeout=60)
+    finally:
+        run(stop_host(host))

@@ -165,6 +165,7 @@
   function movedAway() {
     pause("moved");
     legal = []; prefix = [];
+    $("turn").replaceChildren();
     document.title = "Cartagena · play";
     notice("");
     screen("moved");
