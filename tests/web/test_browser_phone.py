@@ -174,11 +174,11 @@ def record_ids(url: str) -> list[str]:
     raise AssertionError("no record of the game")
 
 
-def every_page_fits(driver, url: str, where: str) -> None:
-    """The TV's pages and the replay fit every size too."""
+def every_page_fits(driver, url: str, where: str, table: int = 1) -> None:
+    """The TV's pages (the tables, the table's live view) and the replay fit every size."""
     for size in SIZES:
         viewport(driver, *size)
-        for path in ("", "table/1"):
+        for path in ("", f"table/{table}"):
             driver.get(url + path)
             wait_for(driver, "document.readyState === 'complete'", "the page")
             time.sleep(0.4)
@@ -247,7 +247,7 @@ def test_every_screen_of_every_mix_fits_a_phone_and_names_players(browser, host_
                            "document.body.dataset.screen === 'game' && !/wins!/.test(document.getElementById('turn').textContent)",
                   "a new game at the same table")
     no_errors(browser)
-    every_page_fits(browser, host.url, mix)
+    every_page_fits(browser, host.url, mix, table["id"])
 
 
 def test_choices_about_players_are_named_as_players_in_every_step(browser, host_process):

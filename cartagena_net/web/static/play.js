@@ -345,11 +345,11 @@
     else if (prefix.length) doing.append("You chose: ", Words.phrase(prefix, ctx));
     else doing.append("Your move: pick one.");
     words.forEach((word, i) => {
-      const words = prefix.concat([word]);
-      const kind = Words.kindAt(words, prefix.length);
+      const picked = prefix.concat([word]);
+      const kind = Words.kindAt(picked, prefix.length);
       const b = el("button", { class: "choice", "data-word": word, "data-kind": kind },
-        el("span", { class: "key" }, i < 9 ? `${i + 1}` : ""), Words.label(words, prefix.length, ctx));
-      const land = previews[words.join(" ")];
+        el("span", { class: "key" }, i < 9 ? `${i + 1}` : ""), Words.label(picked, prefix.length, ctx));
+      const land = previews[picked.join(" ")];
       if (land !== undefined) b.append(el("span", { class: "lands" }, `→ ${land === view.boat ? view.goal_name || "goal" : land}`));
       b.onclick = () => pick(word);
       box.append(b);
