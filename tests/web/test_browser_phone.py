@@ -510,6 +510,8 @@ def test_a_2017_black_magic_table_from_the_page_against_a_terminal_player(browse
 
 
 def test_open_hands_and_twelve_face_up_cards_at_360_px(browser, host_process, tmp_path):
+    """Tortuga at 360 px with touch: every other player's open hand shown as cards, the
+    twelve face-up cards wrapped in their own box, no keyboard digits on the choices."""
     host = host_process("--players", "3", "--bots", "2", "--rules", "tortuga", *QUICK)
     guest_page(browser, host.url, size=SIZES[1])
     click_css(browser, "#table-list button.sit[data-table='1']")
@@ -527,5 +529,8 @@ def test_open_hands_and_twelve_face_up_cards_at_360_px(browser, host_process, tm
     for h in hands:
         if not h["you"]:
             assert h["shown"] == h["count"] > 0, hands
+    assert browser.execute_script("return matchMedia('(pointer: coarse)').matches")
+    assert browser.execute_script(
+        "return [...document.querySelectorAll('#choices .choice .key')].every((k) => !k.offsetParent)")
     browser.save_screenshot(str(tmp_path / "tortuga-360.png"))
     no_errors(browser)
