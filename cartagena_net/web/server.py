@@ -130,6 +130,13 @@ class WebRequest(server.Request):
             self._refuse(403, "cross-site request refused: this page answers its own "
                               "origin only\n", "cross-site")
             return
+        site = self.getHeader(b"sec-fetch-site")
+        if site == b"cross-site" and self.getHeader(b"sec-fetch-mode") != b"navigate":
+            # Another site embedding a stream, an image or data (no Origin is sent for an
+            # <img> or a <script>): only a link followed to a page is let through.
+            self._refuse(403, "cross-site request refused: follow a link to the page "
+                              "instead\n", "cross-site")
+            return
         if self.method == b"POST" and self.path in POSTS:
             super().process()
             return

@@ -115,6 +115,20 @@ def test_another_origin_reaches_no_route_and_no_stream():
                     "Connection: close"])
                 assert status == 403 and headers["x-cartagena-refused"] == "cross-site", (
                     path, origin, status)
+        # Embedded by another site without an Origin (an <img>, a <script>): refused too;
+        # a link followed from another site to a page is not.
+        for path in ("/events", "/play/events", "/tables.json", "/play/qr.svg"):
+            for mode in ("no-cors", "cors", "same-origin"):
+                status, headers, _ = await raw(port, [
+                    f"GET {path} HTTP/1.1", "Host: 127.0.0.1", "Sec-Fetch-Site: cross-site",
+                    f"Sec-Fetch-Mode: {mode}", "Connection: close"])
+                assert status == 403 and headers["x-cartagena-refused"] == "cross-site", (
+                    path, mode, status)
+        for path in ("/", "/play", "/table/1"):
+            status, _, _ = await raw(port, [
+                f"GET {path} HTTP/1.1", "Host: 127.0.0.1", "Sec-Fetch-Site: cross-site",
+                "Sec-Fetch-Mode: navigate", "Connection: close"])
+            assert status in (200, 404), (path, status)
         assert not host.web.sessions  # no play stream was opened for another site
         status, _, _ = await raw(port, ["GET /events HTTP/1.1", "Host: 127.0.0.1",
                                         "Origin: http://127.0.0.1", "Connection: close"])
