@@ -214,12 +214,12 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([])
         lines += [[(DIM, c)] for c in chat]
     if model.join_url:  # its QR code, where the screen has room for it
-        from client.qr import qr_lines
+        from client.qr import QR_STYLE, qr_lines
 
         code = qr_lines(model.join_url)
         if len(lines) + len(code) + 2 <= height and len(code[0]) <= width:
             lines.append([])
-            lines += [[("", row)] for row in code]
+            lines += [[(QR_STYLE, row)] for row in code]
     return lines
 
 

@@ -82,6 +82,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", default=None, metavar="PORT|off",
                         help=_("read-only web view of the tables for browsers "
                              "(default: the game port + 1; off: none)"))
+    parser.add_argument("--web-host", action="append", default=[], metavar="NAME",
+                        type=web_host_name,
+                        help=_("another name the web port answers to (repeatable), e.g. "
+                               "a name the LAN's DNS gives this machine; it always answers "
+                               "to its own addresses, localhost and NAME.local"))
+
+
+def web_host_name(value: str) -> str:
+    """One ``--web-host`` NAME, checked (argparse says why it is refused)."""
+    from cartagena_net.web.hostcheck import valid_name
+
+    try:
+        return valid_name(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def web_port(value: str | None, game_port: int) -> int | None:
@@ -188,6 +203,7 @@ def build_config(args: argparse.Namespace, password: str | None = None,
         burst=2 * args.rate_limit,
         log_events=bool(args.headless and not args.no_game_log),
         web_port=web_port(args.web, args.port),
+        web_hosts=tuple(args.web_host),
         live_chances=not args.no_live_chances,
     )
     if args.name:
@@ -292,9 +308,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena host: guests play from a phone or any browser at {join_url}",
               flush=True)
         if args.headless and sys.stdout.isatty():
-            from client.qr import qr_lines
+            from client.qr import qr_ansi_lines
 
-            print("\n".join(qr_lines(join_url)), flush=True)
+            print("\n".join(qr_ansi_lines(join_url)), flush=True)
     for line in join_lines(args.bind, service.port):
         print(f"cartagena host: {line}", flush=True)
 
