@@ -64,11 +64,13 @@ def test_a_guest_at_a_hints_table_asks_and_sees_the_bots_move_previewed(browser,
     shown = browser.execute_script("""return {
         reason: document.getElementById('hint-reason').textContent,
         preview: document.getElementById('preview').textContent,
+        picked: document.body.dataset.prefix,
         confirm: !document.getElementById('confirm-box').hidden,
         seq: document.body.dataset.seq};""")
     assert shown["reason"].startswith("Hint: ") and " — " in shown["reason"]
     action = shown["reason"][len("Hint: "):].split(" — ")[0]
-    assert shown["confirm"] and shown["preview"].startswith(action)  # previewed...
+    assert shown["confirm"] and shown["preview"]  # previewed, as if picked...
+    assert shown["picked"] == action
     assert shown["seq"] == seq  # ... not played
     browser.find_element("id", "confirm").click()  # Confirm plays it
     wait_for_page(browser, f"document.body.dataset.seq !== '{seq}'", "the hinted move played")
