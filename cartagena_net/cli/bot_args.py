@@ -1,8 +1,9 @@
 """Command-line arguments that choose the bots' strength: shared by play, host, bot
-and selfplay (``--level easy|normal|hard`` and ``--think SECONDS``)."""
+and selfplay (``--level easy|normal|hard``, ``--think SECONDS`` and ``--workers N``)."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from cartagena_net.bots.kinds import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
 
@@ -11,12 +12,18 @@ def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None =
     """Add ``--level`` and ``--think`` (and ``kind_flag``, e.g. ``--bot-kind``)."""
     levels = ", ".join(f"{name} = {kind}" + (f" {n} iterations per other seat"
                                              + (f", {most} in all" if most else "")
-                                             + f", <= {think:g} s" if n else "")
+                                             + f", <= {think:g} s" if n else
+                                             f" {think:g} s on every worker" if think else "")
                        for name, (kind, think, n, most) in LEVELS.items())
     parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL,
                         help=f"bot strength ({levels}); default {DEFAULT_LEVEL}")
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
                         help="seconds an ismcts bot thinks per decision (overrides the level)")
+    parser.add_argument("--workers", type=worker_count, default=default_workers(),
+                        metavar="N",
+                        help="processes one bot decision may search in (the search spread "
+                             "over them, the root statistics merged; 1: serial, and with "
+                             f"--seed reproducible); default cores - 1 = {default_workers()}")
     if kind_flag:
         parser.add_argument(kind_flag, default=None, choices=BOT_KINDS,
                             help=f"bot kind: {', '.join(BOT_KINDS)} (default: the level's)")
@@ -27,3 +34,15 @@ def bot_choice(args: argparse.Namespace, kind: str | None = None) -> tuple[str, 
     ``--think`` and an explicit ``kind``; ValueError with a reason for a bad budget."""
     level_kind, _ = level_bot(args.level, args.think)
     return kind or level_kind, args.think
+
+
+def default_workers() -> int:
+    """The cores but one (the reactor's and the player's), at least 1."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def worker_count(text: str) -> int:
+    """``--workers``: a whole number of at least 1."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
