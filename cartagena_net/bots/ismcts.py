@@ -430,6 +430,8 @@ UNTIMED = 1e9  # seconds: a search that stops by its count alone
 def without_clock(args: Sequence[Any]) -> tuple:
     """``search``'s arguments with a counted search's time bound and deadline removed:
     it then answers the same on any machine, however busy (a seeded game)."""
+    if len(args) != 5:  # not a job's arguments (those are all given): left as they are
+        return tuple(args)
     view, legal, known, config, seed = args
     cfg = dict(config.to_dict() if isinstance(config, SearchConfig) else config or {})
     if cfg.get("iterations") is not None:

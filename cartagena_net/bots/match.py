@@ -52,9 +52,11 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
     n = game.players
     rng = random.Random(seed)
     only_random = all(k == "random" for k in order)
-    made = [make_bot(k, random.Random(rng.getrandbits(64)), think=think, level=level,
-                     workers=workers, deterministic=deterministic) for k in order]
-    bots = list(bots) if bots is not None else made
+    seeds = [rng.getrandbits(64) for _ in order]  # drawn alike with ready bots
+    if bots is None:
+        bots = [make_bot(k, random.Random(s), think=think, level=level, workers=workers,
+                         deterministic=deterministic) for k, s in zip(order, seeds)]
+    bots = list(bots)
     history: list[str] = []
     state = game.new_state(seed=rng.getrandbits(64), events=not only_random)
     seen = [0] * n

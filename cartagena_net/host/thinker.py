@@ -105,6 +105,7 @@ class Thinker:
         self._ids = itertools.count(1)
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self._stopped = False
+        self._open: set[_Decision] = set()  # spread decisions not answered yet
         self.replaced = 0  # workers that died and were replaced
 
     def pids(self) -> list[int]:
@@ -226,6 +227,7 @@ class Thinker:
             helper.decision, helper.helper = decision, True
             jobs.append(helper)
         decision.shares = jobs
+        self._open.add(decision)
         self.spread += 1
         for index, share in enumerate(jobs):
             share.deferred.addCallbacks(self._share_answer, self._share_error,
@@ -274,6 +276,7 @@ class Thinker:
         # else: no share has answered yet; the first to come (or the last to fail) decides
 
     def _decide(self, decision: _Decision) -> None:
+        self._open.discard(decision)
         if decision.timer is not None and decision.timer.active():
             decision.timer.cancel()
         decision.timer = None
@@ -388,7 +391,11 @@ class Thinker:
             worker.stop()
         for q in self._queues.values():
             q.clear()
-        # (spread decisions still open are abandoned with their jobs)
+        for decision in self._open:  # abandoned with their jobs
+            if decision.timer is not None and decision.timer.active():
+                decision.timer.cancel()
+            decision.timer = None
+        self._open.clear()
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.shutdown(wait=False, cancel_futures=True)
