@@ -104,9 +104,9 @@ def test_two_workers_statistics_add_up(helpers):
 
 
 def test_a_helper_that_dies_is_left_out_and_the_decision_comes_in_time(helpers):
-    args = _args({"think": 0.2})
-    helpers.decide(args, 2)  # the helper is up
+    helpers.decide(_args({"iterations": 300, "think": 60.0}), 2)  # the helper is up
     (helper,) = helpers.pool
+    assert helpers.lost == 0
     args = _args({"think": 1.0})
     threading.Timer(0.3, os.kill, (helper.pid, signal.SIGKILL)).start()
     t0 = time.time()
@@ -119,8 +119,9 @@ def test_a_helper_that_dies_is_left_out_and_the_decision_comes_in_time(helpers):
 
 
 def test_a_late_helper_is_not_waited_for(helpers):
-    helpers.decide(_args({"think": 0.2}), 2)
+    helpers.decide(_args({"iterations": 300, "think": 60.0}), 2)  # the helper is up
     (helper,) = helpers.pool
+    assert helpers.lost == 0
     os.kill(helper.pid, signal.SIGSTOP)  # it cannot answer in time
     try:
         t0 = time.time()
