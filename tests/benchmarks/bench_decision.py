@@ -18,7 +18,9 @@ the reference's rate, which a slower or busier machine does not change); for eac
 workers count its own figures (``by_workers``) and ``iterations_per_wall_s``, the
 search iterations over the decisions' wall time; ``parallel_speedup``, the most workers'
 iterations per wall second over one worker's (target on a 2-core machine: 1.7), and
-``p50_speedup``. Targets: serial p50 0.5 s on a quiet machine where the reference plays
+``p50_speedup``; and how idle the machine was meanwhile (``machine_idle_share`` of
+its CPU time, Linux; ``load_before``): on a shared, busy machine there is no second core
+to spread over. Targets: serial p50 0.5 s on a quiet machine where the reference plays
 about 1,050 games a second, i.e. ``p50_reference_games`` <= 525; the most workers' p50
 at most half the serial one.
 
@@ -70,6 +72,16 @@ def positions(n: int) -> list:
     return out
 
 
+def cpu_times() -> tuple[int, int] | None:
+    """(idle, total) jiffies of the whole machine (Linux), to tell how busy it was."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return fields[3] + fields[4], sum(fields)
+
+
 def figures(seconds: list[float], iterations: list[int]) -> dict:
     ordered = sorted(seconds)
     return {"p50_s": round(statistics.median(ordered), 3),
@@ -98,6 +110,7 @@ def main() -> None:
     for n in counts:  # helpers started (and imported) before the clock runs
         IsmctsBot(random.Random(0), level="normal", workers=n).choose(
             view(states[0], states[0].actor), [str(a) for a in states[0].legal_actions()])
+    busy0, load0 = cpu_times(), os.getloadavg() if hasattr(os, "getloadavg") else None
     for i, state in enumerate(states):
         cpu, stop = time.process_time(), time.perf_counter() + 0.2
         while time.perf_counter() < stop:
@@ -113,6 +126,10 @@ def main() -> None:
             seconds[n].append(time.perf_counter() - t0)
             assert choice in legal and bot.failures == 0
             iterations[n].append(bot.last.iterations)
+    busy1 = cpu_times()
+    idle = None
+    if busy0 and busy1 and busy1[1] > busy0[1]:
+        idle = round((busy1[0] - busy0[0]) / (busy1[1] - busy0[1]), 3)
     rate = ref_games / ref_cpu
     by = {str(n): figures(seconds[n], iterations[n]) for n in counts}
     serial, most = by["1"], by[str(counts[-1])]
@@ -131,6 +148,8 @@ def main() -> None:
         "p50_speedup": round(serial["p50_s"] / most["p50_s"], 2),
         "target_parallel_speedup": TARGET_SPEEDUP,
         "by_workers": by, "cpus": os.cpu_count(),
+        # How much of the machine the others left: a speedup needs idle cores.
+        "machine_idle_share": idle, "load_before": load0 and [round(x, 2) for x in load0],
         "python": sys.version.split()[0],
     }))
 
