@@ -66,6 +66,9 @@ def test_shares_divide_a_counted_search_each_with_its_own_seed():
     assert [s[3]["iterations"] for s in shares] == [334, 334, 334]
     seeds = [s[4] for s in shares]
     assert seeds[0] == 11 and len(set(seeds)) == 3
+    # Every share sees what the serial job sees, no more: the seat's view (engine.view),
+    # its legal strings and the cards it saw drawn in the open.
+    assert all(s[0] is args[0] and s[1] == args[1] and s[2] == args[2] for s in shares)
     timed = spread(_args({"think": 0.3}), 2)
     assert all(s[3].get("iterations") is None and s[3]["think"] == 0.3 for s in timed)
 
