@@ -269,3 +269,22 @@ def test_a_seeded_host_with_one_worker_plays_a_bots_game_the_same_again():
 
     first = once()
     assert len(first) > 5 and first == once()
+
+
+def test_the_workers_argument():
+    import argparse
+
+    from cartagena_net.cli.bot_args import (
+        add_level_arguments,
+        default_workers,
+        worker_count,
+    )
+
+    assert default_workers() == max(1, (os.cpu_count() or 1) - 1)
+    parser = argparse.ArgumentParser()
+    add_level_arguments(parser)
+    assert parser.parse_args([]).workers == default_workers()
+    assert parser.parse_args(["--workers", "3"]).workers == 3
+    for bad in ("0", "-1", "two", "\u0663", "1.5"):  # only ASCII digits are numbers
+        with pytest.raises(argparse.ArgumentTypeError):
+            worker_count(bad)
