@@ -98,7 +98,7 @@ class Thinker:
         self.workers = max(0, workers)
         self.seeded = seeded  # counted searches run without the clock (reproducible)
         self.spread = 0  # decisions spread over more than one worker
-        self.shares_lost = 0  # helping shares left out (dead, or late past the deadline)
+        self.shares_lost = 0  # shares left out (dead, or late past the deadline)
         self._pool: list[WorkerProcess] = []
         self._queues: dict[int, collections.deque[_Job]] = {
             p: collections.deque() for p in PRIORITIES}
@@ -314,7 +314,8 @@ class Thinker:
 
     def _yield_helpers(self) -> None:
         """Every worker is busy and jobs wait: helpers give their workers up."""
-        wanted = self._wanted()
+        helpers = [w.job for w in self._pool if w.job is not None and w.job.helper]
+        wanted = self._wanted() - sum(1 for job in helpers if job.stopping)  # on their way
         for w in self._pool:
             if wanted <= 0:
                 return
