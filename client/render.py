@@ -10,7 +10,7 @@ from typing import Any
 
 from client.game_screen import render_game, render_log
 from client.glyphs import color_style, glyph
-from client.keymap import screen_keys
+from client.keys import screen_keys
 from client.model import ClientModel
 from client.text import (
     DIM,

@@ -209,7 +209,7 @@ class HostService(Service):
             if not paused:
                 raise HostError("too-many-tables",
                                 f"this host has {self.config.max_tables} tables")
-            min(paused, key=lambda t: (t.paused_since, t.id))._abandon("room")
+            min(paused, key=lambda t: (t.paused_since, t.id)).abandon("room")
         while True:
             table_id = self.lobby.next_id
             try:
