@@ -288,3 +288,47 @@ def test_the_workers_argument():
     for bad in ("0", "-1", "two", "\u0663", "1.5"):  # only ASCII digits are numbers
         with pytest.raises(argparse.ArgumentTypeError):
             worker_count(bad)
+
+
+def test_a_bot_at_a_person_s_table_thinks_on_both_workers_and_the_game_ends():
+    """Over TCP: a person against an ismcts bot at a host with two workers; the table asks
+    the pool as it always did, the bot's decisions are spread, and the game ends."""
+    from protocol import messages
+    from tests.host.crashkit import Player, choose
+    from tests.host.helpers import join
+
+    host = make_host(bot_workers=2, bot_think=0.2)
+    try:
+        async def go():
+            ann, _ = await join(host.port, "ann")
+            ann.send(messages.CreateTable(name="t", rules="jamaica", options=SHORT))
+            joined = await ann.expect(messages.Joined)
+            tid = joined.table
+            ann.send(messages.AddBot(table=tid, kind="ismcts"))
+            table = host.lobby.tables[tid]
+            await until(lambda: table.seats[1].controller is not None, "the bot seated")
+            ann.send(messages.Start(table=tid))
+            await until(lambda: table.state is not None, "the game started")
+            player = Player(ann, joined.seat, joined.token)
+            rng = random.Random(2)
+            for _ in range(500):
+                await until(lambda: table.state.is_over or (
+                    table.state.actor == player.seat and table.bots.thinking is None),
+                    "the bot's answer", timeout=60)
+                if table.state.is_over:
+                    break
+                player.drain()
+                while player.latest is None or player.latest.seq < table.seq:
+                    await player.pump()
+                seq = table.seq
+                ann.send(messages.Action(table=tid, seq=seq,
+                                         action=choose(list(player.latest.legal), rng,
+                                                       finish=True)))
+                await until(lambda s=seq: table.seq > s, "the action applied")
+            assert table.state.is_over
+            return table
+        table = run(go(), timeout=300)
+        assert host.thinker.spread >= 1 and len(host.thinker.pids()) == 2
+        assert table.bot_fallbacks == 0
+    finally:
+        run(stop_host(host))
