@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -36,6 +37,9 @@ from cartagena_net.engine.determinize import Determinizer
 from cartagena_net.engine.moves import advance_target, morgan_target, retreat_target
 
 TIME_MARGIN = 0.95  # share of the budget the iterations may start in
+# Set (by a worker process, on its host's word) to end the running search now: it answers
+# with the statistics it has. Cleared before each job.
+STOP = threading.Event()
 TEMPERATURE = 8.0  # spaces of value that multiply a seat's reward share by e
 
 
@@ -300,6 +304,7 @@ def search(
     root_acts = [a for a in det.base.legal_actions() if str(a) in allowed]
     if {str(a) for a in root_acts} != allowed:
         raise ValueError("the legal actions do not match the view")
+    stopped = STOP.is_set
     it = 0
     while True:
         if cap is not None:
@@ -308,6 +313,8 @@ def search(
             if it % STOP_CHECK == 0 and it and _decided(roots, cap - it):
                 break
         if it and time.perf_counter() >= deadline:
+            break
+        if not it & 15 and stopped():  # told to stop (a helping share): every 16th
             break
         if it + 2 >= len(logs):
             logs.extend(map(math.log, range(len(logs), 2 * len(logs))))
@@ -380,3 +387,78 @@ def answer(legal: Sequence[str], visits: Mapping[str, int],
         return max(legal)
     close = [a for a in legal if visits.get(a, 0) >= CLOSE_VISITS * top]
     return max(close, key=lambda a: (means[a], a))
+
+
+# -- root parallelization ----------------------------------------------------------
+# One decision spread over k processes (Cazenave and Jouandeau 2007, root
+# parallelization): each searches its own tree from its own determinizations (its own
+# random stream), and the root statistics are added up. Share 0 is the serial search
+# itself (the same seed and, alone, the same count): one share answers as ``search``.
+
+_STREAM = 0x9E3779B97F4A7C15  # the golden ratio's 64 bits: seeds of the other shares
+
+
+def share_seed(seed: int, index: int) -> int:
+    """The random seed of share ``index`` of a decision searched from ``seed``."""
+    return seed if index == 0 else (seed + index * _STREAM) % (1 << 63)
+
+
+def spread(args: Sequence[Any], shares: int) -> list[tuple]:
+    """``search``'s arguments ``(view, legal, known, config, seed)`` for each of
+    ``shares`` processes: a counted search's iterations divided among them (rounded
+    up), a timed one's time the same for each; each its own seed."""
+    view, legal, known, config, seed = args
+    cfg = dict(config.to_dict() if isinstance(config, SearchConfig) else config or {})
+    shares = max(1, shares)
+    if shares > 1 and cfg.get("iterations") is not None:
+        cfg["iterations"] = -(-int(cfg["iterations"]) // shares)
+    return [(view, legal, known, cfg, share_seed(seed, i)) for i in range(shares)]
+
+
+def deadline_of(args: Sequence[Any]) -> float | None:
+    """The wall-clock time (``time.time()``) by which ``search(*args)`` answers, if any."""
+    config = args[3]
+    cfg = config.to_dict() if isinstance(config, SearchConfig) else dict(config or {})
+    if cfg.get("deadline") is not None:
+        return float(cfg["deadline"])
+    if cfg.get("iterations") is not None and cfg.get("think", 1.0) >= UNTIMED:
+        return None
+    return time.time() + float(cfg.get("think", 1.0))
+
+
+UNTIMED = 1e9  # seconds: a search that stops by its count alone
+
+
+def without_clock(args: Sequence[Any]) -> tuple:
+    """``search``'s arguments with a counted search's time bound and deadline removed:
+    it then answers the same on any machine, however busy (a seeded game)."""
+    if len(args) != 5:  # not a job's arguments (those are all given): left as they are
+        return tuple(args)
+    view, legal, known, config, seed = args
+    cfg = dict(config.to_dict() if isinstance(config, SearchConfig) else config or {})
+    if cfg.get("iterations") is not None:
+        cfg["think"], cfg["deadline"] = UNTIMED, None
+    return (view, legal, known, cfg, seed)
+
+
+def merge(legal: Sequence[str], results: Sequence[SearchResult]) -> SearchResult:
+    """One answer from the root statistics of several searches of one decision: visits
+    and rewards of each root action added up, the answer chosen from them as a single
+    search chooses (:func:`answer`); iterations summed, seconds the longest."""
+    results = [r for r in results if r is not None]
+    if not results:
+        raise ValueError("no search to merge")
+    if len(results) == 1:
+        return results[0]
+    visits: dict[str, int] = {}
+    wins: dict[str, float] = {}
+    for r in results:
+        for a, n in r.visits.items():
+            visits[a] = visits.get(a, 0) + n
+            wins[a] = wins.get(a, 0.0) + r.means.get(a, 0.0) * n
+    legal = list(legal)
+    if len(legal) == 1:
+        return SearchResult(legal[0], 0, 0.0, {legal[0]: 0})
+    means = {a: wins[a] / n for a, n in visits.items() if n}
+    return SearchResult(answer(legal, visits, means), sum(r.iterations for r in results),
+                        max(r.seconds for r in results), visits, means)

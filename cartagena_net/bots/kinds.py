@@ -11,8 +11,12 @@ for a time budget. A bot with an ``observe(events)`` method is also shown the pu
 events its seat watches (the ``events`` of its views), to remember cards drawn in the open.
 
 Levels (``--level``): easy = greedy; normal = ismcts, 5000 search iterations a
-decision for each other seat, at most 12000 in all, and never more than 1 s; hard =
-ismcts, 15000 iterations for each other seat, at most 3 s.
+decision for each other seat, at most 12000 in all, spread over the decision's workers
+(so on two it takes half the time), and never more than 1 s; hard = ismcts, all of
+1.5 s on every worker. ``workers`` (``--workers``) is how many processes one decision
+may search in; ``deterministic`` (``--seed`` with ``--workers 1``) drops the clock, so
+a seeded game plays the same again (hard then counts 15000 iterations for each other
+seat).
 """
 from __future__ import annotations
 
@@ -37,18 +41,24 @@ BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 
 # level -> (bot kind, seconds a decision at most, search iterations a decision for each
 # other seat, iterations a decision at most in all); None = the kind does not search (or
-# no cap in all). Where a level's iteration count fits in its time bound, its strength is
-# the same on any machine; the bound still holds on a slow or busy one. The count grows
-# with the table because the tree must reach past every other seat's turn: at normal
-# 5000 heads-up, 10000 at three players; from four players on the cap holds it at 12000
-# (4000 for each other seat at four), so that a decision takes about half a second
-# here (15000 took 0.6 s); the strength this keeps is measured in docs/bots.md.
+# no cap in all; no count: the level searches for all its time, on every worker).
+# Where a level's iteration count fits in its time bound, its strength is the same on
+# any machine; the bound still holds on a slow or busy one. The count grows with the
+# table because the tree must reach past every other seat's turn: at normal 5000
+# heads-up, 10000 at three players; from four players on the cap holds it at 12000 (4000
+# for each other seat at four). The count is divided among the decision's workers
+# (root parallelization, merged: docs/bots.md), so a four-player decision takes about
+# 0.45 s on one worker here and half that on two. Hard spends all its time on every
+# worker it has.
 LEVELS: dict[str, tuple[str, float | None, int | None, int | None]] = {
     "easy": ("greedy", None, None, None),
     "normal": ("ismcts", 1.0, 5000, 12000),
-    "hard": ("ismcts", 3.0, 15000, None),
+    "hard": ("ismcts", 1.5, None, None),
 }
 DEFAULT_LEVEL = "normal"
+# A timed level's count for each other seat where a game must play the same again
+# (``deterministic``): hard's count before it was timed.
+DETERMINISTIC_ITERATIONS = {"hard": 15000}
 
 # Weights of the greedy evaluation (units: spaces of progress).
 FILIBUSTER_LIMIT = 7  # cards beyond this are at risk when dark cards exist
@@ -94,17 +104,22 @@ def make_bot(
     rng: _random.Random | None = None,
     think: float | None = None,
     level: str | None = None,
+    workers: int = 1,
+    deterministic: bool = False,
     **search: Any,
 ) -> Bot:
     """A new bot of ``kind`` (one of ``BOT_KINDS``); ValueError otherwise. An ismcts bot
     searches as ``level`` does (default normal), or for ``think`` seconds a decision when
-    given; ``search`` passes further :class:`cartagena_net.bots.ismcts.SearchConfig` fields."""
+    given, in ``workers`` processes (its own and helpers, :mod:`cartagena_net.bots.pool`);
+    ``deterministic`` searches by count alone (see :class:`IsmctsBot`); ``search`` passes
+    further :class:`cartagena_net.bots.ismcts.SearchConfig` fields."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
     if kind == "ismcts":
-        return IsmctsBot(rng, think=think, level=level, **search)
+        return IsmctsBot(rng, think=think, level=level, workers=workers,
+                         deterministic=deterministic, **search)
     raise ValueError(f"unknown bot kind {kind!r}; choose one of {', '.join(BOT_KINDS)}")
 
 
@@ -129,6 +144,12 @@ class IsmctsBot(Bot):
     Should a search ever fail (it must not: the engine rebuilds every position from a
     view exactly), the decision falls back to its ``fallback`` bot (greedy, the easy
     level) and ``failures`` counts it, with ``last_error`` the reason.
+
+    ``workers`` > 1: :meth:`choose` spreads each decision over this process and
+    ``workers - 1`` helper processes (:func:`cartagena_net.bots.pool.spread_search`).
+    ``deterministic``: no clock (a counted search only; a timed level counts
+    :data:`DETERMINISTIC_ITERATIONS`), so that with one worker the same seed plays the
+    same game on any machine; ``think`` stays a time and is never reproducible.
     """
 
     kind = "ismcts"
@@ -138,21 +159,32 @@ class IsmctsBot(Bot):
         rng: _random.Random | None = None,
         think: float | None = None,
         level: str | None = None,
+        workers: int = 1,
+        deterministic: bool = False,
         **search: Any,
     ) -> None:
         super().__init__(rng)
-        from cartagena_net.bots.ismcts import SearchConfig
+        from cartagena_net.bots.ismcts import UNTIMED, SearchConfig
 
-        _, level_think, level_iterations, most = LEVELS[level or DEFAULT_LEVEL]
+        name = level or DEFAULT_LEVEL
+        _, level_think, level_iterations, most = LEVELS[name]
         if level_think is None:
-            _, level_think, level_iterations, most = LEVELS[DEFAULT_LEVEL]
+            name = DEFAULT_LEVEL
+            _, level_think, level_iterations, most = LEVELS[name]
+        if deterministic and level_iterations is None:
+            level_iterations = DETERMINISTIC_ITERATIONS.get(name)
+        self.workers = max(1, int(workers))
+        self.deterministic = deterministic
         # The level's budget: iterations for each other seat, at most ``most`` in all,
-        # bounded in time.
-        self.per_opponent = think is None and "iterations" not in search
+        # bounded in time (or all of its time, for a level without a count).
+        self.per_opponent = (think is None and "iterations" not in search
+                             and level_iterations is not None)
         self.most = most if self.per_opponent else None
         if think is None:
             think = level_think
             search.setdefault("iterations", level_iterations)
+        if deterministic and search.get("iterations") is not None:
+            think = UNTIMED
         self.config = SearchConfig(think=think, **search)
         self.known: dict[int, list[str]] = {}
         self.seat: int | None = None
@@ -190,16 +222,26 @@ class IsmctsBot(Bot):
             config["iterations"] *= max(1, len(view.get("seats") or ()) - 1)
             if self.most is not None:
                 config["iterations"] = min(config["iterations"], self.most)
-        if deadline:  # the budget counts from now, also while the job waits for a worker
-            config["deadline"] = time.time() + self.config.think
+        if deadline and not self.deterministic:  # the budget counts from now, also
+            config["deadline"] = time.time() + self.config.think  # while the job waits
         return search, (view, list(legal), known, config, self.rng.getrandbits(63))
+
+    def run_job(self, fn: Any, args: tuple) -> Any:
+        """Run a :meth:`job` here: the search spread over ``workers`` processes."""
+        from cartagena_net.bots.ismcts import search
+
+        if self.workers > 1 and fn is search:
+            from cartagena_net.bots.pool import spread_search
+
+            return spread_search(args, self.workers)
+        return fn(*args)
 
     def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         fn, args = self.job(view, legal, deadline=False)
         try:
-            self.last = fn(*args)
+            self.last = self.run_job(fn, args)
         except Exception as exc:  # noqa: BLE001 - a failed search still answers
             self.failed(exc)
             self.last = None

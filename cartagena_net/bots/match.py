@@ -36,8 +36,13 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def play_game(game: Game, order: Sequence[str], seed: int, think: float | None = None,
-              level: str | None = None, max_actions: int = MAX_ACTIONS) -> dict[str, Any]:
-    """One game between bots of ``order`` (one kind a seat), all randomness from ``seed``.
+              level: str | None = None, max_actions: int = MAX_ACTIONS, workers: int = 1,
+              deterministic: bool = False, bots: Sequence[Any] | None = None,
+              ) -> dict[str, Any]:
+    """One game between bots of ``order`` (one kind a seat), all randomness from ``seed``;
+    searching bots decide in ``workers`` processes, by count alone if ``deterministic``
+    (then the same seed plays the same game). ``bots``: ready bots instead, one a seat
+    (``order`` then names them).
 
     Returns the winning seat, the turns and actions played and, for bots that think,
     their decision times (seconds), search iterations, and searches that failed (each
@@ -47,8 +52,12 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
     n = game.players
     rng = random.Random(seed)
     only_random = all(k == "random" for k in order)
-    bots = [make_bot(k, random.Random(rng.getrandbits(64)), think=think, level=level)
-            for k in order]
+    seeds = [rng.getrandbits(64) for _ in order]  # drawn alike with ready bots
+    if bots is None:
+        bots = [make_bot(k, random.Random(s), think=think, level=level, workers=workers,
+                         deterministic=deterministic) for k, s in zip(order, seeds)]
+    bots = list(bots)
+    history: list[str] = []
     state = game.new_state(seed=rng.getrandbits(64), events=not only_random)
     seen = [0] * n
     times: dict[str, list[float]] = {}
@@ -58,7 +67,9 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
         legal = state.legal_actions()
         seat, turn = state.actor, state.turn
         if only_random:
-            state.apply(rng.choice(legal))
+            choice = rng.choice(legal)
+            state.apply(choice)
+            history.append(str(choice))
         else:
             v = view(state, seat, since=seen[seat])
             seen[seat] = state.event_count
@@ -69,6 +80,7 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
                 times.setdefault(order[seat], []).append(time.perf_counter() - t0)
                 iterations.setdefault(order[seat], []).append(last.iterations)
             state.apply(choice, seat=seat)
+            history.append(str(choice))
             state.forget_events(min(seen))
         actions += 1
         turns += state.turn != turn
@@ -83,7 +95,7 @@ def play_game(game: Game, order: Sequence[str], seed: int, think: float | None =
             errors.append(str(bot.last_error))
     return {"winner": winner, "order": list(order), "turns": turns, "actions": actions,
             "times": times, "iterations": iterations, "unfinished": unfinished,
-            "search_failures": failures, "search_errors": errors}
+            "search_failures": failures, "search_errors": errors, "history": history}
 
 
 def summarize(game: Game, kinds: Sequence[str], results: Sequence[dict[str, Any]],
@@ -161,11 +173,13 @@ def play_match(
     rotate: bool = False,
     level: str | None = None,
     max_actions: int = MAX_ACTIONS,
+    workers: int = 1,
+    deterministic: bool = False,
 ) -> dict[str, Any]:
     """Play ``games`` games in this process; the :func:`summarize` of them."""
     start = time.perf_counter()
     results = [play_game(game, seat_order(kinds, g, rotate), rng.getrandbits(64), think,
-                         level, max_actions) for g in range(games)]
+                         level, max_actions, workers, deterministic) for g in range(games)]
     out = summarize(game, kinds, results, time.perf_counter() - start)
     out.update(rotate=rotate, think=think, level=level)
     return out

@@ -70,10 +70,13 @@ class NetBot:
         password: str | None = None,
         think: float | None = None,
         level: str | None = None,
+        workers: int = 1,
+        deterministic: bool = False,
     ) -> None:
         self.session = session
         self.password = password
-        self.bot = make_bot(kind, rng, think=think, level=level)
+        self.bot = make_bot(kind, rng, think=think, level=level, workers=workers,
+                            deterministic=deterministic)
         self.wanted = table
         self.games = games
         self.name = name
@@ -173,7 +176,7 @@ class NetBot:
             except (ValueError, KeyError, TypeError):
                 self._send_action(msg, legal, None)
                 return
-            d = threads.deferToThread(fn, *args)
+            d = threads.deferToThread(self.bot.run_job, fn, args)  # on its workers
             d.addCallbacks(lambda result: self._send_action(msg, legal, result.action),
                            lambda _f: self._send_action(msg, legal, None))
             return
@@ -249,6 +252,8 @@ def play_bot(
     timeout: float = 10.0,
     think: float | None = None,
     level: str | None = None,
+    workers: int = 1,
+    deterministic: bool = False,
 ) -> defer.Deferred:
     """Connect, sit and play; fires with a ``NetBotResult`` (or fails with NetBotError,
     ``client.net.HostError`` or a connection error)."""
@@ -259,7 +264,7 @@ def play_bot(
         session, _welcome = pair
         bot = NetBot(session, kind=kind, table=table, games=games, name=name, rng=rng,
                      password=password, think=think,
-                     level=level)
+                     level=level, workers=workers, deterministic=deterministic)
         return bot.done
 
     d = connect(reactor, host, port, name, role="player", password=password, timeout=timeout)

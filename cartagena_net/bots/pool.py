@@ -5,14 +5,21 @@ A worker is ``python -m cartagena_net.bots.worker`` (see that module): a fresh
 interpreter on every platform, at the lowest CPU priority, that dies with its parent
 however the parent dies. The host's :class:`cartagena_net.host.thinker.Thinker` runs
 its workers through :class:`WorkerProcess` too, with its answers handed to the reactor.
+
+:func:`spread_search` is one bot decision on several cores without a host (``cartagena
+selfplay``, ``cartagena bot``, the benchmarks): this process searches one share and
+helper processes the others; the root statistics are merged; a helper that dies or is
+late is left out, never waited for past the decision's deadline.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,10 +34,11 @@ class WorkerDied(RuntimeError):
 
 class WorkerProcess:
     """One worker process. ``on_answer(self, answer)`` and ``on_exit(self, code)`` are
-    called on a thread of this object's own (hand them on to your loop)."""
+    called on a thread of this object's own (hand them on to your loop). ``lowest``:
+    the worker runs at the lowest CPU priority (else at this process's)."""
 
     def __init__(self, on_answer: Callable[[WorkerProcess, Any], None],
-                 on_exit: Callable[[WorkerProcess, int], None]) -> None:
+                 on_exit: Callable[[WorkerProcess, int], None], lowest: bool = True) -> None:
         env = dict(os.environ, CARTAGENA_WORKER_PARENT=str(os.getpid()))
         quiet = not os.environ.get("CARTAGENA_WORKER_STDERR")
         self.proc = subprocess.Popen(
@@ -39,7 +47,7 @@ class WorkerProcess:
             stderr=subprocess.DEVNULL if quiet else None, env=env, close_fds=True)
         self.job: Any = None  # what the owner is running on it
         self._on_answer, self._on_exit = on_answer, on_exit
-        self.send(("init", list(sys.path)))
+        self.send(("init", list(sys.path), lowest))
         threading.Thread(target=self._read, name=f"bot-worker-{self.proc.pid}",
                          daemon=True).start()
 
@@ -145,3 +153,116 @@ def run_jobs(jobs: Sequence[tuple[Any, tuple]], workers: int = 2,
     finally:
         for w in pool:
             w.stop()
+
+
+GRACE = 0.05  # seconds past a decision's deadline a late helper may take
+
+
+class Helpers:
+    """Helper processes for :func:`spread_search`, started as decisions need them and
+    kept for the next (one decision at a time)."""
+
+    def __init__(self) -> None:
+        self.pool: list[WorkerProcess] = []
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.ids = itertools.count(1)
+        self.lost = 0  # shares left out: their helper died or was late
+
+    def _start(self) -> WorkerProcess:
+        # At this process's priority: it helps a decision someone waits for here.
+        w = WorkerProcess(lambda w, a: self.events.put(("answer", w, a)),
+                          lambda w, c: self.events.put(("exit", w, c)), lowest=False)
+        self.pool.append(w)
+        return w
+
+    def _drain(self, until: float | None = None) -> tuple | None:
+        """One event, waiting until ``until`` (``time.time()``; None: not at all): an
+        answer frees its helper, an exit forgets it. (kind, worker, value, its job)."""
+        try:
+            if until is None:
+                kind, w, value = self.events.get_nowait()
+            else:
+                kind, w, value = self.events.get(timeout=max(0.0, until - time.time()))
+        except queue.Empty:
+            return None
+        job, w.job = w.job, None
+        if kind == "exit" and w in self.pool:
+            self.pool.remove(w)
+        return kind, w, value, job
+
+    def decide(self, args: tuple, shares: int) -> Any:
+        from cartagena_net.bots import ismcts
+
+        with self.lock:
+            while self._drain() is not None:  # late answers of earlier decisions
+                pass
+            idle = [w for w in self.pool if w.job is None and w.proc.poll() is None]
+            while len(idle) < shares - 1 and len(self.pool) < shares - 1:
+                try:
+                    idle.append(self._start())
+                except OSError:
+                    break
+            k = 1 + min(len(idle), shares - 1)
+            parts = ismcts.spread(args, k)
+            deadline = ismcts.deadline_of(args)
+            sent: dict[int, int] = {}  # job id: share index
+            for i, w in zip(range(1, k), idle):
+                job_id = next(self.ids)
+                w.job = job_id
+                if w.send((job_id, ismcts.search, parts[i])):
+                    sent[job_id] = i
+                else:
+                    w.job = None
+            results: dict[int, Any] = {0: ismcts.search(*parts[0])}
+            due = None if deadline is None else deadline + GRACE
+            while len(results) < 1 + len(sent):
+                if due is not None and time.time() >= due:
+                    break
+                event = self._drain(due if due is not None else time.time() + 60)
+                if event is None:
+                    continue
+                kind, _, value, job_id = event
+                if job_id not in sent:
+                    continue  # an earlier decision's late helper
+                ok = kind == "answer" and value[0] == job_id and value[1]
+                results[sent[job_id]] = value[2] if ok else None  # dead or failed: out
+            for job_id, i in sent.items():  # the late ones: stopped, left out
+                if i not in results:
+                    results[i] = None
+                    for w in self.pool:
+                        if w.job == job_id:
+                            w.send(("stop", job_id))
+            self.lost += sum(1 for r in results.values() if r is None)
+            return ismcts.merge(parts[0][1], [r for _, r in sorted(results.items())
+                                              if r is not None])
+
+    def stop(self) -> None:
+        for w in self.pool:
+            w.stop()
+        self.pool = []
+
+
+_HELPERS: Helpers | None = None
+
+
+def spread_search(args: tuple, workers: int) -> Any:
+    """``ismcts.search(*args)`` spread over this process and ``workers - 1`` helper
+    processes (shared by every bot of this process), merged; the serial search when
+    ``workers`` is 1 (or no helper can start)."""
+    global _HELPERS  # one set of helpers a process
+    from cartagena_net.bots import ismcts
+
+    if workers <= 1:
+        return ismcts.search(*args)
+    if _HELPERS is None:
+        _HELPERS = Helpers()
+    return _HELPERS.decide(args, workers)
+
+
+def stop_helpers() -> None:
+    """End :func:`spread_search`'s helper processes (they also end with this process)."""
+    global _HELPERS
+    helpers, _HELPERS = _HELPERS, None
+    if helpers is not None:
+        helpers.stop()

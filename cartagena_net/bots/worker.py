@@ -5,7 +5,11 @@ cartagena_net.bots.worker`` (a fresh interpreter on every platform: what
 ``multiprocessing`` calls ``spawn``), with a pipe on each of stdin and stdout. Each frame
 on either pipe is a 4-byte big-endian length and a pickle:
 
-- host -> worker: first ``("init", sys_path)``, then ``(job_id, function, args)``;
+- host -> worker: first ``("init", sys_path[, lowest])`` (``lowest`` False: keep the
+  parent's CPU priority instead of the lowest), then ``(job_id, function, args)``, and
+  ``("stop", job_id)`` to end that job's search early (a search helping another worker's
+  decision when a job of the pool's wants the worker: it answers at once with what it
+  has; a stop for a job that is not running is ignored);
 - worker -> host: ``(job_id, True, result)`` or ``(job_id, False, exception)``.
 
 The pipes are private between the host and its own child, so pickles are trusted here.
@@ -97,29 +101,54 @@ def main() -> None:
     if parent:
         die_with_parent(parent)
     jobs: queue.SimpleQueue = queue.SimpleQueue()
+    lock = threading.Lock()
+    now = {"running": None, "stop": None}  # the job running, a stop asked for (its id)
+
+    def stop(job_id: Any) -> None:
+        with lock:
+            now["stop"] = job_id
+            search = sys.modules.get("cartagena_net.bots.ismcts")
+            if now["running"] == job_id and search is not None:
+                search.STOP.set()
 
     def watch() -> None:
         try:
             while True:
-                jobs.put(read_frame(stdin))
+                got = read_frame(stdin)
+                if isinstance(got, tuple) and len(got) == 2 and got[0] == "stop":
+                    stop(got[1])
+                else:
+                    jobs.put(got)
         except BaseException:  # noqa: BLE001 - EOF or a broken pipe: the host is gone
             os._exit(0)
 
     threading.Thread(target=watch, name="host-watch", daemon=True).start()
-    lowest_priority()
     first = jobs.get()
+    lowest = True
     if isinstance(first, tuple) and first[:1] == ("init",):
         for entry in reversed(first[1]):
             if entry not in sys.path:
                 sys.path.insert(0, entry)
-    import cartagena_net.bots.ismcts  # noqa: F401 - the first decision is then quick
+        lowest = len(first) < 3 or bool(first[2])
+    if lowest:  # (a helper of a bot deciding in the foreground keeps its parent's)
+        lowest_priority()
+    from cartagena_net.bots import ismcts  # the first decision is then quick
 
     while True:
         job_id, fn, args = jobs.get()
+        with lock:  # a stop that came before the job began still stops it
+            now["running"] = job_id
+            if now["stop"] == job_id:
+                ismcts.STOP.set()
+            else:
+                ismcts.STOP.clear()
         try:
             answer = (job_id, True, fn(*args))
         except Exception as exc:  # noqa: BLE001 - passed on to the host
             answer = (job_id, False, exc)
+        with lock:
+            now["running"] = None
+            ismcts.STOP.clear()
         try:
             data = frame(answer)
         except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable result

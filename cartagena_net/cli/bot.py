@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     def start() -> None:
         d = play_bot(reactor, host, port, kind=kind, table=args.table, games=args.games,
                      name=name, password=password, rng=rng, timeout=args.timeout,
-                     think=think, level=args.level)
+                     think=think, level=args.level, workers=args.workers,
+                     deterministic=args.seed is not None and args.workers == 1)
         d.addCallbacks(lambda result: outcome.update(result=result),
                        lambda f: outcome.update(error=f.getErrorMessage()))
         d.addBoth(lambda _: reactor.callLater(0, reactor.stop))

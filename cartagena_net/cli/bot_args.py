@@ -1,8 +1,9 @@
 """Command-line arguments that choose the bots' strength: shared by play, host, bot
-and selfplay (``--level easy|normal|hard`` and ``--think SECONDS``)."""
+and selfplay (``--level easy|normal|hard``, ``--think SECONDS`` and ``--workers N``)."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from cartagena_net.bots.kinds import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
 from cartagena_net.i18n import _
@@ -13,12 +14,20 @@ def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None =
     levels = ", ".join(f"{name} = {kind}" + (
         _(" {n} iterations per other seat").format(n=n)
         + (_(", {most} in all").format(most=most) if most else "")
-        + f", <= {think:g} s" if n else "") for name, (kind, think, n, most) in LEVELS.items())
+        + f", <= {think:g} s" if n else
+        _(" {think} s on every worker").format(think=f"{think:g}") if think else "")
+        for name, (kind, think, n, most) in LEVELS.items())
     parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL,
                         help=_("bot strength ({levels}); default {default}").format(
                             levels=levels, default=DEFAULT_LEVEL))
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
                         help=_("seconds an ismcts bot thinks per decision (overrides the level)"))
+    parser.add_argument("--workers", type=worker_count, default=default_workers(),
+                        metavar="N",
+                        help=_("processes one bot decision may search in (the search spread "
+                               "over them, the root statistics merged; 1: serial, and with "
+                               "--seed reproducible); default cores - 1 = {n}").format(
+                                   n=default_workers()))
     if kind_flag:
         parser.add_argument(kind_flag, default=None, choices=BOT_KINDS,
                             help=_("bot kind: {kinds} (default: the level's)").format(
@@ -30,3 +39,15 @@ def bot_choice(args: argparse.Namespace, kind: str | None = None) -> tuple[str, 
     ``--think`` and an explicit ``kind``; ValueError with a reason for a bad budget."""
     level_kind, _think = level_bot(args.level, args.think)
     return kind or level_kind, args.think
+
+
+def default_workers() -> int:
+    """The cores but one (the reactor's and the player's), at least 1."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def worker_count(text: str) -> int:
+    """``--workers``: a whole number of at least 1."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)

@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
                         bot_think=think, web_port=args.web,  # the web view: if asked
+                        bot_workers=args.workers,
                         seed=args.seed,  # None: the OS's secure RNG deals
                         state_dir=None if state.directory is None else str(state.directory),
                         resume=state.resume, journal_sync=args.journal_sync,

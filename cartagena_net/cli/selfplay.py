@@ -57,9 +57,12 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise SystemExit(f"cartagena: unknown bot kind {unknown[0]!r}; "
                          f"choose from {', '.join(BOT_KINDS)}")
+    # A seed and one worker: the searches count alone (no clock), the same games again.
     result = play_match(game, kinds, args.games, rng, think=args.think, rotate=args.rotate,
-                        level=args.level, max_actions=args.max_actions)
+                        level=args.level, max_actions=args.max_actions, workers=args.workers,
+                        deterministic=args.seed is not None and args.workers == 1)
     result["seed"] = args.seed
+    result["workers"] = args.workers
     result["max_actions"] = args.max_actions
     # A search that failed (its bot's fallback then played) is a bug: say so.
     status = 1 if result["unfinished"] or result["search_failures"] else 0

@@ -78,7 +78,7 @@ class HostService(Service):
         self.password = StoredPassword.make(config.password) if config.password else None
         self._listening: Any = None
         self._games: dict[Any, Any] = {}
-        self.thinker = Thinker(reactor, config.bot_workers)
+        self.thinker = Thinker(reactor, config.bot_workers, seeded=config.seed is not None)
         self.records_waiting = recorder.Waiting(reactor)  # records the disk refused so far
         self.reviewer = Reviewer(self)  # the bot's review of each game that ends
         self.evening = recorder.Evening(self)  # the scoreboard of tonight's games

@@ -20,6 +20,20 @@ the best priority, the oldest first; and jobs below :data:`HUMAN` never hold mor
 ``workers - 1`` workers at once, so one worker is always free (or about to be) for a
 table where a person waits, however many bots-only tables play.
 
+A person's decision may think on every core (root parallelization). When a
+:data:`HUMAN` job is the search (:func:`cartagena_net.bots.ismcts.search`) and, as it
+starts, workers are idle that no waiting job may take, the decision is spread: the job
+searches one share and each of those workers another (its own determinizations from its
+own seed, a counted search's iterations divided among them, a timed one's time the same
+for each), and the root statistics are merged (:func:`cartagena_net.bots.ismcts.merge`).
+A helping share yields: when a job the pool would start finds no idle worker, a helper
+is told to stop (it answers at once with what it has, and still counts). A share whose
+worker dies is left out (only the first share is run again, as any job), and the
+decision answers by its deadline (the job's ``deadline`` and :data:`GRACE`) with the
+shares that came, never waiting for a late one. :data:`BOTS` and :data:`REVIEW` jobs are
+never spread. ``seeded`` (a seeded host: practice and tests) runs counted searches
+without the clock, so that with one worker a game against bots plays the same again.
+
 A worker that dies on its own (killed, out of memory) is replaced, and the job it was
 running is run again on another worker, once; the other jobs never notice. Jobs wait in
 a queue while every worker they may use is busy.
@@ -29,11 +43,13 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import itertools
+import time
 from typing import Any
 
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from cartagena_net.bots import ismcts
 from cartagena_net.bots.pool import RETRIES, WorkerDied, WorkerProcess
 
 log = Logger(namespace="cartagena.thinker")
@@ -41,31 +57,56 @@ log = Logger(namespace="cartagena.thinker")
 HUMAN, BOTS, REVIEW = 0, 1, 2  # job priorities, best first
 PRIORITIES = (HUMAN, BOTS, REVIEW)
 IDLE = 3  # below every priority: run only on a worker idle now (see run_idle)
+GRACE = 0.05  # seconds past a spread decision's deadline its late shares may take
 
 __all__ = ["BOTS", "HUMAN", "IDLE", "REVIEW", "Thinker", "WorkerDied"]
 
 
 class _Job:
-    __slots__ = ("args", "deferred", "fn", "id", "priority", "tries")
+    __slots__ = ("args", "decision", "deferred", "fn", "helper", "id", "priority",
+                 "stopping", "tries")
 
     def __init__(self, job_id: int, fn: Any, args: tuple, priority: int) -> None:
         self.id, self.fn, self.args, self.priority = job_id, fn, args, priority
         self.deferred: defer.Deferred = defer.Deferred()
         self.tries = 0
+        self.decision: _Decision | None = None  # the spread decision it is a share of
+        self.helper = False  # a share beyond the first: yields, never run again
+        self.stopping = False  # told to stop early
+
+
+class _Decision:
+    """One decision spread over several workers: its shares' answers, merged."""
+
+    __slots__ = ("deferred", "errors", "legal", "results", "shares", "timer")
+
+    def __init__(self, deferred: defer.Deferred, legal: list[str]) -> None:
+        self.deferred, self.legal = deferred, legal
+        self.shares: list[_Job] = []
+        self.results: dict[int, Any] = {}  # share index: SearchResult, or None (lost)
+        self.errors: list[BaseException] = []
+        self.timer: Any = None
+
+    def settled(self) -> bool:
+        return len(self.results) == len(self.shares)
 
 
 class Thinker:
     """Runs bot jobs in ``workers`` processes (0: a thread); results on the reactor."""
 
-    def __init__(self, reactor: Any, workers: int = 2) -> None:
+    def __init__(self, reactor: Any, workers: int = 2, seeded: bool = False) -> None:
         self.reactor = reactor
         self.workers = max(0, workers)
+        self.seeded = seeded  # counted searches run without the clock (reproducible)
+        self.spread = 0  # decisions spread over more than one worker
+        self.shares_lost = 0  # shares left out (dead, or late past the deadline)
         self._pool: list[WorkerProcess] = []
         self._queues: dict[int, collections.deque[_Job]] = {
             p: collections.deque() for p in PRIORITIES}
         self._ids = itertools.count(1)
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self._stopped = False
+        self._open: set[_Decision] = set()  # spread decisions not answered yet
         self.replaced = 0  # workers that died and were replaced
 
     def pids(self) -> list[int]:
@@ -82,13 +123,19 @@ class Thinker:
         """``fn(*args)`` off the reactor thread; a Deferred fires with its result."""
         if priority not in self._queues:
             raise ValueError(f"unknown priority {priority!r}")
+        if self.seeded and fn is ismcts.search:
+            args = ismcts.without_clock(args)
         if not self.workers:
             return self._run_in_thread(fn, args)
         self._stopped = False
         job = _Job(next(self._ids), fn, args, priority)
+        answer = job.deferred  # (a spread decision's: its shares get their own)
         self._queues[priority].append(job)
         self._dispatch()
-        return job.deferred
+        return answer
+
+    def _lower_running(self) -> int:
+        return sum(1 for w in self._pool if w.job is not None and w.job.priority != HUMAN)
 
     def run_idle(self, fn: Any, *args: Any) -> defer.Deferred | None:
         """``fn(*args)`` below every priority (the room's live chances): started now on
@@ -123,36 +170,189 @@ class Thinker:
         """The waiting job a free worker takes now, None if none may start."""
         if self._queues[HUMAN]:
             return self._queues[HUMAN].popleft()
-        lower = sum(1 for w in self._pool if w.job is not None and w.job.priority != HUMAN)
-        if lower >= max(1, self.workers - 1):
+        if self._lower_running() >= max(1, self.workers - 1):
             return None  # keep a worker for a person's table
         for p in PRIORITIES[1:]:
             if self._queues[p]:
                 return self._queues[p].popleft()
         return None
 
+    def _wanted(self) -> int:
+        """How many workers the waiting jobs could take now (fair shares)."""
+        lower = sum(len(self._queues[p]) for p in PRIORITIES[1:])
+        room = max(0, max(1, self.workers - 1) - self._lower_running())
+        return len(self._queues[HUMAN]) + min(lower, room)
+
     def _dispatch(self) -> None:
         while not self._stopped and self.waiting():
             idle = next((w for w in self._pool if w.job is None), None)
             if idle is None and len(self._pool) >= self.workers:
+                self._yield_helpers()
                 return
             job = self._next_job()
             if job is None:
                 return
             if idle is None:
-                try:
-                    idle = WorkerProcess(self._answered_in_thread, self._died_in_thread)
-                except OSError as exc:
-                    job.deferred.errback(exc)
+                idle = self._new_worker()
+                if idle is None:
+                    self._fail(job, OSError("cannot start a bot worker"))
                     continue
-                self._pool.append(idle)
-            idle.job = job
-            job.tries += 1
-            if not idle.send((job.id, job.fn, job.args)):
-                idle.job = None
-                self._queues[job.priority].appendleft(job)
-                job.tries -= 1
-                self._forget(idle)
+            if (job.priority == HUMAN and job.decision is None and job.fn is ismcts.search
+                    and self.workers > 1):
+                self._start_spread(job, idle)
+            else:
+                self._send(idle, job)
+
+    def _new_worker(self) -> WorkerProcess | None:
+        try:
+            worker = WorkerProcess(self._answered_in_thread, self._died_in_thread)
+        except OSError:
+            return None
+        self._pool.append(worker)
+        return worker
+
+    def _send(self, worker: WorkerProcess, job: _Job) -> bool:
+        worker.job = job
+        job.tries += 1
+        if worker.send((job.id, job.fn, job.args)):
+            return True
+        worker.job = None
+        job.tries -= 1
+        if job.helper:
+            self._share_done(job, None)
+        else:
+            self._queues[job.priority].appendleft(job)
+        self._forget(worker)
+        return False
+
+    def _fail(self, job: _Job, exc: BaseException) -> None:
+        if job.decision is not None:
+            job.decision.errors.append(exc)
+            self._share_done(job, None)
+        elif not job.deferred.called:
+            job.deferred.errback(exc)
+
+    # -- a decision spread over the idle workers ----------------------------------
+
+    def _start_spread(self, job: _Job, worker: WorkerProcess) -> None:
+        """Start a person's search on ``worker`` and, as helpers, on every other worker
+        that no waiting job may take now (idle ones, or new ones up to ``workers``)."""
+        idle = [w for w in self._pool if w.job is None and w is not worker]
+        spare = len(idle) + (self.workers - len(self._pool)) - self._wanted()
+        helpers = max(0, min(spare, self.workers - 1))
+        if not helpers:
+            self._send(worker, job)
+            return
+        try:
+            shares = ismcts.spread(job.args, helpers + 1)
+        except (TypeError, ValueError):  # not the search's arguments: run it as it is
+            self._send(worker, job)
+            return
+        decision = _Decision(job.deferred, list(job.args[1]))
+        deadline = ismcts.deadline_of(job.args)
+        jobs = [job]
+        job.deferred, job.args, job.decision = defer.Deferred(), shares[0], decision
+        for args in shares[1:]:
+            helper = _Job(next(self._ids), job.fn, args, HUMAN)
+            helper.decision, helper.helper = decision, True
+            jobs.append(helper)
+        decision.shares = jobs
+        self._open.add(decision)
+        self.spread += 1
+        for index, share in enumerate(jobs):
+            share.deferred.addCallbacks(self._share_answer, self._share_error,
+                                        callbackArgs=(share, index),
+                                        errbackArgs=(share, index))
+        if deadline is not None:
+            wait = max(0.0, deadline - time.time()) + GRACE
+            decision.timer = self.reactor.callLater(wait, self._decision_due, decision)
+        self._send(worker, job)
+        for share in jobs[1:]:
+            w = idle.pop() if idle else self._new_worker()
+            if w is None:
+                self._share_done(share, None)
+                continue
+            self._send(w, share)
+
+    def _share_answer(self, result: Any, share: _Job, index: int) -> None:
+        self._share_done(share, result, index)
+
+    def _share_error(self, failure: Any, share: _Job, index: int) -> None:
+        share.decision.errors.append(failure.value)
+        self._share_done(share, None, index)
+
+    def _share_done(self, share: _Job, result: Any, index: int | None = None) -> None:
+        decision = share.decision
+        if decision is None or decision.deferred.called:
+            return
+        if index is None:
+            index = decision.shares.index(share)
+        if index in decision.results:
+            return
+        decision.results[index] = result
+        if result is None and share.helper:
+            self.shares_lost += 1
+        if decision.settled():
+            self._decide(decision)
+
+    def _decision_due(self, decision: _Decision) -> None:
+        """The deadline (and its grace) passed: answer with the shares that came."""
+        decision.timer = None
+        if decision.deferred.called:
+            return
+        if any(r is not None for r in decision.results.values()):
+            self.shares_lost += len(decision.shares) - len(decision.results)
+            self._decide(decision)
+        # else: no share has answered yet; the first to come (or the last to fail) decides
+
+    def _decide(self, decision: _Decision) -> None:
+        self._open.discard(decision)
+        if decision.timer is not None and decision.timer.active():
+            decision.timer.cancel()
+        decision.timer = None
+        results = [r for _, r in sorted(decision.results.items()) if r is not None]
+        for index, share in enumerate(decision.shares):  # late shares stop at once
+            if index not in decision.results:
+                self._drop(share)
+        if results:
+            try:
+                merged = ismcts.merge(decision.legal, results)
+            except Exception as exc:  # noqa: BLE001 - passed on as the search's failure
+                decision.deferred.errback(exc)
+                return
+            decision.deferred.callback(merged)
+        else:
+            decision.deferred.errback(decision.errors[0] if decision.errors else WorkerDied(
+                "every bot worker of this decision died"))
+
+    def _drop(self, share: _Job) -> None:
+        """A share no longer wanted: out of the queue, or told to stop."""
+        queue = self._queues[share.priority]
+        if share in queue:
+            queue.remove(share)
+            return
+        self._stop_share(share)
+
+    def _stop_share(self, share: _Job) -> None:
+        if share.stopping:
+            return
+        for w in self._pool:
+            if w.job is share:
+                share.stopping = True
+                w.send(("stop", share.id))
+                return
+
+    def _yield_helpers(self) -> None:
+        """Every worker is busy and jobs wait: helpers give their workers up."""
+        helpers = [w.job for w in self._pool if w.job is not None and w.job.helper]
+        wanted = self._wanted() - sum(1 for job in helpers if job.stopping)  # on their way
+        for w in self._pool:
+            if wanted <= 0:
+                return
+            job = w.job
+            if job is not None and job.helper and not job.stopping:
+                self._stop_share(job)
+                wanted -= 1
 
     def _answered_in_thread(self, worker: WorkerProcess, answer: Any) -> None:
         self.reactor.callFromThread(self._answer, worker, answer)
@@ -178,7 +378,9 @@ class Thinker:
                 log.warn(  # noqa: G010 - twisted's Logger has warn()
                     "bot worker {pid} ended (exit status {code}); a new one takes its "
                     "place", pid=worker.pid, code=code)
-        if job is not None and not job.deferred.called:
+        if job is not None and job.helper:
+            self._share_done(job, None)  # a helping share is left out, never run again
+        elif job is not None and not job.deferred.called:
             if job.tries <= RETRIES and not self._stopped:
                 self._queues[job.priority].appendleft(job)  # run it again, first
             else:
@@ -220,6 +422,11 @@ class Thinker:
             worker.stop()
         for q in self._queues.values():
             q.clear()
+        for decision in self._open:  # abandoned with their jobs
+            if decision.timer is not None and decision.timer.active():
+                decision.timer.cancel()
+            decision.timer = None
+        self._open.clear()
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.shutdown(wait=False, cancel_futures=True)

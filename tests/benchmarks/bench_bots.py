@@ -17,6 +17,21 @@ there must be none).
     python3 tests/benchmarks/bench_bots.py --think 0.2 --heads-up 40 --four 20 --random 20
     nice -n 10 python3 tests/benchmarks/bench_bots.py --rules magic --heads-up 100 \
         --four 0 --random 0 --jobs 1
+
+``--parallel-vs-serial``: the search spread over ``--workers`` processes (root
+parallelization, ``cartagena_net.bots.pool.spread_search``) against the serial search,
+heads-up, seats turning every game, in jamaica and in ``studiogiochi-2017 -o
+magic=true``: each bot the normal level's search, timed: the serial one ``--think``
+seconds a decision (default 0.2, about what the normal level takes heads-up here), the
+parallel one ``--time-share`` of that (default 1: equal wall time; 0.5: half the wait).
+Prints one JSON line: for each setting the games, the parallel bot's win rate with its
+95% (Wilson) interval, and both bots' decision times and iterations. Target: an interval
+above 45% over at least 200 games a setting. Games run one at a time (``--jobs``: that
+many at once, each with its own helpers: keep ``jobs * workers`` within the cores).
+
+    nice python3 tests/benchmarks/bench_bots.py --parallel-vs-serial --games 200
+    nice python3 tests/benchmarks/bench_bots.py --parallel-vs-serial --games 200 \
+        --time-share 0.5
 """
 from __future__ import annotations
 
@@ -53,6 +68,82 @@ def matchups(args: argparse.Namespace) -> list[tuple[str, str, dict, list[str], 
     return [m for m in out if m[4] > 0]
 
 
+PVS_SETTINGS = [("jamaica", {}), ("studiogiochi-2017", {"magic": "true"})]
+
+
+def one_pvs(task: tuple) -> tuple[int, dict]:
+    """One heads-up game: the parallel bot at seat ``task``'s ``seat``."""
+    index, preset, options, seat, seed, think, share, workers = task
+    from cartagena_net.bots.kinds import IsmctsBot
+
+    game = make_game(preset, players=2, **options)
+    rng = random.Random(seed)
+    parallel = IsmctsBot(random.Random(rng.getrandbits(64)), think=think * share,
+                         workers=workers)
+    serial = IsmctsBot(random.Random(rng.getrandbits(64)), think=think, workers=1)
+    order = ["parallel", "serial"] if seat == 0 else ["serial", "parallel"]
+    bots = [parallel, serial] if seat == 0 else [serial, parallel]
+    return index, play_game(game, order, rng.getrandbits(63), bots=bots)
+
+
+def parallel_vs_serial(args: argparse.Namespace) -> None:
+    from cartagena_net.bots.match import wilson
+
+    rng = random.Random(args.seed)
+    tasks = [(i, preset, options, g % 2, rng.getrandbits(63), args.think or 0.2,
+              args.time_share, args.workers)
+             for g in range(args.games) for i, (preset, options) in enumerate(PVS_SETTINGS)]
+    results: list[list[dict]] = [[] for _ in PVS_SETTINGS]
+    start = shown = time.perf_counter()
+    cut = False
+    if args.jobs > 1:
+        pool = multiprocessing.get_context("fork").Pool(args.jobs)
+        answers = pool.imap_unordered(one_pvs, tasks)
+    else:
+        pool, answers = None, map(one_pvs, tasks)
+    try:
+        for i, r in answers:
+            results[i].append(r)
+            now = time.perf_counter()
+            if now - start > args.budget:
+                cut = True
+                break
+            if now - shown >= args.progress > 0:
+                shown = now
+                wins = ", ".join(
+                    f"{PVS_SETTINGS[k][0]}{PVS_SETTINGS[k][1] or ''} "
+                    f"{sum(x['winner'] is not None and x['order'][x['winner']] == 'parallel' for x in res)}"
+                    f"/{len(res)}" for k, res in enumerate(results))
+                print(f"{now - start:.0f} s: parallel wins {wins}", file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    report = {"bench": "bots", "mode": "parallel-vs-serial", "workers": args.workers,
+              "serial_think_s": args.think or 0.2,
+              "parallel_think_s": round((args.think or 0.2) * args.time_share, 4),
+              "time_share": args.time_share, "seconds": round(time.perf_counter() - start, 1),
+              "cut_by_budget": cut, "jobs": args.jobs, "settings": []}
+    for (preset, options), res in zip(PVS_SETTINGS, results):
+        finished = [r for r in res if r["winner"] is not None]
+        wins = sum(r["order"][r["winner"]] == "parallel" for r in finished)
+        lo, hi = wilson(wins, len(finished))
+        entry = {"rules": preset, "options": options, "players": 2, "games": len(res),
+                 "games_wanted": args.games, "unfinished": len(res) - len(finished),
+                 "parallel_wins": wins,
+                 "win_rate": round(wins / len(finished), 4) if finished else None,
+                 "ci95": [round(lo, 4), round(hi, 4)], "target_ci_low": 0.45,
+                 "met": bool(finished) and lo > 0.45 and len(finished) >= 200,
+                 "search_failures": sum(sum(r["search_failures"].values()) for r in res)}
+        for who in ("parallel", "serial"):
+            ts = [t for r in res for t in r["times"].get(who, ())]
+            its = [n for r in res for n in r["iterations"].get(who, ())]
+            if ts:
+                entry[f"{who}_decision_mean_s"] = round(sum(ts) / len(ts), 4)
+                entry[f"{who}_iterations_mean"] = round(sum(its) / len(its), 1)
+        report["settings"].append(entry)
+    print(json.dumps(report))
+
+
 def one(task: tuple) -> tuple[int, dict]:
     index, preset, options, order, seed, think, level = task
     game = make_game(preset, players=len(order), **options)
@@ -73,11 +164,27 @@ def main() -> None:
                              "morgan=also,filibusters=true), or a named setting: "
                              + ", ".join(f"{k} = {' '.join(v)}" for k, v in SETTINGS.items()))
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds in all")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="games at once (default 2; --parallel-vs-serial: 1)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--progress", type=float, default=60.0,
                         help="seconds between progress lines on stderr (0: none)")
+    parser.add_argument("--parallel-vs-serial", action="store_true",
+                        help="the search on --workers processes against the serial one "
+                             "(heads-up, jamaica and studiogiochi-2017 -o magic=true)")
+    parser.add_argument("--games", type=int, default=200,
+                        help="--parallel-vs-serial: games a setting (default 200)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="--parallel-vs-serial: the parallel bot's processes (default 2)")
+    parser.add_argument("--time-share", type=float, default=1.0,
+                        help="--parallel-vs-serial: the parallel bot's time a decision over "
+                             "the serial one's (default 1: equal wall time)")
     args = parser.parse_args()
+    if args.parallel_vs_serial:
+        args.jobs = args.jobs or 1
+        parallel_vs_serial(args)
+        return
+    args.jobs = args.jobs or 2
     rng = random.Random(args.seed)
     plan = matchups(args)
     # Interleave the match-ups so a budget cut leaves each with a fair share.

@@ -1,21 +1,34 @@
-"""How long the normal level takes to decide at four players: the wait a person feels.
+"""How long the normal level takes to decide at four players: the wait a person feels,
+searched in one process and spread over several (``--workers``, root parallelization).
 
 On DECISIONS positions of four-player games (every preset in turn, reached by greedy
 play from a seeded deal, with at least two legal actions), an ``ismcts`` bot at the
 normal level (``cartagena_net.bots.kinds.LEVELS``: its iterations for each other seat,
-bounded in time) chooses an action in this process, as a worker process does. Before
-each decision the flat reference loop (``shared/bench/flat_reference.py`` beside the
+bounded in time) chooses an action in this process, as a worker process does, once for
+each ``--workers`` count (in turn, the order alternating), the shares beyond the first
+in helper processes at this process's priority (``cartagena_net.bots.pool``). Before
+each position the flat reference loop (``shared/bench/flat_reference.py`` beside the
 repository, as in ``bench_engine.py``) plays for 0.2 s, so that the machine's speed is
 measured in the same run, in turn with the decisions.
 
-Prints one JSON line: p50, p90 and the longest decision in seconds, the mean iterations
-a decision, the reference's games per CPU second, and the p50 counted in reference
-games (``p50_reference_games``: seconds times the reference's rate, which a slower or
-busier machine does not change). Target: 0.5 s on a quiet machine where the reference
-plays about 1,050 games a second, i.e. ``p50_reference_games`` <= 525.
+Prints one JSON line: for one worker (the serial search) p50, p90 and the longest
+decision in seconds, the mean iterations a decision, the reference's games per CPU
+second, and the p50 counted in reference games (``p50_reference_games``: seconds times
+the reference's rate, which a slower or busier machine does not change); for each
+workers count its own figures (``by_workers``) and ``iterations_per_wall_s``, the
+search iterations over the decisions' wall time; ``parallel_speedup``, the most workers'
+iterations per wall second over one worker's (target on a 2-core machine: 1.7), and
+``p50_speedup``; and how idle the machine was meanwhile (``machine_idle_share`` of
+its CPU time, Linux; ``load_before``): on a shared, busy machine there is no second core
+to spread over. Targets: serial p50 0.5 s on a quiet machine where the reference plays
+about 1,050 games a second, i.e. ``p50_reference_games`` <= 525; the most workers' p50
+at most half the serial one.
+
+    python3 tests/benchmarks/bench_decision.py --workers 1 2
 """
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -34,6 +47,7 @@ from cartagena_net.engine import PRESETS, make_game, view
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "40"))
 REFERENCE = ROOT.parent / "shared" / "bench" / "flat_reference.py"
 TARGET_S, TARGET_REFERENCE_RATE = 0.5, 1050
+TARGET_SPEEDUP = 1.7  # iterations per wall second, 2 workers over 1, on 2 cores
 
 
 def positions(n: int) -> list:
@@ -58,38 +72,84 @@ def positions(n: int) -> list:
     return out
 
 
+def cpu_times() -> tuple[int, int] | None:
+    """(idle, total) jiffies of the whole machine (Linux), to tell how busy it was."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return fields[3] + fields[4], sum(fields)
+
+
+def figures(seconds: list[float], iterations: list[int]) -> dict:
+    ordered = sorted(seconds)
+    return {"p50_s": round(statistics.median(ordered), 3),
+            "p90_s": round(ordered[int(0.9 * (len(ordered) - 1))], 3),
+            "max_s": round(ordered[-1], 3),
+            "mean_iterations": round(statistics.mean(iterations)),
+            "iterations_per_wall_s": round(sum(iterations) / sum(seconds))}
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2],
+                        help="processes a decision searches in, each measured (default 1 2)")
+    parser.add_argument("--decisions", type=int, default=DECISIONS)
+    args = parser.parse_args()
+    counts = sorted({max(1, n) for n in [1, *args.workers]})
     spec = importlib.util.spec_from_file_location("flat_reference", REFERENCE)
     ref = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ref)
     ref_rng = random.Random(3)
     ref_games, ref_cpu = 0, 0.0
-    seconds, iterations = [], []
-    for i, state in enumerate(positions(DECISIONS)):
+    seconds: dict[int, list[float]] = {n: [] for n in counts}
+    iterations: dict[int, list[int]] = {n: [] for n in counts}
+    states = positions(args.decisions)
+    for n in counts:  # helpers started (and imported) before the clock runs
+        IsmctsBot(random.Random(0), level="normal", workers=n).choose(
+            view(states[0], states[0].actor), [str(a) for a in states[0].legal_actions()])
+    busy0, load0 = cpu_times(), os.getloadavg() if hasattr(os, "getloadavg") else None
+    for i, state in enumerate(states):
         cpu, stop = time.process_time(), time.perf_counter() + 0.2
         while time.perf_counter() < stop:
             ref.play(ref_rng)
             ref_games += 1
         ref_cpu += time.process_time() - cpu
-        bot = IsmctsBot(random.Random(i), level="normal")
         seat = state.actor
         legal = [str(a) for a in state.legal_actions()]
-        t0 = time.perf_counter()
-        choice = bot.choose(view(state, seat), legal)
-        seconds.append(time.perf_counter() - t0)
-        assert choice in legal and bot.failures == 0
-        iterations.append(bot.last.iterations)
+        for n in counts if i % 2 == 0 else counts[::-1]:
+            bot = IsmctsBot(random.Random(i), level="normal", workers=n)
+            t0 = time.perf_counter()
+            choice = bot.choose(view(state, seat), legal)
+            seconds[n].append(time.perf_counter() - t0)
+            assert choice in legal and bot.failures == 0
+            iterations[n].append(bot.last.iterations)
+    busy1 = cpu_times()
+    idle = None
+    if busy0 and busy1 and busy1[1] > busy0[1]:
+        idle = round((busy1[0] - busy0[0]) / (busy1[1] - busy0[1]), 3)
     rate = ref_games / ref_cpu
-    ordered = sorted(seconds)
-    p50 = statistics.median(ordered)
+    by = {str(n): figures(seconds[n], iterations[n]) for n in counts}
+    serial, most = by["1"], by[str(counts[-1])]
+    p50 = statistics.median(seconds[1])
     print(json.dumps({
-        "bench": "decision", "players": 4, "level": "normal", "decisions": len(seconds),
-        "p50_s": round(p50, 3), "p90_s": round(ordered[int(0.9 * (len(ordered) - 1))], 3),
-        "max_s": round(ordered[-1], 3), "mean_iterations": round(statistics.mean(iterations)),
+        "bench": "decision", "players": 4, "level": "normal", "decisions": len(seconds[1]),
+        "p50_s": serial["p50_s"], "p90_s": serial["p90_s"], "max_s": serial["max_s"],
+        "mean_iterations": serial["mean_iterations"],
         "reference_games_per_cpu_s": round(rate, 1),
         "p50_reference_games": round(p50 * rate),
         "target_p50_reference_games": round(TARGET_S * TARGET_REFERENCE_RATE),
         "target_met": p50 * rate <= TARGET_S * TARGET_REFERENCE_RATE,
+        "iterations_per_wall_s": {k: v["iterations_per_wall_s"] for k, v in by.items()},
+        "parallel_speedup": round(most["iterations_per_wall_s"]
+                                  / serial["iterations_per_wall_s"], 2),
+        "p50_speedup": round(serial["p50_s"] / most["p50_s"], 2),
+        "target_parallel_speedup": TARGET_SPEEDUP,
+        "by_workers": by, "cpus": os.cpu_count(),
+        # How much of the machine the others left: a speedup needs idle cores.
+        "machine_idle_share": idle, "load_before": load0 and [round(x, 2) for x in load0],
         "python": sys.version.split()[0],
     }))
 

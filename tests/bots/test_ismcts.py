@@ -387,22 +387,29 @@ def test_levels_and_kinds():
     assert bot.config.iterations is None  # --think: a pure time budget
     normal, hard = make_bot("ismcts"), make_bot("ismcts", level="hard")
     assert (normal.config.think, normal.config.iterations) == (1.0, 5000)
-    assert hard.config.iterations > normal.config.iterations
+    # Hard is a time, spent on every worker; counted only where a game must replay.
+    assert (hard.config.think, hard.config.iterations) == (1.5, None)
+    exact = make_bot("ismcts", level="hard", deterministic=True)
+    assert exact.config.iterations == 15000 and exact.config.think >= 1e9
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_levels_iterations_are_for_each_other_seat(players):
     """The tree must reach past every other seat's turn: the level's count is per other
-    seat, up to the level's cap in all (normal: 12000, reached at four players; hard:
-    none). A count or a time given by hand is taken as it is."""
+    seat, up to the level's cap in all (normal: 12000, reached at four players; hard,
+    counted only when deterministic: none). A count or a time given by hand is taken as
+    it is."""
     state = random_position("jamaica", {}, players, players=players)
     me = state.actor
     legal = [str(a) for a in state.legal_actions()]
     v = view(state, me)
     expected = {"normal": min(5000 * (players - 1), 12000), "hard": 15000 * (players - 1)}
     for level in ("normal", "hard"):
-        _, args = make_bot("ismcts", random.Random(0), level=level).job(v, legal)
+        _, args = make_bot("ismcts", random.Random(0), level=level,
+                           deterministic=level == "hard").job(v, legal)
         assert args[3]["iterations"] == expected[level]
+    _, args = make_bot("ismcts", random.Random(0), level="hard").job(v, legal)
+    assert args[3]["iterations"] is None and args[3]["think"] == 1.5
     _, args = make_bot("ismcts", random.Random(0), iterations=70).job(v, legal)
     assert args[3]["iterations"] == 70
     _, args = make_bot("ismcts", random.Random(0), think=0.5).job(v, legal)
