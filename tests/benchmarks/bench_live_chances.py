@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cartagena_net.bots.match import wilson
+from tests.benchmarks.bench_review import score
 
 
 def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
@@ -69,28 +69,6 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
         out["review"] += [(p, int(s == winner))
                           for s, p in enumerate(chances(snap, playouts, rng))]
     return out
-
-
-def score(pairs: list[tuple[float, int]], players: int) -> dict:
-    brier = sum((p - won) ** 2 for p, won in pairs) / len(pairs)
-    uniform = 1 / players
-    reference = sum((uniform - won) ** 2 for _, won in pairs) / len(pairs)
-    bins, ece = [], 0.0
-    for b in range(10):
-        inside = [(p, won) for p, won in pairs
-                  if b / 10 <= p < (b + 1) / 10 or (b == 9 and p == 1)]
-        if not inside:
-            continue
-        mean = sum(p for p, _ in inside) / len(inside)
-        wins = sum(won for _, won in inside)
-        low, high = wilson(wins, len(inside))
-        ece += abs(mean - wins / len(inside)) * len(inside) / len(pairs)
-        bins.append({"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "predicted": round(mean, 3),
-                     "won": round(wins / len(inside), 3), "n": len(inside),
-                     "ci95": [round(low, 3), round(high, 3)]})
-    return {"estimates": len(pairs), "brier": round(brier, 4),
-            "reference_brier_uniform": round(reference, 4),
-            "ratio": round(brier / reference, 3), "ece": round(ece, 3), "bins": bins}
 
 
 def main() -> int:

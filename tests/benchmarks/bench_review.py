@@ -59,6 +59,30 @@ def game_job(rules: str, players: int, seed: int, positions: int,
     return out
 
 
+def score(pairs: list[tuple[float, int]], players: int) -> dict:
+    """Brier score (and a uniform guess's), expected calibration error over ten bins,
+    each bin's predicted and won rate with its 95% interval."""
+    brier = sum((p - won) ** 2 for p, won in pairs) / len(pairs)
+    uniform = 1 / players
+    reference = sum((uniform - won) ** 2 for _, won in pairs) / len(pairs)
+    bins, ece = [], 0.0
+    for b in range(10):
+        inside = [(p, won) for p, won in pairs
+                  if b / 10 <= p < (b + 1) / 10 or (b == 9 and p == 1)]
+        if not inside:
+            continue
+        mean = sum(p for p, _ in inside) / len(inside)
+        wins = sum(won for _, won in inside)
+        low, high = wilson(wins, len(inside))
+        ece += abs(mean - wins / len(inside)) * len(inside) / len(pairs)
+        bins.append({"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "predicted": round(mean, 3),
+                     "won": round(wins / len(inside), 3), "n": len(inside),
+                     "ci95": [round(low, 3), round(high, 3)]})
+    return {"estimates": len(pairs), "brier": round(brier, 4),
+            "reference_brier_uniform": round(reference, 4),
+            "ratio": round(brier / reference, 3), "ece": round(ece, 3), "bins": bins}
+
+
 def main() -> int:
     from cartagena_net.bots.pool import run_jobs
     from cartagena_net.bots.review import PLAYOUTS
@@ -79,28 +103,9 @@ def main() -> int:
     jobs = [(job, (args.rules, args.players, args.seed * 100_003 + g, args.positions,
                         args.playouts)) for g in range(args.games)]
     pairs = [pair for answer in run_jobs(jobs, args.workers) for pair in answer]
-    brier = sum((p - won) ** 2 for p, won in pairs) / len(pairs)
-    uniform = 1 / args.players
-    reference = sum((uniform - won) ** 2 for _, won in pairs) / len(pairs)
-    bins = []
-    ece = 0.0
-    for b in range(10):
-        inside = [(p, won) for p, won in pairs
-                  if b / 10 <= p < (b + 1) / 10 or (b == 9 and p == 1)]
-        if not inside:
-            continue
-        mean = sum(p for p, _ in inside) / len(inside)
-        wins = sum(won for _, won in inside)
-        low, high = wilson(wins, len(inside))
-        ece += abs(mean - wins / len(inside)) * len(inside) / len(pairs)
-        bins.append({"bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}", "predicted": round(mean, 3),
-                     "won": round(wins / len(inside), 3), "n": len(inside),
-                     "ci95": [round(low, 3), round(high, 3)]})
     print(json.dumps({
         "bench": "review-calibration", "rules": args.rules, "players": args.players,
-        "games": args.games, "estimates": len(pairs), "playouts": args.playouts,
-        "brier": round(brier, 4), "reference_brier_uniform": round(reference, 4),
-        "ratio": round(brier / reference, 3), "ece": round(ece, 3), "bins": bins,
+        "games": args.games, "playouts": args.playouts, **score(pairs, args.players),
         "seconds": round(time.perf_counter() - start, 1)}))
     return 0
 
