@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from client.plain import plain_error
+from client.sentences import event_lines
 
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
 HISTORY_KEEP = 2000
@@ -109,7 +110,8 @@ class HostFollowing:
             self.game_ended = time.monotonic()
         self.history.extend(events)
         del self.history[:-HISTORY_KEEP]
-        self.add_log(list(msg.get("lines") or []))
+        self.add_log(event_lines(self.view, list(msg.get("events") or []),
+                                 list(msg.get("lines") or [])))
         self._track_pirates(events)
         self.screen = "game"
         self.preview = None

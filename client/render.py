@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from cartagena_net.i18n import _
-from client.board import place
 from client.game_screen import render_game, render_log
-from client.glyphs import color_name, color_style, glyph, symbol_name
+from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
 from client.model import ClientModel
 from client.text import (
