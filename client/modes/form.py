@@ -1,6 +1,7 @@
 """The "new table" form of the lobby: its rows, their values, Enter creates the table."""
 from __future__ import annotations
 
+from cartagena_net.i18n import _
 from client.modes import Modal, Model
 from client.uistate import CreateForm
 
@@ -60,4 +61,4 @@ def submit_form(m: Model, f: CreateForm) -> None:
     m.pending_create = name[:64]
     m.auto_bots = f.bots
     m.form = None
-    m.set_status(f"creating table {name!r}…")
+    m.set_status(_("creating table {name}…").format(name=repr(name)))
