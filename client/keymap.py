@@ -30,7 +30,7 @@ def has_dark_cards(model: Any) -> bool:
 def replay_keys(model: Any) -> KeyPairs | None:
     """A recorded game's own keys (the replay viewer), else None."""
     keys = getattr(model, "replay_keys", None)
-    return None if keys is None else list(keys)
+    return None if keys is None else [(k, _(what)) for k, what in keys]  # marked with N_
 
 
 def over_keys(model: Any) -> KeyPairs:
