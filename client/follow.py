@@ -53,7 +53,8 @@ class HostFollowing:
             self.view = None
             self.set_status(_("reconnected, but the seat could not be restored"), error=True)
             return
-        self.set_status(f"connected to {msg.get('host_name') or self.host_label}")
+        self.set_status(_("connected to {host}").format(
+            host=msg.get("host_name") or self.host_label))
 
     def _on_lobby(self, msg: dict[str, Any]) -> None:
         self.tables = list(msg.get("tables") or [])

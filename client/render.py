@@ -196,7 +196,8 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     """Tables on the host, with rules and seats."""
     lines: list[Line] = [[(TITLE, "cartagena-net"), ("", " · " + _("lobby of {host}").format(host=model.host_label)),
                           (DIM, "   " + _("you: {name} ({color})").format(
-                              name=model.name, color=color_name(str(model.color))))]
+                              name=model.name, color=_("any") if model.color == "any"
+                              else color_name(str(model.color))))]
                          + ([(DIM, "   " + _("web view: {url}").format(url=model.web_url))]
                             if model.web_url else []), []]
     if not model.tables:
