@@ -63,7 +63,7 @@ def magic_keys(model: Any) -> KeyPairs:
 
 
 def power_keys(model: Any) -> KeyPairs:
-    return [("←→/letter", _("choose a power")), ("Enter", _("release it")), ("Esc", _("back")),
+    return [(_("←→/letter"), _("choose a power")), ("Enter", _("release it")), ("Esc", _("back")),
             ("?", _("help"))]
 
 

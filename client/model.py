@@ -14,7 +14,7 @@ from typing import Any
 
 from cartagena_net.i18n import _, ngettext
 from client.follow import LOG_KEEP, HostFollowing
-from client.glyphs import symbol_keys
+from client.glyphs import color_name, symbol_keys
 from client.keys import KeyHandling
 from client.uistate import CreateForm, InputLine, Preview
 
@@ -270,7 +270,7 @@ class ClientModel(KeyHandling, HostFollowing):
         if self.view:
             for s in self.view["seats"]:
                 if s["seat"] == seat:
-                    return str(s.get("color", seat))
+                    return color_name(str(s["color"])) if s.get("color") else str(seat)
         return _("seat {n}").format(n=seat)
 
     def seat_color(self, seat: int | None) -> str:
