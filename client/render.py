@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cartagena_net.i18n import N_, _, ngettext
+from cartagena_net.i18n import N_, NP_, _, ngettext, pgettext
 from client.game_screen import render_game, render_log
 from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
@@ -278,8 +278,9 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
 
 
 # The new-table form's fields (the names stay the form's own keys).
-FORM_FIELDS = {"rules": N_("rules"), "players": N_("players"), "bots": N_("bots"),
-               "name": N_("name"), "options": N_("options")}
+FORM_FIELDS = {"rules": NP_("form", "rules"), "players": NP_("form", "players"),
+               "bots": NP_("form", "bots"), "name": NP_("form", "name"),
+               "options": NP_("form", "options")}
 
 
 def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -289,10 +290,11 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
     values = {"rules": f"◂ {f.presets[f.preset]} ▸", "players": f"◂ {f.players} ▸",
               "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or _("(none)")}
     lines: list[Line] = [[(TITLE, _("New table"))], []]
+    labels = {n: pgettext("form", FORM_FIELDS[n]) if n in FORM_FIELDS else n for n in f.FIELDS}
+    room = max(8, *(width_of([("", x)]) for x in labels.values()))
     for i, name in enumerate(f.FIELDS):
         sel = i == f.row
-        label = _(FORM_FIELDS[name]) if name in FORM_FIELDS else name
-        lines.append([(SEL if sel else "", " " + label.ljust(8)), ("", "  "),
+        lines.append([(SEL if sel else "", " " + labels[name].ljust(room)), ("", "  "),
                       (TITLE if sel else "", values[name])])
     lines.append([])
     title = model.preset_titles.get(f.presets[f.preset], "")

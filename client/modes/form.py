@@ -55,7 +55,7 @@ def submit_form(m: Model, f: CreateForm) -> None:
     except ValueError as exc:
         m.set_status(str(exc), error=True)
         return
-    name = f.name.strip() or "table"
+    name = f.name.strip() or _("table")
     m.send({"type": "create_table", "name": name[:64], "rules": f.presets[f.preset],
             "options": options})
     m.pending_create = name[:64]

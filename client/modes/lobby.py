@@ -96,7 +96,7 @@ class Lobby(Modal):
         elif key == "w" and n:
             m.join(int(m.tables[m.lobby_index]["id"]), spectate=True)
         elif key == "t" and not m.spectate:
-            m.form = CreateForm(presets=m.presets or ["jamaica"])
+            m.form = CreateForm(presets=m.presets or ["jamaica"], name=_("table"))
         elif key == "n":
             m.start_input("name", _("your name: "), m.name)
         elif key == "o":

@@ -100,3 +100,59 @@ def test_every_screen_of_a_game_speaks_swedish(swedish, preset, options):
         for word in english_left(text, names):
             left.setdefault(word, text)
     assert not left, "\n\n".join(f"{w!r} on:\n{t}" for w, t in sorted(left.items())[:3])
+
+
+def test_the_screens_before_a_game_speak_swedish(swedish):
+    from types import SimpleNamespace
+
+    from client.uistate import CreateForm, InputLine
+
+    def check(m: ClientModel, *want: str) -> str:
+        text = to_text(render_screen(m, 100, 30))
+        for w in want:
+            assert w in text, f"{w!r} not on:\n{text}"
+        assert english_left(text, ("den", "ann", "bordet", "jamaica", "partybox")) == [], text
+        return text
+
+    m = ClientModel(name="ann", screen="browser")
+    check(m, "värdar på nätverket", "letar efter värdar…", "Enter anslut", "a skriv en adress")
+    m.hosts = [SimpleNamespace(name="partybox", address="10.0.0.2", port=41672, version=1,
+                               tables=[{"name": "bordet", "rules": "jamaica",
+                                        "status": "waiting"}], n_tables=1, free_seats=2,
+                               tables_known=True)]
+    check(m, "1 bord, 2 lediga platser", "bordet: jamaica, väntar")
+    m.hosts[0].n_tables, m.hosts[0].free_seats = 2, 1
+    check(m, "2 bord, 1 ledig plats")
+
+    m = ClientModel(name="ann", screen="lobby")
+    m.host_label = "10.0.0.2:41672"
+    check(m, "lobbyn hos 10.0.0.2:41672", "inga bord än: tryck t för att skapa ett",
+          "t nytt bord", "o färg")
+    m.tables = [{"id": 1, "name": "bordet", "rules": "jamaica", "options": {"players": 3},
+                 "status": "playing", "spectators": 1, "password": True, "owner": 0,
+                 "seats": [{"seat": 0, "name": "den", "color": "red", "connected": False},
+                           {"seat": 1, "name": "Anne Bonny", "color": "blue",
+                            "bot": "greedy"}]}]
+    m.scores = [{"player": "den", "wins": 1, "games": 2},
+                {"player": "Anne Bonny", "bot": True, "wins": 2, "games": 2}]
+    text = check(m, "spelar", "1 tittar [lösenord]", "röd: den (borta) ★",
+                 "blå: Anne Bonny (greedy-bot)", "I kväll: den 1 vinst av 2",
+                 "Anne Bonny (bot) 2 vinster av 2")
+    assert "Anne Bonny" in text
+    m.on_key("t")
+    form = check(m, "Nytt bord", "regler", "spelare", "bottar", "namn", "alternativ",
+                 "(inga)", "Enter skapa", "Esc avbryt")
+    assert "rules" not in form.split("Nytt bord")[1]
+    m.form = CreateForm(presets=["jamaica"], options="segments", name="bordet")
+    m.on_key("enter")
+    check(m, "alternativet 'segments' är inte NYCKEL=VÄRDE")
+    m.form = None
+    m.input = InputLine("name", "ditt namn: ")
+    check(m, "ditt namn: ")
+    m.input = None
+
+    m = ClientModel(name="ann", screen="connecting")
+    m.host_label = "10.0.0.2:41672"
+    check(m, "ansluter till 10.0.0.2:41672…", "a en annan adress")
+    m.stop("värden stängde anslutningen")
+    check(m, "r försök igen", "a en annan adress", "q avsluta")
