@@ -327,7 +327,7 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     title = title_line(model, main_w)
     web = " · " + (_("guests: {url}").format(url=model.join_url) if model.join_url
                    else _("web: {url}").format(url=model.web_url))
-    if model.web_url and sum(len(text) for _, text in title) + len(web) <= main_w:
+    if model.web_url and sum(len(text) for _style, text in title) + len(web) <= main_w:
         title.append((DIM, web))
     watching = int((model.table_info or {}).get("spectators") or 0)
     turn = turn_line(model) + ([(DIM, " · " + ngettext("{n} watching", "{n} watching",
