@@ -132,7 +132,7 @@ class ClientApp(HostLink):
             if mine and self.bell:
                 out.bell()
             if self.title:
-                out.set_title("cartagena: your turn" if mine else "cartagena")
+                out.set_title("cartagena: " + gettext("your turn") if mine else "cartagena")
             out.flush()
 
     # ------------------------------------------------------------------ keys

@@ -80,7 +80,7 @@ class ClientSession(tprotocol.Protocol):
     def send(self, msg: Any) -> None:
         """Encode and send one message (raises ``LocalProtocolError`` if invalid)."""
         if self.closed or self.transport is None:
-            raise SessionClosed("the connection is closed")
+            raise SessionClosed(_("the connection is closed"))
         self.transport.write(self.conn.send(msg))
 
     def close(self, reason: str = "bye") -> None:

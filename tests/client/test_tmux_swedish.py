@@ -204,6 +204,8 @@ def test_a_whole_game_against_a_bot_in_swedish_with_no_english_word(tmp_path: Pa
         port = re.search(r"127\.0\.0\.1:(\d+)", text).group(1)
         assert "du: ann (röd)" in text and "din tur · drag 1 av" in text
         assert "röd på tur" in text  # the log's event line, rendered here in Swedish
+        assert t.tmux("display-message", "-p", "-t", "play", "#{pane_title}").strip() == \
+            "cartagena: din tur"  # the terminal's title
         seen.append(text)
         t.keys("play", "?")
         seen.append(wait_screen(t, "play", lambda x: "Hjälp" in x, "the help"))
