@@ -16,6 +16,7 @@ KeyPairs = list[tuple[str, str]]
 
 UNDO_KEY = "z"
 SAIL_KEY = "f"  # ferry the sloop (the Whole Jailbreak)
+HINT_KEY = "!"  # ask the bot for a hint (a table that allows them)
 SCROLL_KEYS = ("pageup", "pagedown", "home", "end")
 
 
@@ -102,6 +103,8 @@ def move_keys(model: Any, now: bool = True) -> KeyPairs:
                                      "order back on the stock"))]
     if not now or "undo" in kinds:
         pairs.append((UNDO_KEY, _("undo the last move")))
+    if (model.table_info or {}).get("hints"):
+        pairs.append((HINT_KEY, _("hint: the bot's move for you, previewed (Enter plays it)")))
     if not now and opts.get("filibusters"):
         pairs += [(_("letter"), _("discard owed: choose a card")), ("Backspace", _("take back a pick"))]
     if model.may_manage():

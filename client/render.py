@@ -205,6 +205,8 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     for i, t in enumerate(model.tables):
         sel = i == model.lobby_index
         lock = " " + _("[password]") if t.get("password") else ""
+        lock += " " + _("[hints]") if t.get("hints") else ""
+        lock += " " + _("[chances shown]") if t.get("player_chances") else ""
         lines.append([(SEL if sel else TITLE, f" {t.get('id')}: {t.get('name')} "),
                       ("", f"  {t.get('rules')}  "), (DIM, _options_text(t.get("options"))),
                       ("", f"  {table_status(t.get('status'))}  " + ngettext(
@@ -233,12 +235,12 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([])
         lines += [[(DIM, c)] for c in chat]
     if model.join_url:  # its QR code, where the screen has room for it
-        from client.qr import qr_lines
+        from client.qr import QR_STYLE, qr_lines
 
         code = qr_lines(model.join_url)
         if len(lines) + len(code) + 2 <= height and len(code[0]) <= width:
             lines.append([])
-            lines += [[("", row)] for row in code]
+            lines += [[(QR_STYLE, row)] for row in code]
     return lines
 
 

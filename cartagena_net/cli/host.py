@@ -53,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("do not advertise by multicast DNS (_cartagena._tcp.local.)"))
     add_password_arguments(parser, N_("the password players and watchers need to join"))
     parser.add_argument("--no-spectators", action="store_true", help=_("close tables to watchers"))
+    from cartagena_net.cli.learn_args import add_learning_arguments
+
+    add_learning_arguments(parser)
     parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
                         help=_("a game a client left to bots alone, with nobody watching, "
                              "pauses at once and is removed after this many seconds "
@@ -80,6 +83,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", default=None, metavar="PORT|off",
                         help=_("read-only web view of the tables for browsers "
                              "(default: the game port + 1; off: none)"))
+    parser.add_argument("--web-host", action="append", default=[], metavar="NAME",
+                        type=web_host_name,
+                        help=_("another name the web port answers to (repeatable), e.g. "
+                               "a name the LAN's DNS gives this machine; it always answers "
+                               "to its own addresses, localhost and NAME.local"))
+
+
+def web_host_name(value: str) -> str:
+    """One ``--web-host`` NAME, checked (argparse says why it is refused)."""
+    from cartagena_net.web.hostcheck import valid_name
+
+    try:
+        return valid_name(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def web_port(value: str | None, game_port: int) -> int | None:
@@ -192,6 +210,8 @@ def build_config(args: argparse.Namespace, password: str | None = None,
         burst=2 * args.rate_limit,
         log_events=bool(args.headless and not args.no_game_log),
         web_port=web_port(args.web, args.port),
+        web_hosts=tuple(args.web_host),
+        live_chances=not args.no_live_chances,
     )
     if args.name:
         config.name = args.name[:64]
@@ -280,8 +300,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             tid = service.create_table(
                 args.table_name or _("{name}'s table").format(name=config.name), args.rules,
-                options,
-                bots=args.bots, bot_kind=bot_kind,
+                options, bots=args.bots, bot_kind=bot_kind, hints=args.hints,
+                player_chances=args.player_chances,
             )
             table = service.lobby.tables[tid]
             if all(seat.bot_kind for seat in table.seats):
@@ -302,9 +322,9 @@ def run(args: argparse.Namespace) -> int:
         print("cartagena host: " + _("guests play from a phone or any browser at {url}").format(
             url=join_url), flush=True)
         if args.headless and sys.stdout.isatty():
-            from client.qr import qr_lines
+            from client.qr import qr_ansi_lines
 
-            print("\n".join(qr_lines(join_url)), flush=True)
+            print("\n".join(qr_ansi_lines(join_url)), flush=True)
     for line in join_lines(args.bind, service.port):
         print(f"cartagena host: {line}", flush=True)
 

@@ -62,6 +62,9 @@ class HostConfig:
     guess_max_delay: float = 30.0
     web_port: int | None = None
     web_bind: str | None = None
+    # Host names the web port answers to besides its addresses, localhost and its own
+    # name (--web-host; cartagena_net.web.hostcheck).
+    web_hosts: tuple[str, ...] = ()
     web_idle_timeout: float = 20.0
     web_keepalive: float = 15.0
     web_max_buffer: int = 1 << 18
@@ -72,3 +75,6 @@ class HostConfig:
     records_dir: str | None = None
     # The bot reviews each game that ends (cartagena_net.host.reviewer), beside its record.
     reviews: bool = True
+    # Each seat's chance of winning, estimated after every turn for spectators and the TV
+    # (cartagena_net.host.coach); False: never estimated (--no-live-chances).
+    live_chances: bool = True

@@ -40,6 +40,7 @@ from cartagena_net.engine import SPECTATOR
 from cartagena_net.host.errors import HostError
 from cartagena_net.web.feed import Feed, Frame, to_json
 from cartagena_net.web.games import Background, GamePage, GamesJSON, records_folder
+from cartagena_net.web.hostcheck import HostNames
 from cartagena_net.web.seats import MAX_POST, Play
 
 log = Logger(namespace="cartagena.web")
@@ -67,7 +68,10 @@ STATIC_TYPES = {
     "common.js": "text/javascript; charset=utf-8",
     "board.js": "text/javascript; charset=utf-8",
     "table.js": "text/javascript; charset=utf-8",
+    "chances.js": "text/javascript; charset=utf-8",
     "lobby.js": "text/javascript; charset=utf-8",
+    "words.js": "text/javascript; charset=utf-8",
+    "tableform.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
     "game.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
@@ -111,6 +115,29 @@ class WebRequest(server.Request):
     def process(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             self.setHeader(name, value)
+        web: WebServer = self.channel.site.web
+        hosts = self.requestHeaders.getRawHeaders(b"host") or []
+        host = hosts[0] if len(hosts) == 1 else None
+        # HTTP/1.0 may name no host (no browser does so): nothing to rebind, answered.
+        bare = not hosts and self.clientproto == b"HTTP/1.0"
+        if not bare and not web.hostnames.allows(host):
+            # DNS rebinding: a name that is not this host's reaches nothing, not even a page.
+            self._refuse(421, web.hostnames.refusal_text(host), "wrong-host")
+            return
+        origins = self.requestHeaders.getRawHeaders(b"origin")
+        if origins is not None and (len(origins) != 1 or origins[0] not in (
+                b"http://" + (host or b"?"), b"https://" + (host or b"?"))):
+            # Another site's script (a fetch, an EventSource): nothing for it on any route.
+            self._refuse(403, "cross-site request refused: this page answers its own "
+                              "origin only\n", "cross-site")
+            return
+        site = self.getHeader(b"sec-fetch-site")
+        if site == b"cross-site" and self.getHeader(b"sec-fetch-mode") != b"navigate":
+            # Another site embedding a stream, an image or data (no Origin is sent for an
+            # <img> or a <script>): only a link followed to a page is let through.
+            self._refuse(403, "cross-site request refused: follow a link to the page "
+                              "instead\n", "cross-site")
+            return
         if self.method == b"POST" and self.path in POSTS:
             super().process()
             return
@@ -124,6 +151,22 @@ class WebRequest(server.Request):
             self.finish()
             return
         super().process()
+
+    def _refuse(self, code: int, text: str, reason: str) -> None:
+        """Answer at once, whatever the path: plain text (JSON to the page's POSTs)."""
+        if self.method == b"POST" and self.path in POSTS:
+            ctype, body = JSON, to_json({"ok": False, "reason": reason,
+                                         "message": text.strip()})
+        else:
+            ctype, body = TEXT, text.encode("utf-8")
+        self.setResponseCode(code)
+        self.setHeader(b"Content-Type", ctype.encode())
+        self.setHeader(b"X-Cartagena-Refused", reason.encode("ascii"))
+        self.setHeader(b"Content-Length", b"%d" % len(body))
+        self.setHeader(b"Connection", b"close")
+        if self.method != b"HEAD":
+            self.write(body)
+        self.finish()
 
 
 class WebChannel(http.HTTPChannel):
@@ -324,13 +367,14 @@ class WebServer:
         self.config = host.config
         self.requested_port = port
         self.bind = bind
+        self.hostnames = HostNames(getattr(self.config, "web_hosts", ()), bind)
         self.files = {name: package_file(name) for name in STATIC_TYPES}
         self.pages = {name: package_file(name) for name in PAGES}
         self.site = WebSite(Root(self), self, timeout=self.config.web_idle_timeout)
         self.channels: set[WebChannel] = set()
         self.lobby_feed = Feed("lobby", self.config.web_max_buffer)
         self.feeds: dict[int, Feed] = {}
-        self._full: dict[int, tuple[int, Frame]] = {}
+        self._full: dict[int, tuple[Any, Frame]] = {}
         self.sessions: dict[str, Any] = {}  # browser seats' play streams, by id
         self.background = Background(self.reactor)  # records read and replays built
         self._dirty: set[int] = set()
@@ -452,6 +496,9 @@ class WebServer:
         table = self.host.lobby.tables.get(table_id)
         if table is not None and self._listening is not None:
             self.host.lobby_changed(table)  # counted in the lobby's spectators
+            coach = getattr(table, "coach", None)
+            if coach is not None and len(feed):
+                coach.turn()  # a first estimate, if none was made while nobody watched
 
     def watching(self, table_id: int) -> bool:
         return table_id in self.feeds
@@ -473,11 +520,14 @@ class WebServer:
 
     def _full_frame(self, table: Any) -> Frame:
         """A watcher's first view of a game: encoded once per table change."""
+        coach = getattr(table, "coach", None)  # a new live estimate: a new first view
+        key = (table.seq, None if coach is None else len(coach.curve),
+               None if coach is None else coach.chances)
         cached = self._full.get(table.id)
-        if cached is not None and cached[0] == table.seq:
+        if cached is not None and cached[0] == key:
             return cached[1]
         frame = state_frame(table.full_state(SPECTATOR), reset=True)
-        self._full[table.id] = (table.seq, frame)
+        self._full[table.id] = (key, frame)
         return frame
 
     # -- hooks called by the host ------------------------------------------------
@@ -518,8 +568,13 @@ class WebServer:
 
 def state_frame(wire: dict[str, Any], reset: bool) -> Frame:
     """A ``state`` event from a table's spectator ``state`` map (engine view + events)."""
-    return Frame.event("state", {"seq": wire["seq"], "view": wire["view"],
-                                 "events": wire["events"], "reset": reset}, wire["seq"])
+    data = {"seq": wire["seq"], "view": wire["view"], "events": wire["events"],
+            "reset": reset, "chances": wire.get("chances")}
+    if "chances_seq" in wire:  # live chances: the state number they are of, and on a
+        data["chances_seq"] = wire["chances_seq"]  # first view the curve so far
+    if reset and "curve" in wire:
+        data["curve"] = wire["curve"]
+    return Frame.event("state", data, wire["seq"])
 
 
 def cookie(request: Any, name: str) -> str | None:

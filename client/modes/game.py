@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cartagena_net.i18n import _, ngettext
 from client.keymap import (
+    HINT_KEY,
     SCROLL_KEYS,
     KeyPairs,
     lobby_keys,
@@ -19,13 +20,16 @@ from client.modes.move import Move
 
 
 class GameShared(KeyGroup):
-    """Chat (``c``), scrolling the log, and the whole log (Tab), at any moment."""
+    """Chat (``c``), scrolling the log, the whole log (Tab), and a hint (``!``, at a
+    table that allows them), at any moment."""
 
     name = "game"
 
     def handle(self, m: Model, key: str) -> bool:
         if key == "c":
             m.start_input("chat", _("say: "))
+        elif key == HINT_KEY:
+            m.ask_hint()
         elif key in SCROLL_KEYS:
             m.scroll_log(key)
         elif key == "tab":
