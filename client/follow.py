@@ -152,17 +152,17 @@ class HostFollowing:
     def ask_hint(self) -> None:
         """Ask the host for a hint (a table whose owner allowed them, on this seat's turn)."""
         if self.seat is None or self.spectate:
-            self.set_status("only a seated player may ask for a hint", error=True)
+            self.set_status(_("only a seated player may ask for a hint"), error=True)
         elif not (self.table_info or {}).get("hints"):
-            self.set_status("this table does not allow hints (its owner chooses when "
-                            "creating it)", error=True)
+            self.set_status(_("this table does not allow hints (its owner chooses when "
+                              "creating it)"), error=True)
         elif not self.legal:
-            self.set_status("ask for a hint on your turn", error=True)
+            self.set_status(_("ask for a hint on your turn"), error=True)
         elif self.hint is not None:
             self._on_hint(self.hint)  # the same position: the same hint, shown again
         else:
             self.send({"type": "hint", "table": self.table})
-            self.set_status("asking the bot for a hint…")
+            self.set_status(_("asking the bot for a hint…"))
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         code = str(msg.get("code") or "")
