@@ -156,3 +156,22 @@ def test_the_screens_before_a_game_speak_swedish(swedish):
     check(m, "ansluter till 10.0.0.2:41672…", "a en annan adress")
     m.stop("värden stängde anslutningen")
     check(m, "r försök igen", "a en annan adress", "q avsluta")
+
+
+def test_why_no_host_answers_and_why_an_address_fails_in_swedish(swedish):
+    import errno
+
+    from cartagena_net.discovery.explain import Seen, connect_failure, explain
+    from tests.discovery.test_explain import WIFI
+
+    for platform in ("linux", "darwin", "win32"):
+        lines = explain(Seen(platform, (WIFI,), {errno.EACCES: "255.255.255.255"}))
+        text = "\n".join(lines)
+        assert lines[0] == "Ingen värd svarade. Det här ser den här datorn:"
+        assert "`cartagena join 192.168.1.20`" in text
+        assert english_left(text, ("Wi-Fi", "UDP", "TCP", "Python", "Windows", "macOS")) == []
+    refused = OSError(errno.ECONNREFUSED, "refused")
+    refused.osError = errno.ECONNREFUSED
+    said = connect_failure(refused, "10.0.0.2:41672", "linux")
+    assert said == ("inget svarar på 10.0.0.2:41672: körs värden, och är det adressen och "
+                    "porten den skrev ut?")

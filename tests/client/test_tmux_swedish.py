@@ -121,7 +121,7 @@ ENGLISH_WORDS = (
     "wins", "action", "actions", "left", "least", "stock", "discard", "chat", "scroll",
     "log", "Log", "plays", "ends", "the", "The", "and", "sent", "table", "seat", "since",
     "last", "preview", "choose", "letter", "boat", "rowboat", "meeting", "place", "stay",
-    "leave", "again", "only", "read", "of", "in", "to", "back", "game", "Help", "Advance",
+    "leave", "again", "only", "read", "of", "to", "back", "game", "Help", "Advance",
     "Retreat", "Quit", "seated", "goal", "end", "undo", "with", "for", "from", "is", "no",
     "not", "your", "minute", "minutes", "turns", "whole", "stop", "watching", "sit", "name",
     "colour", "type", "connect", "reconnecting", "host", "lobby",
