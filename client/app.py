@@ -20,6 +20,7 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
+from cartagena_net.i18n import gettext
 from client.link import RECONNECT_LIMIT, WATCH, HostLink, split_address
 from client.model import DEFAULT_PORT, ClientModel
 from client.render import render_screen, to_formatted
@@ -105,7 +106,8 @@ class ClientApp(HostLink):
         try:
             return to_formatted(render_screen(self.model, size.columns, size.rows))
         except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the game
-            return [("bold fg:ansired", f"cannot draw this screen: {exc!r} (q quits)")]
+            return [("bold fg:ansired", gettext("cannot draw this screen: {error} (q quits)")
+                     .format(error=repr(exc)))]
 
     def refresh(self) -> None:
         """Send what the model queued, then redraw (or leave)."""
@@ -130,7 +132,7 @@ class ClientApp(HostLink):
             if mine and self.bell:
                 out.bell()
             if self.title:
-                out.set_title("cartagena: your turn" if mine else "cartagena")
+                out.set_title("cartagena: " + gettext("your turn") if mine else "cartagena")
             out.flush()
 
     # ------------------------------------------------------------------ keys
@@ -170,7 +172,8 @@ class ClientApp(HostLink):
         try:
             self.model.on_key(name)
         except Exception as exc:  # noqa: BLE001 - a client bug must not end the game
-            self.model.set_status(f"internal error: {exc!r}", error=True)
+            self.model.set_status(gettext("internal error: {error}").format(error=repr(exc)),
+                                  error=True)
         self.refresh()
 
     # ------------------------------------------------------------------ lifecycle

@@ -6,8 +6,8 @@ Pure functions of a :class:`~client.model.ClientModel` and a width.
 """
 from __future__ import annotations
 
-from cartagena_net.i18n import NP_, _, pgettext
-from client.glyphs import color_letters, color_style, end_mark, glyph, marks
+from cartagena_net.i18n import _
+from client.glyphs import color_letters, color_style, end_mark, glyph, marks, place
 from client.model import ClientModel
 from client.text import (
     DIM,
@@ -18,23 +18,6 @@ from client.text import (
     Line,
     width_of,
 )
-
-# The places the engine names (start and goal, paths), as a player reads them.
-PLACE_NAMES = {
-    "start": NP_("place", "start"), "sloop": NP_("place", "sloop"),
-    "jail": NP_("place", "jail"), "flooded sloop": NP_("place", "flooded sloop"),
-    "cove": NP_("place", "cove"), "meeting place": NP_("place", "meeting place"),
-    "rowboat": NP_("place", "rowboat"), "boat": NP_("place", "boat"),
-    "passage": NP_("place", "passage"),
-    "underground passage": NP_("place", "underground passage"),
-    "island path": NP_("place", "island path"), "jungle path": NP_("place", "jungle path"),
-    "path": NP_("place", "path"),
-}
-
-
-def place(name: str) -> str:
-    """A place's name in the reader's language (an unknown one as the host named it)."""
-    return pgettext("place", PLACE_NAMES[name]) if name in PLACE_NAMES else name
 
 
 def number_style(model: ClientModel, pos: int, last: set[int]) -> str:

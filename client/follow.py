@@ -10,11 +10,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from cartagena_net.i18n import N_, _
 from client.plain import plain_error
+from client.sentences import event_lines
 
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
 HISTORY_KEEP = 2000
 FULL_VIEW_EVENTS = 20  # a fresh full view carries up to this many recent events
+SENT = N_("sent: {action}")  # the status line after an action went to the host
 
 
 class HostFollowing:
@@ -36,7 +39,7 @@ class HostFollowing:
             self.seat = resumed.get("seat")
             self.spectate = False
             self.screen = "game" if self.view else "lobby"
-            self.set_status("reconnected: back in your seat")
+            self.set_status(_("reconnected: back in your seat"))
             self.fresh_log = True
             return
         self.screen = "lobby"
@@ -45,12 +48,13 @@ class HostFollowing:
             self.table = self.seat = None
             if spectating:
                 self.join(table, spectate=True)
-                self.set_status("reconnected")
+                self.set_status(_("reconnected"))
                 return
             self.view = None
-            self.set_status("reconnected, but the seat could not be restored", error=True)
+            self.set_status(_("reconnected, but the seat could not be restored"), error=True)
             return
-        self.set_status(f"connected to {msg.get('host_name') or self.host_label}")
+        self.set_status(_("connected to {host}").format(
+            host=msg.get("host_name") or self.host_label))
 
     def _on_lobby(self, msg: dict[str, Any]) -> None:
         self.tables = list(msg.get("tables") or [])
@@ -75,11 +79,11 @@ class HostFollowing:
         playing = info is not None and info.get("status") == "playing"
         # A finished or waiting table shows its waiting room until a state arrives.
         self.screen = "game" if (self.view or playing) else "lobby"
-        where = f"table {self.table}"
         self.set_status(
-            f"watching {where}" if self.seat is None else f"seated at {where}, seat {self.seat}"
+            _("watching table {table}").format(table=self.table) if self.seat is None
+            else _("seated at table {table}, seat {seat}").format(table=self.table, seat=self.seat)
         )
-        for _ in range(self.auto_bots if self.seat is not None else 0):
+        for _bot in range(self.auto_bots if self.seat is not None else 0):
             self.send({"type": "add_bot", "table": self.table, "seat": None, "kind": "greedy"})
         self.auto_bots = 0
         if self.auto_start and self.seat is not None:
@@ -118,11 +122,13 @@ class HostFollowing:
             self.game_ended = time.monotonic()
         self.history.extend(events)
         del self.history[:-HISTORY_KEEP]
-        self.add_log(list(msg.get("lines") or []))
+        self.add_log(event_lines(self.view, list(msg.get("events") or []),
+                                 list(msg.get("lines") or [])))
         self._track_pirates(events)
         self.screen = "game"
         self.preview = None
-        if (self.status_error and not self.reconnecting) or self.status.startswith("sent: "):
+        if (self.status_error and not self.reconnecting) or self.status.startswith(
+                _(SENT).partition("{action}")[0]):
             self.set_status("")
         if not self.owes_discard():
             self.discard_pick.clear()
@@ -146,28 +152,30 @@ class HostFollowing:
     def ask_hint(self) -> None:
         """Ask the host for a hint (a table whose owner allowed them, on this seat's turn)."""
         if self.seat is None or self.spectate:
-            self.set_status("only a seated player may ask for a hint", error=True)
+            self.set_status(_("only a seated player may ask for a hint"), error=True)
         elif not (self.table_info or {}).get("hints"):
-            self.set_status("this table does not allow hints (its owner chooses when "
-                            "creating it)", error=True)
+            self.set_status(_("this table does not allow hints (its owner chooses when "
+                              "creating it)"), error=True)
         elif not self.legal:
-            self.set_status("ask for a hint on your turn", error=True)
+            self.set_status(_("ask for a hint on your turn"), error=True)
         elif self.hint is not None:
             self._on_hint(self.hint)  # the same position: the same hint, shown again
         else:
             self.send({"type": "hint", "table": self.table})
-            self.set_status("asking the bot for a hint…")
+            self.set_status(_("asking the bot for a hint…"))
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         code = str(msg.get("code") or "")
         text = plain_error(code, str(msg.get("message") or ""))
         self.preview = None
         if code == "resumed-elsewhere":
-            self.stop(f"{text}: this client stopped so the two do not fight over it")
+            self.stop(_("{error}: this client stopped so the two do not fight over it").format(
+                error=text))
             return
         self.set_status(text, error=True)
         if code == "bad-password" and msg.get("ref") == "join_table" and self.joining:
-            self.start_input("table-password", f"password for table {self.joining[0]}: ")
+            self.start_input("table-password", _("password for table {n}: ").format(
+                n=self.joining[0]))
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         sender, text = str(msg.get("sender") or "host"), str(msg.get("text") or "")
@@ -176,7 +184,7 @@ class HostFollowing:
         self.add_log([f"<{sender}> {text}"])
 
     def _on_bye(self, msg: dict[str, Any]) -> None:
-        self.stop(str(msg.get("reason") or "the host closed the connection"))
+        self.stop(str(msg.get("reason") or _("the host closed the connection")))
 
     def stop(self, why: str) -> None:
         """The client stops talking to this host (no more retries) and says why."""
@@ -189,7 +197,8 @@ class HostFollowing:
     def on_disconnect(self, reason: str, will_retry: bool) -> None:
         """The connection dropped."""
         self.reconnecting = will_retry
-        self.set_status(reason if will_retry else f"disconnected: {reason}", error=True)
+        self.set_status(reason if will_retry else _("disconnected: {reason}").format(
+            reason=reason), error=True)
 
     # ------------------------------------------------------------------ outgoing helpers
 

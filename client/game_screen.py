@@ -6,6 +6,7 @@ Pure functions of a :class:`~client.model.ClientModel` and a width.
 """
 from __future__ import annotations
 
+from cartagena_net.i18n import _, ngettext
 from client.board import (
     PATH_WIDTH,
     board_lines,
@@ -13,7 +14,7 @@ from client.board import (
     named_paths,
     path_lines,
 )
-from client.glyphs import color_style
+from client.glyphs import color_name, color_style, place, symbol_name
 from client.landing import place_name
 from client.model import DEFAULT_PORT, ClientModel
 from client.modes.game import game_help
@@ -24,7 +25,6 @@ from client.panels import (
     players_lines,
     turn_line,
 )
-from client.plain import count
 from client.powers import magic_lines_text
 from client.text import (
     DIM,
@@ -51,24 +51,28 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
     if view.get("outcome"):
         return end_lines(model, width)
     if model.spectate or model.seat is None:
-        return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only")]] + keys_line(
+        return [[(TITLE + " reverse", " " + _("SPECTATING") + " "),
+                 (DIM, " " + _("read-only"))]] + keys_line(
             game_help(model), width)
     out: list[Line] = [pirates_line(model)]
     out += since_lines(model, width)
     if not model.legal:
-        out.append([(DIM, f"waiting for {model.seat_name(view.get('actor'))}… "),
-                    (KEY, "?"), (DIM, " help")])
+        out.append([(DIM, _("waiting for {who}…").format(
+            who=model.seat_name(view.get("actor"))) + " "), (KEY, "?"), (DIM, " " + _("help"))])
         return out
     if model.owes_discard():
         if model.preview is not None:
-            out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
-                        ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
+            out.append(_preview_line(model.preview.text))
         return out
     out += keys_line(game_help(model), width)
     if model.preview is not None:
-        out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
-                    ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
+        out.append(_preview_line(model.preview.text))
     return out
+
+
+def _preview_line(text: str) -> Line:
+    return [(LAND, f" {text} "), ("", "  "), (KEY, "Enter"), ("", " " + _("confirm") + " · "),
+            (KEY, "Esc"), ("", " " + _("cancel"))]
 
 
 def pirates_line(model: ClientModel) -> Line:
@@ -79,7 +83,7 @@ def pirates_line(model: ClientModel) -> Line:
     by_pos: dict[int, list[int]] = {}
     for i, p in enumerate(mine):
         by_pos.setdefault(p, []).append(i)
-    pir: Line = [("", "pirates:")]
+    pir: Line = [("", _("pirates:"))]
     for p in sorted(by_pos):
         pir.append(("", " "))
         for j, i in enumerate(by_pos[p]):
@@ -99,7 +103,7 @@ def since_lines(model: ClientModel, width: int) -> list[Line]:
     parts: list[str] = []
     last_who = None
     for e in model.since_my_turn():
-        who = model.seat_color(e.get("seat"))
+        who = color_name(model.seat_color(e.get("seat")))
         if who == last_who and parts:
             who = ""  # "blue start→2, start→11" rather than "blue ..., blue ..."
         else:
@@ -110,21 +114,27 @@ def since_lines(model: ClientModel, width: int) -> list[Line]:
         if kind == "advance":
             parts.append(f"{who}{frm}→{to}")
         elif kind == "retreat":
-            parts.append(f"{who}back {frm}→{to} (+{count(int(e.get('drawn', 0)), 'card')})")
+            n = int(e.get("drawn", 0))
+            parts.append(who + ngettext("back {frm}→{to} (+{n} card)",
+                                        "back {frm}→{to} (+{n} cards)", n).format(
+                frm=frm, to=to, n=n))
         elif kind == "morgan":
-            parts.append(f"{who}pushed {model.seat_color(e.get('owner'))} {frm}→{to}")
+            parts.append(who + _("pushed {owner} {frm}→{to}").format(
+                owner=color_name(model.seat_color(e.get("owner"))), frm=frm, to=to))
         elif kind == "draw":
-            parts.append(f"{who}drew")
+            parts.append(who + _("drew"))
         elif kind == "discard":
-            parts.append(f"{who}discarded {e.get('card', '')}")
+            parts.append(who + _("discarded {card}").format(
+                card=symbol_name(str(e.get("card", "")))))
         elif kind == "undo":
-            parts.append(f"{who}took a move back")
+            parts.append(who + _("took a move back"))
         elif kind == "sail":
-            parts.append(f"{who}sailed to {str(e.get('shore', '')).title()}"
-                         + (" (Captain, free)" if e.get("free") else ""))
+            shore = str(e.get("shore", "")).title()
+            parts.append(who + (_("sailed to {shore} (Captain, free)") if e.get("free")
+                                else _("sailed to {shore}")).format(shore=shore))
     if not parts:
         return []
-    lines = wrap("since your last turn: " + ", ".join(parts), width, LAST)
+    lines = wrap(_("since your last turn: {moves}").format(moves=", ".join(parts)), width, LAST)
     if len(lines) > 2:  # a long round: the board's underlines and the log hold the rest
         lines = lines[:2]
         lines[1] = clip(lines[1], width - 2) + [(LAST, " …")]
@@ -137,19 +147,20 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
     assert view is not None
     outcome = view.get("outcome") or {}
     ranking = outcome.get("ranking") or []
-    line: Line = [(TITLE, "Ranking: ")]
+    line: Line = [(TITLE, _("Ranking:") + " ")]
     for i, seat in enumerate(ranking):
-        c = model.seat_color(seat)
-        line += [("", f"{i + 1}. "), (color_style(c), f"{model.seat_name(seat)} ({c})"),
+        c = color_name(model.seat_color(seat))
+        line += [("", f"{i + 1}. "), (color_style(model.seat_color(seat)), f"{model.seat_name(seat)} ({c})"),
                  ("", "  ")]
     out: list[Line] = [line]  # (the winner is on the turn line)
     out += summary_lines(model, width)
     if model.scores and model.replay_keys is None:
         out += wrap(model.scoreboard_text(), width, DIM)
     if model.seat is not None and model.replay_keys is None:
-        out += wrap("You stay at this table for the next game, in which the next seat "
-                    "starts" + ("" if model.may_manage() else " (the owner starts it)")
-                    + "; l leaves.", width, DIM)
+        out += wrap(_("You stay at this table for the next game, in which the next seat "
+                      "starts; l leaves.") if model.may_manage() else _(
+            "You stay at this table for the next game, in which the next seat starts (the "
+            "owner starts it); l leaves."), width, DIM)
     out += keys_line(game_help(model), width)
     return out
 
@@ -160,24 +171,31 @@ def summary_lines(model: ClientModel, width: int) -> list[Line]:
     assert view is not None
     stats = model.game_stats()
     boat = int(view.get("boat", len(view["board"]) + 1))
-    goal = view.get("goal_name") or "boat"
-    head = f"{count(stats['turns'], 'turn')}"
+    goal = place(view.get("goal_name") or "boat")
+    turns = int(stats["turns"])
+    head = ngettext("{n} turn", "{n} turns", turns).format(n=turns)
     minutes = stats.get("minutes")
     if minutes is not None:
-        head += (" in under a minute" if minutes < 1 else
-                 f" in {count(round(minutes), 'minute')}")
+        n = round(minutes)
+        head += " " + (_("in under a minute") if minutes < 1 else ngettext(
+            "in {n} minute", "in {n} minutes", n).format(n=n))
     if not stats["whole"]:
-        head += " (counted since you came in)"
-    out: list[Line] = [[(TITLE, "Summary: "), ("", head)]]
+        head += " " + _("(counted since you came in)")
+    out: list[Line] = [[(TITLE, _("Summary:") + " "), ("", head)]]
     for s in view["seats"]:
         seat = s["seat"]
         c = str(s.get("color", ""))
         per = stats["seats"].get(seat, {})
         home = sum(1 for p in s["pirates"] if p == boat)
-        text = (f"{count(per.get('played', 0), 'card')} played, {per.get('drawn', 0)} drawn, "
-                f"{count(per.get('retreats', 0), 'retreat')}, "
-                f"{home}/{len(s['pirates'])} in the {goal}")
-        out.append(clip([("", "  "), (color_style(c), f"{model.seat_name(seat)[:14]} ({c})"),
+        played, retreats = int(per.get("played", 0)), int(per.get("retreats", 0))
+        text = ", ".join((
+            ngettext("{n} card played", "{n} cards played", played).format(n=played),
+            _("{n} drawn").format(n=per.get("drawn", 0)),
+            ngettext("{n} retreat", "{n} retreats", retreats).format(n=retreats),
+            _("{home}/{all} in the {goal}").format(home=home, all=len(s["pirates"]),
+                                                   goal=goal)))
+        out.append(clip([("", "  "), (color_style(c),
+                                      f"{model.seat_name(seat)[:14]} ({color_name(c)})"),
                          ("", ": " + text)], width))
     return out
 
@@ -200,10 +218,10 @@ def feed_lines(model: ClientModel, width: int, height: int) -> list[Line]:
         out = chunk + out
         first -= 1
     if (first > 0 or model.log_scroll) and height >= 2:
-        hint = (f"↑ {first} earlier · PgUp/PgDn scroll · Tab whole log" if first
-                else "the start of the game")
+        hint = (_("↑ {n} earlier · PgUp/PgDn scroll · Tab whole log").format(n=first) if first
+                else _("the start of the game"))
         if model.log_scroll:
-            hint += f" · {model.log_scroll} newer below (End)"
+            hint += " · " + _("{n} newer below (End)").format(n=model.log_scroll)
         if len(out) >= height:
             out = out[1:]
         out = [clip([(DIM, hint)], width)] + out
@@ -212,8 +230,8 @@ def feed_lines(model: ClientModel, width: int, height: int) -> list[Line]:
 
 def render_log(model: ClientModel, width: int, height: int) -> list[Line]:
     """The whole game's log on the full screen (Tab)."""
-    lines: list[Line] = [[(TITLE + " reverse", " Log of this game "),
-                          (DIM, " ↑↓ PgUp/PgDn Home/End scroll · any other key closes")]]
+    lines: list[Line] = [[(TITLE + " reverse", " " + _("Log of this game") + " "),
+                          (DIM, " " + _("↑↓ PgUp/PgDn Home/End scroll · any other key closes"))]]
     return lines + feed_lines(model, width, height - 2)
 
 
@@ -223,8 +241,8 @@ MIN_WIDTH = 60
 def too_small(model: ClientModel, need_w: int, need_h: int, width: int, height: int
               ) -> list[Line]:
     """The message shown instead of a cut-off game."""
-    text = (f"window too small (need {need_w}x{need_h}, have {width}x{height}): "
-            "enlarge the terminal")
+    text = _("window too small (need {need}, have {have}): enlarge the terminal").format(
+        need=f"{need_w}x{need_h}", have=f"{width}x{height}")
     return wrap(text, width, ERR)
 
 
@@ -237,13 +255,13 @@ def title_line(model: ClientModel, width: int) -> Line:
     view = model.view
     assert view is not None
     if model.spectate or model.seat is None:
-        me: Line = [(TITLE + " reverse", " SPECTATING ")]
+        me: Line = [(TITLE + " reverse", " " + _("SPECTATING") + " ")]
     else:
         c = model.seat_color(model.seat)
-        me = [("", "you: "), (color_style(c), f"{model.name} ({c})")]
+        me = [("", _("you:") + " "), (color_style(c), f"{model.name} ({color_name(c)})")]
     address = model.host_label
     short = address.removesuffix(f":{DEFAULT_PORT}")  # `cartagena join HOST` means this port
-    table, rules = f"table {model.table}", str(view.get("rules") or "")
+    table, rules = _("table {n}").format(n=model.table), str(view.get("rules") or "")
     for brand, parts in ((True, [address, table, rules]), (True, [short, table, rules]),
                          (False, [short, table, rules]), (False, [short, table]),
                          (False, [table]), (False, [])):
@@ -307,11 +325,14 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     if path and board is None:
         return None
     title = title_line(model, main_w)
-    web = f" · guests: {model.join_url}" if model.join_url else f" · web: {model.web_url}"
-    if model.web_url and sum(len(text) for _, text in title) + len(web) <= main_w:
+    web = " · " + (_("guests: {url}").format(url=model.join_url) if model.join_url
+                   else _("web: {url}").format(url=model.web_url))
+    if model.web_url and sum(len(text) for _style, text in title) + len(web) <= main_w:
         title.append((DIM, web))
     watching = int((model.table_info or {}).get("spectators") or 0)
-    turn = turn_line(model) + ([(DIM, f" · {watching} watching")] if watching else [])
+    turn = turn_line(model) + ([(DIM, " · " + ngettext("{n} watching", "{n} watching",
+                                                       watching).format(n=watching))]
+                               if watching else [])
     top: list[Line] = [title, turn]
     if board is not None:
         top += board
@@ -341,7 +362,7 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
         return None
     if side:
         left = top + acts
-        right: list[Line] = [[(TITLE, "log & chat")]]
+        right: list[Line] = [[(TITLE, _("log & chat"))]]
         right += feed_lines(model, side, height - reserve - 1)
         rows = max(len(left), len(right))
         merged: list[Line] = []

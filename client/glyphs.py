@@ -58,6 +58,24 @@ COLOR_NAMES: dict[str, str] = {
 }
 
 
+# The places the engine names (start and goal, paths), as a player reads them.
+PLACE_NAMES = {
+    "start": NP_("place", "start"), "sloop": NP_("place", "sloop"),
+    "jail": NP_("place", "jail"), "flooded sloop": NP_("place", "flooded sloop"),
+    "cove": NP_("place", "cove"), "meeting place": NP_("place", "meeting place"),
+    "rowboat": NP_("place", "rowboat"), "boat": NP_("place", "boat"),
+    "passage": NP_("place", "passage"),
+    "underground passage": NP_("place", "underground passage"),
+    "island path": NP_("place", "island path"), "jungle path": NP_("place", "jungle path"),
+    "path": NP_("place", "path"),
+}
+
+
+def place(name: str) -> str:
+    """A place's name in the reader's language (an unknown one as the host named it)."""
+    return pgettext("place", PLACE_NAMES[name]) if name in PLACE_NAMES else name
+
+
 def symbol_name(symbol: str) -> str:
     """A card's name in the reader's language (a dark card ``skull*`` is ``skull*``)."""
     base = symbol.rstrip("*")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartagena_net.i18n import _
+
 KeyPairs = list[tuple[str, str]]
 
 UNDO_KEY = "z"
@@ -29,138 +31,138 @@ def has_dark_cards(model: Any) -> bool:
 def replay_keys(model: Any) -> KeyPairs | None:
     """A recorded game's own keys (the replay viewer), else None."""
     keys = getattr(model, "replay_keys", None)
-    return None if keys is None else list(keys)
+    return None if keys is None else [(k, _(what)) for k, what in keys]  # marked with N_
 
 
 def over_keys(model: Any) -> KeyPairs:
     """The game is over: play again, leave, chat."""
     pairs: KeyPairs = []
     if model.seat is not None and model.may_manage():
-        pairs.append(("p", "play again (same table)"))
+        pairs.append(("p", _("play again (same table)")))
     if model.seat is not None:
-        pairs.append(("l", "leave the table"))
+        pairs.append(("l", _("leave the table")))
     else:
-        pairs.append(("l", "stop watching"))
-    return pairs + [("c", "chat"), ("PgUp/PgDn", "scroll the log"), ("q", "quit"),
-                    ("?", "help")]
+        pairs.append(("l", _("stop watching")))
+    return pairs + [("c", _("chat")), ("PgUp/PgDn", _("scroll the log")), ("q", _("quit")),
+                    ("?", _("help"))]
 
 
 def watching_keys(model: Any) -> KeyPairs:
-    return [("c", "chat"), ("l", "stop watching"), ("PgUp/PgDn", "scroll the log"),
-            ("q", "quit"), ("?", "help")]
+    return [("c", _("chat")), ("l", _("stop watching")), ("PgUp/PgDn", _("scroll the log")),
+            ("q", _("quit")), ("?", _("help"))]
 
 
 def discard_keys(model: Any) -> KeyPairs:
-    return [("letter", "choose a card to discard"), ("Backspace", "take back"),
-            ("Enter", "discard"), ("?", "help")]
+    return [(_("letter"), _("choose a card to discard")), ("Backspace", _("take back")),
+            ("Enter", _("discard")), ("?", _("help"))]
 
 
 def magic_keys(model: Any) -> KeyPairs:
     kinds = model.legal_kinds()
-    return [("←→/letter", "choose" + (" (digit: to whom)" if "give" in kinds else "")),
-            ("Enter", "confirm"), ("?", "help")]
+    return [(_("←→/letter"), _("choose (digit: to whom)") if "give" in kinds else _("choose")),
+            ("Enter", _("confirm")), ("?", _("help"))]
 
 
 def power_keys(model: Any) -> KeyPairs:
-    return [("←→/letter", "choose a power"), ("Enter", "release it"), ("Esc", "back"),
-            ("?", "help")]
+    return [(_("←→/letter"), _("choose a power")), ("Enter", _("release it")), ("Esc", _("back")),
+            ("?", _("help"))]
 
 
 def morgan_keys(model: Any) -> KeyPairs:
-    return [("←→", "choose whose pirate"), ("Enter", "push it"), ("Esc", "back"),
-            ("?", "help")]
+    return [("←→", _("choose whose pirate")), ("Enter", _("push it")), ("Esc", _("back")),
+            ("?", _("help"))]
 
 
 def move_keys(model: Any, now: bool = True) -> KeyPairs:
     """A seated player's keys while the game runs (``now``: only what works now)."""
     opts = _options(model)
     kinds = model.legal_kinds() if now else set()
-    pairs = [("1-9/←→", "choose a pirate")]
+    pairs = [("1-9/←→", _("choose a pirate"))]
     if not now or "advance" in kinds:
-        pairs.append(("letter", "preview a card" + (" (capital: dark)" if has_dark_cards(model)
-                                                    else "")))
+        pairs.append((_("letter"), _("preview a card (capital: dark)") if has_dark_cards(model)
+                      else _("preview a card")))
     if now and model.preview is None and kinds & {"advance", "retreat"}:
-        pairs.append(("Enter", "confirm"))  # (with a preview, its own line says so)
+        pairs.append(("Enter", _("confirm")))  # (with a preview, its own line says so)
     elif not now:
-        pairs += [("Enter", "confirm the preview"), ("Esc", "cancel the preview")]
+        pairs += [("Enter", _("confirm the preview")), ("Esc", _("cancel the preview"))]
     if (not now and opts.get("morgan") != "instead") or "retreat" in kinds:
-        pairs.append(("r", "retreat"))
+        pairs.append(("r", _("retreat")))
     if not now or "end" in kinds:
-        pairs.append(("e", "end the turn"))
+        pairs.append(("e", _("end the turn")))
     if (not now and opts.get("empty_hand_draw")) or "draw" in kinds:
-        pairs.append(("w", "draw (whole turn, empty hand)"))
+        pairs.append(("w", _("draw (whole turn, empty hand)")))
     if (not now and opts.get("morgan") not in (None, "off")) or "morgan" in kinds:
-        pairs.append(("m", "Morgan push"))
+        pairs.append(("m", _("Morgan push")))
     if (not now and opts.get("story") == "whole") or "sail" in kinds:
-        pairs.append((SAIL_KEY, "sail the sloop" if now else
-                      "sail the sloop to the other shore (preview; Enter confirms)"))
+        pairs.append((SAIL_KEY, _("sail the sloop") if now else
+                      _("sail the sloop to the other shore (preview; Enter confirms)")))
     if (not now and opts.get("magic")) or "power" in kinds:
-        pairs.append(("v", "card powers (Black Magic Woman)"))
+        pairs.append(("v", _("card powers (Black Magic Woman)")))
     if not now and opts.get("magic"):
-        pairs += [("←→/letter", ("a power's choice: take, give (digit: to whom), keep, "
-                   "order back on the stock"))]
+        pairs += [(_("←→/letter"), _("a power's choice: take, give (digit: to whom), keep, "
+                                     "order back on the stock"))]
     if not now or "undo" in kinds:
-        pairs.append((UNDO_KEY, "undo the last move"))
+        pairs.append((UNDO_KEY, _("undo the last move")))
     if (model.table_info or {}).get("hints"):
-        pairs.append((HINT_KEY, "hint: the bot's move for you, previewed (Enter plays it)"))
+        pairs.append((HINT_KEY, _("hint: the bot's move for you, previewed (Enter plays it)")))
     if not now and opts.get("filibusters"):
-        pairs += [("letter", "discard owed: choose a card"), ("Backspace", "take back a pick")]
+        pairs += [(_("letter"), _("discard owed: choose a card")), ("Backspace", _("take back a pick"))]
     if model.may_manage():
         absent, standing = model.absent_seats(), model.stand_in_seats()
         if not now or absent:
-            who = model.seat_name(absent[0]) if absent else "an absent player"
-            pairs.append(("+", f"a bot plays for {who}"))
+            who = model.seat_name(absent[0]) if absent else _("an absent player")
+            pairs.append(("+", _("a bot plays for {who}").format(who=who)))
         if not now or standing:
-            who = model.seat_name(standing[0]) if standing else "the absent player"
-            pairs.append(("-", f"the bot stops; the seat waits for {who}"))
-    pairs += [("c", "chat")]
+            who = model.seat_name(standing[0]) if standing else _("the absent player")
+            pairs.append(("-", _("the bot stops; the seat waits for {who}").format(who=who)))
+    pairs += [("c", _("chat"))]
     if not now:
-        pairs += [("PgUp/PgDn Tab", "scroll the log, whole log"),
+        pairs += [("PgUp/PgDn Tab", _("scroll the log, whole log")),
                   ("q", quit_help(model))]
-    pairs.append(("?", "help"))
+    pairs.append(("?", _("help")))
     return pairs
 
 
 def quit_help(model: Any) -> str:
     """What q does in a game, as the quit question says it."""
     if getattr(model, "hosting", False):
-        return "quit (ends the game for everyone)"
+        return _("quit (ends the game for everyone)")
     if getattr(model, "solo", False):
-        return "quit (ends the game)"
-    return "quit (your seat is kept)"
+        return _("quit (ends the game)")
+    return _("quit (your seat is kept)")
 
 
 def waiting_keys(model: Any) -> KeyPairs:
     """The waiting room of a table, for its owner, a seated player or a watcher."""
     pairs: KeyPairs = []
     if model.may_manage():
-        pairs += [("↑↓", "choose a seat"), ("b", "add greedy bot"), ("B", "add random bot"),
-                  ("x", "remove the chosen bot or empty seat"), ("s/Enter", "start")]
-    pairs += [("c", "chat"), ("l", "leave the table" if model.seat is not None
-                              else "stop watching"), ("q", "quit"), ("?", "help")]
+        pairs += [("↑↓", _("choose a seat")), ("b", _("add greedy bot")), ("B", _("add random bot")),
+                  ("x", _("remove the chosen bot or empty seat")), ("s/Enter", _("start"))]
+    pairs += [("c", _("chat")), ("l", _("leave the table") if model.seat is not None
+                              else _("stop watching")), ("q", _("quit")), ("?", _("help"))]
     return pairs
 
 
 def lobby_keys(model: Any) -> KeyPairs:
-    pairs: KeyPairs = [("↑↓", "choose a table"), ("Enter", "watch" if model.spectate else "sit")]
+    pairs: KeyPairs = [("↑↓", _("choose a table")), ("Enter", _("watch") if model.spectate else _("sit"))]
     if not model.spectate:
-        pairs.append(("w", "watch"))
+        pairs.append(("w", _("watch")))
     if model.saved_seat_free():
-        pairs.append(("r", "take back your seat"))
+        pairs.append(("r", _("take back your seat")))
     if not model.spectate:
-        pairs.append(("t", "new table"))
-    pairs += [("n", "name"), ("o", "colour"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        pairs.append(("t", _("new table")))
+    pairs += [("n", _("name")), ("o", _("colour")), ("c", _("chat")), ("?", _("help")), ("q", _("quit"))]
     return pairs
 
 
 def browser_keys(model: Any) -> KeyPairs:
-    return [("↑↓", "choose"), ("Enter", "connect"), ("a", "type an address"),
-            ("n", "name"), ("?", "help"), ("q", "quit")]
+    return [("↑↓", _("choose")), ("Enter", _("connect")), ("a", _("type an address")),
+            ("n", _("name")), ("?", _("help")), ("q", _("quit"))]
 
 
 def gone_keys(model: Any) -> KeyPairs:
-    return [("r", "try again"), ("a", "another address"), ("q", "quit")]
+    return [("r", _("try again")), ("a", _("another address")), ("q", _("quit"))]
 
 
 def connecting_keys(model: Any) -> KeyPairs:
-    return [("a", "another address"), ("q", "quit"), ("?", "help")]
+    return [("a", _("another address")), ("q", _("quit")), ("?", _("help"))]

@@ -11,6 +11,8 @@ when the host listed them as legal.
 """
 from __future__ import annotations
 
+from cartagena_net.i18n import _
+from client.follow import SENT
 from client.keymap import KeyPairs, connecting_keys
 from client.modes import KeyGroup, Model, dispatch, first_active
 from client.modes.form import NewTableForm
@@ -74,16 +76,17 @@ class KeyHandling:
             self.log_scroll += step[key]
         self.log_scroll = max(0, min(self.log_scroll, max(0, len(self.log) - 1)))
 
-    def try_action(self, action: str, what: str) -> None:
+    def try_action(self, action: str, refusal: str) -> None:
+        """Send ``action`` if it is legal, else say ``refusal`` (in the reader's words)."""
         if action in self.legal:
             self.send_action(action)
         else:
-            self.set_status(f"cannot {what} now", error=True)
+            self.set_status(refusal, error=True)
 
     def send_action(self, action: str) -> None:
         self.send({"type": "action", "table": self.table, "seq": self.seq, "action": action})
         self.preview = None
-        self.set_status(f"sent: {action}")
+        self.set_status(_(SENT).format(action=action))
 
     def power_actions(self) -> list[str]:
         """The powers offered (Black Magic Woman): those moving the chosen pirate first."""

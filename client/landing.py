@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from cartagena_net.engine.preview import Preview
+from client.glyphs import place
 
 
 def occupancy(view: dict[str, Any]) -> list[int]:
@@ -45,10 +46,10 @@ def place_name(view: dict[str, Any], pos: int | None) -> str:
     if pos is None:
         return "?"
     if pos == 0:
-        return str(view.get("start_name") or "start")
+        return place(str(view.get("start_name") or "start"))
     if pos == int(view.get("boat", len(view["board"]) + 1)):
-        return str(view.get("goal_name") or "boat")
+        return place(str(view.get("goal_name") or "boat"))
     sloop = view.get("sloop")
     if isinstance(sloop, dict) and sloop.get("pos") == pos:
-        return "sloop"
+        return place("sloop")
     return str(pos)

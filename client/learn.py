@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cartagena_net.i18n import _
+
 SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
 CURVE_KEEP = 400
@@ -66,7 +68,7 @@ def chances_lines(curve: ChanceCurve, names: Sequence[str], width: int = 40,
         filled = round(p * bar_w)
         line = f"{name[:name_w]:<{name_w}} {full * filled}{empty * (bar_w - filled)} {round(p * 100):>3}%"
         if spark_w:
-            line += " " + spark([pts[seat] for _, pts in curve.points], spark_w, ascii_only)
+            line += " " + spark([pts[seat] for _seq, pts in curve.points], spark_w, ascii_only)
         out.append(line)
     return out
 
@@ -75,7 +77,7 @@ def hint_line(msg: Mapping[str, Any]) -> str:
     """A ``hint`` message in one line: the move and why."""
     action = msg.get("action") or "?"
     reason = msg.get("reason") or ""
-    return f"hint: {action}" + (f" — {reason}" if reason else "")
+    return _("hint: {action}").format(action=action) + (f" — {reason}" if reason else "")
 
 
 def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
@@ -102,4 +104,4 @@ def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
         where = f" ({place_name(dict(view), frm)} → {place_name(dict(view), land)})"
     # The reason is on the status line (hint_line): the preview's own line keeps room
     # for its keys.
-    return Preview(action, f"hint: {action}{where}", land, frm)
+    return Preview(action, _("hint: {action}").format(action=action) + where, land, frm)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartagena_net.i18n import _
 from client.model import DEFAULT_PORT
 from client.plain import plain_error
 
@@ -22,20 +23,20 @@ def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     """``host``, ``host:port`` or ``[v6]:port`` → (host, port); ValueError if bad."""
     text = text.strip()
     if not text:
-        raise ValueError("empty address")
+        raise ValueError(_("empty address"))
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, _sep, rest = text[1:].partition("]")
         port = rest[1:] if rest.startswith(":") else ""
     elif text.count(":") == 1:
-        host, _, port = text.partition(":")
+        host, _sep, port = text.partition(":")
     else:
         host, port = text, ""
     if not host:
-        raise ValueError(f"no host in {text!r}")
+        raise ValueError(_("no host in {text}").format(text=repr(text)))
     if not port:
         return host, default_port
     if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
-        raise ValueError(f"bad port in {text!r}")
+        raise ValueError(_("bad port in {text}").format(text=repr(text)))
     return host, int(port)
 
 
@@ -65,16 +66,17 @@ class HostLink:
         try:
             obj = messages.MESSAGE_TYPES[str(kind)](**fields)
         except (LocalProtocolError, TypeError, ValueError) as exc:
-            self.model.set_status(f"cannot send {kind}: {getattr(exc, 'message', exc)}",
-                                  error=True)
+            self.model.set_status(_("cannot send {kind}: {error}").format(
+                kind=kind, error=getattr(exc, "message", exc)), error=True)
             return
         if self.session is None or getattr(self.session, "closed", False):
-            self.model.set_status("not connected: try again in a moment", error=True)
+            self.model.set_status(_("not connected: try again in a moment"), error=True)
             return
         try:
             self.session.send(obj)
         except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-            self.model.set_status(f"cannot send {kind}: {exc}", error=True)
+            self.model.set_status(_("cannot send {kind}: {error}").format(kind=kind, error=exc),
+                                  error=True)
 
     def connect_to(self, text: str) -> None:
         """Connect to a typed or discovered address (leaving any current host)."""
@@ -119,7 +121,8 @@ class HostLink:
             old.on_close = None
             old.close("resuming a seat")
         self.model.token = str(saved["token"])
-        self.model.set_status(f"taking back your seat at table {saved.get('table')}…")
+        self.model.set_status(_("taking back your seat at table {table}…").format(
+            table=saved.get("table")))
         self.reconnect()
 
     def _address_text(self) -> str:
@@ -170,7 +173,7 @@ class HostLink:
             self.model.token = None
             self.model.table = self.model.seat = None
             self.model.view = None
-            self.model.set_status("the old seat is gone; joining the lobby", error=True)
+            self.model.set_status(_("the old seat is gone; joining the lobby"), error=True)
             self._connect()
             self.refresh()
             return
@@ -179,13 +182,15 @@ class HostLink:
             self.model.set_status(plain_error(code, getattr(failure.value, "message", "")),
                                   error=True)
             if code == "bad-password":  # ask for it (Enter tries again, Esc gives up)
-                self.model.start_input("password", f"password for {self._address_text()}: ")
+                self.model.start_input("password", _("password for {host}: ").format(
+                    host=self._address_text()))
             self.refresh()
             return
         if not self.reached:
             # Never reached: a wrong address, not a dropped connection.
-            self.model.stop(f"no host at {self._address_text()} "
-                            f"({failure.getErrorMessage().strip().rstrip('.')})")
+            self.model.stop(_("no host at {host} ({error})").format(
+                host=self._address_text(),
+                error=failure.getErrorMessage().strip().rstrip(".")))
             self.refresh()
             return
         self._schedule_retry(failure.getErrorMessage())
@@ -195,8 +200,9 @@ class HostLink:
         if self.lost_at is None:
             self.lost_at = now
         if now - self.lost_at >= self.reconnect_limit:
-            self.model.stop(f"the host at {self._address_text()} is gone: gave up "
-                            f"reconnecting after {self.reconnect_limit:g} s ({reason})")
+            self.model.stop(_("the host at {host} is gone: gave up reconnecting after {n} s "
+                              "({reason})").format(host=self._address_text(),
+                                                   n=f"{self.reconnect_limit:g}", reason=reason))
             self.refresh()
             return
         delay = RETRY_DELAYS[min(self.attempt, len(RETRY_DELAYS) - 1)]
@@ -210,7 +216,8 @@ class HostLink:
         try:
             self.model.on_message(wire)
         except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-            self.model.set_status(f"cannot show a {wire.get('type')} message: {exc!r}", True)
+            self.model.set_status(_("cannot show a {kind} message: {error}").format(
+                kind=wire.get("type"), error=repr(exc)), True)
         if wire.get("type") == "joined" and wire.get("token") and self.model.host_id:
             self.tokens.save(self.model.host_id, str(wire["token"]), self._address_text(),
                              wire.get("table"), wire.get("seat"))
@@ -236,10 +243,11 @@ class HostLink:
             try:
                 trouble = self._host_trouble()
             except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-                trouble = f"cannot ask the host what is wrong: {exc!r}"
+                trouble = _("cannot ask the host what is wrong: {error}").format(
+                    error=repr(exc))
             if (trouble or "") != self.model.trouble:
                 if not trouble:
-                    self.model.set_status("the host's disk takes writes again")
+                    self.model.set_status(_("the host's disk takes writes again"))
                 self.model.trouble = trouble or ""
                 changed = True
         if changed:
@@ -265,7 +273,8 @@ class HostLink:
                                          broadcast=self._broadcast)
         d = self._browser.start()
         d.addErrback(lambda f: self.model.set_status(
-            f"discovery failed: {f.getErrorMessage()} (press a to type an address)", True))
+            _("discovery failed: {error} (press a to type an address)").format(
+                error=f.getErrorMessage()), True))
         self.reactor.callLater(EXPLAIN_AFTER, self._explain_empty)
 
     def _explain_empty(self) -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cartagena_net.i18n import _, ngettext
 from client.follow import LOG_KEEP, HostFollowing
-from client.glyphs import symbol_keys
+from client.glyphs import color_name, symbol_keys
 from client.keys import KeyHandling
 from client.learn import ChanceCurve
 from client.uistate import CreateForm, InputLine, Preview
@@ -272,8 +273,8 @@ class ClientModel(KeyHandling, HostFollowing):
         if self.view:
             for s in self.view["seats"]:
                 if s["seat"] == seat:
-                    return str(s.get("color", seat))
-        return f"seat {seat}"
+                    return color_name(str(s["color"])) if s.get("color") else str(seat)
+        return _("seat {n}").format(n=seat)
 
     def seat_color(self, seat: int | None) -> str:
         if self.view and seat is not None:
@@ -307,7 +308,8 @@ class ClientModel(KeyHandling, HostFollowing):
             return ""
         parts = []
         for r in self.scores:
-            name = f"{r.get('player')}{' (bot)' if r.get('bot') else ''}"
-            wins, games = r.get("wins", 0), r.get("games", 0)
-            parts.append(f"{name} {wins} win{'' if wins == 1 else 's'} of {games}")
-        return "Tonight: " + " · ".join(parts)
+            name = f"{r.get('player')}" + (" " + _("(bot)") if r.get("bot") else "")
+            wins, games = int(r.get("wins") or 0), r.get("games", 0)
+            parts.append(f"{name} " + ngettext("{n} win of {games}", "{n} wins of {games}",
+                                               wins).format(n=wins, games=games))
+        return _("Tonight: {scores}").format(scores=" · ".join(parts))

@@ -29,6 +29,7 @@ from twisted.internet.endpoints import (
 from twisted.python.failure import Failure
 
 import protocol
+from cartagena_net.i18n import _
 from protocol import Connection, LocalProtocolError, RemoteProtocolError, Role, messages
 
 PROTOCOL_VERSIONS: tuple[int, ...] = tuple(getattr(protocol, "PROTOCOL_VERSIONS", (1,)))
@@ -79,7 +80,7 @@ class ClientSession(tprotocol.Protocol):
     def send(self, msg: Any) -> None:
         """Encode and send one message (raises ``LocalProtocolError`` if invalid)."""
         if self.closed or self.transport is None:
-            raise SessionClosed("the connection is closed")
+            raise SessionClosed(_("the connection is closed"))
         self.transport.write(self.conn.send(msg))
 
     def close(self, reason: str = "bye") -> None:
@@ -119,9 +120,10 @@ class ClientSession(tprotocol.Protocol):
     def connectionLost(self, reason: Failure = tprotocol.connectionDone) -> None:
         if not self.close_reason:
             if reason.check(error.ConnectionDone):
-                self.close_reason = "connection closed by the host"
+                self.close_reason = _("connection closed by the host")
             else:
-                self.close_reason = f"connection lost: {reason.getErrorMessage()}"
+                self.close_reason = _("connection lost: {error}").format(
+                    error=reason.getErrorMessage())
         self.closed = True
         self._fail_handshake(SessionClosed(self.close_reason))
         handler, self.on_close = self.on_close, None
@@ -142,7 +144,7 @@ class ClientSession(tprotocol.Protocol):
                 pass  # closing anyway: a pong is no longer allowed
             return
         if isinstance(msg, messages.Bye):
-            self._note_reason(f"host said bye: {msg.reason}")
+            self._note_reason(_("host said bye: {reason}").format(reason=msg.reason))
             self.transport.loseConnection()
         if self.welcome is None:
             if isinstance(msg, messages.Welcome):
@@ -168,7 +170,8 @@ class ClientSession(tprotocol.Protocol):
     def _protocol_error(self, exc: RemoteProtocolError) -> None:
         code = getattr(exc, "code", "protocol")
         text = getattr(exc, "message", str(exc))
-        self._note_reason(f"protocol error from the host: {code}: {text}")
+        self._note_reason(_("protocol error from the host: {code}: {message}").format(
+            code=code, message=text))
         self._fail_handshake(exc)
         self.closed = True
         if self.transport is not None:
@@ -236,7 +239,8 @@ def connect(
 
     def on_timeout() -> None:
         if not result.called:
-            result.errback(defer.TimeoutError(f"no welcome from {host}:{port} in {timeout:g}s"))
+            result.errback(defer.TimeoutError(_("no welcome from {address} in {n}s").format(
+                address=f"{host}:{port}", n=f"{timeout:g}")))
             if session.transport is not None:
                 session.closed = True
                 session.transport.abortConnection()

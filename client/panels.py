@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cartagena_net.i18n import _
+from cartagena_net.i18n import _, ngettext
 from client.board import (
     place,
     sloop_pos,
@@ -19,6 +19,7 @@ from client.glyphs import (
     color_style,
     glyph,
     marks,
+    symbol_name,
 )
 from client.model import ClientModel
 from client.text import (
@@ -52,7 +53,7 @@ def hand_groups(model: ClientModel, hand: list[str]) -> list[Line]:
             style = "bold" if n else DIM
             key = keys.get(sym, "?").upper() if dark else keys.get(sym, "?")
             if model.ascii_only:
-                out.append([(style, sym + ("*" if dark else "")), (KEY, f"[{key}]"),
+                out.append([(style, symbol_name(sym) + ("*" if dark else "")), (KEY, f"[{key}]"),
                             (style, f"x{n}")])
             else:
                 out.append([(style, glyph(sym, False, keys) + ("*" if dark else "")),
@@ -65,17 +66,18 @@ def hand_cards(model: ClientModel, hand: list[str]) -> Line:
     out: Line = []
     for group in hand_groups(model, hand):
         out += ([("", "  ")] if out else []) + group
-    return out or [(DIM, "no cards")]
+    return out or [(DIM, _("no cards"))]
 
 
 def hand_lines(model: ClientModel, hand: list[str], width: int) -> list[Line]:
     """``hand: ...`` wrapped to the width."""
     lines: list[Line] = []
-    cur: Line = [("", "hand: ")]
-    for group in hand_groups(model, hand) or [[(DIM, "no cards")]]:
+    head = _("hand:") + " "
+    cur: Line = [("", head)]
+    for group in hand_groups(model, hand) or [[(DIM, _("no cards"))]]:
         if len(cur) > 1 and width_of(cur) + 2 + width_of(group) > width:
             lines.append(cur)
-            cur = [("", "      ")]
+            cur = [("", " " * width_of([("", head)]))]
         cur += ([("", "  ")] if len(cur) > 1 else []) + group
     lines.append(cur)
     return lines
@@ -89,7 +91,7 @@ def public_cards(model: ClientModel, hand: list[str]) -> Line:
     for card, n in sorted(counts.items(), key=lambda kv: _card_order(model, kv[0])):
         out += [("bold", glyph(card, model.ascii_only, keys) + ("*" if card.endswith("*") else "")),
                 ("", f"{n} ")]
-    return out or [(DIM, "no cards")]
+    return out or [(DIM, _("no cards"))]
 
 
 def _card_order(model: ClientModel, card: str) -> tuple[int, str]:
@@ -157,17 +159,19 @@ def turn_line(model: ClientModel) -> Line:
     assert view is not None
     if view.get("outcome"):
         winner = (view.get("outcome") or {}).get("winner")
-        return [(TITLE + " reverse", " GAME OVER "),
-                ("bold", "  You win!" if winner == model.seat else
-                 f"  Winner: {model.seat_name(winner)} ({model.seat_color(winner)})")]
+        return [(TITLE + " reverse", " " + _("GAME OVER") + " "),
+                ("bold", "  " + (_("You win!") if winner == model.seat else _(
+                    "Winner: {name} ({color})").format(
+                    name=model.seat_name(winner), color=color_name(model.seat_color(winner)))))]
     turn = view.get("turn")
     left = int(view.get("actions_max", 0)) - int(view.get("actions_taken", 0))
-    who = ("your" if turn == model.seat
-           else f"{model.seat_name(turn)}'s ({model.seat_color(turn)})")
-    line: Line = [(color_style(model.seat_color(turn)), f"{who} turn"),
-                  ("", (f" · action {int(view.get('actions_taken', 0)) + 1} of "
-                       f"{view.get('actions_max')} ({left} left, at least "
-                       f"{view.get('actions_min', 1)})"))]
+    who = (_("your turn") if turn == model.seat
+           else _("{name}'s ({color}) turn").format(
+               name=model.seat_name(turn), color=color_name(model.seat_color(turn))))
+    line: Line = [(color_style(model.seat_color(turn)), who),
+                  ("", " · " + _("action {n} of {most} ({left} left, at least {least})").format(
+                      n=int(view.get("actions_taken", 0)) + 1, most=view.get("actions_max"),
+                      left=left, least=view.get("actions_min", 1)))]
     return line
 
 
@@ -179,23 +183,28 @@ def pending_lines(model: ClientModel) -> list[Line]:
         seat = p.get("seat")
         kind = p.get("kind")
         if kind != "discard":  # a power's decision (Black Magic Woman)
-            verb = {"take": "take a card", "give": "give a drawn card to each other player",
-                    "keep": "keep one card", "stack": "put the cards back on the stock"}
+            verb = {"take": _("take a card"), "give": _("give a drawn card to each other player"),
+                    "keep": _("keep one card"), "stack": _("put the cards back on the stock")}
             if seat == model.seat and not model.spectate:
-                out.append([(ERR + " reverse", f" You must {verb.get(kind, kind)} "),
-                            ("", " ←→ or a card's letter, then Enter")])
+                out.append([(ERR + " reverse", " " + _("You must {what}").format(
+                    what=verb.get(kind, kind)) + " "),
+                            ("", " " + _("←→ or a card's letter, then Enter"))])
             else:
-                out.append([("", (f"waiting for {model.seat_name(seat)} to "
-                                 f"{verb.get(kind, kind)}"))])
+                out.append([("", _("waiting for {who} to {what}").format(
+                    who=model.seat_name(seat), what=verb.get(kind, kind)))])
             continue
         if seat == model.seat and not model.spectate:
-            picked = " ".join(model.discard_pick)
-            out.append([(ERR + " reverse", f" You must {p.get('kind')} {p.get('count')} "),
-                        ("", f" picked: {picked}" if picked else ""),
-                        ("", " press a card's letter, then Enter")])
+            picked = " ".join(symbol_name(c) for c in model.discard_pick)
+            n = int(p.get("count") or 0)
+            out.append([(ERR + " reverse", " " + ngettext(
+                "You must discard {n} card", "You must discard {n} cards", n).format(n=n) + " "),
+                        ("", " " + _("picked: {cards}").format(cards=picked) if picked else ""),
+                        ("", " " + _("press a card's letter, then Enter"))])
         else:
-            out.append([("", (f"waiting for {model.seat_name(seat)} to {p.get('kind')} "
-                             f"{p.get('count')} card(s)"))])
+            n = int(p.get("count") or 0)
+            out.append([("", ngettext("waiting for {who} to discard {n} card",
+                                      "waiting for {who} to discard {n} cards", n).format(
+                who=model.seat_name(seat), n=n))])
     return out
 
 
@@ -205,11 +214,12 @@ def piles_line(model: ClientModel) -> Line:
     keys = model.keys
     disc = view.get("discard") or []
     top = disc[-1] if disc else None
-    line: Line = [("", "discard: ")]
-    line += [("bold", f"{glyph(top, model.ascii_only, keys)} {top}")] if top else [(DIM, "—")]
-    line += [("", f"   stock: {view.get('stock', 0)}")]
+    line: Line = [("", _("discard:") + " ")]
+    line += ([("bold", f"{glyph(top, model.ascii_only, keys)} {symbol_name(top)}")] if top
+             else [(DIM, "—")])
+    line += [("", "   " + _("stock: {n}").format(n=view.get("stock", 0)))]
     row = view.get("row")
     if row is not None:
-        line += [("", "   row: ")]
+        line += [("", "   " + _("row:") + " ")]
         line += [("bold", " ".join(glyph(c, model.ascii_only, keys) for c in row) or "—")]
     return line

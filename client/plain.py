@@ -1,44 +1,46 @@
 """Host errors and counts in plain words: no protocol codes on a player's screen."""
 from __future__ import annotations
 
+from cartagena_net.i18n import N_, _
+
 # What a player reads for each error code; ``{message}`` is the host's own sentence.
 PLAIN: dict[str, str] = {
-    "not-owner": "only the table's owner can do that",
-    "stale": "the game moved on before your move arrived: look again and retry",
-    "not-your-turn": "it is not your turn",
-    "not-started": "the game has not started",
-    "already-started": "the game is already on: {message}",
-    "seats-empty": "cannot start yet: {message}",
-    "table-full": "no free seat: {message}",
-    "no-spectators": "this table does not admit watchers",
-    "no-such-table": "that table is gone",
-    "bad-password": "wrong or missing password",
-    "bad-token": "that seat is no longer kept for you",
-    "server-full": "the host is full: try again later",
-    "shutting-down": "the host ended the game",
-    "resumed-elsewhere": "another client took over your seat",
-    "too-many-tables": "the host has no room for another table",
-    "rate-limited": "too many keys too fast: the host closed the connection",
-    "idle-timeout": "the host heard nothing from this client for too long",
-    "illegal-action": "not allowed: {message}",
-    "bad-action": "the host could not read that move",
-    "bad-rules": "those rules or options are not valid: {message}",
-    "bad-seat": "{message}",
-    "not-allowed": "not allowed here: {message}",
-    "wrong-table": "that is not your table",
-    "no-common-version": "this client and the host speak different versions",
-    "internal": "the host hit a bug and closed the connection",
+    "not-owner": N_("only the table's owner can do that"),
+    "stale": N_("the game moved on before your move arrived: look again and retry"),
+    "not-your-turn": N_("it is not your turn"),
+    "not-started": N_("the game has not started"),
+    "already-started": N_("the game is already on: {message}"),
+    "seats-empty": N_("cannot start yet: {message}"),
+    "table-full": N_("no free seat: {message}"),
+    "no-spectators": N_("this table does not admit watchers"),
+    "no-such-table": N_("that table is gone"),
+    "bad-password": N_("wrong or missing password"),
+    "bad-token": N_("that seat is no longer kept for you"),
+    "server-full": N_("the host is full: try again later"),
+    "shutting-down": N_("the host ended the game"),
+    "resumed-elsewhere": N_("another client took over your seat"),
+    "too-many-tables": N_("the host has no room for another table"),
+    "rate-limited": N_("too many keys too fast: the host closed the connection"),
+    "idle-timeout": N_("the host heard nothing from this client for too long"),
+    "illegal-action": N_("not allowed: {message}"),
+    "bad-action": N_("the host could not read that move"),
+    "bad-rules": N_("those rules or options are not valid: {message}"),
+    "bad-seat": N_("{message}"),
+    "not-allowed": N_("not allowed here: {message}"),
+    "wrong-table": N_("that is not your table"),
+    "no-common-version": N_("this client and the host speak different versions"),
+    "internal": N_("the host hit a bug and closed the connection"),
 }
 
 
 def plain_error(code: str, message: str = "") -> str:
     """An ``error`` (code and host message) as a sentence for a player."""
-    template = PLAIN.get(code)
+    template = _(PLAIN[code]) if code in PLAIN else None
     message = (message or "").strip()
     if template is None:
         return message or code.replace("-", " ")
     if "{message}" in template and not message:
-        return template.split(":")[0]
+        return template.split(":")[0].strip()
     return template.format(message=message)
 
 

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartagena_net.i18n import N_, _, ngettext
+from client.glyphs import color_name, symbol_name
 from client.landing import advance_to, place_name
 
 DECISIONS = ("take", "give", "keep", "stack")
 POWER_KEY = "v"  # voodoo: the card powers
+TILE_WORDS = {"empty": N_("empty"), "snake": N_("snake")}  # chest tiles with a name
 
 
 def color(view: dict[str, Any], seat: Any) -> str:
     for s in view.get("seats") or []:
-        if s.get("seat") == seat:
-            return str(s.get("color") or f"seat {seat}")
-    return f"seat {seat}"
+        if s.get("seat") == seat and s.get("color"):
+            return color_name(str(s["color"]))
+    return _("seat {n}").format(n=seat)
+
+
+def _cards(names: list[Any]) -> str:
+    return " ".join(symbol_name(str(c)) for c in names)
 
 
 def describe(view: dict[str, Any], action: str) -> tuple[str, int | None, int | None]:
@@ -23,42 +30,49 @@ def describe(view: dict[str, Any], action: str) -> tuple[str, int | None, int | 
     kind = words[0]
     if kind == "take":
         power = (view.get("magic") or {}).get("power") or {}
-        return f"Gun: take {words[1]} from {color(view, power.get('target'))}", None, None
+        return _("Gun: take {card} from {who}").format(
+            card=symbol_name(words[1]), who=color(view, power.get("target"))), None, None
     if kind == "give":
-        return f"Rum: give {words[2]} to {color(view, int(words[1]))}", None, None
+        return _("Rum: give {card} to {who}").format(
+            card=symbol_name(words[2]), who=color(view, int(words[1]))), None, None
     if kind == "keep":
-        return f"Lantern: keep {words[1]}", None, None
+        return _("Lantern: keep {card}").format(card=symbol_name(words[1])), None, None
     if kind == "stack":
         placed = ((view.get("magic") or {}).get("power") or {}).get("placed") or []
         nth = len(placed) + 1
-        return (f"Lantern: put {words[1]} back on the stock, "
-                f"{'on top' if nth == 1 else f'card {nth} from the top'}"), None, None
-    card = words[1]
-    power = card.removesuffix("*")
+        if nth == 1:
+            return _("Lantern: put {card} back on the stock, on top").format(
+                card=symbol_name(words[1])), None, None
+        return _("Lantern: put {card} back on the stock, card {n} from the top").format(
+            card=symbol_name(words[1]), n=nth), None, None
+    power = words[1].removesuffix("*")
+    card = symbol_name(words[1])
     players = len(view.get("seats") or [])
     if power == "gun":
-        return (f"Gun ({card}): look at {color(view, int(words[2]))}'s cards, take one",
-                None, None)
+        return (_("Gun ({card}): look at {who}'s cards, take one").format(
+            card=card, who=color(view, int(words[2]))), None, None)
     if power == "rum":
-        return (f"Rum ({card}): draw {players + 1}, keep 2, give 1 to each other",
-                None, None)
+        return (_("Rum ({card}): draw {n}, keep 2, give 1 to each other").format(
+            card=card, n=players + 1), None, None)
     if power == "lantern":
-        return (f"Lantern ({card}): draw 4, keep 1, put 3 back in your order",
-                None, None)
+        return (_("Lantern ({card}): draw 4, keep 1, put 3 back in your order").format(
+            card=card), None, None)
     if power == "chest":
         pos = int(words[2])
-        return (f"Chest ({card}): open the tile at {place_name(view, pos)} (cards, empty "
-                "or snake)"), None, pos
+        return (_("Chest ({card}): open the tile at {place} (cards, empty or snake)").format(
+            card=card, place=place_name(view, pos))), None, pos
     if power == "parrot":
         pos, sym = int(words[3]), words[4]
         land = advance_to(view, pos, sym)
-        return (f"Parrots ({card} {words[2]}) as {sym}: {place_name(view, pos)} → "
-                f"{place_name(view, land)}"), land, pos
+        return (_("Parrots ({cards}) as {card}: {frm} → {to}").format(
+            cards=f"{card} {symbol_name(words[2])}", card=symbol_name(sym),
+            frm=place_name(view, pos), to=place_name(view, land))), land, pos
     if power == "hook":
         second, pos = words[2], int(words[3])
         land = advance_to(view, pos, second.removesuffix("*"))
-        return (f"Hook ({card} + {second}), two actions: two pirates "
-                f"{place_name(view, pos)} → {place_name(view, land)}"), land, pos
+        return (_("Hook ({card} + {second}), two actions: two pirates {frm} → {to}").format(
+            card=card, second=symbol_name(second), frm=place_name(view, pos),
+            to=place_name(view, land))), land, pos
     return action, None, None
 
 
@@ -69,34 +83,44 @@ def magic_lines_text(view: dict[str, Any], me: int | None) -> list[str]:
         return []
     closed = [str(c["pos"]) for c in m.get("chests") or [] if c.get("closed")]
     opened = [str(c["pos"]) for c in m.get("chests") or [] if not c.get("closed")]
-    line = "chests: " + (", ".join(closed) + " closed" if closed else "none closed")
+    line = (_("chests: {places} closed").format(places=", ".join(closed)) if closed
+            else _("chests: none closed"))
     if opened:
-        line += f" · {', '.join(opened)} opened"
+        line += " · " + _("{places} opened").format(places=", ".join(opened))
     if m.get("tiles_open"):
-        line += f" · tiles seen: {', '.join(m['tiles_open'])}"
+        line += " · " + _("tiles seen: {tiles}").format(tiles=", ".join(
+            _(TILE_WORDS[t]) if t in TILE_WORDS else str(t) for t in m["tiles_open"]))
     if m.get("tiles_aside"):
-        line += f" · {m['tiles_aside']} aside"
+        line += " · " + _("{n} aside").format(n=m["tiles_aside"])
     out = [line]
     p = m.get("power")
     if p:
         who = color(view, p.get("seat"))
         if p["kind"] == "gun":
-            text = f"Gun: {who} looks at {color(view, p.get('target'))}'s cards"
+            text = _("Gun: {who} looks at {target}'s cards").format(
+                who=who, target=color(view, p.get("target")))
             if "hand" in p:
-                text += f": {' '.join(p['hand'])}"
+                text += ": " + _cards(p["hand"])
         elif p["kind"] == "rum":
-            text = f"Rum: {who} hands out {p.get('left', 0)} drawn card(s)"
+            n = int(p.get("left") or 0)
+            text = ngettext("Rum: {who} hands out {n} drawn card",
+                            "Rum: {who} hands out {n} drawn cards", n).format(who=who, n=n)
             if "pool" in p:
-                text += f": {' '.join(p['pool'])}"
+                text += ": " + _cards(p["pool"])
             if p.get("given"):
-                text += f" · given to {', '.join(color(view, s) for s in p['given'])}"
+                text += " · " + _("given to {who}").format(
+                    who=", ".join(color(view, s) for s in p["given"]))
         else:
-            text = f"Lantern: {who} chooses among {p.get('left', 0)} card(s)"
+            n = int(p.get("left") or 0)
+            text = ngettext("Lantern: {who} chooses among {n} card",
+                            "Lantern: {who} chooses among {n} cards", n).format(who=who, n=n)
             if "pool" in p:
-                text += f": {' '.join(p['pool'])}"
+                text += ": " + _cards(p["pool"])
             if p.get("placed"):
-                text += f" · back on top so far (top first): {' '.join(p['placed'])}"
+                text += " · " + _("back on top so far (top first): {cards}").format(
+                    cards=_cards(p["placed"]))
         out.append(text)
     if m.get("known_stock"):
-        out.append(f"you know the top of the stock (top first): {' '.join(m['known_stock'])}")
+        out.append(_("you know the top of the stock (top first): {cards}").format(
+            cards=_cards(m["known_stock"])))
     return out

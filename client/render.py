@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cartagena_net.i18n import _
-from client.board import place
+from cartagena_net.i18n import N_, NP_, _, ngettext, pgettext
 from client.game_screen import render_game, render_log
-from client.glyphs import color_name, color_style, glyph, symbol_name
+from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
 from client.model import ClientModel
 from client.text import (
@@ -31,6 +30,14 @@ from client.text import (
 )
 
 __all__ = ["Line", "render_screen", "to_formatted", "to_text", "width_of"]
+
+# A table's status as the host names it, in the reader's language.
+TABLE_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
+
+
+def table_status(status: Any) -> str:
+    text = str(status or "")
+    return _(TABLE_STATUS[text]) if text in TABLE_STATUS else text
 
 
 def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -53,7 +60,7 @@ def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
         body = render_waiting(model, width, height) if model.table is not None else render_lobby(
             model, width, height)
     else:
-        body = [[(TITLE, "cartagena-net")], [("", f"connecting to {model.host_label}…")], [],
+        body = [[(TITLE, "cartagena-net")], [("", _("connecting to {host}…").format(host=model.host_label))], [],
                 *keys_line(screen_keys(model), width)]
     bottom = bottom_lines(model, width)
     body = body[: max(0, height - len(bottom))]
@@ -74,18 +81,18 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
         out.append([(KEY, model.input.prompt), ("", typed), (SEL, " ")])
     if model.overlay == "quit":
         if model.hosting:
-            question = " Quit? You are the host: this ends the game for everyone. "
+            question = " " + _("Quit? You are the host: this ends the game for everyone.") + " "
         elif model.solo:
-            question = " Quit? This ends the game. "
+            question = " " + _("Quit? This ends the game.") + " "
         else:
-            question = " Leave the running game? Your seat is kept for you. "
+            question = " " + _("Leave the running game? Your seat is kept for you.") + " "
         out.append([(ERR + " reverse", question), ("", " "),
-                    (KEY, "y"), ("", " quit · "), (KEY, "n"), ("", " stay")])
+                    (KEY, "y"), ("", " " + _("quit") + " · "), (KEY, "n"), ("", " " + _("stay"))])
     out += model.extra_lines or []
     if model.trouble:  # the host's own client: what is wrong with the host (its disk)
-        out.append([(ERR + " reverse", " host "), (ERR, " " + model.trouble)])
+        out.append([(ERR + " reverse", " " + _("host") + " "), (ERR, " " + model.trouble)])
     if model.reconnecting:
-        out.append([(ERR + " reverse", " reconnecting… "), ("", " " + model.status)])
+        out.append([(ERR + " reverse", " " + _("reconnecting…") + " "), ("", " " + model.status)])
     else:
         out.append([(ERR if model.status_error else DIM, model.status)])
     return [clip(x, width) for x in out]
@@ -132,10 +139,10 @@ def render_gone(model: ClientModel, width: int, height: int) -> list[Line]:
 
 def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
     """Hosts found on the LAN, live."""
-    lines: list[Line] = [[(TITLE, "cartagena-net"), ("", " · hosts on the LAN"),
-                          (DIM, f"   you: {model.name}")], []]
+    lines: list[Line] = [[(TITLE, "cartagena-net"), ("", " · " + _("hosts on the LAN")),
+                          (DIM, "   " + _("you: {name}").format(name=model.name))], []]
     if not model.hosts:
-        lines.append([(DIM, "looking for hosts… (or press a to type an address)")])
+        lines.append([(DIM, _("looking for hosts… (or press a to type an address)"))])
         for i, text in enumerate(model.discovery_help):
             lines += wrap(text, width, TITLE if i == 0 else "")
     for i, h in enumerate(model.hosts):
@@ -146,17 +153,25 @@ def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
             (SEL if sel else TITLE, f" {h.name} "),
             ("", f"  {h.address}:{h.port}"),
             (DIM, f"  v{getattr(h, 'version', '?')}  "
-                  + (f"{getattr(h, 'n_tables', len(tables))} table(s)"
-                     + (f", {free} free seat(s)" if isinstance(free, int) else "")
-                     if getattr(h, "tables_known", True) else "tables unknown")),
+                  + (_tables_text(getattr(h, "n_tables", len(tables)), free)
+                     if getattr(h, "tables_known", True) else _("tables unknown"))),
         ])
         for t in tables[:4]:
             if isinstance(t, dict):
                 lines.append([(DIM, (f"     {t.get('name', '')}: {t.get('rules', '')}, "
-                                    f"{t.get('status', '')}"))])
+                                    f"{table_status(t.get('status'))}"))])
     lines.append([])
     lines += keys_line(screen_keys(model), width)
     return lines
+
+
+def _tables_text(n: Any, free: Any) -> str:
+    """``2 tables, 3 free seats`` (each with its plural)."""
+    count = int(n) if isinstance(n, int) else 0
+    text = ngettext("{n} table", "{n} tables", count).format(n=n)
+    if isinstance(free, int):
+        text += ", " + ngettext("{n} free seat", "{n} free seats", free).format(n=free)
+    return text
 
 
 def _options_text(options: dict[str, Any] | None) -> str:
@@ -165,13 +180,13 @@ def _options_text(options: dict[str, Any] | None) -> str:
 
 
 def _seat_text(seat: dict[str, Any], owner: Any) -> str:
-    who = seat.get("name") or ("bot" if seat.get("bot") else "—")
+    who = seat.get("name") or (_("bot") if seat.get("bot") else "—")
     if seat.get("bot") and seat.get("name") and seat.get("connected") is False:
-        who = f"{who} (away; a {seat['bot']} bot plays)"
+        who = _("{name} (away; a {kind} bot plays)").format(name=who, kind=seat["bot"])
     elif seat.get("bot"):
-        who = f"{who} ({seat['bot']} bot)"
+        who = _("{name} ({kind} bot)").format(name=who, kind=seat["bot"])
     if seat.get("name") and not seat.get("bot") and seat.get("connected") is False:
-        who += " (away)"
+        who += " " + _("(away)")
     if owner is not None and seat.get("seat") == owner:
         who += " ★"
     return f"{color_name(str(seat.get('color', '?')))}: {who}"
@@ -179,19 +194,24 @@ def _seat_text(seat: dict[str, Any], owner: Any) -> str:
 
 def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     """Tables on the host, with rules and seats."""
-    lines: list[Line] = [[(TITLE, "cartagena-net"), ("", f" · lobby of {model.host_label}"),
-                          (DIM, f"   you: {model.name} ({model.color})")]
-                         + ([(DIM, f"   web view: {model.web_url}")] if model.web_url else []), []]
+    lines: list[Line] = [[(TITLE, "cartagena-net"), ("", " · " + _("lobby of {host}").format(host=model.host_label)),
+                          (DIM, "   " + _("you: {name} ({color})").format(
+                              name=model.name, color=_("any") if model.color == "any"
+                              else color_name(str(model.color))))]
+                         + ([(DIM, "   " + _("web view: {url}").format(url=model.web_url))]
+                            if model.web_url else []), []]
     if not model.tables:
-        lines.append([(DIM, "no tables yet: press t to create one")])
+        lines.append([(DIM, _("no tables yet: press t to create one"))])
     for i, t in enumerate(model.tables):
         sel = i == model.lobby_index
-        lock = " [password]" if t.get("password") else ""
-        lock += " [hints]" if t.get("hints") else ""
-        lock += " [chances shown]" if t.get("player_chances") else ""
+        lock = " " + _("[password]") if t.get("password") else ""
+        lock += " " + _("[hints]") if t.get("hints") else ""
+        lock += " " + _("[chances shown]") if t.get("player_chances") else ""
         lines.append([(SEL if sel else TITLE, f" {t.get('id')}: {t.get('name')} "),
                       ("", f"  {t.get('rules')}  "), (DIM, _options_text(t.get("options"))),
-                      ("", f"  {t.get('status')}  {t.get('spectators', 0)} watching{lock}")])
+                      ("", f"  {table_status(t.get('status'))}  " + ngettext(
+                          "{n} watching", "{n} watching", int(t.get("spectators") or 0)).format(
+                          n=t.get("spectators", 0)) + lock)])
         seats = ", ".join(_seat_text(s, t.get("owner")) for s in t.get("seats") or [])
         lines += [[("", "    ")] + x for x in wrap(seats, width - 4, DIM)]
     tonight = model.scoreboard_text()
@@ -200,13 +220,14 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
         lines += wrap(tonight, width, TITLE)
     if model.join_url:
         lines.append([])
-        lines += wrap(f"Guests play from a phone or any browser: {model.join_url}", width,
-                      TITLE)
+        lines += wrap(_("Guests play from a phone or any browser: {url}").format(
+            url=model.join_url), width, TITLE)
     saved = model.saved_seat
     if saved and model.saved_seat_free():
         lines.append([])
-        lines += wrap(f"An earlier run of this client left your seat {saved.get('seat')} at "
-                      f"table {saved.get('table')}: press r to take it back.", width, TITLE)
+        lines += wrap(_("An earlier run of this client left your seat {seat} at table "
+                        "{table}: press r to take it back.").format(
+            seat=saved.get("seat"), table=saved.get("table")), width, TITLE)
     lines.append([])
     lines += keys_line(screen_keys(model), width)
     chat = [f"<{s}> {t}" for s, t in model.chat[-5:]]
@@ -227,16 +248,19 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
     """The table we sit at, before the game starts."""
     info = model.table_info or {}
     owner = info.get("owner")
-    role = "watching" if model.seat is None else f"seat {model.seat}"
+    role = _("watching") if model.seat is None else _("seat {n}").format(n=model.seat)
     lines: list[Line] = [
-        [(TITLE, f"Table {model.table}: {info.get('name', '')}"),
+        [(TITLE, _("Table {n}: {name}").format(n=model.table, name=info.get("name", ""))),
          ("", f"  {info.get('rules', '')} "), (DIM, _options_text(info.get("options")))],
-        [("", f"{info.get('status', 'waiting')} · you: {model.name}, {role}"),
-         (DIM, "  (you own this table)" if model.is_owner else "")],
-        [(DIM, f"watch in a browser: {model.web_url}")] if model.web_url else [],
+        [("", table_status(info.get("status", "waiting")) + " · " + _(
+            "you: {name}, {role}").format(name=model.name, role=role)),
+         (DIM, "  " + _("(you own this table)") if model.is_owner else "")],
+        [(DIM, _("watch in a browser: {url}").format(url=model.web_url))]
+        if model.web_url else [],
     ]
     if model.hosting:
-        lines.insert(2, [(DIM, f"friends join with: cartagena join {model.host_label}")])
+        lines.insert(2, [(DIM, _("friends join with: {command}").format(
+            command=f"cartagena join {model.host_label}"))])
     if model.web_url or model.hosting:
         lines.append([])
     for i, s in enumerate(info.get("seats") or []):
@@ -246,7 +270,7 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
                       (style, _seat_text(s, owner))])
     lines.append([])
     if not model.may_manage():
-        lines.append([(DIM, "waiting for the owner to start…")])
+        lines.append([(DIM, _("waiting for the owner to start…"))])
     lines += keys_line(screen_keys(model), width)
     chat = [f"<{s}> {t}" for s, t in model.chat[-6:]]
     if chat:
@@ -255,24 +279,33 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
     return lines
 
 
+# The new-table form's fields (the names stay the form's own keys).
+FORM_FIELDS = {"rules": NP_("form", "rules"), "players": NP_("form", "players"),
+               "bots": NP_("form", "bots"), "name": NP_("form", "name"),
+               "options": NP_("form", "options")}
+
+
 def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
     """The new-table form."""
     f = model.form
     assert f is not None
     values = {"rules": f"◂ {f.presets[f.preset]} ▸", "players": f"◂ {f.players} ▸",
-              "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or "(none)"}
-    lines: list[Line] = [[(TITLE, "New table")], []]
+              "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or _("(none)")}
+    lines: list[Line] = [[(TITLE, _("New table"))], []]
+    labels = {n: pgettext("form", FORM_FIELDS[n]) if n in FORM_FIELDS else n for n in f.FIELDS}
+    room = max(8, *(width_of([("", x)]) for x in labels.values()))
     for i, name in enumerate(f.FIELDS):
         sel = i == f.row
-        lines.append([(SEL if sel else "", f" {name:<8}"), ("", "  "),
+        lines.append([(SEL if sel else "", " " + labels[name].ljust(room)), ("", "  "),
                       (TITLE if sel else "", values[name])])
     lines.append([])
     title = model.preset_titles.get(f.presets[f.preset], "")
     if title:
-        lines += wrap(f"{f.presets[f.preset]}: {title}", width)
-    lines += wrap("options are KEY=VALUE words, e.g. segments=4 pirates=5", width, DIM)
+        lines += wrap(f"{f.presets[f.preset]}: {_(title)}", width)
+    lines += wrap(_("options are KEY=VALUE words, e.g. segments=4 pirates=5"), width, DIM)
     if model.option_names:
-        lines += wrap("options: " + ", ".join(model.option_names), width, DIM)
-    lines += keys_line([("↑↓", "field"), ("←→", "change"), ("type", "text"),
-                        ("Enter", "create"), ("Esc", "cancel")], width)
+        lines += wrap(_("options: {names}").format(names=", ".join(model.option_names)),
+                      width, DIM)
+    lines += keys_line([("↑↓", _("field")), ("←→", _("change")), (_("type"), _("text")),
+                        ("Enter", _("create")), ("Esc", _("cancel"))], width)
     return lines

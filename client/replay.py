@@ -31,13 +31,16 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 from cartagena_net.engine import SPECTATOR, view
+from cartagena_net.i18n import N_, _, percent
 from cartagena_net.records import steps
 from cartagena_net.records.format import player_label
+from client.glyphs import color_name
 from client.model import ClientModel
 from client.render import render_screen, to_formatted
 
-KEYS = [("←/→", "action"), ("↑/↓", "turn"), ("Home/End", "deal/end"), ("v", "next view"),
-        ("s", "spectator"), ("1-9", "seat"), ("t/T", "turning point"), ("q", "quit")]
+KEYS = [("←/→", N_("action")), ("↑/↓", N_("turn")), ("Home/End", N_("deal/end")),
+        ("v", N_("next view")), ("s", N_("spectator")), ("1-9", N_("seat")),
+        ("t/T", N_("turning point")), ("q", N_("quit"))]
 
 
 class ReplayViewer:
@@ -122,7 +125,7 @@ class ReplayViewer:
         spectator = self.viewer == SPECTATOR
         m.spectate = spectator
         m.seat = None if spectator else int(self.viewer)
-        m.name = "spectator" if spectator else str(self.players[int(self.viewer)]["name"])
+        m.name = _("spectator") if spectator else str(self.players[int(self.viewer)]["name"])
         m.tables = [{
             "id": 1, "name": self.record["table"], "rules": v.get("rules"), "owner": None,
             "status": "finished" if v.get("outcome") else "playing", "spectators": 0,
@@ -135,10 +138,12 @@ class ReplayViewer:
         m.overlay = None
         m.history_whole = True  # every event from the deal on
         m.game_started, m.game_ended = 0.0, (self.duration if v.get("outcome") else None)
-        who = ("a spectator" if spectator else
-               f"{player_label(self.players[m.seat])} ({self.players[m.seat]['color']})")
-        m.set_status(f"replay: action {self.pos}/{self.last} · turn {self.turn_number()}/"
-                     f"{len(self.turn_starts)} · seen as {who}")
+        who = (_("a spectator") if spectator else
+               f"{player_label(self.players[m.seat])} "
+               f"({color_name(self.players[m.seat]['color'])})")
+        m.set_status(_("replay: action {n}/{last} · turn {turn}/{turns} · seen as {who}").format(
+            n=self.pos, last=self.last, turn=self.turn_number(), turns=len(self.turn_starts),
+            who=who))
         m.extra_lines = self.review_lines(m) if self.review else None
 
     def review_lines(self, m: ClientModel) -> list[Any]:
@@ -148,10 +153,11 @@ class ReplayViewer:
         rev = self.review
         assert rev is not None
         chances = rev["positions"][self.pos]["chances"]
-        line: list[tuple[str, str]] = [("bold", "bot review: ")]
+        line: list[tuple[str, str]] = [("bold", _("bot review:") + " ")]
         for seat, p in enumerate(chances):
             line += [(color_style(self.players[seat]["color"]),
-                      f"{self.players[seat]['color']} {p * 100:.0f}%"), ("", "  ")]
+                      f"{color_name(self.players[seat]['color'])} {percent(f'{p * 100:.0f}')}"),
+                     ("", "  ")]
         outcome = self.record.get("outcome") or {}
         winner = outcome.get("winner")
         curve: list[tuple[str, str]] = []
@@ -162,23 +168,27 @@ class ReplayViewer:
             cols = [min(n - 1, i * n // width) for i in range(min(width, n))]
             here = min(range(len(cols)), key=lambda i: abs(cols[i] - self.pos))
             style = color_style(self.players[winner]["color"])
-            curve = [("", f"{self.players[winner]['color']} (won) ")]
+            curve = [("", _("{color} (won)").format(
+                color=color_name(self.players[winner]["color"])) + " ")]
             for i, k in enumerate(cols):
                 p = rev["positions"][k]["chances"][winner]
                 ch = bars[min(8, int(p * 8.999))]
                 curve.append((style + (" reverse" if i == here else ""), ch))
         if self.pos > 0:
             mv = rev["moves"][self.pos - 1]
-            who = self.players[mv["seat"]]["color"]
+            who = color_name(self.players[mv["seat"]]["color"])
             turning = (self.pos - 1) in (rev.get("turning") or ())
             if mv.get("best") and mv["best"] != mv["played"]:
                 loss = mv.get("loss")
-                cost = f" (-{loss * 100:.0f}%)" if isinstance(loss, (int, float)) else ""
-                text = f"  {who} {mv['played']}: the bot: {mv['best']}{cost}"
+                cost = (f" (-{percent(f'{loss * 100:.0f}')})" if isinstance(loss, (int, float))
+                        else "")
+                text = "  " + _("{who} {played}: the bot: {best}").format(
+                    who=who, played=mv["played"], best=mv["best"]) + cost
             else:
-                text = f"  {who} {mv['played']}: the bot agrees"
+                text = "  " + _("{who} {played}: the bot agrees").format(
+                    who=who, played=mv["played"])
             curve.append(("bold fg:ansired" if turning else "", text
-                          + (" · a turning point (t/T)" if turning else "")))
+                          + (" · " + _("a turning point (t/T)") if turning else "")))
         return [line, curve] if curve else [line]
 
     def screen_text(self, width: int, height: int) -> str:
@@ -231,7 +241,8 @@ def _text(app: Application, viewer: ReplayViewer) -> Any:
     try:
         return to_formatted(render_screen(viewer.model, size.columns, size.rows))
     except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the viewer
-        return [("bold fg:ansired", f"cannot draw this screen: {exc!r} (q quits)")]
+        return [("bold fg:ansired", _("cannot draw this screen: {error} (q quits)").format(
+            error=repr(exc)))]
 
 
 def _seconds(text: str) -> float:

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from cartagena_net.i18n import _
+
 COLORS = ("any", "red", "blue", "yellow", "green", "purple", "grey")
 
 
@@ -36,7 +38,7 @@ class CreateForm:
         for word in self.options.split():
             key, sep, val = word.partition("=")
             if not sep or not key:
-                raise ValueError(f"option {word!r} is not KEY=VALUE")
+                raise ValueError(_("option {word} is not KEY=VALUE").format(word=repr(word)))
             out[key] = parse_value(val)
         out["players"] = self.players
         return out

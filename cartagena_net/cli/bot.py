@@ -8,7 +8,7 @@ from typing import Any
 
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.password_args import add_password_arguments, read_password
-from cartagena_net.i18n import N_, _
+from cartagena_net.i18n import N_, _, ngettext
 
 HELP = N_("play as a headless network bot at a host's table")
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena bot: {exc}", file=sys.stderr)
         return 2
     if args.games < 1:
-        print("cartagena bot: --games must be at least 1", file=sys.stderr)
+        print("cartagena bot: " + _("--games must be at least 1"), file=sys.stderr)
         return 2
     try:
         kind, think = bot_choice(args, args.kind)
@@ -76,8 +76,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     result = outcome["result"]
     for i, game in enumerate(result.outcomes, start=1):
-        won = "won" if game.get("winner") == result.seat else "lost"
-        print(f"game {i}: table {result.table}, seat {result.seat}: {won} "
-              f"(ranking {game.get('ranking')})", flush=True)
-    print(f"played {result.games} game(s), {result.actions} action(s)", flush=True)
+        won = _("won") if game.get("winner") == result.seat else _("lost")
+        print(_("game {n}: table {table}, seat {seat}: {result} (ranking {ranking})").format(
+            n=i, table=result.table, seat=result.seat, result=won,
+            ranking=game.get("ranking")), flush=True)
+    print(ngettext("played {n} game", "played {n} games", result.games).format(n=result.games)
+          + ", " + ngettext("{n} action", "{n} actions", result.actions).format(
+              n=result.actions), flush=True)
     return 0

@@ -8,7 +8,7 @@ from typing import Any
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.cli.password_args import add_password_arguments, read_password
-from cartagena_net.i18n import N_, _
+from cartagena_net.i18n import N_, _, ngettext
 
 HELP = N_("host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless")
 
@@ -23,9 +23,10 @@ def takeover_seconds(text: str) -> float | None:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds or off") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a number of seconds or off").format(
+            text=repr(text))) from None
     if not value > 0:
-        raise argparse.ArgumentTypeError("--takeover needs more than 0 seconds, or off")
+        raise argparse.ArgumentTypeError(_("--takeover needs more than 0 seconds, or off"))
     return value
 
 
@@ -108,9 +109,10 @@ def web_port(value: str | None, game_port: int) -> int | None:
     try:
         port = int(value)
     except ValueError:
-        raise ValueError(f"--web takes a port number or off, not {value!r}") from None
+        raise ValueError(_("--web takes a port number or off, not {value}").format(
+            value=repr(value))) from None
     if not 0 <= port <= 65535:
-        raise ValueError(f"--web port {port} is not in 0..65535")
+        raise ValueError(_("--web port {port} is not in 0..65535").format(port=port))
     return port
 
 
@@ -119,9 +121,9 @@ def friends_address(bind: str, port: int) -> str:
     from cartagena_net.discovery.interfaces import is_loopback, lan_addresses
 
     if bind and bind not in ("0.0.0.0", "::"):
-        return f"{bind}:{port}" + (" (this machine only)" if is_loopback(bind) else "")
+        return f"{bind}:{port}" + (" " + _("(this machine only)") if is_loopback(bind) else "")
     found = lan_addresses()
-    return f"{found[0]}:{port}" if found else f"127.0.0.1:{port} (no network found)"
+    return f"{found[0]}:{port}" if found else f"127.0.0.1:{port} " + _("(no network found)")
 
 
 def join_lines(bind: str, port: int) -> list[str]:
@@ -130,13 +132,15 @@ def join_lines(bind: str, port: int) -> list[str]:
 
     suffix = "" if port == 41672 else f":{port}"
     if bind and bind not in ("0.0.0.0", "::"):
-        where = " (this machine only)" if is_loopback(bind) else ""
-        return [f"friends join with: cartagena join {bind}{suffix}{where}"]
+        where = " " + _("(this machine only)") if is_loopback(bind) else ""
+        return [_("friends join with: {command}").format(
+            command=f"cartagena join {bind}{suffix}") + where]
     found = lan_addresses()
     if not found:
-        alone = f"no network found: only this machine can join (cartagena join 127.0.0.1{suffix})"
-        return [alone]
-    return [f"friends join with: cartagena join {a}{suffix}" for a in found]
+        return [_("no network found: only this machine can join ({command})").format(
+            command=f"cartagena join 127.0.0.1{suffix}")]
+    return [_("friends join with: {command}").format(command=f"cartagena join {a}{suffix}")
+            for a in found]
 
 
 def listen_failure(exc: BaseException, config: Any) -> str:
@@ -149,12 +153,15 @@ def listen_failure(exc: BaseException, config: Any) -> str:
     web = bool(isinstance(exc, CannotListenError) and config.web_port
                and port == config.web_port)
     if isinstance(exc, CannotListenError) and address_in_use(exc):
-        what = "the web view's port" if web else "the game port"
-        fix = ("choose another with --web PORT, or --web off" if web
-               else "choose another with --port PORT")
-        return (f"{what} {port} is in use: another cartagena host (or another program) "
-                f"is listening on it; stop it, or {fix}")
-    hint = " (the web view's port: choose another with --web PORT, or --web off)" if web else ""
+        if web:
+            return _("the web view's port {port} is in use: another cartagena host (or another "
+                     "program) is listening on it; stop it, or choose another with --web PORT, "
+                     "or --web off").format(port=port)
+        return _("the game port {port} is in use: another cartagena host (or another program) "
+                 "is listening on it; stop it, or choose another with --port PORT").format(
+            port=port)
+    hint = (" " + _("(the web view's port: choose another with --web PORT, or --web off)")
+            if web else "")
     return f"{exc}{hint}"
 
 
@@ -238,10 +245,11 @@ def run(args: argparse.Namespace) -> int:
     from cartagena_net.host.homes import host_slot
     from cartagena_net.portable.sockets import connection_limits
 
-    _, cap = connection_limits()
+    _floor, cap = connection_limits()
     if not 1 <= args.max_connections <= cap:
-        print(f"cartagena host: --max-connections takes 1 to {cap} on this platform "
-              f"(not {args.max_connections}): its event loop and file limit hold no more",
+        print("cartagena host: " + _(
+            "--max-connections takes 1 to {cap} on this platform (not {n}): its event loop "
+            "and file limit hold no more").format(cap=cap, n=args.max_connections),
               file=sys.stderr)
         return 2
     try:
@@ -263,8 +271,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         service = HostService(config, reactor)
     except OSError as exc:  # the state dir cannot be used (no permission)
-        print(f"cartagena host: cannot use the state dir {config.state_dir}: {exc}",
-              file=sys.stderr)
+        print("cartagena host: " + _("cannot use the state dir {folder}: {error}").format(
+            folder=config.state_dir, error=exc), file=sys.stderr)
         return 1
     from twisted.internet.error import CannotListenError
 
@@ -277,19 +285,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         service.startService()
     except (CannotListenError, OSError) as exc:
-        print(f"cartagena host: cannot start: {listen_failure(exc, config)}", file=sys.stderr)
+        print("cartagena host: " + _("cannot start: {error}").format(
+            error=listen_failure(exc, config)), file=sys.stderr)
         return 1
     if service.archived is not None:
         folder, count = service.archived
-        print(f"cartagena host: {count} journal file(s) of an earlier run moved to {folder} "
-              "(to restore those tables, move them back and start with --resume)",
+        print("cartagena host: " + ngettext(
+            "{n} journal file of an earlier run moved to {folder} (to restore those tables, "
+            "move them back and start with --resume)",
+            "{n} journal files of an earlier run moved to {folder} (to restore those tables, "
+            "move them back and start with --resume)", count).format(n=count, folder=folder),
               file=sys.stderr)
     if not any(t.creator is None for t in service.lobby.tables.values()):
         # The host's own table (restored ones are kept; an empty one is not restored).
         try:
             tid = service.create_table(
-                args.table_name or f"{config.name}'s table", args.rules, options,
-                bots=args.bots, bot_kind=bot_kind, hints=args.hints,
+                args.table_name or _("{name}'s table").format(name=config.name), args.rules,
+                options, bots=args.bots, bot_kind=bot_kind, hints=args.hints,
                 player_chances=args.player_chances,
             )
             table = service.lobby.tables[tid]
@@ -299,15 +311,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"cartagena host: {exc.message}", file=sys.stderr)
             service.stopService()
             return 2
-    print(f"cartagena host: listening on port {service.port}", flush=True)
+    print("cartagena host: " + _("listening on port {port}").format(port=service.port),
+          flush=True)
     if config.state_dir is not None:
-        print(f"cartagena host: journal in {config.state_dir}", flush=True)
+        print("cartagena host: " + _("journal in {folder}").format(folder=config.state_dir),
+              flush=True)
     web_url = service.web.url if service.web is not None else None
     if web_url:
-        print(f"cartagena host: web view at {web_url}", flush=True)
+        print("cartagena host: " + _("web view at {url}").format(url=web_url), flush=True)
         join_url = web_url + "play"
-        print(f"cartagena host: guests play from a phone or any browser at {join_url}",
-              flush=True)
+        print("cartagena host: " + _("guests play from a phone or any browser at {url}").format(
+            url=join_url), flush=True)
         if args.headless and sys.stdout.isatty():
             from client.qr import qr_ansi_lines
 
@@ -357,7 +371,8 @@ def run(args: argparse.Namespace) -> int:
                 reactor.stop()
 
         def client_failed(failure: Any) -> None:
-            print(f"cartagena host: client stopped: {failure.getErrorMessage()}", file=sys.stderr)
+            print("cartagena host: " + _("client stopped: {error}").format(
+                error=failure.getErrorMessage()), file=sys.stderr)
             status["code"] = 1
             client_done(None)
 

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cartagena_net.i18n import _
+from cartagena_net.i18n import _, ngettext
 
 
 def sync_seconds(text: str) -> float:
     """``--journal-sync``: seconds, 0 or more, in ASCII digits (``0.5``, ``2``)."""
     if not re.fullmatch(r"[0-9]{1,6}(\.[0-9]{1,6})?", text.strip()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+        raise argparse.ArgumentTypeError(_("{text} is not a number of seconds (0 or more)")
+                                         .format(text=repr(text)))
     return float(text)
 
 
@@ -84,11 +85,11 @@ def ask_yes(question: str) -> bool:
             sys.stdout.write("\n")
             return True
         answer = line.strip().lower()
-        if answer in ("", "y", "yes"):
+        if answer in ("", "y", "yes", _("y"), _("yes")):
             return True
-        if answer in ("n", "no"):
+        if answer in ("n", "no", _("n"), _("no")):
             return False
-        print("please answer y or n", file=sys.stderr)
+        print(_("please answer y or n"), file=sys.stderr)
 
 
 def choose_state(args: argparse.Namespace, command: str, slot: str,
@@ -106,24 +107,26 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
 
     if args.no_journal:
         if args.state_dir:
-            raise ValueError("--no-journal and --state-dir do not go together")
+            raise ValueError(_("--no-journal and --state-dir do not go together"))
         if args.resume:
-            raise ValueError("--resume needs a journal: drop --no-journal")
+            raise ValueError(_("--resume needs a journal: drop --no-journal"))
         return StateChoice(None, False)
     if args.state_dir:
         try:
             folder = ensure_state_dir(args.state_dir)
             lock = lock_state_dir(folder)
         except OSError as exc:
-            raise OSError(f"cannot use the state dir {args.state_dir}: {exc}") from None
+            raise OSError(_("cannot use the state dir {folder}: {error}").format(
+                folder=args.state_dir, error=exc)) from None
     else:
         try:
             folder, lock = homes.open_default_state_dir(
                 slot, prefer=lambda f: bool(unfinished_games(f)))
         except OSError as exc:  # a read-only home, say: play on, but say it is unsafe
-            return StateChoice(None, False, notice=(
-                f"{command}: no journal (cannot use {homes.hosts_dir()}: {exc}); "
-                "a crash will lose the game (--state-dir DIR chooses another folder)"))
+            return StateChoice(None, False, notice=f"{command}: " + _(
+                "no journal (cannot use {folder}: {error}); a crash will lose the game "
+                "(--state-dir DIR chooses another folder)").format(
+                folder=homes.hosts_dir(), error=exc))
     resume = args.resume
     games = unfinished_games(folder) if resume is None else []
     if resume is None and games:
@@ -131,15 +134,17 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
             ask = ask_yes
         # Asked: said on the terminal, where the question is; else it goes to the log.
         out = sys.stdout if ask is not None else sys.stderr
-        print(f"{command}: {len(games)} unfinished game(s) in {folder}:", file=out)
+        print(f"{command}: " + ngettext("{n} unfinished game in {folder}:",
+                                        "{n} unfinished games in {folder}:", len(games)).format(
+            n=len(games), folder=folder), file=out)
         for game in games:
             print(f"  {game.describe()}", file=out)
         if ask is not None:
-            resume = bool(ask("Resume? [Y/n] "))
+            resume = bool(ask(_("Resume? [Y/n] ")))
         else:
             resume = True
-            print(f"{command}: resuming (no terminal to ask; --no-resume starts afresh "
-                  "and archives it)", file=sys.stderr)
+            print(f"{command}: " + _("resuming (no terminal to ask; --no-resume starts "
+                                     "afresh and archives it)"), file=sys.stderr)
     return StateChoice(folder, bool(resume), lock)
 
 

@@ -40,19 +40,29 @@ def host_record(host: Any) -> dict[str, Any]:
     }
 
 
+TABLE_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
+
+
+def table_status(status: Any) -> str:
+    """A table's status as the host names it, in the reader's language."""
+    text = str(status or "")
+    return _(TABLE_STATUS[text]) if text in TABLE_STATUS else text
+
+
 def format_hosts(hosts: list[Any]) -> str:
     """Human-readable lines: one per host, one per table under it."""
     if not hosts:
-        return "no hosts found"
+        return _("no hosts found")
     lines = []
     for h in hosts:
-        lines.append(f"{h.name}  {h.address}:{h.port}  {h.tables_text()}  protocol v{h.version}")
+        lines.append(f"{h.name}  {h.address}:{h.port}  {h.tables_text()}  "
+                     + _("protocol v{n}").format(n=h.version))
         for t in h.tables:
-            lock = "  (password)" if t.get("password") else ""
-            lines.append(
-                f"    table {t.get('id')}: {t.get('name')}  {t.get('rules')}  {t.get('status')}"
-                f"  {t.get('free', 0)}/{t.get('seats', 0)} free{lock}"
-            )
+            lock = "  " + _("(password)") if t.get("password") else ""
+            lines.append("    " + _("table {n}: {name}  {rules}  {status}  {free}/{seats} free")
+                         .format(n=t.get("id"), name=t.get("name"), rules=t.get("rules"),
+                                 status=table_status(t.get("status")), free=t.get("free", 0),
+                                 seats=t.get("seats", 0)) + lock)
     return "\n".join(lines)
 
 
@@ -65,10 +75,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena list: {exc}", file=sys.stderr)
         return 2
     if args.timeout <= 0 or args.timeout > 600:
-        print("cartagena list: --timeout must be between 0 and 600 seconds", file=sys.stderr)
+        print("cartagena list: " + _("--timeout must be between 0 and 600 seconds"),
+              file=sys.stderr)
         return 2
     if args.no_broadcast and not targets:
-        print("cartagena list: --no-broadcast needs at least one --to ADDRESS", file=sys.stderr)
+        print("cartagena list: " + _("--no-broadcast needs at least one --to ADDRESS"),
+              file=sys.stderr)
         return 2
 
     from cartagena_net.cli.loop import install_reactor
@@ -91,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     reactor.callWhenRunning(start)
     reactor.run()
     if "error" in outcome:
-        print(f"cartagena list: discovery failed: {outcome['error']}", file=sys.stderr)
+        print("cartagena list: " + _("discovery failed: {error}").format(
+            error=outcome["error"]), file=sys.stderr)
         return 1
     hosts = outcome.get("hosts", [])
     if args.json:

@@ -48,14 +48,15 @@ def read_password(args: argparse.Namespace, environ: Mapping[str, str] | None = 
             with open(path, encoding="utf-8") as f:
                 text = f.read(4 * MAX_SECRET + 8)
         except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"{source}: cannot read it ({exc})") from None
+            raise ValueError(f"{source}: " + _("cannot read it ({error})").format(
+                error=exc)) from None
         text = text.split("\n", 1)[0].removesuffix("\r")
         if not text:
-            raise ValueError(f"{source}: the first line is empty")
+            raise ValueError(f"{source}: " + _("the first line is empty"))
     elif getattr(args, "password", None) is not None:
         source, text = "--password", args.password
         if not text:
-            raise ValueError("--password: an empty password cannot be set")
+            raise ValueError("--password: " + _("an empty password cannot be set"))
     elif env.get(ENV):
         source, text = f"${ENV}", env[ENV]
     else:
@@ -63,4 +64,5 @@ def read_password(args: argparse.Namespace, environ: Mapping[str, str] | None = 
     try:
         return clean_secret(text)
     except ValueError as exc:
-        raise ValueError(f"{source}: unusable password: {exc}") from None
+        raise ValueError(f"{source}: " + _("unusable password: {error}").format(
+            error=exc)) from None

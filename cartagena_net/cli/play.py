@@ -46,7 +46,8 @@ def table_options(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
     seats = _seat_count(game)
     bots = seats - 1 if args.bots is None else args.bots
     if not 0 <= bots <= seats - 1:
-        raise ValueError(f"a table of {seats} seats takes 0..{seats - 1} bots (one seat is yours)")
+        raise ValueError(_("a table of {seats} seats takes 0..{most} bots (one seat is yours)")
+                         .format(seats=seats, most=seats - 1))
     return options, bots
 
 
@@ -78,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena play: {exc}", file=sys.stderr)
         return 2
     if args.bot_delay < 0:
-        print("cartagena play: --bot-delay must be 0 or more", file=sys.stderr)
+        print("cartagena play: " + _("--bot-delay must be 0 or more"), file=sys.stderr)
         return 2
     if args.web is not None and not 0 <= args.web <= 65535:
-        print(f"cartagena play: --web port {args.web} is not in 0..65535", file=sys.stderr)
+        print("cartagena play: " + _("--web port {port} is not in 0..65535").format(
+            port=args.web), file=sys.stderr)
         return 2
     from cartagena_net.cli.journal_args import choose_state, records_folder
     from cartagena_net.host.homes import PLAY_SLOT
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from client.app import run_client
 
     name = (args.name or default_name())[:32]
-    config = HostConfig(name=f"{name}'s game", port=0, bind="127.0.0.1",
+    config = HostConfig(name=_("{name}'s game").format(name=name), port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
                         bot_think=think, web_port=args.web,  # the web view: if asked
                         bot_workers=args.workers,
@@ -122,19 +124,20 @@ def run(args: argparse.Namespace) -> int:
         service.startService()
         table, token = resumed_seat(service)
         if table is None:
-            table = service.create_table(f"{name}'s table", args.rules, options, bots=bots,
-                                         bot_kind=bot_kind, hints=args.hints,
-                                         player_chances=args.player_chances)
+            table = service.create_table(_("{name}'s table").format(name=name), args.rules,
+                                         options, bots=bots, bot_kind=bot_kind,
+                                         hints=args.hints, player_chances=args.player_chances)
     except HostError as exc:
         service.stopService()
         print(f"cartagena play: {exc.message}", file=sys.stderr)
         return 2
     except (OSError, CannotListenError) as exc:
-        print(f"cartagena play: cannot start the host: {exc}", file=sys.stderr)
+        print("cartagena play: " + _("cannot start the host: {error}").format(error=exc),
+              file=sys.stderr)
         return 1
     web_url = service.web.url if service.web is not None else None
     if web_url:
-        print(f"cartagena play: web view at {web_url}", flush=True)
+        print("cartagena play: " + _("web view at {url}").format(url=web_url), flush=True)
     status = {"code": 0}
 
     def done(result: Any) -> None:

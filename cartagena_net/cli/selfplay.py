@@ -10,7 +10,7 @@ from cartagena_net.bots.match import MAX_ACTIONS, play_match
 from cartagena_net.cli.bot_args import add_level_arguments
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.engine import make_game
-from cartagena_net.i18n import N_, _
+from cartagena_net.i18n import N_, _, decimal, ngettext, percent
 
 HELP = N_("play games between bots in-process and print statistics")
 
@@ -43,20 +43,20 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise SystemExit(f"cartagena selfplay: {err}") from None
     if args.games < 1:
-        raise SystemExit("cartagena: --games must be at least 1")
+        raise SystemExit("cartagena: " + _("--games must be at least 1"))
     if args.think is not None and not args.think > 0:
-        raise SystemExit("cartagena: --think takes a positive number of seconds")
+        raise SystemExit("cartagena: " + _("--think takes a positive number of seconds"))
     if args.max_actions < 1:
-        raise SystemExit("cartagena: --max-actions must be at least 1")
+        raise SystemExit("cartagena: " + _("--max-actions must be at least 1"))
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     if len(kinds) == 1:
         kinds *= game.players
     if len(kinds) != game.players:
-        raise SystemExit(f"cartagena: --bot needs 1 or {game.players} kinds")
+        raise SystemExit("cartagena: " + _("--bot needs 1 or {n} kinds").format(n=game.players))
     unknown = [k for k in kinds if k not in BOT_KINDS]
     if unknown:
-        raise SystemExit(f"cartagena: unknown bot kind {unknown[0]!r}; "
-                         f"choose from {', '.join(BOT_KINDS)}")
+        raise SystemExit("cartagena: " + _("unknown bot kind {kind}; choose from {kinds}").format(
+            kind=repr(unknown[0]), kinds=", ".join(BOT_KINDS)))
     # A seed and one worker: the searches count alone (no clock), the same games again.
     result = play_match(game, kinds, args.games, rng, think=args.think, rotate=args.rotate,
                         level=args.level, max_actions=args.max_actions, workers=args.workers,
@@ -69,24 +69,36 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return status
-    print(f"{args.games} games of {game.preset}, {game.players} players ({', '.join(kinds)})"
-          + (", seats turning" if args.rotate else ""))
-    print(f"mean turns {result['mean_turns']}, mean actions {result['mean_actions']}")
+    print(ngettext("{n} game of {rules}", "{n} games of {rules}", args.games).format(
+        n=args.games, rules=game.preset) + ", " + ngettext(
+        "{n} player", "{n} players", game.players).format(n=game.players)
+          + f" ({', '.join(kinds)})" + (", " + _("seats turning") if args.rotate else ""))
+    print(_("mean turns {turns}, mean actions {actions}").format(
+        turns=decimal(result["mean_turns"]), actions=decimal(result["mean_actions"])))
     if not args.rotate:
         for seat, n in enumerate(result["wins"]):
-            print(f"  seat {seat} ({game.colors[seat]}, {kinds[seat]}): {n} wins")
+            print("  " + ngettext("seat {seat} ({color}, {kind}): {n} win",
+                                  "seat {seat} ({color}, {kind}): {n} wins", n).format(
+                seat=seat, color=game.colors[seat], kind=kinds[seat], n=n))
     for kind, k in result["kinds"].items():
         lo, hi = k["ci95"]
-        line = (f"  {kind}: won {k['wins']} of {k['games']} ({k['win_rate']:.1%}, "
-                f"95% CI {lo:.1%}..{hi:.1%})")
+        line = "  " + _("{kind}: won {wins} of {games} ({rate}, 95% CI {lo}..{hi})").format(
+            kind=kind, wins=k["wins"], games=k["games"], rate=_pct(k["win_rate"]),
+            lo=_pct(lo), hi=_pct(hi))
         if "decision_mean_s" in k:
-            line += (f"; decisions {k['decision_mean_s'] * 1000:.0f} ms mean, "
-                     f"{k['decision_p99_s'] * 1000:.0f} ms p99")
+            line += "; " + _("decisions {mean} ms mean, {p99} ms p99").format(
+                mean=f"{k['decision_mean_s'] * 1000:.0f}", p99=f"{k['decision_p99_s'] * 1000:.0f}")
         print(line)
     if result["unfinished"]:
-        print(f"  unfinished: {result['unfinished']} (stopped after {args.max_actions} actions)")
+        print("  " + _("unfinished: {n} (stopped after {most} actions)").format(
+            n=result["unfinished"], most=args.max_actions))
     if result["search_failures"]:
-        print(f"  search failures: {result['search_failures']} (the fallback played), e.g. "
-              + "; ".join(result["search_errors"]))
-    print(f"{result['games_per_s']} games/s")
+        print("  " + _("search failures: {n} (the fallback played), e.g. {errors}").format(
+            n=result["search_failures"], errors="; ".join(result["search_errors"])))
+    print(_("{n} games/s").format(n=decimal(result["games_per_s"])))
     return status
+
+
+def _pct(rate: float) -> str:
+    """``45.0%`` as the language writes it (``45,0 %``)."""
+    return percent(decimal(f"{rate * 100:.1f}"))

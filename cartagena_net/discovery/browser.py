@@ -13,6 +13,7 @@ from twisted.internet import protocol as tprotocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from cartagena_net.i18n import _, ngettext
 from protocol import discovery as wire
 
 from .interfaces import LIMITED_BROADCAST, broadcast_targets
@@ -62,8 +63,9 @@ class HostInfo:
         """``2 tables, 3 free seats``, or that they are unknown."""
         n, free = self.n_tables, self.free_seats
         if n is None or free is None:
-            return "tables unknown (found by mDNS: join to see them)"
-        return f"{n} table{'s' if n != 1 else ''}, {free} free seat{'s' if free != 1 else ''}"
+            return _("tables unknown (found by mDNS: join to see them)")
+        return (ngettext("{n} table", "{n} tables", n).format(n=n) + ", "
+                + ngettext("{n} free seat", "{n} free seats", free).format(n=free))
 
 
 def table_free_seats(table: dict[str, Any]) -> int:

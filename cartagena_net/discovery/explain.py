@@ -20,9 +20,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from cartagena_net.i18n import N_, _
+
 REFUSED = {errno.EHOSTUNREACH, errno.EACCES, errno.EPERM}
-LOCAL_NETWORK = ("allow your terminal app (Terminal, iTerm...) under System Settings > "
-                 "Privacy & Security > Local Network, then quit and reopen the terminal")
+LOCAL_NETWORK = N_("allow your terminal app (Terminal, iTerm...) under System Settings > "
+                    "Privacy & Security > Local Network, then quit and reopen the terminal")
 
 
 @dataclass(frozen=True)
@@ -38,41 +40,44 @@ class Seen:
 
 def explain(seen: Seen, example: str = "192.168.1.20") -> list[str]:
     """The sentences that say why no host may have answered, most likely first."""
-    lines = ["No host answered. What this machine can see:"]
+    lines = [_("No host answered. What this machine can see:")]
     lan = [i for i in seen.interfaces if not i.loopback and i.broadcast]
     mac, windows = seen.platform == "darwin", seen.platform.startswith("win")
     if seen.broadcast and not lan:
-        lines.append("- This machine has no network with a broadcast address (no Wi-Fi or "
-                     "cable connected?). Join the same network as the host.")
+        lines.append("- " + _("This machine has no network with a broadcast address (no "
+                              "Wi-Fi or cable connected?). Join the same network as the host."))
     refused = sorted(set(seen.send_errors) & REFUSED)
     if refused:
         name = errno.errorcode.get(refused[0], str(refused[0]))
         if mac:
-            lines.append(f"- The system refused to send the search ({name}): on macOS 15 "
-                         f"and later, {LOCAL_NETWORK}.")
+            lines.append("- " + _("The system refused to send the search ({error}): on "
+                                  "macOS 15 and later, {fix}.").format(error=name,
+                                                                        fix=_(LOCAL_NETWORK)))
         else:
-            lines.append(f"- The system refused to send the search ({name}): a firewall on "
-                         "this machine may block UDP broadcast.")
+            lines.append("- " + _("The system refused to send the search ({error}): a "
+                                  "firewall on this machine may block UDP broadcast.").format(
+                error=name))
     elif errno.ENETUNREACH in seen.send_errors:
-        lines.append("- The network is unreachable from here (ENETUNREACH): check the "
-                     "Wi-Fi or cable.")
+        lines.append("- " + _("The network is unreachable from here (ENETUNREACH): check the "
+                              "Wi-Fi or cable."))
     if mac and not refused:
         # macOS may drop the search without a send error: the most common reason there.
-        lines.append("- On macOS 15 and later, a terminal app sees no host until it may use "
-                     f"the local network: {LOCAL_NETWORK}.")
+        lines.append("- " + _("On macOS 15 and later, a terminal app sees no host until it "
+                              "may use the local network: {fix}.").format(fix=_(LOCAL_NETWORK)))
     if windows:
-        lines.append("- On Windows, the host's first run asks whether Python may use the "
-                     "network: it must be allowed on private networks (Windows Security > "
-                     "Firewall > Allow an app), and a Wi-Fi marked Public blocks the search: "
-                     "set it to Private.")
-    lines.append(f"- The host's own firewall must let in UDP port {seen.udp_port} (the "
-                 "search) and its game port (TCP); on a Windows host, accept the prompt "
-                 "for Python on private networks.")
-    lines.append("- A guest or office Wi-Fi often keeps devices apart (client isolation): "
-                 "then nothing passes between laptops; use a home network or a phone's "
-                 "hotspot.")
-    lines.append(f"You can always type the host's address: `cartagena join {example}` (the "
-                 "host prints the addresses friends type when it starts).")
+        lines.append("- " + _("On Windows, the host's first run asks whether Python may use "
+                              "the network: it must be allowed on private networks (Windows "
+                              "Security > Firewall > Allow an app), and a Wi-Fi marked Public "
+                              "blocks the search: set it to Private."))
+    lines.append("- " + _("The host's own firewall must let in UDP port {port} (the search) "
+                          "and its game port (TCP); on a Windows host, accept the prompt for "
+                          "Python on private networks.").format(port=seen.udp_port))
+    lines.append("- " + _("A guest or office Wi-Fi often keeps devices apart (client "
+                          "isolation): then nothing passes between laptops; use a home network "
+                          "or a phone's hotspot."))
+    lines.append(_("You can always type the host's address: {command} (the host prints the "
+                   "addresses friends type when it starts).").format(
+        command=f"`cartagena join {example}`"))
     return lines
 
 
@@ -101,22 +106,24 @@ def connect_failure(exc: BaseException, address: str, platform: str) -> str:
         number = getattr(exc, "errno", None)
     number = _WSA.get(number, number) if isinstance(number, int) else None
     mac = platform == "darwin"
-    local = f"; on macOS 15 and later, {LOCAL_NETWORK}" if mac else ""
+    local = "; " + _("on macOS 15 and later, {fix}").format(fix=_(LOCAL_NETWORK)) if mac else ""
     if number == errno.ECONNREFUSED or name == "ConnectionRefusedError":
-        return (f"nothing answers on {address}: is the host running, and is that the "
-                "address and port it printed?")
+        return _("nothing answers on {address}: is the host running, and is that the address "
+                 "and port it printed?").format(address=address)
     if number == errno.ENETUNREACH:
-        return (f"this machine cannot reach the network of {address}: join the host's "
-                f"network (the same Wi-Fi or cable), and check the address it printed{local}")
+        return _("this machine cannot reach the network of {address}: join the host's "
+                 "network (the same Wi-Fi or cable), and check the address it printed").format(
+            address=address) + local
     if number == errno.EHOSTUNREACH or name == "NoRouteError":
-        return (f"{address} cannot be reached from here: check the address the host "
-                f"printed, and that both machines are on the same network{local}")
+        return _("{address} cannot be reached from here: check the address the host printed, "
+                 "and that both machines are on the same network").format(
+            address=address) + local
     if number == errno.ETIMEDOUT or name in ("TCPTimedOutError", "TimeoutError",
                                              "UserError"):
-        return (f"no answer from {address}: a firewall on the host may block its game "
-                f"port, or the address is not the host's{local}")
+        return _("no answer from {address}: a firewall on the host may block its game port, "
+                 "or the address is not the host's").format(address=address) + local
     if name == "DNSLookupError":
-        return (f"cannot find the address {address}: type the address the host printed "
-                "(four numbers, like 192.168.1.20)")
+        return _("cannot find the address {address}: type the address the host printed (four "
+                 "numbers, like 192.168.1.20)").format(address=address)
     text = str(exc).strip().rstrip(".") or name
-    return f"cannot reach {address} ({text}){local}"
+    return _("cannot reach {address} ({error})").format(address=address, error=text) + local

@@ -11,6 +11,7 @@ from typing import Any
 
 from .jailbreak import CAPACITY
 from .magic import TILE_NAMES, chest_spaces, known_top
+from .sentences import english_place, event_sentence
 from .state import State
 
 SPECTATOR = "spectator"
@@ -207,148 +208,96 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
     g = state.game
     names = g.card_names
     color = g.colors
-    boat, sloop = state.board.boat, state.board.sloop
 
-    def place(p: int) -> str:
-        if p == sloop:
-            return "sloop"
-        return g.start_name if p == 0 else g.goal_name if p == boat else str(p)
-
-    def drawn(seat: int, ks: tuple[int, ...]) -> tuple[dict[str, Any], str]:
+    def drawn(seat: int, ks: tuple[int, ...]) -> dict[str, Any]:
         # Cards from the face-up row, or into open hands, are public; stock draws are not.
         if g.hands_public or state.row is not None or seat == me:
-            shown = [names[k] for k in ks]
-            return {"drawn": len(ks), "cards": shown}, ", ".join(shown) or "no card"
-        return {"drawn": len(ks)}, f"{len(ks)} card{'s' if len(ks) != 1 else ''}"
+            return {"drawn": len(ks), "cards": [names[k] for k in ks]}
+        return {"drawn": len(ks)}
 
     kind = e[0]
     d: dict[str, Any] = {"type": kind}
     if kind == "advance":
         _, seat, frm, to, k = e
         d.update(seat=seat, **{"from": frm, "to": to}, card=names[k])
-        text = f"{color[seat]} plays {names[k]}: {place(frm)} → {place(to)}"
     elif kind == "retreat":
         _, seat, frm, to, ks = e
-        extra, what = drawn(seat, ks)
+        extra = drawn(seat, ks)
         d.update(seat=seat, **{"from": frm, "to": to}, **extra)
-        text = f"{color[seat]} retreats {place(frm)} → {place(to)} and draws {what}"
     elif kind == "morgan":
         _, seat, owner, frm, to, ks = e
-        extra, what = drawn(seat, ks)
+        extra = drawn(seat, ks)
         d.update(seat=seat, owner=owner, **{"from": frm, "to": to}, **extra)
-        text = (f"{color[seat]} moves {color[owner]}'s pirate {place(frm)} → {place(to)} "
-                f"and draws {what}")
     elif kind == "undo" and e[2] == "sail":
         _, seat, _, shore = e
         d.update(seat=seat, action="sail", shore=shore)
-        text = f"{color[seat]} takes back the sail to {shore.title()}"
     elif kind == "undo":
         _, seat, _, frm, to, k = e
         d.update(seat=seat, action="advance", **{"from": frm, "to": to}, card=names[k])
-        text = f"{color[seat]} takes back: {place(frm)} → {place(to)} ({names[k]})"
     elif kind == "sail":
         _, seat, shore, free = e
         d.update(seat=seat, shore=shore, free=free)
-        text = (f"{color[seat]} sails the sloop to {shore.title()}"
-                + (" (the Captain's free sail)" if free else ""))
     elif kind == "captain":
         d["seat"] = e[1]
-        text = (f"{color[e[1]]} is the Captain (most pirates aboard) and may sail once "
-                "before the first action, free")
     elif kind == "draw":
         _, seat, ks = e
-        extra, what = drawn(seat, ks)
+        extra = drawn(seat, ks)
         d.update(seat=seat, **extra)
-        text = f"{color[seat]} has no cards and draws {what} as the whole turn"
     elif kind == "discard":
         _, seat, k = e
         d.update(seat=seat, card=names[k])
-        text = f"{color[seat]} discards {names[k]}"
     elif kind == "owe":
         _, seat, n = e
         d.update(seat=seat, count=n)
-        text = f"Filibusters! {color[seat]} must discard {n} card{'s' if n != 1 else ''}"
     elif kind == "reshuffle":
         d["size"] = e[1]
-        text = f"the discard pile is shuffled into a new stock of {e[1]} cards"
     elif kind == "row":
         d["cards"] = [names[k] for k in e[1]]
-        text = f"a new face-up row: {', '.join(d['cards'])}"
     elif kind == "power":
         _, seat, k, arg = e
         power = names[k].removesuffix("*")
         d.update(seat=seat, card=names[k], power=power)
         if power == "gun":
             d["target"] = arg
-            text = (f"{color[seat]} plays {names[k]} for its power: looks at {color[arg]}'s "
-                    "cards to take one")
         else:
             d["drawn"] = arg
-            what = ("to keep two and give one to each other player" if power == "rum"
-                    else "to keep one and put the others back on top of the stock")
-            text = f"{color[seat]} plays {names[k]} for its power: draws {arg} {what}"
     elif kind == "take":
         _, seat, target, c, ks = e
         d.update(seat=seat, target=target)
         if me in (seat, target):
             d["card"] = names[c]
-        got = f" {names[c]}" if me in (seat, target) else " a card"
-        extra, what = drawn(target, ks)
+        extra = drawn(target, ks)
         d.update(**extra)
-        text = (f"{color[seat]} takes{got} from {color[target]}, who draws {what}")
     elif kind == "give":
         _, seat, to, c = e
         d.update(seat=seat, to=to)
         if me in (seat, to):
             d["card"] = names[c]
-        text = (f"{color[seat]} gives {color[to]} "
-                + (names[c] if me in (seat, to) else "a card"))
     elif kind in ("keep", "stack"):
         _, seat, ks = e
         d.update(seat=seat, count=len(ks))
         shown = seat == me or g.hands_public and kind == "keep"
         if shown:
             d["cards"] = [names[k] for k in ks]
-        what = ", ".join(d["cards"]) if shown else f"{len(ks)} card{'s' if len(ks) != 1 else ''}"
-        text = (f"{color[seat]} keeps {what}" if kind == "keep" else
-                f"{color[seat]} puts {what} back on top of the stock"
-                + (" (top first)" if shown and len(ks) > 1 else ""))
     elif kind == "chest":
         _, seat, k, pos, tile, ks, to = e
         d.update(seat=seat, card=names[k], pos=pos, tile=TILE_NAMES[tile], to=to)
-        if tile == 4:
-            text = (f"{color[seat]} opens the chest at {place(pos)}: the snake! back to "
-                    f"{place(to)}")
-        elif tile:
-            extra, what = drawn(seat, ks)
-            d.update(**extra)
-            text = f"{color[seat]} opens the chest at {place(pos)} and draws {what}"
-        else:
-            text = f"{color[seat]} opens the chest at {place(pos)}: empty"
+        if tile and tile != 4:
+            d.update(**drawn(seat, ks))
     elif kind == "tiles":
         d["chests"] = e[1]
-        text = "all eight chest tiles are shuffled and laid face down again"
     elif kind == "parrot":
         _, seat, frm, to, k, k2, sym = e
         d.update(seat=seat, **{"from": frm, "to": to}, cards=[names[k], names[k2]],
                  card=g.symbols[sym])
-        text = (f"{color[seat]} plays two parrots as {g.symbols[sym]}: {place(frm)} → "
-                f"{place(to)}")
     elif kind == "hook":
         _, seat, frm, to, k, k2 = e
         d.update(seat=seat, **{"from": frm, "to": to}, cards=[names[k], names[k2]])
-        text = (f"{color[seat]} hooks two pirates with {names[k2]}: {place(frm)} → "
-                f"{place(to)}")
-    elif kind == "turn":
+    elif kind == "turn" or kind == "end" or kind == "win":
         d["seat"] = e[1]
-        text = f"{color[e[1]]}'s turn"
-    elif kind == "end":
-        d["seat"] = e[1]
-        text = f"{color[e[1]]} ends the turn"
-    elif kind == "win":
-        d["seat"] = e[1]
-        text = f"{color[e[1]]} has every pirate in the {g.goal_name} and wins!"
     else:  # pragma: no cover - every event kind is listed above
         raise ValueError(f"unknown event {kind!r}")
-    d["text"] = text
+    # The host's English line, from the event's data alone (as each client renders it).
+    d["text"] = event_sentence(d, color.__getitem__, english_place(
+        g.start_name, g.goal_name, state.board.boat, state.board.sloop))
     return d

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from cartagena_net.i18n import _
+from client.glyphs import color_name, symbol_name
 from client.keymap import KeyPairs, discard_keys, magic_keys, morgan_keys, power_keys
 from client.landing import morgan_to, place_name
 from client.modes import Modal, Model
@@ -35,11 +37,11 @@ def preview_morgan(m: Model) -> None:
         return
     m.morgan_index %= len(acts)
     action = acts[m.morgan_index]
-    _, seat, pos = action.split()
+    _verb, seat, pos = action.split()
     land, draw = morgan_to(m.view, int(pos), int(seat))
-    who = m.seat_color(int(seat)) or f"seat {seat}"
-    m.preview = Preview(action, (f"Morgan: push {who} {place_name(m.view, int(pos))}"
-                                 f" → {place_name(m.view, land)}, draw {draw}"),
+    who = color_name(m.seat_color(int(seat))) or _("seat {n}").format(n=seat)
+    m.preview = Preview(action, _("Morgan: push {who} {frm} → {to}, draw {n}").format(
+        who=who, frm=place_name(m.view, int(pos)), to=place_name(m.view, land), n=draw),
                         land, int(pos))
 
 
@@ -67,7 +69,7 @@ def key_power(m: Model, key: str, acts: list[str]) -> None:
                     m.power_index = i
                     preview_power(m, acts)
                     return
-        m.set_status(f"no {sym} choice now", error=True)
+        m.set_status(_("no {card} choice now").format(card=symbol_name(sym)), error=True)
     elif key.isdigit() and acts and acts[0].startswith("give "):
         for i, a in enumerate(acts):
             if a.split()[1] == key:
@@ -110,7 +112,7 @@ class Discard(Modal):
                     m.send_action(a)
                     m.discard_pick.clear()
                     return
-            m.set_status("that discard is not allowed; pick the number owed", error=True)
+            m.set_status(_("that discard is not allowed; pick the number owed"), error=True)
             return
         sym = by_key.get(key.lower())
         if sym is None:
@@ -120,16 +122,19 @@ class Discard(Modal):
         if singles:
             action = next((f"discard {c}" for c in order if f"discard {c}" in discards), None)
             if action is None:
-                m.set_status(f"you have no {sym} to discard", error=True)
+                m.set_status(_("you have no {card} to discard").format(card=symbol_name(sym)),
+                             error=True)
                 return
-            m.preview = Preview(action, action)
+            m.preview = Preview(action, _("discard {card}").format(
+                card=symbol_name(action.split()[1])))
             return
         me = m.my_seat_view() or {}
         hand = Counter(me.get("hand") or [])
         picked = Counter(m.discard_pick)
         card = next((c for c in order if picked[c] < hand[c]), None)
         if card is None:
-            m.set_status(f"you have no more {sym} to discard", error=True)
+            m.set_status(_("you have no more {card} to discard").format(
+                card=symbol_name(sym)), error=True)
             return
         m.discard_pick.append(card)
 

@@ -1,6 +1,7 @@
 """The "new table" form of the lobby: its rows, their values, Enter creates the table."""
 from __future__ import annotations
 
+from cartagena_net.i18n import _
 from client.modes import Modal, Model
 from client.uistate import CreateForm
 
@@ -54,10 +55,10 @@ def submit_form(m: Model, f: CreateForm) -> None:
     except ValueError as exc:
         m.set_status(str(exc), error=True)
         return
-    name = f.name.strip() or "table"
+    name = f.name.strip() or _("table")
     m.send({"type": "create_table", "name": name[:64], "rules": f.presets[f.preset],
             "options": options})
     m.pending_create = name[:64]
     m.auto_bots = f.bots
     m.form = None
-    m.set_status(f"creating table {name!r}…")
+    m.set_status(_("creating table {name}…").format(name=repr(name)))

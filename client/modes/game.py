@@ -3,6 +3,7 @@ watcher's keys, the owner's stand-ins, "not your turn", and below them the choic
 (:mod:`client.modes.choices`) and the turn (:mod:`client.modes.move`)."""
 from __future__ import annotations
 
+from cartagena_net.i18n import _, ngettext
 from client.keymap import (
     HINT_KEY,
     SCROLL_KEYS,
@@ -26,7 +27,7 @@ class GameShared(KeyGroup):
 
     def handle(self, m: Model, key: str) -> bool:
         if key == "c":
-            m.start_input("chat", "say: ")
+            m.start_input("chat", _("say: "))
         elif key == HINT_KEY:
             m.ask_hint()
         elif key in SCROLL_KEYS:
@@ -56,11 +57,14 @@ class GameOver(Modal):
             if empty and m.may_manage():
                 # Someone left: the table's room, where bots and seats are managed.
                 m.screen = "lobby"
-                m.set_status(f"{len(empty)} seat(s) left empty: add a bot (b), remove "
-                             "the seat (x) or wait for a player, then s")
+                m.set_status(ngettext(
+                    "{n} seat left empty: add a bot (b), remove the seat (x) or wait for a "
+                    "player, then s",
+                    "{n} seats left empty: add a bot (b), remove the seat (x) or wait for a "
+                    "player, then s", len(empty)).format(n=len(empty)))
                 return
             m.send({"type": "start", "table": m.table})
-            m.set_status("asked for another game with the same table")
+            m.set_status(_("asked for another game with the same table"))
         elif key == "l":
             m.leave()
 
@@ -93,17 +97,19 @@ class StandIn(KeyGroup):
         if key == "+":
             seats = m.absent_seats()
             if not seats:
-                m.set_status("every player is here: a bot stands in only for an absent one")
+                m.set_status(_("every player is here: a bot stands in only for an absent one"))
                 return True
             m.send({"type": "add_bot", "table": m.table, "seat": seats[0], "kind": "greedy"})
-            m.set_status(f"a bot plays for {m.seat_name(seats[0])} until they return")
+            m.set_status(_("a bot plays for {who} until they return").format(
+                who=m.seat_name(seats[0])))
         elif key == "-":
             seats = m.stand_in_seats()
             if not seats:
-                m.set_status("no bot is standing in for anyone")
+                m.set_status(_("no bot is standing in for anyone"))
                 return True
             m.send({"type": "remove_bot", "table": m.table, "seat": seats[0]})
-            m.set_status(f"{m.seat_name(seats[0])}'s seat waits for them again")
+            m.set_status(_("{who}'s seat waits for them again").format(
+                who=m.seat_name(seats[0])))
         else:
             return False
         return True
@@ -122,8 +128,9 @@ class NotYourTurn(KeyGroup):
         if key in ("left", "right", "up", "down") or key.isdigit():
             return False
         if len(key) == 1 or key in ("enter",):
-            m.set_status(f"not your turn: waiting for {m.seat_name(m.view['actor'])}"
-                         if m.view and m.view.get("actor") is not None else "not your turn")
+            m.set_status(_("not your turn: waiting for {who}").format(
+                who=m.seat_name(m.view["actor"]))
+                         if m.view and m.view.get("actor") is not None else _("not your turn"))
         return True
 
 

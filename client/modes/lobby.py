@@ -2,6 +2,8 @@
 lobby's table list and a table's waiting room."""
 from __future__ import annotations
 
+from cartagena_net.i18n import _
+from client.glyphs import color_name
 from client.keymap import (
     KeyPairs,
     browser_keys,
@@ -26,7 +28,7 @@ class Gone(Modal):
         if key == "r":
             m.send({"type": "_reconnect"})
         elif key in ("a", ":"):
-            m.start_input("address", "address (host[:port]): ")
+            m.start_input("address", _("address (host[:port]): "))
 
     def help(self, m: Model, now: bool) -> KeyPairs:
         return gone_keys(m)
@@ -49,9 +51,9 @@ class Browser(Modal):
             h = m.hosts[min(m.browser_index, len(m.hosts) - 1)]
             m.send({"type": "_connect", "address": f"{h.address}:{h.port}"})
         elif key in ("a", ":"):
-            m.start_input("address", "address (host[:port]): ")
+            m.start_input("address", _("address (host[:port]): "))
         elif key == "n":
-            m.start_input("name", "your name: ", m.name)
+            m.start_input("name", _("your name: "), m.name)
 
     def help(self, m: Model, now: bool) -> KeyPairs:
         return browser_keys(m)
@@ -67,7 +69,7 @@ class Connecting(Modal):
 
     def on_key(self, m: Model, key: str) -> None:
         if key in ("a", ":"):
-            m.start_input("address", "address (host[:port]): ")
+            m.start_input("address", _("address (host[:port]): "))
 
     def help(self, m: Model, now: bool) -> KeyPairs:
         return connecting_keys(m)
@@ -94,14 +96,15 @@ class Lobby(Modal):
         elif key == "w" and n:
             m.join(int(m.tables[m.lobby_index]["id"]), spectate=True)
         elif key == "t" and not m.spectate:
-            m.form = CreateForm(presets=m.presets or ["jamaica"])
+            m.form = CreateForm(presets=m.presets or ["jamaica"], name=_("table"))
         elif key == "n":
-            m.start_input("name", "your name: ", m.name)
+            m.start_input("name", _("your name: "), m.name)
         elif key == "o":
             m.color = COLORS[(COLORS.index(m.color) + 1) % len(COLORS)]
-            m.set_status(f"colour: {m.color}")
+            m.set_status(_("colour: {color}").format(
+                color=_("any") if m.color == "any" else color_name(m.color)))
         elif key == "c":
-            m.start_input("chat", "say: ")
+            m.start_input("chat", _("say: "))
 
     def help(self, m: Model, now: bool) -> KeyPairs:
         return lobby_keys(m)
@@ -122,12 +125,12 @@ class WaitingRoom(Modal):
             m.leave()
             return
         if key == "c":
-            m.start_input("chat", "say: ")
+            m.start_input("chat", _("say: "))
             return
         if not m.may_manage():
             if key in ("s", "enter", "b", "B", "x", "d"):
-                m.set_status("watchers cannot change the table" if m.seat is None else
-                             "only the table's owner can do that; wait for the start")
+                m.set_status(_("watchers cannot change the table") if m.seat is None else
+                             _("only the table's owner can do that; wait for the start"))
             return
         if key in ("up", "k"):
             m.seat_index = max(0, m.seat_index - 1)
@@ -139,8 +142,8 @@ class WaitingRoom(Modal):
         elif key == "x" and seats:
             seat = seats[min(m.seat_index, len(seats) - 1)]
             if seat.get("name") and not seat.get("bot"):
-                m.set_status("a player sits there: only bots and empty seats can be removed",
-                             error=True)
+                m.set_status(_("a player sits there: only bots and empty seats can be "
+                               "removed"), error=True)
                 return
             m.send({"type": "remove_bot", "table": m.table, "seat": seat.get("seat")})
             m.seat_index = max(0, min(m.seat_index, len(seats) - 2))

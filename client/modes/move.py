@@ -2,6 +2,8 @@
 confirm; end the turn, draw, undo, or open the power and Morgan choices."""
 from __future__ import annotations
 
+from cartagena_net.i18n import _, ngettext
+from client.glyphs import symbol_name
 from client.keymap import SAIL_KEY, UNDO_KEY, KeyPairs, move_keys
 from client.landing import advance_to, place_name, retreat_to
 from client.modes import Modal, Model
@@ -44,8 +46,8 @@ class Move(Modal):
             if m.preview:
                 m.send_action(m.preview.action)
             else:
-                m.set_status("nothing to confirm: choose a pirate (1-9) and a card letter "
-                             "first", error=True)
+                m.set_status(_("nothing to confirm: choose a pirate (1-9) and a card letter "
+                               "first"), error=True)
             return
         if key == "escape":
             m.preview = None
@@ -54,11 +56,13 @@ class Move(Modal):
             if "end" not in m.legal and m.view is not None:
                 need = int(m.view.get("actions_min", 1)) - int(m.view.get("actions_taken", 0))
                 if need > 0:
-                    m.set_status(f"you cannot end the turn yet: {need} more action"
-                                 f"{'s are' if need > 1 else ' is'} required (play a card "
-                                 "or retreat)", error=True)
+                    m.set_status(ngettext(
+                        "you cannot end the turn yet: {n} more action is required (play a "
+                        "card or retreat)",
+                        "you cannot end the turn yet: {n} more actions are required (play a "
+                        "card or retreat)", need).format(n=need), error=True)
                     return
-            m.try_action("end", "end the turn")
+            m.try_action("end", _("cannot end the turn now"))
             return
         if key == SAIL_KEY:
             preview_sail(m)
@@ -67,11 +71,11 @@ class Move(Modal):
             if "undo" in m.legal:
                 m.send_action("undo")
             else:
-                m.set_status("nothing to undo: only an advance or sail that revealed nothing, "
-                             "before your next action", error=True)
+                m.set_status(_("nothing to undo: only an advance or sail that revealed "
+                               "nothing, before your next action"), error=True)
             return
         if key == "w":
-            m.try_action("draw", "draw a card (whole turn)")
+            m.try_action("draw", _("cannot draw a card (whole turn) now"))
             return
         if key == POWER_KEY:
             if m.power_actions():
@@ -79,7 +83,7 @@ class Move(Modal):
                 m.power_index = 0
                 preview_power(m, m.power_actions())
             else:
-                m.set_status("no card power is possible now", error=True)
+                m.set_status(_("no card power is possible now"), error=True)
             return
         if key == "m":
             if "morgan" in m.legal_kinds():
@@ -87,7 +91,7 @@ class Move(Modal):
                 m.morgan_index = 0
                 preview_morgan(m)
             else:
-                m.set_status("Morgan is not possible now", error=True)
+                m.set_status(_("Morgan is not possible now"), error=True)
             return
         if m.sel_pos is None:
             return
@@ -97,13 +101,13 @@ class Move(Modal):
         if key == "r":
             action = f"retreat {pos}"
             if action not in m.legal:
-                m.set_status(f"the pirate at {place_name(view, pos)} cannot retreat",
-                             error=True)
+                m.set_status(_("the pirate at {place} cannot retreat").format(
+                    place=place_name(view, pos)), error=True)
                 return
             res = retreat_to(view, pos)
             land, draw = res if res else (None, 0)
-            m.preview = Preview(action, (f"retreat {place_name(view, pos)} → "
-                                         f"{place_name(view, land)}, draw {draw}"), land, pos)
+            m.preview = Preview(action, _("retreat {frm} → {to}, draw {n}").format(
+                frm=place_name(view, pos), to=place_name(view, land), n=draw), land, pos)
             return
         sym = by_key.get(key.lower())
         if sym is None:
@@ -115,20 +119,22 @@ class Move(Modal):
             hand = (m.my_seat_view() or {}).get("hand") or []
             held = [c for c in hand if c.rstrip("*") == sym]
             if not held:
-                m.set_status(f"you hold no {sym}", error=True)
+                m.set_status(_("you hold no {card}").format(card=symbol_name(sym)), error=True)
             elif key.isupper() and f"{sym}*" not in held:
-                m.set_status(f"you hold no dark {sym}", error=True)
-            elif pos == view.get("boat"):
-                m.set_status(f"that pirate is already in the {place_name(view, pos)}: "
-                             "choose another (1-9)", error=True)
-            else:
-                m.set_status(f"cannot play {sym} with the pirate at {place_name(view, pos)}",
+                m.set_status(_("you hold no dark {card}").format(card=symbol_name(sym)),
                              error=True)
+            elif pos == view.get("boat"):
+                m.set_status(_("that pirate is already in the {place}: choose another (1-9)")
+                             .format(place=place_name(view, pos)), error=True)
+            else:
+                m.set_status(_("cannot play {card} with the pirate at {place}").format(
+                    card=symbol_name(sym), place=place_name(view, pos)), error=True)
             return
         land = advance_to(view, pos, sym)
         card = action.split()[-1]
-        m.preview = Preview(action, (f"play {card}: {place_name(view, pos)} → "
-                                     f"{place_name(view, land)}"), land, pos)
+        m.preview = Preview(action, _("play {card}: {frm} → {to}").format(
+            card=symbol_name(card), frm=place_name(view, pos), to=place_name(view, land)),
+            land, pos)
 
 
 def preview_sail(m: Model) -> None:
@@ -136,7 +142,7 @@ def preview_sail(m: Model) -> None:
     view = m.view
     sloop = (view or {}).get("sloop")
     if view is None or not isinstance(sloop, dict):
-        m.set_status("there is no sloop to sail in this story (story=whole has one)",
+        m.set_status(_("there is no sloop to sail in this story (story=whole has one)"),
                      error=True)
         return
     here = str(sloop.get("shore") or "cartagena")
@@ -147,12 +153,13 @@ def preview_sail(m: Model) -> None:
         return
     taken, most = int(view.get("actions_taken", 0)), int(view.get("actions_max", 0))
     if view.get("free_sail") and view.get("captain") == m.seat and not taken:
-        cost = "free, Captain's sail"
+        cost = _("free, Captain's sail")
     elif most - taken <= 1:
-        cost = "last action, turn ends"
+        cost = _("last action, turn ends")
     else:
-        cost = f"1 action, {most - taken - 1} left"
-    m.preview = Preview("sail", f"sail {here.title()} → {there.title()}: {cost}",
+        cost = _("1 action, {n} left").format(n=most - taken - 1)
+    m.preview = Preview("sail", _("sail {frm} → {to}: {cost}").format(
+        frm=here.title(), to=there.title(), cost=cost),
                         None, sloop.get("pos"))
 
 
@@ -160,9 +167,9 @@ def why_no_sail(m: Model, view: dict, shore: str) -> str:
     pos = (view.get("sloop") or {}).get("pos")
     mine = m.my_positions()
     if shore == "cartagena" and pos not in mine:
-        return "the sloop sails to Tortuga only with one of your pirates aboard"
+        return _("the sloop sails to Tortuga only with one of your pirates aboard")
     low = 0 if (view.get("options") or {}).get("jail_in_passage", True) else 1
     if shore == "tortuga" and not any(low <= p < pos for p in mine if isinstance(pos, int)):
-        return ("the sloop sails back to Cartagena only while you have a pirate in the "
-                "underground passage")
-    return "you cannot sail the sloop now"
+        return _("the sloop sails back to Cartagena only while you have a pirate in the "
+                 "underground passage")
+    return _("you cannot sail the sloop now")

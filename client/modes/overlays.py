@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartagena_net.i18n import _
 from client.modes import KeyGroup, Modal, Model
 
 
@@ -67,7 +68,7 @@ def submit(m: Model, purpose: str, text: str) -> None:
         m.send(msg)
     elif purpose == "name" and text:
         m.name = text[:32]
-        m.set_status(f"name: {m.name} (used when you next sit down)")
+        m.set_status(_("name: {name} (used when you next sit down)").format(name=m.name))
     elif purpose == "address" and text:
         m.send({"type": "_connect", "address": text})
     elif purpose == "password" and text:

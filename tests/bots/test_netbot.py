@@ -188,4 +188,4 @@ def test_cartagena_bot_command_plays_a_game():
     finally:
         run(wait(host.stopService()))
     assert code == 0, err
-    assert "played 1 game(s)" in out
+    assert "played 1 game," in out

@@ -226,7 +226,7 @@ def test_host_browser_lists_and_drops_hosts(tmp_path) -> None:
             await until(lambda: app.model.hosts, "the host in the browser")
             text = to_text(render_screen(app.model, 80, 24))
             assert "partybox" in text and f"127.0.0.1:{host.port}" in text
-            assert "1 table(s), 1 free seat(s)" in text
+            assert "1 table, 1 free seat" in text
             assert "fun: jamaica, waiting" in text
             udp_port = responder.port
             d = responder.stopService()

@@ -86,7 +86,7 @@ def test_rum_hand_out_chooses_whom_by_digit_and_what_by_letter():
     s.apply("power rum")
     m = model(s, 0)
     pool = m.view["magic"]["power"]["pool"]
-    assert f"Rum: red hands out 4 drawn card(s): {' '.join(pool)}" in screen(m)
+    assert f"Rum: red hands out 4 drawn cards: {' '.join(pool)}" in screen(m)
     press(m, "2")
     assert m.preview.action.startswith("give 2 ")
     press(m, "enter")

@@ -82,7 +82,7 @@ def crash_and_resume(tmp_path: Path, argv: list[str], start: bool = False,
         # Started again with no flags: it says what it found and asks.
         t.start("again", argv)
         asked = wait_screen(t, "again", lambda x: "Resume? [Y/n]" in x, "the question")
-        assert "1 unfinished game(s) in " in asked and "ravensburger" in asked
+        assert "1 unfinished game in " in asked and "ravensburger" in asked
         assert str(Path(env["XDG_STATE_HOME"]) / "cartagena-net" / "hosts") in asked.replace(
             "\n", "")
         t.keys("again", "y", "Enter")

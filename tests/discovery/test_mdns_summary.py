@@ -66,8 +66,8 @@ def test_the_terminal_clients_host_list_says_so_too():
     text = "\n".join("".join(part for _, part in line)
                      for line in render_browser(model, 100, 30))
     assert "den" in text and "tables unknown" in text
-    assert "2 table(s), 5 free seat(s)" in text
-    assert "0 table(s)" not in text
+    assert "2 tables, 5 free seats" in text
+    assert "0 tables" not in text
 
 
 def test_the_advertiser_sends_the_record_again_when_the_summary_changes():

@@ -205,7 +205,7 @@ def test_a_host_with_no_flags_killed_mid_game_offers_it_back_and_it_plays_to_the
     finally:
         _stop(*procs)
     asked = proc2.terminal.decode()  # type: ignore[attr-defined]
-    assert f"1 unfinished game(s) in {folder}" in asked
+    assert f"1 unfinished game in {folder}" in asked
     assert re.search(r"table 1 .*jamaica, ann, bob; \d+ action\(s\) played, (ann|bob) to "
                      r"play", asked), asked
     text = err.read_text()

@@ -206,7 +206,7 @@ def test_the_cli_without_resume_archives_old_journals_and_says_where(tmp_state):
     text = log.read_text()
     (folder,) = [p for p in tmp_state.iterdir() if p.name.startswith("archive-")]
     assert (folder / "table-3.journal").read_bytes() == b"an earlier run's game\n"
-    assert f"1 journal file(s) of an earlier run moved to {folder}" in text
+    assert f"1 journal file of an earlier run moved to {folder}" in text
     assert "--resume" in text
     assert ("was mode 0755; set to 0700" in text) == POSIX_MODES  # Windows: no such modes
     assert mode_of(tmp_state) in (0o700, None)
