@@ -33,6 +33,8 @@ def _ordinal(n: int) -> str:
 
 def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
     """The scoreboard as a table a person reads."""
+    from cartagena_net.records.format import BOT_ROW
+
     if not board:
         return f"no games kept in {folder} yet"
     width = max(12, *(len(r["player"]) + (6 if r["bot"] else 0) for r in board))
@@ -44,7 +46,10 @@ def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
             places += f"{'; ' if places else ''}{r['unfinished']} unfinished"
         lines.append(f"{name:<{width}}  {r['games']:>5}  {r['wins']:>4}  "
                      f"{r.get('rating', 0.0):>6.1f}  {places}")
-    lines.append("rating: openskill's Plackett-Luce over every finished game, mu - 3 sigma")
+    if any(r["bot"] for r in board):
+        lines.append(f"(bot): {BOT_ROW}")
+    lines.append("places: among the players of each game; rating: openskill's Plackett-Luce "
+                 "over every finished game, mu - 3 sigma")
     return "\n".join(lines)
 
 

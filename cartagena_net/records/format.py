@@ -464,8 +464,12 @@ def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
           sign: int = 1) -> list[dict[str, Any]]:
     """Count one game's ``record`` into the scoreboard ``rows`` (``sign=-1``: take it out
     again, and drop the rows left with nothing). Returns the rows of its ranking, first
-    place first, each once (two bots of one kind count once a game): what a rating
-    compares."""
+    place first, each once: what a rating compares.
+
+    A row is one player in a game however many seats it holds: two bots of one kind and
+    level at a table are one row, counted once in ``games`` (or ``unfinished``), with a
+    win if either seat won and its best seat's place. So a finished game adds exactly one
+    win and one first place to the whole scoreboard."""
 
     def row(p: dict[str, Any]) -> dict[str, Any]:
         bot, key = score_key(p)
@@ -475,31 +479,37 @@ def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
     players = record["players"]
     out = record.get("outcome")
     touched: list[dict[str, Any]] = []
-    ranked: list[dict[str, Any]] = []
     if out is None:
         for p in players:
             r = row(p)
-            r["unfinished"] += sign
-            touched.append(r)
+            if all(x is not r for x in touched):
+                r["unfinished"] += sign
+                touched.append(r)
     else:
-        for place, seat in enumerate(_ranking(out["ranking"])):
+        for seat in _ranking(out["ranking"]):
             if not (isinstance(seat, int) and 0 <= seat < len(players)):
                 continue
             r = row(players[seat])
+            if any(x is r for x in touched):
+                continue  # a second seat of the same player: counted at its best place
+            place = len(touched)
             r["games"] += sign
             r["wins"] += sign * (seat == out["winner"])
             r["places"] += [0] * (place + 1 - len(r["places"]))
             r["places"][place] += sign
             touched.append(r)
-            if all(x is not r for x in ranked):
-                ranked.append(r)
     if sign < 0:
         for r in touched:
             while r["places"] and not r["places"][-1]:
                 r["places"].pop()
             if not (r["games"] or r["unfinished"]):
                 rows.pop((r["bot"], r["player"]), None)
-    return ranked
+    return touched if out is not None else []
+
+
+#: What a scoreboard says of its bot rows, wherever it is shown.
+BOT_ROW = ("a bot row is every seat of that kind and level: two at one table are one "
+           "player in that game")
 
 
 def ranked_rows(rows: dict[tuple[bool, str], dict[str, Any]]) -> list[dict[str, Any]]:

@@ -52,9 +52,12 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     assert stats.returncode == 0, stats.stderr
     assert stats.stdout.splitlines()[0].split() == ["player", "games", "wins", "rating",
                                                     "places"]
-    assert "greedy (bot)" in stats.stdout and " 2  " in stats.stdout  # both seats greedy
+    # Both seats greedy: one player in that game, one game, one win, its best place.
+    (row,) = [x for x in stats.stdout.splitlines() if x.startswith("greedy (bot)")]
+    assert row.split()[2:4] == ["1", "1"], stats.stdout
+    assert "(bot): a bot row is every seat of that kind and level" in stats.stdout
     assert json.loads(cartagena("records", "--stats", "--json").stdout)[0] == {
-        "player": "greedy", "bot": True, "games": 2, "wins": 1, "places": [1, 1],
+        "player": "greedy", "bot": True, "games": 1, "wins": 1, "places": [1],
         "unfinished": 0, "rating": 0.0}  # one kind at both seats: no one to be rated against
 
     out = tmp_path / "out"

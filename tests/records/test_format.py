@@ -223,6 +223,31 @@ def test_the_scoreboard_counts_games_wins_and_places_per_player_and_bot_level():
         assert board[best]["rating"] > board[worst]["rating"]
 
 
+def test_two_bots_of_one_kind_at_a_table_are_one_player_in_that_game():
+    """Games, wins, places and the rating alike: a game's wins sum to one however many
+    seats one bot kind holds (two greedy bots won twice and were counted as 2 of 4)."""
+    from cartagena_net.records.format import scoreboard
+
+    state = bot_game("jamaica", {"players": 3, "segments": 1}, seed=2)
+    g = state.game
+    recs = []
+    for n, ranking in enumerate(([0, 1, 2], [2, 0, 1], [1, 0, 2], [0, 2, 1])):
+        rec = record_of(state)
+        rec["players"] = [fmt.player(0, g.colors[0], "Blackbeard", bot="greedy"),
+                          fmt.player(1, g.colors[1], "ann"),
+                          fmt.player(2, g.colors[2], "Calico Jack", bot="greedy")]
+        rec["outcome"] = {"winner": ranking[0], "ranking": ranking}
+        rec["started"] = f"2026-11-24T20:0{n}:00Z"
+        recs.append(rec)
+    board = {r["player"]: r for r in scoreboard(recs)}
+    assert board["greedy"]["games"] == 4 and board["ann"]["games"] == 4
+    assert board["greedy"]["wins"] == 3 and board["ann"]["wins"] == 1
+    assert sum(r["wins"] for r in board.values()) == len(recs)
+    # places among the game's two players: greedy's best seat, ann after or before it
+    assert board["greedy"]["places"] == [3, 1] and board["ann"]["places"] == [1, 3]
+    assert board["greedy"]["rating"] > board["ann"]["rating"]
+
+
 def test_a_rating_rises_with_wins_against_the_same_players():
     from cartagena_net.records.format import scoreboard
 

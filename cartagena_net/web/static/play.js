@@ -314,7 +314,7 @@
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat });
       li.style.borderColor = colorOf(s.color);
       const home = s.pirates.filter((p) => p === view.boat).length;
-      li.append(chip(s.color, L), ` ${seatName(s.seat)}${s.seat === here.seat ? " (you)" : ""}${info && info.bot ? " · bot" : ""}${info && info.name && !info.connected ? " · away" : ""} · ${s.hand_size} cards · ${home}/${s.pirates.length} home`);
+      li.append(chip(s.color, L), ` ${seatName(s.seat)}${s.seat === here.seat ? " (you)" : ""}${info && info.bot ? " · bot" : ""}${info && info.name && !info.connected ? " · away" : ""} · ${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${home}/${s.pirates.length} home`);
       list.append(li);
     }
   }
