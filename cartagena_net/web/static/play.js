@@ -266,10 +266,15 @@
     const verb = prefix[0];
     if (/^[0-9]+$/.test(word) && view && prefix.length >= 1 && verb !== "discard") {
       const pos = Number(word);
-      if (pos === 0) return "a pirate at the start";
-      if (pos === view.boat) return "a pirate at the boat";
+      // The pirate that moves from a place is the lowest-numbered one there (the host's
+      // numbers, the same on every screen: docs/protocol.md, `numbered`).
+      const owner = view.seats[verb === "morgan" ? Number(prefix[1]) : here && here.seat];
+      const n = owner && owner.numbered ? owner.numbered.indexOf(pos) + 1 : 0;
+      const who = n ? `pirate ${n}` : "a pirate";
+      if (pos === 0) return `${who} at the start`;
+      if (pos === view.boat) return `${who} at the boat`;
       const sym = view.board[pos - 1];
-      return sym ? `the pirate on ${pos} (${sym})` : `place ${pos}`;
+      return sym ? `${n ? who : "the pirate"} on ${pos} (${sym})` : `place ${pos}`;
     }
     if (view && view.symbols.includes(word)) return Board.symbolIcon(word, symL[word.replace(/\*$/, "")], 26);
     return word;
