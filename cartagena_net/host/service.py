@@ -90,6 +90,7 @@ class HostService(Service):
     def startService(self) -> None:
         super().startService()
         self.evening.load()
+        self.reviewer.resume_due()  # reviews due when this host last stopped
         if self.state_dir is not None and self.config.resume:
             from cartagena_net.host.restore import restore_tables
 
