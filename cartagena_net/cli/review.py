@@ -107,7 +107,8 @@ def _duration(seconds: float) -> str:
 def _one(args: argparse.Namespace, key: str, folder: Any = None) -> int:
     from cartagena_net.bots.pool import WorkerDied, run_jobs
     from cartagena_net.bots.review import assemble, jobs
-    from cartagena_net.records import RecordError
+    from cartagena_net.records import RecordError, replay
+    from cartagena_net.records.format import in_file
     from cartagena_net.records.store import (
         clear_due,
         find,
@@ -124,6 +125,9 @@ def _one(args: argparse.Namespace, key: str, folder: Any = None) -> int:
                               "holds no cards: only a finished game can be reviewed")
         folder = path.parent  # the review goes beside the record, in reviews/
         kept = None if args.again else read_review(folder, rec["id"])
+        if kept is None:
+            with in_file(path):
+                replay(rec)  # a record that does not replay is said once, with its file
     except RecordError as exc:
         print(f"cartagena review: {exc}", file=sys.stderr)
         return 1

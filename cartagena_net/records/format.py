@@ -17,9 +17,10 @@ Pure: no Twisted, no I/O but what the caller does with the bytes.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
@@ -35,6 +36,19 @@ RECORD_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 class RecordError(ValueError):
     """A record that cannot be read or replayed; the message says why, for a person."""
+
+
+@contextlib.contextmanager
+def in_file(path: Any) -> Iterator[None]:
+    """Name the file in a RecordError raised inside (a record found not to replay is
+    found so after its file was read: ``damaged record: move 51 ...`` said which)."""
+    try:
+        yield
+    except RecordError as exc:
+        text = str(exc)
+        if str(path) in text:
+            raise
+        raise RecordError(f"{path}: {text}") from None
 
 
 class _NoMoreChance:

@@ -81,7 +81,7 @@ def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | No
     for again, :func:`read_review`); :func:`joined` makes the answer of them."""
     from cartagena_net.engine import SPECTATOR, view
     from cartagena_net.records import store
-    from cartagena_net.records.format import RecordError, player_label, walk
+    from cartagena_net.records.format import RecordError, in_file, player_label, walk
 
     path = store.review_path(folder, record_id).parent.parent / f"{record_id}{store.SUFFIX}"
     if not path.is_file():
@@ -91,11 +91,12 @@ def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | No
         raise RecordError("this game did not end on this host: its record holds what a "
                           "spectator saw, which cannot be replayed move by move")
     views, events, seen = [], [], 0
-    for state in walk(rec):
-        v = view(state, SPECTATOR, since=seen)
-        seen = len(state.events)
-        events.append(v.pop("events", []))
-        views.append(v)
+    with in_file(path.name):  # the file's name, not where the host keeps it
+        for state in walk(rec):
+            v = view(state, SPECTATOR, since=seen)
+            seen = len(state.events)
+            events.append(v.pop("events", []))
+            views.append(v)
     return to_json({
         "id": rec["id"], "summary": summary(rec),
         "players": [{"seat": p.get("seat"), "color": p.get("color"),

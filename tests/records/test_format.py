@@ -181,11 +181,30 @@ def damaged_cases() -> list[tuple[str, Any, str]]:
 def test_a_damaged_record_gets_a_clear_error(name, data, message, tmp_path):
     path = tmp_path / "x.json"
     path.write_bytes(data)
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(RecordError) as caught, fmt.in_file(path):
         replay(store.read(path))
     assert message in str(caught.value)
-    if "move" not in message:  # found reading the file: the file is named
-        assert str(path) in str(caught.value) or "record" in str(caught.value)
+    assert str(caught.value).count(str(path)) == 1  # named once, found reading or replaying
+
+
+@pytest.mark.parametrize(("name", "data", "message"), [
+    c for c in damaged_cases() if c[0] in ("edited action", "wrong seat", "moves cut",
+                                           "lost chance", "edited chance", "truncated")],
+    ids=lambda c: c if isinstance(c, str) else None)
+def test_the_commands_name_the_damaged_records_file(name, data, message, tmp_path):
+    """``damaged record: move 51 ...`` did not say which file: every command does."""
+    from .test_cli import cartagena
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    path = folder / "20261124T200000Z-0123abcd-1.json"
+    path.write_bytes(data)
+    for command in (["replay", "--check"], ["export", "--print", "score"],
+                    ["review", "--playouts", "2", "--search", "5", "--workers", "1"]):
+        done = cartagena(*command, path.stem, "--dir", str(folder))
+        assert done.returncode == 1, (command, done.stdout)
+        (line,) = done.stderr.splitlines()  # one line, no traceback
+        assert str(path) in line and message in line, (command, line)
 
 
 def test_the_scoreboard_counts_games_wins_and_places_per_player_and_bot_level():
