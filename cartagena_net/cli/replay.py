@@ -21,7 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cartagena_net.records import RecordError, replay, score
-    from cartagena_net.records.format import in_file, player_label, rules_label, winner_label
+    from cartagena_net.records.format import (
+        in_file,
+        player_label,
+        rules_label,
+        winner_label,
+    )
     from cartagena_net.records.store import find, read
 
     try:
