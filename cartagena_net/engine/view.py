@@ -322,7 +322,7 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
                 + (" (top first)" if shown and len(ks) > 1 else ""))
     elif kind == "chest":
         _, seat, k, pos, tile, ks, to = e
-        d.update(seat=seat, card=names[k], pos=pos, tile=TILE_NAMES[tile], to=to)
+        d.update(seat=seat, card=names[k], pos=pos, tile=TILE_NAMES[tile], to=to, drawn=0)
         if tile == 4:
             text = (f"{color[seat]} opens the chest at {place(pos)}: the snake! back to "
                     f"{place(to)}")
