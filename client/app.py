@@ -2,8 +2,9 @@
 
 Entry point for commands: :func:`run_client` (returns a Deferred that fires with 0 when
 the user leaves). Screens are drawn by :mod:`client.render` from a
-:class:`client.model.ClientModel`; this module holds the I/O: keys, the connection,
-reconnects, discovery and the token store.
+:class:`client.model.ClientModel`; this module holds the app: drawing, keys (handed to
+the model), the turn's bell and title, and the lifecycle. The connection, reconnects,
+discovery and the token store are its link to the host (:mod:`client.link`).
 """
 from __future__ import annotations
 
@@ -19,15 +20,12 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
+from client.link import RECONNECT_LIMIT, WATCH, HostLink, split_address
 from client.model import DEFAULT_PORT, ClientModel
-from client.plain import plain_error
 from client.render import render_screen, to_formatted
 from client.tokens import TokenStore
 
-RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
-RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
-EXPLAIN_AFTER = 5.0  # seconds of an empty host list before it says why that may be
-WATCH = 2.0  # seconds between retries of an unsaved seat key and looks at the host's trouble
+__all__ = ["ClientApp", "key_name", "rules_catalogue", "run_client", "split_address"]
 
 KEY_NAMES = {
     "c-m": "enter",
@@ -46,28 +44,7 @@ def key_name(key: Any) -> str:
     return KEY_NAMES.get(raw, raw)
 
 
-def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``host``, ``host:port`` or ``[v6]:port`` → (host, port); ValueError if bad."""
-    text = text.strip()
-    if not text:
-        raise ValueError("empty address")
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
-    elif text.count(":") == 1:
-        host, _, port = text.partition(":")
-    else:
-        host, port = text, ""
-    if not host:
-        raise ValueError(f"no host in {text!r}")
-    if not port:
-        return host, default_port
-    if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
-        raise ValueError(f"bad port in {text!r}")
-    return host, int(port)
-
-
-class ClientApp:
+class ClientApp(HostLink):
     """One client: the app, its model and its connection to one host at a time."""
 
     def __init__(
@@ -195,257 +172,6 @@ class ClientApp:
         except Exception as exc:  # noqa: BLE001 - a client bug must not end the game
             self.model.set_status(f"internal error: {exc!r}", error=True)
         self.refresh()
-
-    # ------------------------------------------------------------------ network
-
-    def _send(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "_connect":
-            self.connect_to(str(msg["address"]))
-            return
-        if kind == "_resume":
-            self.resume_saved_seat()
-            return
-        if kind == "_reconnect":
-            self.reconnect()
-            return
-        if kind == "_password":
-            self.password = str(msg["text"])
-            self._connect()
-            return
-        from protocol import LocalProtocolError, messages
-
-        fields = {k: v for k, v in msg.items() if k != "type"}
-        if kind == "join_table" and not fields.get("password") and self.password:
-            fields["password"] = self.password  # --password: the host's or the table's
-        try:
-            obj = messages.MESSAGE_TYPES[str(kind)](**fields)
-        except (LocalProtocolError, TypeError, ValueError) as exc:
-            self.model.set_status(f"cannot send {kind}: {getattr(exc, 'message', exc)}",
-                                  error=True)
-            return
-        if self.session is None or getattr(self.session, "closed", False):
-            self.model.set_status("not connected: try again in a moment", error=True)
-            return
-        try:
-            self.session.send(obj)
-        except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-            self.model.set_status(f"cannot send {kind}: {exc}", error=True)
-
-    def connect_to(self, text: str) -> None:
-        """Connect to a typed or discovered address (leaving any current host)."""
-        try:
-            host, port = split_address(text)
-        except ValueError as exc:
-            self.model.set_status(str(exc), error=True)
-            return
-        self.stop_browser()
-        if self.session is not None:
-            old, self.session = self.session, None
-            old.on_close = None
-            old.close("switching host")
-        self.address = (host, port)
-        self.model.host_label = f"{host}:{port}"
-        self.model.screen = "connecting"
-        self.model.table = self.model.seat = None
-        self.model.token = None
-        self.model.view = None
-        self.reached = False
-        self.reconnect()
-
-    def reconnect(self) -> None:
-        """Connect (again) to the chosen address, from a clean slate of retries."""
-        if self._retry_call is not None and self._retry_call.active():
-            self._retry_call.cancel()
-        self.model.gone = None
-        self.lost_at = None
-        self.attempt = 0
-        if self.session is None:
-            self._connect()
-        self.refresh()
-
-    def resume_saved_seat(self) -> None:
-        """The user asked for the seat saved by an earlier run: come back with its token."""
-        saved = self.model.saved_seat
-        if not saved or self.address is None:
-            return
-        self.model.saved_seat = None
-        if self.session is not None:
-            old, self.session = self.session, None
-            old.on_close = None
-            old.close("resuming a seat")
-        self.model.token = str(saved["token"])
-        self.model.set_status(f"taking back your seat at table {saved.get('table')}…")
-        self.reconnect()
-
-    def _address_text(self) -> str:
-        assert self.address is not None
-        return f"{self.address[0]}:{self.address[1]}"
-
-    def _connect(self) -> None:
-        from client.net import connect
-
-        self._retry_call = None
-        if self.closing or self.address is None:
-            return
-        host, port = self.address
-        m = self.model
-        # Only a seat this process itself held (or one the user asked for) is resumed:
-        # another client of the same user must never be pushed out of its seat.
-        token = None if m.spectate else m.token
-        role = "spectator" if m.spectate else "player"
-        self.sent_token = token
-        d = connect(self.reactor, host, port, m.name, role=role, token=token,
-                    password=self.password, timeout=10.0)
-        d.addCallbacks(self._connected, self._connect_failed, errbackArgs=(token,))
-
-    def _connected(self, result: Any) -> None:
-        session, welcome = result
-        if self.closing:
-            session.close("bye")
-            return
-        self.session = session
-        self.attempt = 0
-        self.reached = True
-        self.lost_at = None
-        session.on_close = self._closed
-        self.model.on_message(welcome.to_wire())
-        self.model.token = self.sent_token if welcome.resumed else None
-        saved = None if welcome.resumed else self.tokens.entry(welcome.host_id)
-        self.model.saved_seat = saved if saved and saved.get("token") else None
-        self._token_notice()
-        session.on_message = self._message
-        self.refresh()
-
-    def _connect_failed(self, failure: Any, token: str | None) -> None:
-        if self.closing:
-            return
-        code = getattr(failure.value, "code", "")
-        if code == "bad-token" and token:
-            self.tokens.forget(self.model.host_id, token)
-            self.model.token = None
-            self.model.table = self.model.seat = None
-            self.model.view = None
-            self.model.set_status("the old seat is gone; joining the lobby", error=True)
-            self._connect()
-            self.refresh()
-            return
-        if code:
-            self.model.reconnecting = False
-            self.model.set_status(plain_error(code, getattr(failure.value, "message", "")),
-                                  error=True)
-            if code == "bad-password":  # ask for it (Enter tries again, Esc gives up)
-                self.model.start_input("password", f"password for {self._address_text()}: ")
-            self.refresh()
-            return
-        if not self.reached:
-            # Never reached: a wrong address, not a dropped connection.
-            self.model.stop(f"no host at {self._address_text()} "
-                            f"({failure.getErrorMessage().strip().rstrip('.')})")
-            self.refresh()
-            return
-        self._schedule_retry(failure.getErrorMessage())
-
-    def _schedule_retry(self, reason: str) -> None:
-        now = self.reactor.seconds()
-        if self.lost_at is None:
-            self.lost_at = now
-        if now - self.lost_at >= self.reconnect_limit:
-            self.model.stop(f"the host at {self._address_text()} is gone: gave up "
-                            f"reconnecting after {self.reconnect_limit:g} s ({reason})")
-            self.refresh()
-            return
-        delay = RETRY_DELAYS[min(self.attempt, len(RETRY_DELAYS) - 1)]
-        self.attempt += 1
-        self.model.on_disconnect(reason, will_retry=True)
-        self._retry_call = self.reactor.callLater(delay, self._connect)
-        self.refresh()
-
-    def _message(self, msg: Any) -> None:
-        wire = msg.to_wire()
-        try:
-            self.model.on_message(wire)
-        except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-            self.model.set_status(f"cannot show a {wire.get('type')} message: {exc!r}", True)
-        if wire.get("type") == "joined" and wire.get("token") and self.model.host_id:
-            self.tokens.save(self.model.host_id, str(wire["token"]), self._address_text(),
-                             wire.get("table"), wire.get("seat"))
-            self._token_notice()
-        self.refresh()
-
-    def _token_notice(self) -> None:
-        """Say once what went wrong (or right again) with the seats file."""
-        notice = self.tokens.take_notice()
-        if notice:
-            self.model.set_status(notice, error=self.tokens.failing or "damaged" in notice)
-
-    def _watch(self) -> None:
-        """Every WATCH seconds: write a seat's key the disk refused before, and show what
-        the host says is wrong with it (the host's own client)."""
-        self._watch_call = self.reactor.callLater(WATCH, self._watch)
-        changed = False
-        if self.tokens.unsaved:
-            self.tokens.retry()
-            changed = self.tokens.notice is not None
-            self._token_notice()
-        if self._host_trouble is not None:
-            try:
-                trouble = self._host_trouble()
-            except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-                trouble = f"cannot ask the host what is wrong: {exc!r}"
-            if (trouble or "") != self.model.trouble:
-                if not trouble:
-                    self.model.set_status("the host's disk takes writes again")
-                self.model.trouble = trouble or ""
-                changed = True
-        if changed:
-            self.refresh()
-
-    def _closed(self, reason: str) -> None:
-        self.session = None
-        if self.closing:
-            return
-        if self.model.gone is not None:  # the host said bye, or the seat went elsewhere
-            self.refresh()
-            return
-        self._schedule_retry(reason)
-
-    # ------------------------------------------------------------------ discovery
-
-    def start_browser(self) -> None:
-        from cartagena_net.discovery import DiscoveryBrowser
-
-        self.model.screen = "browser"
-        self._browser = DiscoveryBrowser(self.reactor, self._hosts_changed,
-                                         udp_port=self._udp_port, targets=self._targets,
-                                         broadcast=self._broadcast)
-        d = self._browser.start()
-        d.addErrback(lambda f: self.model.set_status(
-            f"discovery failed: {f.getErrorMessage()} (press a to type an address)", True))
-        self.reactor.callLater(EXPLAIN_AFTER, self._explain_empty)
-
-    def _explain_empty(self) -> None:
-        """Nobody answered yet: say why that may be, from what this machine sees."""
-        browser = self._browser
-        if browser is None or self.model.hosts or self.model.screen != "browser":
-            return
-        import sys
-
-        from cartagena_net.discovery.explain import explain, seen_now
-
-        self.model.discovery_help = explain(seen_now(
-            sys.platform, browser.send_errors, self._broadcast, self._udp_port))
-        self.refresh()
-
-    def stop_browser(self) -> None:
-        if self._browser is not None:
-            browser, self._browser = self._browser, None
-            browser.stop()
-
-    def _hosts_changed(self, hosts: list[Any]) -> None:
-        self.model.hosts = list(hosts)
-        self.model.browser_index = min(self.model.browser_index, max(0, len(hosts) - 1))
-        self.app.invalidate()
 
     # ------------------------------------------------------------------ lifecycle
 

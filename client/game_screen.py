@@ -1,11 +1,10 @@
-"""The game screen: the board (:mod:`client.board`), players, hand, piles, actions and the
-event log, laid out for the terminal's size.
+"""The game screen: the board (:mod:`client.board`), the panels beside it (players, hand,
+turn, pending, piles: :mod:`client.panels`), actions and the event log, laid out for the
+terminal's size.
 
 Pure functions of a :class:`~client.model.ClientModel` and a width.
 """
 from __future__ import annotations
-
-from collections import Counter
 
 from client.board import (
     PATH_WIDTH,
@@ -13,12 +12,18 @@ from client.board import (
     ends_line,
     named_paths,
     path_lines,
-    sloop_pos,
 )
-from client.glyphs import color_letters, color_style, glyph, marks
-from client.keymap import game_keys
+from client.glyphs import color_style
 from client.landing import place_name
 from client.model import DEFAULT_PORT, ClientModel
+from client.modes.game import game_help
+from client.panels import (
+    hand_lines,
+    pending_lines,
+    piles_line,
+    players_lines,
+    turn_line,
+)
 from client.plain import count
 from client.powers import magic_lines_text
 from client.text import (
@@ -39,174 +44,6 @@ from client.text import (
 )
 
 
-def hand_groups(model: ClientModel, hand: list[str]) -> list[Line]:
-    """Cards by symbol with counts (dark cards apart), in key order: one group a card.
-
-    Unicode: glyph, key, count (``☠s×2``); ASCII: name, key, count (``skull[s]x2``),
-    so the key letter never doubles as the symbol's mark.
-    """
-    view = model.view
-    assert view is not None
-    keys = model.keys
-    counts = Counter(hand)
-    out: list[Line] = []
-    for sym in view["symbols"]:
-        for card in (sym, sym + "*"):
-            n = counts.get(card, 0)
-            dark = card.endswith("*")
-            if n == 0 and (dark or model.ascii_only):
-                continue
-            style = "bold" if n else DIM
-            key = keys.get(sym, "?").upper() if dark else keys.get(sym, "?")
-            if model.ascii_only:
-                out.append([(style, sym + ("*" if dark else "")), (KEY, f"[{key}]"),
-                            (style, f"x{n}")])
-            else:
-                out.append([(style, glyph(sym, False, keys) + ("*" if dark else "")),
-                            (KEY if n else DIM, key), (style, f"×{n}")])
-    return out
-
-
-def hand_cards(model: ClientModel, hand: list[str]) -> Line:
-    """The hand as one line."""
-    out: Line = []
-    for group in hand_groups(model, hand):
-        out += ([("", "  ")] if out else []) + group
-    return out or [(DIM, "no cards")]
-
-
-def hand_lines(model: ClientModel, hand: list[str], width: int) -> list[Line]:
-    """``hand: ...`` wrapped to the width."""
-    lines: list[Line] = []
-    cur: Line = [("", "hand: ")]
-    for group in hand_groups(model, hand) or [[(DIM, "no cards")]]:
-        if len(cur) > 1 and width_of(cur) + 2 + width_of(group) > width:
-            lines.append(cur)
-            cur = [("", "      ")]
-        cur += ([("", "  ")] if len(cur) > 1 else []) + group
-    lines.append(cur)
-    return lines
-
-
-def public_cards(model: ClientModel, hand: list[str]) -> Line:
-    """Another player's open hand, compact: glyph and count of each card held."""
-    keys = model.keys
-    counts = Counter(hand)
-    out: Line = []
-    for card, n in sorted(counts.items(), key=lambda kv: _card_order(model, kv[0])):
-        out += [("bold", glyph(card, model.ascii_only, keys) + ("*" if card.endswith("*") else "")),
-                ("", f"{n} ")]
-    return out or [(DIM, "no cards")]
-
-
-def _card_order(model: ClientModel, card: str) -> tuple[int, str]:
-    symbols = list((model.view or {}).get("symbols") or [])
-    base = card.rstrip("*")
-    return (symbols.index(base) if base in symbols else len(symbols), card)
-
-
-def players_lines(model: ClientModel, width: int) -> list[Line]:
-    """One line per seat: turn mark, colour, name, hand, boat count, public cards."""
-    view = model.view
-    assert view is not None
-    m = marks(model.ascii_only)
-    letters = color_letters(s.get("color", "") for s in view["seats"])
-    boat = int(view.get("boat", len(view["board"]) + 1))
-    info = {s.get("seat"): s for s in (model.table_info or {}).get("seats") or []}
-    goal = view.get("goal_name") or "boat"
-    sloop = sloop_pos(view)
-    lines: list[Line] = []
-    for s in view["seats"]:
-        seat = s["seat"]
-        c = str(s.get("color", ""))
-        turn = view.get("turn") == seat and not view.get("outcome")
-        name = model.seat_name(seat)
-        tag = " (you)" if seat == model.seat else ""
-        extra = info.get(seat, {})
-        if extra.get("bot") and extra.get("connected") is False:
-            tag += " away, bot"
-        elif extra.get("bot"):
-            tag += " bot"
-        elif extra.get("connected") is False:
-            tag += " (away)"
-        in_boat = sum(1 for p in s["pirates"] if p == boat)
-        line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
-                      (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
-                      ("", f"{name[:14]:<14}{tag:<11}"),
-                      (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
-                            f"{len(s['pirates'])}"))]
-        if sloop is not None:
-            line.append((DIM, f"  aboard {s['pirates'].count(sloop)}"))
-        hand = s.get("hand")
-        if hand is not None and seat != model.seat:
-            line += [("", "  ")] + public_cards(model, hand)
-        lines.append(clip(line, width))
-    return lines
-
-
-def turn_line(model: ClientModel) -> Line:
-    view = model.view
-    assert view is not None
-    if view.get("outcome"):
-        winner = (view.get("outcome") or {}).get("winner")
-        return [(TITLE + " reverse", " GAME OVER "),
-                ("bold", "  You win!" if winner == model.seat else
-                 f"  Winner: {model.seat_name(winner)} ({model.seat_color(winner)})")]
-    turn = view.get("turn")
-    left = int(view.get("actions_max", 0)) - int(view.get("actions_taken", 0))
-    who = ("your" if turn == model.seat
-           else f"{model.seat_name(turn)}'s ({model.seat_color(turn)})")
-    line: Line = [(color_style(model.seat_color(turn)), f"{who} turn"),
-                  ("", (f" · action {int(view.get('actions_taken', 0)) + 1} of "
-                       f"{view.get('actions_max')} ({left} left, at least "
-                       f"{view.get('actions_min', 1)})"))]
-    return line
-
-
-def pending_lines(model: ClientModel) -> list[Line]:
-    view = model.view
-    assert view is not None
-    out: list[Line] = []
-    for p in view.get("pending") or []:
-        seat = p.get("seat")
-        kind = p.get("kind")
-        if kind != "discard":  # a power's decision (Black Magic Woman)
-            verb = {"take": "take a card", "give": "give a drawn card to each other player",
-                    "keep": "keep one card", "stack": "put the cards back on the stock"}
-            if seat == model.seat and not model.spectate:
-                out.append([(ERR + " reverse", f" You must {verb.get(kind, kind)} "),
-                            ("", " ←→ or a card's letter, then Enter")])
-            else:
-                out.append([("", (f"waiting for {model.seat_name(seat)} to "
-                                 f"{verb.get(kind, kind)}"))])
-            continue
-        if seat == model.seat and not model.spectate:
-            picked = " ".join(model.discard_pick)
-            out.append([(ERR + " reverse", f" You must {p.get('kind')} {p.get('count')} "),
-                        ("", f" picked: {picked}" if picked else ""),
-                        ("", " press a card's letter, then Enter")])
-        else:
-            out.append([("", (f"waiting for {model.seat_name(seat)} to {p.get('kind')} "
-                             f"{p.get('count')} card(s)"))])
-    return out
-
-
-def piles_line(model: ClientModel) -> Line:
-    view = model.view
-    assert view is not None
-    keys = model.keys
-    disc = view.get("discard") or []
-    top = disc[-1] if disc else None
-    line: Line = [("", "discard: ")]
-    line += [("bold", f"{glyph(top, model.ascii_only, keys)} {top}")] if top else [(DIM, "—")]
-    line += [("", f"   stock: {view.get('stock', 0)}")]
-    row = view.get("row")
-    if row is not None:
-        line += [("", "   row: ")]
-        line += [("bold", " ".join(glyph(c, model.ascii_only, keys) for c in row) or "—")]
-    return line
-
-
 def action_lines(model: ClientModel, width: int) -> list[Line]:
     """What the player can do now, and the preview of the chosen move."""
     view = model.view
@@ -215,7 +52,7 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
         return end_lines(model, width)
     if model.spectate or model.seat is None:
         return [[(TITLE + " reverse", " SPECTATING "), (DIM, " read-only")]] + keys_line(
-            game_keys(model), width)
+            game_help(model), width)
     out: list[Line] = [pirates_line(model)]
     out += since_lines(model, width)
     if not model.legal:
@@ -227,7 +64,7 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
             out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                         ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
         return out
-    out += keys_line(game_keys(model), width)
+    out += keys_line(game_help(model), width)
     if model.preview is not None:
         out.append([(LAND, f" {model.preview.text} "), ("", "  "), (KEY, "Enter"),
                     ("", " confirm · "), (KEY, "Esc"), ("", " cancel")])
@@ -313,7 +150,7 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
         out += wrap("You stay at this table for the next game, in which the next seat "
                     "starts" + ("" if model.may_manage() else " (the owner starts it)")
                     + "; l leaves.", width, DIM)
-    out += keys_line(game_keys(model), width)
+    out += keys_line(game_help(model), width)
     return out
 
 

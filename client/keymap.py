@@ -1,8 +1,10 @@
-"""Which keys apply to this person now: one source for the key bars and the help.
+"""The keys each mode lists: one source for the key bars and the help.
 
-Each function returns ``(key, what)`` pairs. ``now=True`` gives the key bar (only what
-works at this moment); ``now=False`` gives the help (every key of this screen that can
-work for this person with these rules).
+Each function returns ``(key, what)`` pairs for one mode; the mode's key group
+(:mod:`client.modes`) names its function, and :func:`client.keys.screen_keys` asks the
+active group. ``now=True`` gives the key bar (only what works at this moment);
+``now=False`` gives the help (every key of this screen that can work for this person
+with these rules).
 """
 from __future__ import annotations
 
@@ -23,37 +25,55 @@ def has_dark_cards(model: Any) -> bool:
     return int(_options(model).get("dark_per_symbol") or 0) > 0
 
 
-def game_keys(model: Any, now: bool = True) -> KeyPairs:
-    """Keys of the game screen for a seated player, a watcher, or after the end."""
-    if getattr(model, "replay_keys", None) is not None:  # a recorded game: its own keys
-        return list(model.replay_keys)
+def replay_keys(model: Any) -> KeyPairs | None:
+    """A recorded game's own keys (the replay viewer), else None."""
+    keys = getattr(model, "replay_keys", None)
+    return None if keys is None else list(keys)
+
+
+def over_keys(model: Any) -> KeyPairs:
+    """The game is over: play again, leave, chat."""
+    pairs: KeyPairs = []
+    if model.seat is not None and model.may_manage():
+        pairs.append(("p", "play again (same table)"))
+    if model.seat is not None:
+        pairs.append(("l", "leave the table"))
+    else:
+        pairs.append(("l", "stop watching"))
+    return pairs + [("c", "chat"), ("PgUp/PgDn", "scroll the log"), ("q", "quit"),
+                    ("?", "help")]
+
+
+def watching_keys(model: Any) -> KeyPairs:
+    return [("c", "chat"), ("l", "stop watching"), ("PgUp/PgDn", "scroll the log"),
+            ("q", "quit"), ("?", "help")]
+
+
+def discard_keys(model: Any) -> KeyPairs:
+    return [("letter", "choose a card to discard"), ("Backspace", "take back"),
+            ("Enter", "discard"), ("?", "help")]
+
+
+def magic_keys(model: Any) -> KeyPairs:
+    kinds = model.legal_kinds()
+    return [("←→/letter", "choose" + (" (digit: to whom)" if "give" in kinds else "")),
+            ("Enter", "confirm"), ("?", "help")]
+
+
+def power_keys(model: Any) -> KeyPairs:
+    return [("←→/letter", "choose a power"), ("Enter", "release it"), ("Esc", "back"),
+            ("?", "help")]
+
+
+def morgan_keys(model: Any) -> KeyPairs:
+    return [("←→", "choose whose pirate"), ("Enter", "push it"), ("Esc", "back"),
+            ("?", "help")]
+
+
+def move_keys(model: Any, now: bool = True) -> KeyPairs:
+    """A seated player's keys while the game runs (``now``: only what works now)."""
     opts = _options(model)
-    if model.game_over:
-        pairs: KeyPairs = []
-        if model.seat is not None and model.may_manage():
-            pairs.append(("p", "play again (same table)"))
-        if model.seat is not None:
-            pairs.append(("l", "leave the table"))
-        else:
-            pairs.append(("l", "stop watching"))
-        return pairs + [("c", "chat"), ("PgUp/PgDn", "scroll the log"), ("q", "quit"),
-                        ("?", "help")]
-    if model.spectate or model.seat is None:
-        return [("c", "chat"), ("l", "stop watching"), ("PgUp/PgDn", "scroll the log"),
-                ("q", "quit"), ("?", "help")]
     kinds = model.legal_kinds() if now else set()
-    if now and model.owes_discard():
-        return [("letter", "choose a card to discard"), ("Backspace", "take back"),
-                ("Enter", "discard"), ("?", "help")]
-    if now and model.owes_magic():
-        return [("←→/letter", "choose" + (" (digit: to whom)" if "give" in kinds else "")),
-                ("Enter", "confirm"), ("?", "help")]
-    if now and model.mode == "power":
-        return [("←→/letter", "choose a power"), ("Enter", "release it"), ("Esc", "back"),
-                ("?", "help")]
-    if now and model.mode == "morgan":
-        return [("←→", "choose whose pirate"), ("Enter", "push it"), ("Esc", "back"),
-                ("?", "help")]
     pairs = [("1-9/←→", "choose a pirate")]
     if not now or "advance" in kinds:
         pairs.append(("letter", "preview a card" + (" (capital: dark)" if has_dark_cards(model)
@@ -139,14 +159,5 @@ def gone_keys(model: Any) -> KeyPairs:
     return [("r", "try again"), ("a", "another address"), ("q", "quit")]
 
 
-def screen_keys(model: Any, now: bool = True) -> KeyPairs:
-    """The keys of the screen the model is on."""
-    if model.gone is not None:
-        return gone_keys(model)
-    if model.screen == "browser":
-        return browser_keys(model)
-    if model.screen == "game" and model.view:
-        return game_keys(model, now)
-    if model.screen in ("lobby", "game"):
-        return waiting_keys(model) if model.table is not None else lobby_keys(model)
+def connecting_keys(model: Any) -> KeyPairs:
     return [("a", "another address"), ("q", "quit"), ("?", "help")]

@@ -200,6 +200,19 @@ def _endpoint(reactor: Any, host: str, port: int, timeout: float) -> Any:
     return TCP4ClientEndpoint(reactor, str(address), port, timeout=timeout)
 
 
+class Unreachable(OSError):
+    """A host that cannot be reached: its text says why in one wording, and what to try
+    (cartagena_net.discovery.explain.connect_failure); ``cause`` is the error itself."""
+
+    def __init__(self, cause: BaseException, host: str, port: int) -> None:
+        import sys
+
+        from cartagena_net.discovery.explain import connect_failure
+
+        self.cause = cause
+        super().__init__(connect_failure(cause, f"{host}:{port}", sys.platform))
+
+
 def connect(
     reactor: Any,
     host: str,
@@ -245,7 +258,8 @@ def connect(
 
     def connect_failed(failure: Failure) -> None:
         if not failure.check(defer.CancelledError):
-            done(failure)
+            done(Failure(Unreachable(failure.value, host, port))
+                 if failure.check(error.ConnectError, OSError) else failure)
 
     connecting = connectProtocol(endpoint, session)
     connecting.addErrback(connect_failed)

@@ -10,7 +10,7 @@ from typing import Any
 
 from client.game_screen import render_game, render_log
 from client.glyphs import color_style, glyph
-from client.keymap import screen_keys
+from client.keys import screen_keys
 from client.model import ClientModel
 from client.text import (
     DIM,
@@ -141,8 +141,10 @@ def render_browser(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([
             (SEL if sel else TITLE, f" {h.name} "),
             ("", f"  {h.address}:{h.port}"),
-            (DIM, f"  v{getattr(h, 'version', '?')}  {len(tables)} table(s)"
-                  + (f", {free} free seat(s)" if isinstance(free, int) else "")),
+            (DIM, f"  v{getattr(h, 'version', '?')}  "
+                  + (f"{getattr(h, 'n_tables', len(tables))} table(s)"
+                     + (f", {free} free seat(s)" if isinstance(free, int) else "")
+                     if getattr(h, "tables_known", True) else "tables unknown")),
         ])
         for t in tables[:4]:
             if isinstance(t, dict):

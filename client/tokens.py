@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cartagena_net.portable.dirs import user_state_dir
-from cartagena_net.portable.files import lock_exclusive
+from cartagena_net.portable.files import lock_exclusive, open_fd
 
 FILE_NAME = "tokens.json"
 KEEP = 50
@@ -62,8 +62,7 @@ class TokenStore:
         fd = None
         try:
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(self.directory / (FILE_NAME + ".lock"), os.O_RDWR | os.O_CREAT,
-                         0o600)
+            fd = open_fd(self.directory / (FILE_NAME + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
             lock_exclusive(fd)  # flock, or msvcrt's lock on Windows
         except OSError as exc:  # an unwritable directory: reading still works
             logging.getLogger(__name__).warning("cannot lock %s: %s", self.path, exc)
@@ -107,12 +106,17 @@ class TokenStore:
         return {}
 
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
+        # mkstemp opens in binary mode (O_BINARY on Windows), and bytes are written: no
+        # newline is ever translated.
         fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", suffix=".tmp", dir=self.directory)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-                f.flush()
-                os.fsync(f.fileno())
+            try:
+                view = memoryview(json.dumps(data).encode("utf-8"))
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
             os.chmod(tmp, 0o600)
             os.replace(tmp, self.path)
         except BaseException:

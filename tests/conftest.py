@@ -2,7 +2,8 @@
 
 Hosts journal by default into the per-user state directory
 (``cartagena_net.portable.dirs.user_state_dir``) and clients keep seat tokens there, so
-``XDG_STATE_HOME`` and ``HOME`` point at fresh temporary folders: for the whole session
+``XDG_STATE_HOME`` and ``HOME`` (and Windows' ``WIN_PD_OVERRIDE_LOCAL_APPDATA``) point at
+fresh temporary folders: for the whole session
 (so session and module fixtures are covered too), and again for each test, so that
 tests (and the hosts they start in subprocesses, which inherit the environment) never
 meet each other's folders.
@@ -14,17 +15,23 @@ from collections.abc import Iterator
 
 import pytest
 
+# Where each platform's per-user state lives (cartagena_net.portable.dirs): Linux reads
+# XDG_STATE_HOME, macOS HOME (~/Library/Application Support), and Windows its LOCALAPPDATA
+# folder, which platformdirs lets WIN_PD_OVERRIDE_LOCAL_APPDATA redirect.
+_USER_VARS = ("HOME", "XDG_STATE_HOME", "WIN_PD_OVERRIDE_LOCAL_APPDATA")
+
 
 def _private_dirs(root: os.PathLike[str]) -> dict[str, str]:
     home = os.path.join(root, "home")
     state = os.path.join(root, "state")
     os.makedirs(home, exist_ok=True)
-    return {"HOME": home, "XDG_STATE_HOME": state}
+    return {"HOME": home, "XDG_STATE_HOME": state,
+            "WIN_PD_OVERRIDE_LOCAL_APPDATA": os.path.join(root, "appdata")}
 
 
 @pytest.fixture(scope="session", autouse=True)
 def private_user_dirs_for_the_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in ("HOME", "XDG_STATE_HOME")}
+    saved = {k: os.environ.get(k) for k in _USER_VARS}
     os.environ.update(_private_dirs(tmp_path_factory.mktemp("user")))
     yield
     for key, value in saved.items():

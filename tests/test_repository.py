@@ -163,6 +163,24 @@ def test_each_part_is_one_folder():
         assert (ROOT / "cartagena_net" / part / "__init__.py").is_file(), part
 
 
+def test_the_host_and_the_client_keep_their_rooms_small():
+    """No class in the host or the client is over 400 lines and no module over 500: a
+    table or a screen grows by a small module of its own, not by a longer class."""
+    big = []
+    for folder in ("cartagena_net/host", "client"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            text = path.read_text()
+            name = path.relative_to(ROOT)
+            if text.count("\n") > 500:
+                big.append(f"{name}: {text.count(chr(10))} lines")
+            for node in ast.walk(ast.parse(text, str(path))):
+                if isinstance(node, ast.ClassDef):
+                    length = node.end_lineno - node.lineno + 1
+                    if length > 400:
+                        big.append(f"{name}: class {node.name} has {length} lines")
+    assert big == []
+
+
 def test_hidden_state_is_read_only_inside_the_engine():
     """Hands and the stock are reached only by the engine (whose view filters them)."""
     hidden = {"hands", "stock", "chance"}

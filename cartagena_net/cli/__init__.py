@@ -43,5 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._run(args) or 0)
     except BrokenPipeError:  # e.g. `cartagena rules | head`: the reader left; not an error
         # What is still buffered goes nowhere, so that exit does not fail to flush it.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        from cartagena_net.portable.files import open_fd
+
+        os.dup2(open_fd(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

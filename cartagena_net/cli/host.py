@@ -62,7 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--no-game-log", action="store_true",
                         help="with --headless: do not log every game event")
-    parser.add_argument("--max-connections", type=int, default=1024)
+    from cartagena_net.portable.sockets import connection_limits
+
+    default, cap = connection_limits()
+    parser.add_argument("--max-connections", type=int, default=default, metavar="N",
+                        help=f"connections the host holds at once (default {default}; at "
+                             f"most {cap} here: the platform's event loop and file limit)")
     parser.add_argument("--max-per-address", type=int, default=64)
     parser.add_argument("--max-tables-per-address", type=int, default=16, metavar="N",
                         help="tables one client address may hold at once (default 16)")
@@ -111,6 +116,25 @@ def join_lines(bind: str, port: int) -> list[str]:
         alone = f"no network found: only this machine can join (cartagena join 127.0.0.1{suffix})"
         return [alone]
     return [f"friends join with: cartagena join {a}{suffix}" for a in found]
+
+
+def listen_failure(exc: BaseException, config: Any) -> str:
+    """What a host that cannot listen says: which port, and what to do."""
+    from twisted.internet.error import CannotListenError
+
+    from cartagena_net.portable.sockets import address_in_use
+
+    port = getattr(exc, "port", None)
+    web = bool(isinstance(exc, CannotListenError) and config.web_port
+               and port == config.web_port)
+    if isinstance(exc, CannotListenError) and address_in_use(exc):
+        what = "the web view's port" if web else "the game port"
+        fix = ("choose another with --web PORT, or --web off" if web
+               else "choose another with --port PORT")
+        return (f"{what} {port} is in use: another cartagena host (or another program) "
+                f"is listening on it; stop it, or {fix}")
+    hint = " (the web view's port: choose another with --web PORT, or --web off)" if web else ""
+    return f"{exc}{hint}"
 
 
 def _start_logging(fmt: str) -> None:
@@ -188,7 +212,14 @@ def run(args: argparse.Namespace) -> int:
     from cartagena_net.host import HostService
     from cartagena_net.host.errors import HostError
     from cartagena_net.host.homes import host_slot
+    from cartagena_net.portable.sockets import connection_limits
 
+    _, cap = connection_limits()
+    if not 1 <= args.max_connections <= cap:
+        print(f"cartagena host: --max-connections takes 1 to {cap} on this platform "
+              f"(not {args.max_connections}): its event loop and file limit hold no more",
+              file=sys.stderr)
+        return 2
     try:
         options = game_options(args)
         bot_kind, _ = bot_choice(args, args.bot_kind)
@@ -213,14 +244,16 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from twisted.internet.error import CannotListenError
 
+    from cartagena_net.portable.signals import stop_on_signals
+
+    # Ctrl+C, SIGTERM and (Windows) Ctrl+Break stop the reactor, from here on: its
+    # shutdown triggers flush the journals, keep the stopped games' records and tell
+    # the clients (stop_all below).
+    stop_on_signals(reactor)
     try:
         service.startService()
     except (CannotListenError, OSError) as exc:
-        hint = ""
-        if (isinstance(exc, CannotListenError) and config.web_port
-                and exc.port == config.web_port):
-            hint = " (the web view's port: choose another with --web PORT, or --web off)"
-        print(f"cartagena host: cannot start: {exc}{hint}", file=sys.stderr)
+        print(f"cartagena host: cannot start: {listen_failure(exc, config)}", file=sys.stderr)
         return 1
     if service.archived is not None:
         folder, count = service.archived
@@ -265,12 +298,23 @@ def run(args: argparse.Namespace) -> int:
         responder.startService()
         services.insert(0, responder)
         if not args.no_mdns:
-            from cartagena_net.discovery.mdns import MdnsAdvertiser
+            from cartagena_net.discovery.browser import summary_counts
+            from cartagena_net.discovery.mdns import REFRESH, MdnsAdvertiser
             from protocol.versions import PROTOCOL_VERSIONS
 
             advertiser = MdnsAdvertiser(config.name, service.host_id, service.port,
-                                        max(PROTOCOL_VERSIONS), bind=args.bind)
+                                        max(PROTOCOL_VERSIONS), bind=args.bind,
+                                        counts=summary_counts(service.summary()))
             advertiser.start()
+            from twisted.internet import task
+
+            # The TXT record's summary of the tables follows them (a guest who finds
+            # this host by mDNS alone sees how many tables and free seats it has).
+            refresh = task.LoopingCall(
+                lambda: advertiser.refresh(summary_counts(service.summary())))
+            refresh.clock = reactor
+            refresh.start(REFRESH, now=False)
+            reactor.addSystemEventTrigger("before", "shutdown", refresh.stop)
             reactor.addSystemEventTrigger("before", "shutdown", advertiser.stop)
 
     def stop_all() -> Any:

@@ -32,7 +32,8 @@ def host_record(host: Any) -> dict[str, Any]:
         "version": host.version,
         "host_id": host.host_id,
         "instance": host.instance,
-        "free_seats": host.free_seats,
+        "free_seats": host.free_seats,  # None: unknown (found by mDNS alone)
+        "table_count": host.n_tables,  # None: unknown
         "tables": [dict(t) for t in host.tables],
     }
 
@@ -43,11 +44,7 @@ def format_hosts(hosts: list[Any]) -> str:
         return "no hosts found"
     lines = []
     for h in hosts:
-        tables = len(h.tables)
-        lines.append(
-            f"{h.name}  {h.address}:{h.port}  {tables} table{'s' if tables != 1 else ''}, "
-            f"{h.free_seats} free seat{'s' if h.free_seats != 1 else ''}  protocol v{h.version}"
-        )
+        lines.append(f"{h.name}  {h.address}:{h.port}  {h.tables_text()}  protocol v{h.version}")
         for t in h.tables:
             lock = "  (password)" if t.get("password") else ""
             lines.append(

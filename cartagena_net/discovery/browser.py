@@ -35,11 +35,35 @@ class HostInfo:
     port: int
     version: int
     tables: Any
+    # A host known by mDNS alone: its TXT record's summary (None: an older host's record
+    # has none, and its tables are unknown until the lobby is joined).
+    table_count: int | None = None
+    free_count: int | None = None
 
     @property
-    def free_seats(self) -> int:
-        """Free seats over all tables, as far as the table summary tells."""
+    def tables_known(self) -> bool:
+        """Whether the number of tables is known (heard by UDP, or an mDNS summary)."""
+        return self.instance != MDNS or self.table_count is not None
+
+    @property
+    def n_tables(self) -> int | None:
+        """How many tables the host has; None when unknown."""
+        return len(self.tables or ()) if self.instance != MDNS else self.table_count
+
+    @property
+    def free_seats(self) -> int | None:
+        """Free seats over all tables, as far as the table summary tells (None: unknown,
+        a host known by mDNS alone whose record says nothing of its tables)."""
+        if self.instance == MDNS:
+            return self.free_count
         return sum(table_free_seats(t) for t in self.tables or () if isinstance(t, dict))
+
+    def tables_text(self) -> str:
+        """``2 tables, 3 free seats``, or that they are unknown."""
+        n, free = self.n_tables, self.free_seats
+        if n is None or free is None:
+            return "tables unknown (found by mDNS: join to see them)"
+        return f"{n} table{'s' if n != 1 else ''}, {free} free seat{'s' if free != 1 else ''}"
 
 
 def table_free_seats(table: dict[str, Any]) -> int:
@@ -50,6 +74,12 @@ def table_free_seats(table: dict[str, Any]) -> int:
     if isinstance(seats, list):
         return sum(1 for s in seats if isinstance(s, dict) and not s.get("name") and not s.get("bot"))
     return 0
+
+
+def summary_counts(summary: dict[str, Any]) -> tuple[int, int]:
+    """(tables, free seats) of a host's discovery summary (what mDNS advertises)."""
+    tables = [t for t in summary.get("tables") or () if isinstance(t, dict)]
+    return len(tables), sum(table_free_seats(t) for t in tables)
 
 
 def parse_target(target: Target, default_port: int = DISCOVERY_PORT) -> tuple[str, int]:
@@ -260,13 +290,16 @@ class DiscoveryBrowser:
 
     def mdns_found(self, record: dict[str, Any]) -> None:
         """A host resolved by mDNS; listed unless UDP discovery already heard it (whose
-        announcement tells its tables too). Kept until the browser stops."""
+        announcement tells its tables). Its TXT record's summary says how many tables and
+        free seats it has (``tables``, ``free``). Kept until the browser stops; an update
+        of its record (the summary changed) replaces it."""
         if not self.running or any(k[0] == record["host_id"] and k[1] != MDNS
                                    for k in self.hosts):
             return
         info = HostInfo(host_id=record["host_id"], instance=MDNS, name=record["name"],
                         address=record["address"], port=record["port"],
-                        version=record["version"], tables=())
+                        version=record["version"], tables=(),
+                        table_count=record.get("tables"), free_count=record.get("free"))
         self._mdns_names[record["service"]] = info.host_id
         if self.hosts.get((info.host_id, MDNS)) != info:
             self.hosts[(info.host_id, MDNS)] = info

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 REFUSED = {errno.EHOSTUNREACH, errno.EACCES, errno.EPERM}
+LOCAL_NETWORK = ("allow your terminal app (Terminal, iTerm...) under System Settings > "
+                 "Privacy & Security > Local Network, then quit and reopen the terminal")
 
 
 @dataclass(frozen=True)
@@ -47,15 +49,17 @@ def explain(seen: Seen, example: str = "192.168.1.20") -> list[str]:
         name = errno.errorcode.get(refused[0], str(refused[0]))
         if mac:
             lines.append(f"- The system refused to send the search ({name}): on macOS 15 "
-                         "and later, allow your terminal app (Terminal, iTerm...) under "
-                         "System Settings > Privacy & Security > Local Network, then quit "
-                         "and reopen the terminal.")
+                         f"and later, {LOCAL_NETWORK}.")
         else:
             lines.append(f"- The system refused to send the search ({name}): a firewall on "
                          "this machine may block UDP broadcast.")
     elif errno.ENETUNREACH in seen.send_errors:
         lines.append("- The network is unreachable from here (ENETUNREACH): check the "
                      "Wi-Fi or cable.")
+    if mac and not refused:
+        # macOS may drop the search without a send error: the most common reason there.
+        lines.append("- On macOS 15 and later, a terminal app sees no host until it may use "
+                     f"the local network: {LOCAL_NETWORK}.")
     if windows:
         lines.append("- On Windows, the host's first run asks whether Python may use the "
                      "network: it must be allowed on private networks (Windows Security > "
@@ -80,3 +84,39 @@ def seen_now(platform: str, send_errors: Mapping[int, str], broadcast: bool,
 
         found = interfaces()
     return Seen(platform, tuple(found), dict(send_errors), broadcast, udp_port)
+
+
+# Windows' socket errors for the same causes (WSAECONNREFUSED, WSAENETUNREACH, ...).
+_WSA = {10061: errno.ECONNREFUSED, 10051: errno.ENETUNREACH, 10065: errno.EHOSTUNREACH,
+        10060: errno.ETIMEDOUT}
+
+
+def connect_failure(exc: BaseException, address: str, platform: str) -> str:
+    """Why a connection to a host typed by its address failed, in one wording, and what
+    to try (``join ADDRESS`` when nothing is there). ``exc``: the error the connection
+    failed with (Twisted's ConnectError and kin carry the errno in ``osError``)."""
+    name = type(exc).__name__
+    number = getattr(exc, "osError", None)
+    if not isinstance(number, int):
+        number = getattr(exc, "errno", None)
+    number = _WSA.get(number, number) if isinstance(number, int) else None
+    mac = platform == "darwin"
+    local = f"; on macOS 15 and later, {LOCAL_NETWORK}" if mac else ""
+    if number == errno.ECONNREFUSED or name == "ConnectionRefusedError":
+        return (f"nothing answers on {address}: is the host running, and is that the "
+                "address and port it printed?")
+    if number == errno.ENETUNREACH:
+        return (f"this machine cannot reach the network of {address}: join the host's "
+                f"network (the same Wi-Fi or cable), and check the address it printed{local}")
+    if number == errno.EHOSTUNREACH or name == "NoRouteError":
+        return (f"{address} cannot be reached from here: check the address the host "
+                f"printed, and that both machines are on the same network{local}")
+    if number == errno.ETIMEDOUT or name in ("TCPTimedOutError", "TimeoutError",
+                                             "UserError"):
+        return (f"no answer from {address}: a firewall on the host may block its game "
+                f"port, or the address is not the host's{local}")
+    if name == "DNSLookupError":
+        return (f"cannot find the address {address}: type the address the host printed "
+                "(four numbers, like 192.168.1.20)")
+    text = str(exc).strip().rstrip(".") or name
+    return f"cannot reach {address} ({text}){local}"

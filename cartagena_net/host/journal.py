@@ -25,21 +25,33 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from cartagena_net.portable.files import fsync_dir, fsync_file, lock_exclusive, restrict
+from cartagena_net.portable import files as portable_files
+from cartagena_net.portable.files import (
+    fsync_dir,
+    fsync_file,
+    lock_exclusive,
+    open_fd,
+    restrict,
+)
 
 log = Logger(namespace="cartagena.host.journal")
 
 JOURNAL_RE = re.compile(r"^table-([0-9]+)\.journal$")  # ASCII digits only
 # Any file a table's journal ever leaves behind: the journal, ``.tmp``, ``.bad-...``.
 JOURNAL_FILE_RE = re.compile(r"^table-([0-9]+)\.journal(?:$|\.)")
-_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def ensure_state_dir(path: str | os.PathLike[str]) -> Path:
-    """Create the state directory (0700) if needed; tighten an existing one, saying so."""
+    """Create the state directory (0700) if needed; tighten an existing one, saying so.
+
+    Where there are no POSIX modes (Windows) nothing is tightened or warned: the folder
+    is private by its place (:data:`cartagena_net.portable.files.WINDOWS_PRIVACY`)."""
     p = Path(path)
     existed = p.is_dir()
     p.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not portable_files.POSIX_MODES:  # Windows: its mode bits mean nothing; never warned
+        log.debug("state dir {path}: {why}", path=str(p), why=portable_files.WINDOWS_PRIVACY)
+        return p
     mode = p.stat().st_mode & 0o7777
     if mode != 0o700:
         os.chmod(p, 0o700)
@@ -61,29 +73,39 @@ def lock_state_dir(path: Path) -> int:
     """Hold the state dir for this process (an exclusive lock on its ``lock`` file).
 
     Two hosts on one state dir would archive or drop each other's live journals, so a
-    second one is refused with an OSError naming the first one's process id. Returns
-    the descriptor that holds the lock (released when the process ends): ``flock`` on
-    POSIX, ``msvcrt.locking`` on Windows (:func:`cartagena_net.portable.files.lock_exclusive`).
+    second one is refused with an OSError naming the first one's process id, on every
+    platform. Returns the descriptor that holds the lock (released when the process
+    ends): ``flock`` on POSIX, ``msvcrt.locking`` on Windows
+    (:func:`cartagena_net.portable.files.lock_exclusive`), whose lock lies past the
+    process id written at the start of the file, so that a second host can read it.
     """
     lock = path / "lock"
     # flock holds on a descriptor opened for reading: the host then holds nothing open
     # for writing in its state dir (it can be remounted read-only under a running host).
     mode = os.O_RDONLY if _HAS_FLOCK else os.O_RDWR
-    fd = os.open(lock, mode | os.O_CREAT | _O_CLOEXEC, 0o600)
+    fd = open_fd(lock, mode | os.O_CREAT, 0o600)
     try:
         if not lock_exclusive(fd, wait=False):
             return fd  # no advisory locks on this platform
     except OSError:
-        holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+        except OSError:
+            holder = ""
         os.close(fd)
-        raise OSError(f"another host (process {holder}) is using it; stop that host "
-                      "first, or give this one another --state-dir") from None
-    writer = os.open(lock, os.O_WRONLY | os.O_TRUNC | _O_CLOEXEC) if _HAS_FLOCK else fd
-    try:
-        os.write(writer, b"%d\n" % os.getpid())
-    finally:
-        if writer != fd:
+        raise OSError(f"another host (process {holder if holder.isdigit() else '?'}) is "
+                      "using it; stop that host first, or give this one another "
+                      "--state-dir") from None
+    if _HAS_FLOCK:
+        writer = open_fd(lock, os.O_WRONLY | os.O_TRUNC)
+        try:
+            os.write(writer, b"%d\n" % os.getpid())
+        finally:
             os.close(writer)
+    else:  # the same descriptor; the file's content (before the locked byte) replaced
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, b"%-20d\n" % os.getpid())
     return fd
 
 
@@ -105,7 +127,7 @@ def _lines(records: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> bytes:
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` by ``data`` (0600): a temporary file, fsync, rename, fsync dir."""
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o600)
+    fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         restrict(fd, tmp)
         view = memoryview(data)
@@ -233,7 +255,7 @@ class Journal:
         self.closed = False
         self.syncer = None if syncer is None or syncer.each else syncer
         if fresh:
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o600)
+            fd = open_fd(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
                 restrict(fd, self.path)
             finally:
@@ -255,7 +277,7 @@ class Journal:
         if self.closed:
             raise ValueError("journal is closed")
         data = _lines(records)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | _O_CLOEXEC)
+        fd = open_fd(self.path, os.O_WRONLY | os.O_APPEND)
         try:
             if self._torn:
                 if os.fstat(fd).st_size != self._good:

@@ -4,6 +4,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from cartagena_net.portable.sockets import (
+    OWN_FILES,
+    connection_limits,
+    raise_file_limit,
+)
+
+
+def connection_cap(wanted: int) -> int:
+    """How many connections a host asked for ``wanted`` holds here: ``wanted``, or fewer
+    where the platform's event loop cannot hold so many (Windows' ``select()``: 480), or
+    where the process may not open so many files even once its limit is raised (macOS
+    starts programs with 256). Connections past it are refused as past any cap
+    (``server-full``)."""
+    _, cap = connection_limits()
+    limit = max(1, min(wanted, cap))
+    files = raise_file_limit(limit + OWN_FILES)
+    if files is not None:
+        limit = max(1, min(limit, files - OWN_FILES))
+    return limit
+
 
 class TokenBucket:
     """Allow ``rate`` events per second on average, bursts of up to ``burst``."""

@@ -30,7 +30,8 @@ from cartagena_net.host.journal import (
     write_journal,
 )
 from cartagena_net.host.passwords import journaled_password
-from cartagena_net.host.table import Table, load_bot
+from cartagena_net.host.table import Table
+from cartagena_net.host.tablebots import load_bot
 from cartagena_net.host.unfinished import JournalDamage, lost_actions
 
 log = Logger(namespace="cartagena.host.restore")
@@ -224,7 +225,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
             seat.token = srec.get("token")
             seat.bot_kind = srec.get("bot")
             if seat.bot_kind is not None:
-                seat.bot = load_bot(seat.bot_kind, table._rng, host.config)
+                seat.bot = load_bot(seat.bot_kind, table.rng, host.config)
     table.seq = rep.seq
     if state is not None:
         table.state = state

@@ -27,12 +27,13 @@ from cartagena_net.host.journal import (
     journal_path,
     write_atomically,
 )
-from cartagena_net.host.limits import ConnectionCaps
+from cartagena_net.host.limits import ConnectionCaps, connection_cap
 from cartagena_net.host.lobby import Lobby
 from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredPassword
 from cartagena_net.host.reviewer import Reviewer
 from cartagena_net.host.table import Table
 from cartagena_net.host.thinker import Thinker
+from cartagena_net.portable.sockets import listen_tcp
 from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
@@ -61,7 +62,13 @@ class HostService(Service):
         self.config = config
         self.reactor = reactor
         self.lobby = Lobby(self)
-        self.caps = ConnectionCaps(config.max_connections, config.max_per_address)
+        self.caps = ConnectionCaps(connection_cap(config.max_connections),
+                                   config.max_per_address)
+        if self.caps.max_total < config.max_connections:
+            log.warn(  # noqa: G010 - twisted's Logger has warn()
+                "at most {cap} connections on this platform (asked for {wanted}): its "
+                "event loop or file limit holds no more", cap=self.caps.max_total,
+                wanted=config.max_connections)
         self.connections: set[HostConnection] = set()
         self.host_id = uuid.uuid4().hex
         self.passwords = PasswordChecker(reactor, GuessThrottle(
@@ -110,9 +117,8 @@ class HostService(Service):
         if self.state_dir is not None:
             # New tables never take the id of a journal file present (kept aside ones too).
             self.lobby.next_id = max(self.lobby.next_id, highest_journal_id(self.state_dir) + 1)
-        self._listening = self.reactor.listenTCP(
-            self.config.port, _Factory(self), interface=self.config.bind
-        )
+        self._listening = listen_tcp(self.reactor, self.config.port, _Factory(self),
+                                     interface=self.config.bind)
         log.info("host {name!r} listening on TCP port {port}", name=self.config.name,
                  port=self.port)
         if self.config.web_port is not None:
@@ -210,7 +216,7 @@ class HostService(Service):
             if not paused:
                 raise HostError("too-many-tables",
                                 f"this host has {self.config.max_tables} tables")
-            min(paused, key=lambda t: (t.paused_since, t.id))._abandon("room")
+            min(paused, key=lambda t: (t.paused_since, t.id)).abandon("room")
         while True:
             table_id = self.lobby.next_id
             try:

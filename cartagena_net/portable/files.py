@@ -9,6 +9,15 @@
   there is no error.
 - :func:`lock_exclusive`: an exclusive lock on an open file: ``fcntl.flock`` on POSIX,
   ``msvcrt.locking`` on Windows; where neither exists, no lock (and ``False``).
+- :data:`POSIX_MODES`: whether files have POSIX permission bits. Windows has none (it
+  reports 0o666 or 0o777 whatever protects a file): there a user's state folder is
+  private by living in the user's own profile folder (``%LOCALAPPDATA%``), whose access
+  list (ACL) admits that user, the administrators and the system alone
+  (:data:`WINDOWS_PRIVACY`).
+- :func:`open_fd`: ``os.open`` in binary mode. Windows opens a descriptor in text mode
+  unless ``O_BINARY`` is given, and then writes each ``\n`` as ``\r\n`` (a journal's
+  checksums no longer match). Every ``os.open`` of the product goes through it
+  (tests/test_platforms.py checks that each one names ``O_BINARY``).
 """
 from __future__ import annotations
 
@@ -16,10 +25,21 @@ import errno
 import os
 
 O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+O_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation; elsewhere 0
+POSIX_MODES = os.name != "nt"
+WINDOWS_PRIVACY = ("Windows has no POSIX permission bits: the folder is private by being "
+                   "in the user's own profile folder, whose access list (ACL) admits only "
+                   "that user, the administrators and the system")
 
 # What opening a directory for fsync may raise where the platform cannot do it.
 _NO_DIR_FSYNC = {errno.EACCES, errno.EPERM, errno.EISDIR, errno.EINVAL, errno.EBADF,
                  errno.ENOTSUP if hasattr(errno, "ENOTSUP") else errno.EINVAL}
+
+
+def open_fd(path: str | os.PathLike[str], flags: int, mode: int = 0o777) -> int:
+    """``os.open`` in binary mode (never text mode, as Windows would by default), and not
+    inherited by child processes."""
+    return os.open(path, flags | O_BINARY | O_CLOEXEC, mode)
 
 
 def restrict(fd: int, path: str | os.PathLike[str]) -> None:
@@ -34,7 +54,7 @@ def restrict(fd: int, path: str | os.PathLike[str]) -> None:
 def fsync_dir(path: str | os.PathLike[str]) -> bool:
     """Fsync a directory; False where the platform cannot (nothing to do there)."""
     try:
-        fd = os.open(path, os.O_RDONLY | O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | O_BINARY | O_CLOEXEC)
     except OSError as exc:
         if exc.errno in _NO_DIR_FSYNC or isinstance(exc, (PermissionError, IsADirectoryError)):
             return False
@@ -55,7 +75,7 @@ def fsync_file(path: str | os.PathLike[str]) -> bool:
     so that a sync never holds it open for writing; Windows needs a writable handle."""
     mode = os.O_WRONLY | os.O_APPEND if os.name == "nt" else os.O_RDONLY
     try:
-        fd = os.open(path, mode | O_CLOEXEC)
+        fd = os.open(path, mode | O_BINARY | O_CLOEXEC)
     except FileNotFoundError:
         return False
     try:
@@ -65,11 +85,22 @@ def fsync_file(path: str | os.PathLike[str]) -> bool:
     return True
 
 
-def lock_exclusive(fd: int, wait: bool = True) -> bool:
+# Where msvcrt's lock is taken: one byte far past any content. Windows' locks are
+# mandatory, so a lock on the file's first bytes would keep a second process from reading
+# what the holder wrote there (the host's process id); past the end, nothing is in the way.
+LOCK_OFFSET = 1 << 30
+LOCK_POLL = 0.05  # seconds between tries while waiting for msvcrt's lock
+
+
+def lock_exclusive(fd: int, wait: bool = True, timeout: float = 30.0) -> bool:
     """Lock an open file for this process (released when the descriptor is closed).
 
     True when locked; False where the platform has no such lock. With ``wait=False`` a
-    lock held by another process raises OSError at once."""
+    lock held by another process raises OSError at once; with ``wait`` it is waited for
+    (at most ``timeout`` seconds on Windows, then OSError). On Windows the lock is one
+    byte at :data:`LOCK_OFFSET`, taken with ``LK_NBLCK`` (never ``LK_LOCK``, which gives up
+    after 10 s of its own), so the file's content stays readable to other processes; the
+    file position is left at 0."""
     try:
         import fcntl
     except ImportError:
@@ -81,8 +112,18 @@ def lock_exclusive(fd: int, wait: bool = True) -> bool:
         import msvcrt
     except ImportError:
         return False
-    os.lseek(fd, 0, os.SEEK_SET)
-    mode = msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK  # type: ignore[attr-defined]
-    msvcrt.locking(fd, mode, 1)  # type: ignore[attr-defined]
-    return True
+    import time
 
+    deadline = time.monotonic() + timeout
+    while True:
+        os.lseek(fd, LOCK_OFFSET, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            if not wait or time.monotonic() >= deadline:
+                os.lseek(fd, 0, os.SEEK_SET)
+                raise
+            time.sleep(LOCK_POLL)
+            continue
+        os.lseek(fd, 0, os.SEEK_SET)
+        return True

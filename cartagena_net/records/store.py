@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from cartagena_net.portable.dirs import user_state_dir
+from cartagena_net.portable.files import open_fd
 from cartagena_net.records.format import RECORD_ID, RecordError, dumps, loads
 
 SUFFIX = ".json"
-_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def records_dir() -> Path:
@@ -82,8 +82,7 @@ def mark_due(folder: str | os.PathLike[str], record_id: str) -> None:
     the disk refuses."""
     path = due_path(folder, record_id)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | _O_CLOEXEC | getattr(os, "O_BINARY", 0),
-                     0o600))
+    os.close(open_fd(path, os.O_WRONLY | os.O_CREAT, 0o600))
 
 
 def clear_due(folder: str | os.PathLike[str], record_id: str) -> None:
@@ -123,8 +122,7 @@ def _write_whole(folder: Path, name: str, data: bytes) -> Path:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / f"{name}{SUFFIX}"
     tmp = folder / f".{name}{SUFFIX}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC
-                 | getattr(os, "O_BINARY", 0), 0o600)
+    fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         view = memoryview(data)
         while view:

@@ -341,8 +341,10 @@ class WebServer:
     # -- lifecycle -------------------------------------------------------------
 
     def start(self) -> None:
-        self._listening = self.reactor.listenTCP(self.requested_port, self.site,
-                                                 interface=self.bind)
+        from cartagena_net.portable.sockets import listen_tcp  # SO_EXCLUSIVEADDRUSE
+
+        self._listening = listen_tcp(self.reactor, self.requested_port, self.site,
+                                     interface=self.bind)
         self._keepalive = task.LoopingCall(self._ping)
         self._keepalive.clock = self.reactor
         self._keepalive.start(self.config.web_keepalive, now=False)

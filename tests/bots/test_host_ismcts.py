@@ -71,7 +71,7 @@ def test_bots_think_off_the_reactor_and_play_to_the_end():
                 break
             pinger.send(messages.Ping(nonce=n))
             await pinger.expect(messages.Pong, lambda m, n=n: m.nonce == n)
-            during += any(t._thinking is not None for t in tables)
+            during += any(t.bots.thinking is not None for t in tables)
         await until(lambda: all(t.status == "finished" for t in tables), "games over",
                     timeout=240)
         for c in watchers:

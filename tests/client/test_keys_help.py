@@ -11,7 +11,7 @@ import pytest
 
 from cartagena_net.engine import PRESETS, make_game, view
 from client.glyphs import RESERVED_KEYS, symbol_keys
-from client.keymap import screen_keys
+from client.keys import screen_keys
 from client.model import ClientModel
 from client.render import render_screen, to_text
 

@@ -6,11 +6,12 @@ end.
 from __future__ import annotations
 
 import os
-import signal
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.portable import kill_hard
 
 from .test_tmux import (
     CLI,
@@ -71,7 +72,7 @@ def crash_and_resume(tmp_path: Path, argv: list[str], start: bool = False) -> No
         take_turn_action(t, "first", text)
         before = board(wait_screen(t, "first", my_turn, "my turn again"))
         assert before
-        os.kill(pid, signal.SIGKILL)
+        kill_hard(pid)
         # Started again with no flags: it says what it found and asks.
         t.start("again", argv)
         asked = wait_screen(t, "again", lambda x: "Resume? [Y/n]" in x, "the question")

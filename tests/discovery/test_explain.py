@@ -119,3 +119,62 @@ def test_the_join_screen_says_why_when_nobody_answers():
                       for line in render_browser(app.model, 100, 40))
     assert "No host answered" in shown and "EPERM" in shown
     assert "You can always type the host's address" in shown
+
+
+def test_macos_names_the_local_network_permission_whenever_nothing_answers():
+    """On macOS the permission's absence often gives no send error at all."""
+    text = said(Seen("darwin", (LOOP, WIFI)))
+    assert "Privacy & Security > Local Network" in text
+    assert text.count("Local Network") == 1
+    refused = said(Seen("darwin", (LOOP, WIFI), {errno.EHOSTUNREACH: "192.168.1.255:41672"}))
+    assert refused.count("Local Network") == 1  # said once, with the refusal
+    assert "EHOSTUNREACH" in refused
+    assert "Local Network" not in said(Seen("win32", (LOOP, WIFI)))
+
+
+def test_an_unreachable_address_is_said_in_one_wording_with_what_to_try():
+    from twisted.internet import error
+
+    from cartagena_net.discovery.explain import connect_failure
+
+    unreachable = error.getConnectError((errno.ENETUNREACH, "Network is unreachable"))
+    assert "No route to host" in str(unreachable)  # what Twisted says: two wordings
+    text = connect_failure(unreachable, "10.9.9.9:41672", "linux")
+    assert "No route" not in text and "101" not in text and "unreachable" not in text
+    assert "cannot reach the network of 10.9.9.9:41672" in text
+    assert "same Wi-Fi or cable" in text and "Local Network" not in text
+    mac = connect_failure(unreachable, "10.9.9.9:41672", "darwin")
+    assert "Privacy & Security > Local Network" in mac
+    no_route = error.getConnectError((errno.EHOSTUNREACH, "No route to host"))
+    assert "cannot be reached from here" in connect_failure(no_route, "h:1", "linux")
+    refused = error.ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+    assert "is the host running" in connect_failure(refused, "h:1", "linux")
+    windows = OSError(10051, "A socket operation was attempted to an unreachable network")
+    assert "cannot reach the network" in connect_failure(windows, "h:1", "win32")
+    timeout = error.TCPTimedOutError(errno.ETIMEDOUT, "Connection timed out")
+    assert "firewall on the host" in connect_failure(timeout, "h:1", "linux")
+    assert "type the address the host printed" in connect_failure(
+        error.DNSLookupError("nowhere"), "nowhere:41672", "linux")
+
+
+def test_joining_an_address_where_nothing_listens_says_so_plainly():
+    """Real TCP to a closed port on this machine: the client's error is one sentence."""
+    import socket
+
+    from client.net import Unreachable, connect
+    from tests.twisted_loop import reactor, run, wait
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def go():
+        try:
+            await wait(connect(reactor, "127.0.0.1", port, "ann", timeout=5))
+        except Unreachable as exc:
+            return str(exc)
+        raise AssertionError("connected to a closed port")
+
+    text = run(go())
+    assert text == (f"nothing answers on 127.0.0.1:{port}: is the host running, and is "
+                    "that the address and port it printed?")

@@ -218,6 +218,10 @@ def test_mdns_finds_a_host_where_udp_discovery_is_blocked():
         assert len(found) == 1, found
         assert found[0]["name"] == "mdns den" and found[0]["address"] == net.addresses[0]
         assert found[0]["port"] == 41672 and found[0]["instance"] == "mdns"
+        # its tables, from the TXT record: one table, both seats free (not an empty host)
+        assert (found[0]["table_count"], found[0]["free_seats"]) == (1, 2), found
+        text = net.run(1, [PYTHON, "-m", "cartagena_net", "list", "--timeout", "3"])
+        assert "1 table, 2 free seats" in text.stdout, text.stdout
         plain = net.run(1, [PYTHON, "-m", "cartagena_net", "list", "--no-mdns",
                             "--timeout", "1"])
         assert plain.returncode == 0, plain.stderr

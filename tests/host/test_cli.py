@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 
 from cartagena_net.discovery import DiscoveryResponder
 from protocol import messages
+from tests.portable import spawn_options, stop_politely
 
 from .helpers import make_host, reactor, run, seat_players, state_at, stop_host
 from .test_resume import _spawn
@@ -36,7 +36,7 @@ def test_headless_json_logs_hold_public_information_only(tmp_path):
 
         token = run(play())
     finally:
-        proc.send_signal(signal.SIGTERM)
+        stop_politely(proc)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
     lines = [json.loads(line) for line in err.splitlines() if line.strip()]
@@ -101,7 +101,7 @@ def test_an_unreadable_host_id_is_kept_aside_and_replaced(tmp_path):
     try:
         assert proc.poll() is None
     finally:
-        proc.send_signal(signal.SIGTERM)
+        stop_politely(proc)
         _, err = proc.communicate(timeout=30)
     assert "Traceback" not in err
     assert "host-id" in err
@@ -117,7 +117,7 @@ def _spawn_host(state_dir):
     proc = subprocess.Popen(
         [*_host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
          "--discovery", "off", "--web", "off", "--state-dir", str(state_dir)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **spawn_options())
     line = proc.stdout.readline()
     assert "listening on port" in line, (line, proc.stderr.read() if proc.poll() is not None else "")
     return proc, int(line.rsplit(" ", 1)[1])
@@ -140,11 +140,11 @@ def test_a_second_host_on_the_same_state_dir_is_refused_and_touches_nothing(tmp_
             assert not [p for p in state.iterdir() if p.is_dir()]
         assert first.poll() is None
     finally:
-        first.send_signal(signal.SIGTERM)
+        stop_politely(first)
         first.communicate(timeout=30)
     # once the first host is gone, the dir is free again
     again, _port = _spawn_host(state)
-    again.send_signal(signal.SIGTERM)
+    stop_politely(again)
     again.communicate(timeout=30)
 
 

@@ -62,7 +62,7 @@ class ThinkingCrashMachine(RuleBasedStateMachine):
     async def _my_turn_or_over(self) -> bool:
         """Wait until the game is over or the player is to act (with its latest state)."""
         t = self.table
-        await until(lambda: t.state.is_over or (t.state.actor == 0 and t._thinking is None),
+        await until(lambda: t.state.is_over or (t.state.actor == 0 and t.bots.thinking is None),
                     "the bot's answer", timeout=60)
         p = self.player
         p.drain()
@@ -98,7 +98,7 @@ class ThinkingCrashMachine(RuleBasedStateMachine):
                         self.player.client.send(messages.Action(
                             table=self.tid, seq=seq, action=self.player.latest.legal[0]))
                         await until(lambda: t.seq > seq, "the action applied")
-                await until(lambda: t._thinking is not None or t.state.is_over
+                await until(lambda: t.bots.thinking is not None or t.state.is_over
                             or t.state.actor == 0, "a search", timeout=30)
             workers = set(self.host.thinker.pids())
             self.workers_seen |= workers

@@ -7,21 +7,21 @@ and HOME at them for every test), so nothing here touches the real user's.
 from __future__ import annotations
 
 import os
-import pty
 import random
 import re
-import select
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from cartagena_net.host import homes
 from cartagena_net.host.journal import list_journals, write_journal
 from cartagena_net.host.unfinished import unfinished_games
 from cartagena_net.portable.dirs import user_state_dir
 from protocol import messages
+from tests.portable import kill_hard, private_state_root
 
 from .crashkit import Player, play_to_end
 from .helpers import join, run, seat_players, state_at
@@ -61,6 +61,10 @@ def _stop(*procs: subprocess.Popen | None) -> None:
 
 def _spawn_in_a_terminal(*extra: str, err: Path, answer: bytes) -> tuple[subprocess.Popen, int]:
     """A host whose stdin and stdout are a pseudo-terminal: it asks; ``answer`` is typed."""
+    pty = pytest.importorskip("pty", reason="needs a POSIX pseudo-terminal (pty) to "
+                              "answer the host's question as a person at a terminal would")
+    import select
+
     master, slave = pty.openpty()
     with open(err, "a") as stderr:
         proc = subprocess.Popen([*HOST, *extra], cwd=ROOT, stdin=slave, stdout=slave,
@@ -192,10 +196,10 @@ def test_a_host_with_no_flags_killed_mid_game_offers_it_back_and_it_plays_to_the
     procs = [proc]
     try:
         assert folder.parent == user_state_dir() / "hosts"
-        assert str(folder).startswith(os.environ["XDG_STATE_HOME"])
+        assert str(folder).startswith(private_state_root())  # the test's, not the user's
         host_id = (folder / "host-id").read_text().strip()
         players = run(_play_some(port, 8))
-        os.kill(proc.pid, signal.SIGKILL)
+        kill_hard(proc.pid)
         proc.wait(timeout=30)
         for p in players:
             p.client.close()
@@ -222,7 +226,7 @@ def test_without_a_terminal_the_game_is_resumed_and_no_resume_archives_it(tmp_pa
     try:
         host_id = (folder / "host-id").read_text().strip()
         players = run(_play_some(port, 4))
-        os.kill(proc.pid, signal.SIGKILL)
+        kill_hard(proc.pid)
         proc.wait(timeout=30)
         for p in players:
             p.client.close()
@@ -239,7 +243,7 @@ def test_without_a_terminal_the_game_is_resumed_and_no_resume_archives_it(tmp_pa
                 client.close()
 
         run(seated_again())
-        os.kill(proc2.pid, signal.SIGKILL)
+        kill_hard(proc2.pid)
         proc2.wait(timeout=30)
         before = {p.name: p.read_bytes() for p in folder.iterdir()
                   if p.name.startswith("table-")}

@@ -4,12 +4,11 @@ and once the disk takes writes again the game goes on to its end and restores ex
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
 
 from protocol import messages
 from tests.disks import fill, read_only, tmpfs
+from tests.portable import kill_hard
 from tests.twisted_loop import until
 
 from .crashkit import Player, choose, play_to_end
@@ -202,7 +201,7 @@ def test_a_host_process_whose_disk_turns_read_only_refuses_says_why_and_goes_on(
             text = log.read_text()
             assert text.count("cannot write the journal") == 1, text  # said once
             assert "Read-only file system" in text and "the journal writes again" in text
-            os.kill(proc.pid, signal.SIGKILL)
+            kill_hard(proc.pid)
             proc.wait(timeout=30)
             for p in players:
                 p.client.close()

@@ -10,6 +10,7 @@ from twisted.internet.testing import StringTransport
 
 from cartagena_net.engine import view
 from cartagena_net.host.connection import HostConnection
+from cartagena_net.host.play import legal as legal_actions
 from protocol import FrameDecoder, encode_frame, messages
 
 from .test_connection_limits import at_table, hello, make, received
@@ -104,7 +105,7 @@ def test_spectators_share_one_encoding_per_update():
         calls.append((wire["view"]["viewer"], data))
         return data
 
-    seat_frames = table._seat_frame  # the seats' frames: the common parts spliced in
+    seat_frames = table.viewers.seat_frame  # the seats' frames: the common parts spliced in
 
     def counting_seat(seat, since, shared, parts):
         data = seat_frames(seat, since, shared, parts)
@@ -112,7 +113,7 @@ def test_spectators_share_one_encoding_per_update():
         return data
 
     host.encode_wire = counting
-    table._seat_frame = counting_seat
+    table.viewers.seat_frame = counting_seat
     since = table.sent_events
     for _, t in conns:
         t.clear()
@@ -131,7 +132,7 @@ def test_spectators_share_one_encoding_per_update():
         assert sent["view"] == view(table.state, seat)
         assert list(sent["view"]) == list(view(table.state, seat))
         # ... and to the whole message, as one built alone for that seat
-        alone = table._state_wire(seat, since)
+        alone = table.viewers.state_wire(seat, since)
         assert sent == alone and sent["events"] and sent["lines"]
         assert bool(sent["legal"]) == (seat == table.state.actor)
 
@@ -163,7 +164,7 @@ def test_every_seat_frame_of_a_whole_game_is_the_message_built_for_that_seat_alo
         since = table.sent_events
         for _, t in conns:
             t.clear()
-        legal = table._legal(table.state.actor)
+        legal = legal_actions(table.state, table.state.actor)
         conns[table.state.actor][0].dataReceived(encode_frame(messages.Action(
             table=tid, seq=table.seq, action=rng.choice(legal)).to_wire()))
         actions += 1
@@ -172,7 +173,7 @@ def test_every_seat_frame_of_a_whole_game_is_the_message_built_for_that_seat_alo
             decoder.receive_data(t.value())
             sent = decoder.next_frame()
             assert decoder.next_frame() is None
-            alone = table._state_wire(seat, since)
+            alone = table.viewers.state_wire(seat, since)
             assert sent == alone
             personal += any("cards" in e for e in sent["events"])
     assert table.state.is_over and personal > 0

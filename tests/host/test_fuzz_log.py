@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-import signal
 import subprocess
 
 from protocol import messages
+from tests.portable import stop_politely
 
 from .helpers import connect, run, seat_players, state_at
 from .test_fuzz import random_frame
@@ -61,7 +61,7 @@ def test_no_traceback_in_the_host_log_under_fuzzing(tmp_path):
 
         run(fuzz())
     finally:
-        proc.send_signal(signal.SIGTERM)
+        stop_politely(proc)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
     assert "dropping" in err  # the fuzzing reached the host

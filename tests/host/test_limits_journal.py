@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 import subprocess
 import sys
 import textwrap
@@ -21,6 +20,7 @@ from cartagena_net.host.journal import (
 )
 from cartagena_net.host.limits import ConnectionCaps, TokenBucket
 from cartagena_net.host.tokens import new_token, same_secret
+from tests.portable import NO_POSIX_MODES, POSIX_MODES, mode_of
 
 
 def test_token_bucket_allows_burst_then_refills():
@@ -57,12 +57,12 @@ def test_tokens_are_long_random_and_compared_exactly():
 
 def test_journal_modes_fsync_and_torn_tail(tmp_path):
     state = ensure_state_dir(tmp_path / "state")
-    assert stat.S_IMODE(os.stat(state).st_mode) == 0o700
+    assert mode_of(state) in (0o700, None)
     path = state / "table-3.journal"
     j = Journal(path)
     j.append({"t": "table", "id": 3}, {"t": "act", "seq": 1, "action": "end"})
     j.close()
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert mode_of(path) in (0o600, None)
     lines = path.read_bytes().splitlines()
     assert all(zlib.crc32(line[9:]) == int(line[:8], 16) for line in lines)
     with open(path, "ab") as f:
@@ -86,7 +86,7 @@ def test_journal_rewrite_replaces_atomically_and_keeps_appending(tmp_path):
     j.close()
     records = read_journal(path).records
     assert [(r["t"], r.get("seq")) for r in records] == [("table", None), ("game", 3), ("act", 4)]
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert mode_of(path) in (0o600, None)
     assert sorted(p.name for p in state.iterdir()) == ["table-1.journal"]
 
 
@@ -170,6 +170,7 @@ def test_a_damaged_record_in_the_middle_is_found_by_its_checksum(tmp_path):
     assert read.lines == 4 and not read.torn
 
 
+@pytest.mark.skipif(not POSIX_MODES, reason=NO_POSIX_MODES)
 def test_an_existing_state_dir_is_tightened_and_the_change_logged(tmp_path):
     from twisted.logger import globalLogPublisher
 
@@ -182,6 +183,32 @@ def test_an_existing_state_dir_is_tightened_and_the_change_logged(tmp_path):
         ensure_state_dir(loose)
     finally:
         globalLogPublisher.removeObserver(seen.append)
-    assert stat.S_IMODE(os.stat(loose).st_mode) == 0o700
+    assert mode_of(loose) in (0o700, None)
     texts = [formatEvent(e) for e in seen]
     assert any(str(loose) in t and "0755" in t and "0700" in t for t in texts), texts
+
+
+def test_where_there_are_no_posix_modes_the_state_dir_is_left_and_nothing_warned(
+        tmp_path, monkeypatch):
+    """As on Windows (every folder reported 0o777): no "was mode 0777" at each start; what
+    protects the folder there is said once, at debug level."""
+    from twisted.logger import LogLevel, globalLogPublisher
+
+    from cartagena_net.portable import files
+
+    monkeypatch.setattr(files, "POSIX_MODES", False)
+    loose = tmp_path / "loose"
+    loose.mkdir(mode=0o777)
+    os.chmod(loose, 0o777)
+    seen = []
+    globalLogPublisher.addObserver(seen.append)
+    try:
+        assert ensure_state_dir(loose) == loose
+        ensure_state_dir(tmp_path / "new" / "state")
+    finally:
+        globalLogPublisher.removeObserver(seen.append)
+    assert (tmp_path / "new" / "state").is_dir()
+    assert [e for e in seen if e.get("log_level") != LogLevel.debug] == []
+    texts = [formatEvent(e) for e in seen]
+    assert any("profile folder" in t and "ACL" in t for t in texts), texts
+    assert not any("0777" in t or "set to 0700" in t for t in texts)

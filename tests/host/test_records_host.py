@@ -79,7 +79,7 @@ def test_a_stopped_game_leaves_a_spectators_record_replaced_when_it_ends(tmp_pat
             table = again.lobby.tables[tid]
             table.add_bot(None, 0, "greedy")  # a bot plays ann's seat on to the end
             table.seats[0].token = None
-            table._schedule_bot()
+            table.bots.schedule()
             await until(lambda: table.status == "finished", "the resumed game to end")
             (item,) = record_store.listing(records)  # the same id: replaced
             assert item.record["id"] == first_id and item.record["kind"] == "full"

@@ -2,6 +2,7 @@
 an action, journaled, shown to everyone; bots never undo. Played on to the end."""
 from __future__ import annotations
 
+from cartagena_net.host.play import legal as legal_actions
 from protocol import messages
 
 from .helpers import join, make_host, run, seat_players, state_at, stop_host
@@ -42,7 +43,7 @@ def test_undo_an_advance_then_play_on_to_the_end(tmp_path):
             while not table.state.is_over:
                 if table.state.actor == seat:
                     seq = table.seq
-                    legal = table._legal(seat)
+                    legal = legal_actions(table.state, seat)
                     ann.send(messages.Action(table=tid, seq=seq, action=next(
                         a for a in legal if a != "undo")))
                     while table.seq == seq:

@@ -14,6 +14,7 @@ import pytest
 from cartagena_net.host.thinker import BOTS, REVIEW, Thinker, WorkerDied
 from protocol import messages
 from tests.host.helpers import alive, join
+from tests.portable import HARD_KILL, kill_hard
 from tests.twisted_loop import make_host, reactor, run, stop_host, until, wait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +70,7 @@ def test_a_worker_killed_alone_is_replaced_and_its_job_runs_again():
             busy = await until(lambda: [w for w in thinker._pool if w.job is not None
                                         and w.job.deferred is d], "the job running")
             victim = busy[0].pid
-            os.kill(victim, signal.SIGKILL)
+            kill_hard(victim)
             assert await wait(d) == 42  # run again on a fresh worker
             assert await wait(other) == 7  # the other job never noticed
             assert victim not in thinker.pids() and thinker.replaced == 1
@@ -167,7 +168,7 @@ def test_a_table_plays_to_its_end_while_its_workers_are_killed():
             busy = await until(lambda: [w for w in host.thinker._pool
                                         if w.job and w.job.id not in killed], "a search")
             killed.add(busy[0].job.id)
-            os.kill(busy[0].pid, signal.SIGKILL)
+            kill_hard(busy[0].pid)
             await until(lambda p=busy[0].pid: p not in host.thinker.pids(), "the worker replaced")
         await until(lambda: table.status == "finished", "the game over", timeout=240)
         final = await watcher.expect(messages.State, lambda m: m.view["outcome"] is not None)
@@ -182,7 +183,7 @@ def test_a_table_plays_to_its_end_while_its_workers_are_killed():
     assert getattr(host, "bot_fallbacks", 0) == 0  # every killed search was run again
 
 
-@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [HARD_KILL, signal.SIGTERM], ids=["kill", "term"])
 def test_no_process_outlives_a_host_killed_while_its_bots_think(signum):
     """``cartagena host`` with four searching bots: killed however (kill -9 included),
     every process it started is gone within 5 s."""
@@ -214,7 +215,7 @@ def test_no_process_outlives_a_host_killed_while_its_bots_think(signum):
     finally:
         for p in _descendants(proc.pid) | {proc.pid}:
             try:
-                os.kill(p, signal.SIGKILL)
+                kill_hard(p)
             except ProcessLookupError:
                 pass
         proc.wait(timeout=10)

@@ -146,6 +146,7 @@ def test_cartagena_review_makes_keeps_and_prints_a_review(tmp_path):
 
 def test_the_worker_pool_answers_in_order_raises_and_replaces_a_dead_worker():
     import os
+    import tempfile
 
     from cartagena_net.bots.pool import run_jobs
 
@@ -154,7 +155,7 @@ def test_the_worker_pool_answers_in_order_raises_and_replaces_a_dead_worker():
     with pytest.raises(ZeroDivisionError):
         run_jobs([(divmod, (1, 0))], 1)
     # a job that kills its worker once: run again on a new worker
-    marker = f"/tmp/ctgn-pool-{os.getpid()}"
+    marker = os.path.join(tempfile.gettempdir(), f"ctgn-pool-{os.getpid()}")
     answers = run_jobs([(_die_once, (marker,)), (pow, (3, 2))], 1)
     assert answers == ["second life", 9]
 

@@ -1,0 +1,317 @@
+"""The game at a table: start, act, apply, the journal and the records.
+
+:class:`Play` owns the game's course: it starts a game (and plays again), checks a
+player's action, has the engine apply it, journals it (and the seats' snapshots), puts
+back the last good state after an engine fault or a journal failure, and keeps the
+record of a game that ends. It reads and writes the table's game fields (``state``,
+``seq``, ``status``, ``journal``...) and calls, through :class:`PlayTable`, only the
+viewers' ``broadcast``, the bots' ``stop_thinking``, the sitting's ``reseat`` and
+``arm_takeover``, and the host's ``lobby_changed``. It imports no other part of a table.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Protocol
+
+from twisted.logger import Logger
+
+from cartagena_net.engine import IllegalActionError, InvalidActionError
+from cartagena_net.host import gamerec, recorder
+from cartagena_net.host.errors import HostError
+from cartagena_net.host.passwords import StoredPassword
+from cartagena_net.host.seats import Seat
+
+log = Logger(namespace="cartagena.host.table")
+
+RECENT_EVENTS = 20  # a state keeps (and a fresh full view resends) this many past events
+
+
+def legal(state: Any, seat: Any) -> list[str]:
+    """The actions ``seat`` may send now in ``state``; "undo" too when the engine
+    allows it (none for a spectator, a finished game or a seat not to act)."""
+    if state is None or state.is_over or state.actor != seat:
+        return []
+    acts = [str(a) for a in state.legal_actions()]
+    can_undo = getattr(state, "can_undo", None)
+    if can_undo is not None and can_undo():
+        acts.append("undo")
+    return acts
+
+
+class _Broadcaster(Protocol):
+    def broadcast(self, full: bool = False, first: int | None = None) -> None: ...
+
+
+class _Thinking(Protocol):
+    def stop_thinking(self) -> None: ...
+
+
+class _Reseating(Protocol):
+    def reseat(self, order: list[Seat]) -> None: ...
+
+    def seat_of(self, conn: Any) -> Seat | None: ...
+
+    def require_owner(self, conn: Any) -> None: ...
+
+    def arm_takeover(self, seat: Seat) -> None: ...
+
+
+class PlayTable(Protocol):
+    """What :class:`Play` reads and writes of its table."""
+
+    host: Any
+    id: int
+    name: str
+    rules: str
+    options: dict[str, Any]
+    game: Any
+    password: StoredPassword | None
+    allow_spectators: bool
+    creator: str | None
+    seats: list[Seat]
+    owner: int | None
+    spectators: set[Any]
+    state: Any
+    status: str
+    seq: int
+    sent_events: int
+    chance_seen: int
+    actions_seen: int
+    faulted: bool
+    journal_failing: bool
+    journal_error: str
+    started_at: float | None
+    journal: Any
+    viewers: _Broadcaster
+    bots: _Thinking
+    sitting: _Reseating
+
+
+class Play:
+    """The game itself at ``table``: its start, its actions, its journal."""
+
+    def __init__(self, table: PlayTable, deal_rng: random.Random | None) -> None:
+        self.table = table
+        self._deal_rng = deal_rng  # a seeded host's (practice, tests); else the OS's
+
+    # -- starting ------------------------------------------------------------
+
+    def start(self, conn: Any | None) -> None:
+        """Start (or, when finished, play again with the same seats)."""
+        t = self.table
+        if conn is not None:
+            t.sitting.require_owner(conn)
+        if t.status == "playing":
+            raise HostError("already-started", f"table {t.id} is already playing")
+        empty = [s.color for s in t.seats if not s.occupied]
+        if empty:
+            raise HostError(
+                "seats-empty",
+                f"{len(empty)} seat(s) empty ({', '.join(empty)}): wait for players or add bots",
+            )
+        rotated = t.status == "finished"
+        if rotated:
+            self._rotate_start_player()
+        state = gamerec.new_state(t.game, self._deal_rng)
+        outcomes = gamerec.chance_outcomes(state)
+        started_at = round(time.time(), 3)
+        if t.journal is not None:
+            # A new game starts the journal afresh: what came before is over.
+            try:
+                t.journal.rewrite(self.meta_record(), self.seats_record(),
+                                  {"t": "game", "seq": t.seq + 1, "chance": outcomes,
+                                   "started": started_at})
+            except OSError as exc:
+                self.journal_trouble(exc)
+                if rotated:  # the seats as they were
+                    t.sitting.reseat(t.seats[-1:] + t.seats[:-1])
+                raise HostError("journal-failed", self.journal_message(exc)) from None
+            self.journal_ok()
+        t.seq += 1
+        t.started_at = started_at
+        t.state = state
+        t.chance_seen = len(outcomes)
+        t.bots.stop_thinking()
+        for s in t.seats:
+            reset = getattr(s.controller, "reset", None)
+            if reset is not None:
+                reset()
+        t.actions_seen = 0
+        t.status = "playing"
+        t.sent_events = 0
+        log.info("table {table}: a new game starts", table=t.id)
+        for s in t.seats:
+            t.sitting.arm_takeover(s)
+        t.host.lobby_changed(t)
+        t.viewers.broadcast(full=True)
+
+    def _rotate_start_player(self) -> None:
+        """Play again: the next seat starts (everyone keeps a colour; players are told
+        their new seat numbers with ``joined``)."""
+        seats = self.table.seats
+        if len(seats) < 2:
+            return
+        self.table.sitting.reseat(seats[1:] + seats[:1])
+
+    # -- playing -------------------------------------------------------------
+
+    def act(self, conn: Any, seq: int, text: str) -> None:
+        """A player's action: checked by the engine; nothing changes if it is refused."""
+        t = self.table
+        if conn in t.spectators:
+            raise HostError("not-allowed", "spectators watch: they cannot act")
+        seat = t.sitting.seat_of(conn)
+        if seat is None:
+            raise HostError("not-allowed", f"you have no seat at table {t.id}")
+        if t.status != "playing" or t.state is None:
+            raise HostError("not-started", f"table {t.id} is not playing")
+        if t.faulted:
+            raise HostError("table-fault", f"table {t.id} stopped after a host fault")
+        if seq != t.seq:
+            raise HostError("stale", f"stale action: seq {seq} but the game is at {t.seq}")
+        if t.state.actor != seat.index:
+            raise HostError("not-your-turn", f"it is not {seat.color}'s turn to act")
+        self.apply(seat.index, text)
+
+    def apply(self, seat: int, text: str) -> None:
+        """Apply an action for ``seat``, journal it, then broadcast.
+
+        Any other exception from the engine is a fault of this table only: the action
+        is refused (``table-fault``) and the table keeps its last good state.
+        """
+        t = self.table
+        try:
+            t.state.apply(text)
+        except IllegalActionError as exc:
+            raise HostError("illegal-action", str(exc) or "that action breaks a rule") from None
+        except InvalidActionError as exc:
+            raise HostError("bad-action", str(exc) or f"cannot read {text!r}") from None
+        except Exception:  # noqa: BLE001 - an engine bug must not take the table down
+            self._engine_fault(seat, text)
+            raise HostError(
+                "table-fault",
+                f"the host failed to apply {text[:60]!r} (a fault logged on the host); "
+                "the action was refused and the game is unchanged",
+            ) from None
+        if t.journal is not None:
+            record: dict[str, Any] = {"t": "act", "seq": t.seq + 1, "seat": seat,
+                                      "action": text}
+            if gamerec.chance_count(t.state) > t.chance_seen:
+                record["chance"] = gamerec.chance_outcomes(t.state, t.chance_seen)
+            try:
+                t.journal.append(record)
+            except OSError as exc:
+                # Not on disk, so not done: the game goes back to its last journaled
+                # state, and nothing is sent but the refusal.
+                self.journal_trouble(exc)
+                self._restore_last_good()
+                raise HostError("journal-failed", self.journal_message(exc)) from None
+            self.journal_ok()
+        t.seq += 1
+        t.chance_seen = gamerec.chance_count(t.state)
+        t.actions_seen += 1
+        if t.state.is_over:
+            t.status = "finished"
+            t.host.lobby_changed(t)
+        t.viewers.broadcast(first=seat)
+        if t.state.is_over:
+            recorder.keep(t, "won")
+
+    def _engine_fault(self, seat: int, text: str) -> None:
+        """Log an engine failure and make sure the state is the last good one.
+
+        The state is rebuilt from what was journaled (its chance outcomes and accepted
+        actions), so even an engine that changed something before failing leaves no
+        trace; if that cannot be done the table refuses every further action.
+        """
+        t = self.table
+        log.failure("table {table}: engine fault at seq {seq} on {action!r} by seat {seat}; "
+                    "the action is refused and the table keeps its last good state",
+                    table=t.id, seq=t.seq, action=text[:200], seat=seat)
+        self._restore_last_good()
+
+    def _restore_last_good(self) -> None:
+        """Put back the state of the last accepted action: rebuilt from its chance
+        outcomes and accepted actions, whatever the engine changed since (if that cannot
+        be done, the table refuses every further action)."""
+        t = self.table
+        state = t.state
+        try:
+            good = gamerec.restore(t.game, gamerec.chance_outcomes(state)[: t.chance_seen],
+                                   [str(a) for a in state.history[: t.actions_seen]])
+            good.forget_events(t.sent_events - RECENT_EVENTS)
+        except Exception:  # noqa: BLE001 - then the table cannot go on
+            log.failure("table {table}: cannot rebuild its last good state; the table "
+                        "refuses every further action", table=t.id)
+            t.faulted = True
+            return
+        if good.event_count != t.sent_events:
+            log.error("table {table}: the rebuilt state has {n} events, {m} were sent",
+                      table=t.id, n=good.event_count, m=t.sent_events)
+        t.state = good
+
+    # -- the journal -----------------------------------------------------------
+
+    def meta_record(self) -> dict[str, Any]:
+        t = self.table
+        return {
+            "t": "table",
+            "id": t.id,
+            "name": t.name,
+            "rules": t.rules,
+            "options": t.options,
+            "password_hash": None if t.password is None else t.password.hash,
+            "spectators": t.allow_spectators,
+            "creator": t.creator,
+        }
+
+    def seats_record(self) -> dict[str, Any]:
+        t = self.table
+        return {"t": "seats", "owner": t.owner, "seats": [s.record() for s in t.seats]}
+
+    def journal_seats(self) -> None:
+        if self.table.journal is not None:
+            self._journal(self.seats_record())
+
+    def _journal(self, record: dict[str, Any]) -> None:
+        """Append (and have fsynced) a record that is a whole snapshot (the seats): if the disk
+        fails it is said once, and the next snapshot written catches up."""
+        try:
+            self.table.journal.append(record)
+        except OSError as exc:
+            self.journal_trouble(exc)
+        else:
+            self.journal_ok()
+
+    def rewrite_journal(self) -> None:
+        """The journal afresh with the table's and seats' records (the seats changed
+        before the start); a failure is said once, as for any journal write."""
+        if self.table.journal is not None:
+            try:
+                self.table.journal.rewrite(self.meta_record(), self.seats_record())
+            except OSError as exc:
+                self.journal_trouble(exc)
+
+    @staticmethod
+    def journal_message(exc: OSError) -> str:
+        return (f"the host cannot save the game ({exc.strerror or exc}): nothing was "
+                "changed; try again once the host's disk has room")
+
+    def journal_trouble(self, exc: OSError) -> None:
+        """The journal cannot be written: said once (until it writes again)."""
+        t = self.table
+        t.journal_error = exc.strerror or str(exc)
+        if not t.journal_failing:
+            t.journal_failing = True
+            log.error("table {table}: cannot write the journal {path} ({err}); actions "
+                      "are refused until the disk takes writes again", table=t.id,
+                      path=str(t.journal.path), err=exc.strerror or str(exc))
+            t.host.lobby_changed(t)
+
+    def journal_ok(self) -> None:
+        t = self.table
+        if t.journal_failing:
+            t.journal_failing = False
+            log.info("table {table}: the journal writes again; the game goes on", table=t.id)
+            t.host.lobby_changed(t)

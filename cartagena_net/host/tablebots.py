@@ -1,0 +1,238 @@
+"""The bots at a table: when they move, their searches on the pool, fallback and answers.
+
+:class:`TableBots` owns the table's bot timers and the search under way: it asks the
+seat to act next if a bot (or a stand-in bot) holds it, plays a quick bot on the
+reactor thread and sends a searching bot's job to the host's ``thinker`` (the worker
+pool), plays the bot's fallback when a search fails, and backs off when nothing a bot
+tries is applied. A bot's answer goes through the game's ``apply`` like a player's. It
+may call the engine's view, the host's ``thinker``, ``reactor`` and ``config``, and
+the table's ``play.apply``; it imports no other part of a table.
+
+Whatever else a bot is asked at a table goes here: e.g. "hints" (a bot's suggestion
+for a seat) are searches on the same pool, next to :meth:`TableBots.think`.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from twisted.logger import Logger
+
+from cartagena_net.engine import view
+from cartagena_net.host.errors import HostError
+from cartagena_net.host.play import legal
+from cartagena_net.host.seats import Seat
+from cartagena_net.host.thinker import BOTS, HUMAN
+
+log = Logger(namespace="cartagena.host.table")
+
+
+def check_bot_kind(kind: str) -> None:
+    """HostError ``bad-field`` unless ``kind`` is one of the bots' kinds."""
+    from cartagena_net.bots.kinds import BOT_KINDS
+
+    if kind not in BOT_KINDS:
+        raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")
+
+
+def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
+    """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
+    searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
+    from cartagena_net.bots.kinds import make_bot
+
+    check_bot_kind(kind)
+    if config is None:
+        return make_bot(kind, rng)
+    return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)
+
+
+class _Applier(Protocol):
+    def apply(self, seat: int, text: str) -> None: ...
+
+
+class BotsTable(Protocol):
+    """What :class:`TableBots` reads of its table (and the one call it makes back)."""
+
+    host: Any
+    id: int
+    seats: list[Seat]
+    state: Any
+    status: str
+    seq: int
+    faulted: bool
+    paused: bool
+    bot_fallbacks: int
+    rng: random.Random
+    play: _Applier
+
+
+class TableBots:
+    """The bots playing at ``table``."""
+
+    def __init__(self, table: BotsTable) -> None:
+        self.table = table
+        self._bot_call: Any = None
+        self.thinking: Any = None  # the Deferred of a bot search under way
+        self._bot_failures = 0
+
+    def to_move(self) -> Seat | None:
+        """The seat to act now if a bot plays it (none when the game is not on)."""
+        t = self.table
+        if t.status != "playing" or t.state is None or t.state.is_over or t.faulted:
+            return None
+        actor = t.state.actor
+        if actor is None:
+            return None
+        seat = t.seats[actor]
+        return seat if seat.controller is not None else None
+
+    def schedule(self) -> None:
+        """Let the bot to act (if any) move: a search starts now, a quick bot is called
+        after ``bot_delay`` (nothing while a move is on its way or the table is paused)."""
+        if (self._bot_call is not None or self.thinking is not None or self.table.paused
+                or self.to_move() is None):
+            return
+        seat = self.to_move()
+        if hasattr(seat.controller, "job"):
+            self.think(seat)  # a search: think now, answer no sooner than bot_delay
+            return
+        host = self.table.host
+        self._bot_call = host.reactor.callLater(host.config.bot_delay, self._bot_move)
+
+    def _bot_move(self) -> None:
+        """A timed call: whatever fails, the bot's seat is tried again (never stalls)."""
+        self._bot_call = None
+        try:
+            self._bot_play()
+        except Exception:  # noqa: BLE001 - a timed call must not die silently
+            log.failure("table {table}: bot move failed", table=self.table.id)
+            self._bot_failed()
+
+    def _bot_play(self) -> None:
+        seat = self.to_move()
+        if seat is None:
+            return
+        if hasattr(seat.controller, "job"):  # a search never runs on the reactor thread
+            if self.thinking is None:
+                self.think(seat)
+            return
+        state = self.table.state
+        acts = [a for a in legal(state, seat.index) if a != "undo"]  # bots never undo
+        try:
+            choice = seat.controller.choose(view(state, seat.index), acts)
+        except Exception:  # noqa: BLE001 - a bot bug must not stop the table
+            log.failure("table {table}: bot failed; playing a random action",
+                        table=self.table.id)
+            choice = None
+        self._bot_apply(seat, acts, choice)
+
+    def _bot_apply(self, seat: Seat, acts: list[str], choice: Any) -> None:
+        t = self.table
+        if choice not in acts:
+            choice = t.rng.choice(acts)
+        # If the engine refuses the bot's choice, a few other legal actions are tried.
+        others = [a for a in acts if a != choice]
+        t.rng.shuffle(others)
+        for text in [choice, *others][:4]:
+            try:
+                t.play.apply(seat.index, text)
+            except HostError as exc:
+                log.error("table {table}: bot action {action!r} refused: {msg}",
+                          table=t.id, action=text, msg=exc.message)
+                if t.faulted:
+                    return
+                continue
+            self._bot_failures = 0
+            return
+        self._bot_failed()
+
+    def _bot_failed(self) -> None:
+        """Nothing the bot tried was applied: try again later, backing off to a minute."""
+        self._bot_failures += 1
+        if self._bot_call is None and self.to_move() is not None:
+            host = self.table.host
+            delay = min(60.0, host.config.bot_delay + 2.0 ** min(self._bot_failures, 6))
+            self._bot_call = host.reactor.callLater(delay, self._bot_move)
+
+    def think(self, seat: Seat) -> None:
+        """Run the seat's search in the host's thinker (off the reactor thread)."""
+        t = self.table
+        host = t.host
+        reactor = host.reactor
+        acts = [a for a in legal(t.state, seat.index) if a != "undo"]  # bots never undo
+        seq, bot, began = t.seq, seat.controller, reactor.seconds()
+        try:
+            fn, args = bot.job(view(t.state, seat.index), acts)
+            d = host.thinker.run(fn, *args, priority=self._think_priority())
+        except Exception as exc:  # noqa: BLE001 - a bot bug must not stop the table
+            choice = self._fallback(seat, acts, f"{type(exc).__name__}: {exc}")
+            self._bot_call = reactor.callLater(host.config.bot_delay, self._bot_answer,
+                                               seat, seq, acts, choice)
+            return
+        self.thinking = d
+
+        def answered(result: Any) -> None:
+            if self.thinking is not d:
+                return  # the table moved on (new game, closed)
+            self.thinking = None
+            if t.seq != seq or seat.controller is not bot:
+                self.schedule()
+                return
+            wait = max(0.0, host.config.bot_delay - (reactor.seconds() - began))
+            self._bot_call = reactor.callLater(wait, self._bot_answer, seat, seq, acts,
+                                               getattr(result, "action", result))
+
+        def failed(failure: Any) -> None:
+            choice = None
+            if self.thinking is d and t.seq == seq and seat.controller is bot:
+                reason = f"{failure.type.__name__}: {failure.getErrorMessage()}"
+                choice = self._fallback(seat, acts, reason)
+            answered(choice)
+
+        d.addCallbacks(answered, failed)
+
+    def _think_priority(self) -> int:
+        """A person connected at this table waits for its bots: they think first."""
+        if any(s.human and s.conn is not None for s in self.table.seats):
+            return HUMAN
+        return BOTS
+
+    def _fallback(self, seat: Seat, acts: list[str], reason: str) -> str | None:
+        """A bot's search failed (a bug): its level's fallback (greedy, a one-move look,
+        quick enough for the reactor thread) decides instead. One log line, and the
+        count in the table's and the host's ``bot_fallbacks`` (the web's /tables.json)."""
+        t = self.table
+        t.bot_fallbacks += 1
+        t.host.bot_fallbacks = getattr(t.host, "bot_fallbacks", 0) + 1
+        fallback = getattr(seat.controller, "fallback", None)
+        log.error("table {table}: {color}'s bot search failed ({reason}); its fallback "
+                  "{kind} plays instead ({n} fallbacks at this table)", table=t.id,
+                  color=seat.color, reason=reason, n=t.bot_fallbacks,
+                  kind=getattr(fallback, "kind", "random"))
+        if fallback is None:
+            return None  # _bot_apply plays a random legal action
+        try:
+            return fallback.choose(view(t.state, seat.index), acts)
+        except Exception:  # noqa: BLE001 - a bot bug must not stop the table
+            log.failure("table {table}: the fallback bot failed; playing a random action",
+                        table=t.id)
+            return None
+
+    def _bot_answer(self, seat: Seat, seq: int, acts: list[str], choice: Any) -> None:
+        """A timed call: play a search's answer if the position is still the same."""
+        self._bot_call = None
+        try:
+            if self.table.seq != seq or self.to_move() is not seat:
+                self.schedule()
+                return
+            self._bot_apply(seat, acts, choice)
+        except Exception:  # noqa: BLE001 - a timed call must not die silently
+            log.failure("table {table}: bot move failed", table=self.table.id)
+            self._bot_failed()
+
+    def stop_thinking(self) -> None:
+        """Forget the search under way and cancel a bot's timed move (a new game, close)."""
+        self.thinking = None
+        if self._bot_call is not None and self._bot_call.active():
+            self._bot_call.cancel()
+        self._bot_call = None

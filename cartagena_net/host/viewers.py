@@ -1,0 +1,179 @@
+"""What each viewer of a table receives: state frames, broadcasts, spectators, web watchers.
+
+:class:`Viewers` owns the table's terminal spectators (``table.spectators``) and builds
+every ``state`` message: each seat's frame (its own view, spliced from parts encoded
+once per game or per broadcast), the spectators' shared view (to terminal spectators
+and, encoded once, to the web view's watchers), a fresh full view for a reconnect. All
+hidden information is filtered by the engine's view alone. It may call the engine's
+view, the host's ``encode_wire``, ``web`` and ``lobby_changed``, the table's
+``remove_if_vacant`` and, after each broadcast, the bots' ``schedule``.
+
+Whatever is added to what a viewer sees goes here: e.g. "live chances" (the spectators'
+estimates) join the spectators' view in :meth:`Viewers.broadcast`.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from twisted.logger import Logger
+
+from cartagena_net.engine import SPECTATOR, view
+from cartagena_net.engine.view import fixed_part
+from cartagena_net.host.errors import HostError
+from cartagena_net.host.play import RECENT_EVENTS, legal
+from cartagena_net.host.seats import Seat
+from protocol.framing import encode_frame_nested, pack_entries
+
+log = Logger(namespace="cartagena.host.table")
+
+
+def _lines(events: list[dict[str, Any]]) -> list[str]:
+    """A ``state`` message's ``lines``: each event's text, cut to the protocol's 500."""
+    return [str(e.get("text", ""))[:500] for e in events]
+
+
+class _Scheduler(Protocol):
+    def schedule(self) -> None: ...
+
+
+class ViewersTable(Protocol):
+    """What :class:`Viewers` reads of its table (and the two calls it makes back)."""
+
+    host: Any
+    id: int
+    allow_spectators: bool
+    seats: list[Seat]
+    spectators: set[Any]
+    state: Any
+    seq: int
+    sent_events: int
+    bots: _Scheduler
+
+    def remove_if_vacant(self) -> bool: ...
+
+
+class Viewers:
+    """Everyone who sees ``table``'s game, and what each of them is sent."""
+
+    def __init__(self, table: ViewersTable) -> None:
+        self.table = table
+        self._fixed: tuple[dict[str, Any], bytes] | None = None  # see seat_frame
+
+    # -- spectators ----------------------------------------------------------
+
+    def check_spectators(self) -> None:
+        t = self.table
+        if not t.allow_spectators:
+            raise HostError("no-spectators", f"table {t.id} is closed to spectators")
+
+    def spectate(self, conn: Any) -> None:
+        t = self.table
+        self.check_spectators()
+        t.spectators.add(conn)
+        t.host.lobby_changed(t)
+        if t.state is not None:
+            conn.write_state(t.id, t.host.encode_wire(self.full_state(SPECTATOR)))
+
+    def drop_spectator(self, conn: Any) -> bool:
+        """Remove ``conn`` if it is a spectator here; say whether it was."""
+        t = self.table
+        if conn not in t.spectators:
+            return False
+        t.spectators.discard(conn)
+        t.host.lobby_changed(t)
+        t.remove_if_vacant()
+        return True
+
+    def web_watchers(self) -> int:
+        """Browsers watching through the web view count as spectators too."""
+        web = self.table.host.web
+        return web.watchers(self.table.id) if web is not None else 0
+
+    # -- state messages --------------------------------------------------------
+
+    def state_wire(self, viewer: Any, since: int,
+                   shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A ``state`` message as a wire map: the engine's view for ``viewer`` only
+        (``shared``: the view's memo for every viewer of this one broadcast)."""
+        t = self.table
+        v = view(t.state, viewer, since=since, shared=shared)
+        events = v.pop("events", None) or []
+        return {
+            "type": "state",
+            "table": t.id,
+            "seq": t.seq,
+            "view": v,
+            "legal": legal(t.state, viewer) if viewer is not SPECTATOR else [],
+            "events": events,
+            "lines": _lines(events),
+        }
+
+    def seat_frame(self, seat: int, since: int, shared: dict[str, Any],
+                   parts: dict[Any, Any]) -> bytes:
+        """``seat``'s ``state`` frame in a broadcast (``shared``: the views' memo;
+        ``parts``: what this broadcast encoded already). What is the same in every
+        seat's frame is encoded once and put in as it is: the view's fixed part (the
+        game's rules and board, once per game), its public part (once per broadcast),
+        and the events with their lines (once for each list of events: every seat not
+        named by one of them reads the same). The frame decodes to the whole message."""
+        t = self.table
+        state = t.state
+        v = view(state, seat, since=since, shared=shared, fixed=False, public=False)
+        events = v.pop("events", None) or []
+        head = parts.get("head")
+        if head is None:
+            fixed = fixed_part(state)
+            kept = self._fixed
+            if kept is None or kept[0] is not fixed:
+                kept = self._fixed = (fixed, pack_entries(fixed))
+            common = shared["public"]
+            head = parts["head"] = (kept[1] + pack_entries(common), len(fixed) + len(common))
+        told_key = tuple(map(id, events))  # the events' maps are shared's, alive till the end
+        told = parts.get(told_key)
+        if told is None:
+            told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
+        wire = {"type": "state", "table": t.id, "seq": t.seq, "legal": legal(state, seat)}
+        return encode_frame_nested(wire, "view", head[0], head[1], v, more=told, more_count=2)
+
+    def full_state(self, viewer: Any) -> dict[str, Any]:
+        """A fresh full ``state`` map for ``viewer`` with the recent events (a reconnect,
+        a new spectator, the web view)."""
+        return self.state_wire(viewer, max(0, self.table.state.event_count - RECENT_EVENTS))
+
+    def broadcast(self, full: bool = False, first: int | None = None) -> None:
+        """Each seated player's own view, then the spectators' shared frame.
+
+        The seat that acted (``first``) is served first: its answer goes out at once.
+        """
+        t = self.table
+        state = t.state
+        since = 0 if full else t.sent_events
+        host = t.host
+        shared: dict[str, Any] = {}  # the views' public part, built once for all of them
+        parts: dict[Any, Any] = {}  # the seats' frames' common parts, encoded once
+        seats = t.seats
+        if first is not None:
+            seats = [seats[first], *seats[:first], *seats[first + 1 :]]
+        for s in seats:
+            if s.conn is not None:
+                s.conn.write_state(t.id, self.seat_frame(s.index, since, shared, parts))
+            elif s.controller is not None and hasattr(s.controller, "observe"):
+                s.controller.observe(view(state, s.index, since=since,
+                                          shared=shared)["events"], s.index)
+        web = host.web
+        watched = web is not None and web.watching(t.id)
+        log_events = host.config.log_events
+        if t.spectators or log_events or watched:
+            spec = self.state_wire(SPECTATOR, since, shared)
+            if log_events:
+                for line in spec["lines"]:
+                    log.info("table {table}: {line}", table=t.id, line=line)
+            if t.spectators:
+                data = host.encode_wire(spec)
+                for conn in list(t.spectators):
+                    conn.write_state(t.id, data)
+            if watched:
+                web.publish_state(t, spec, full)  # encoded once for every web watcher
+        t.sent_events = t.state.event_count
+        t.state.forget_events(t.sent_events - RECENT_EVENTS)  # nothing older is resent
+        t.bots.schedule()

@@ -1,0 +1,227 @@
+"""How the client model follows the host: each host message updates it, and the
+connection's ups and downs are said on the status line.
+
+Mixed into :class:`client.model.ClientModel` (relies on its attributes, ``send``,
+``set_status``, ``add_log`` and queries). Messages are plain wire dicts. The pirates of
+this player keep their numbers as they move (:meth:`HostFollowing._track_pirates`).
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from client.plain import plain_error
+
+LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
+HISTORY_KEEP = 2000
+FULL_VIEW_EVENTS = 20  # a fresh full view carries up to this many recent events
+
+
+class HostFollowing:
+    """Reactions to host messages and to the connection; the model's part that follows."""
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        """Update from one wire dict sent by the host."""
+        kind = msg.get("type")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            handler(msg)
+
+    def _on_welcome(self, msg: dict[str, Any]) -> None:
+        self.host_id = str(msg.get("host_id") or "")
+        was_reconnecting, self.reconnecting = self.reconnecting, False
+        resumed = msg.get("resumed")
+        if resumed:
+            self.table = resumed.get("table")
+            self.seat = resumed.get("seat")
+            self.spectate = False
+            self.screen = "game" if self.view else "lobby"
+            self.set_status("reconnected: back in your seat")
+            self.fresh_log = True
+            return
+        self.screen = "lobby"
+        if was_reconnecting and self.table is not None:
+            table, spectating = self.table, self.spectate
+            self.table = self.seat = None
+            if spectating:
+                self.join(table, spectate=True)
+                self.set_status("reconnected")
+                return
+            self.view = None
+            self.set_status("reconnected, but the seat could not be restored", error=True)
+            return
+        self.set_status(f"connected to {msg.get('host_name') or self.host_label}")
+
+    def _on_lobby(self, msg: dict[str, Any]) -> None:
+        self.tables = list(msg.get("tables") or [])
+        self.scores = list(msg.get("scores") or [])
+        self.lobby_index = min(self.lobby_index, max(0, len(self.tables) - 1))
+        auto = self.auto_table
+        if auto is None and self.spectate and self.table is None and len(self.tables) == 1:
+            auto = self.tables[0].get("id")
+        if self.table is None and any(t.get("id") == auto for t in self.tables):
+            self.join(int(auto))  # type: ignore[arg-type]
+            self.auto_table = None
+
+    def _on_joined(self, msg: dict[str, Any]) -> None:
+        self.table = msg.get("table")
+        self.seat = msg.get("seat")
+        self.spectate = self.seat is None
+        self.pending_create = None
+        self.fresh_log = True
+        if msg.get("token"):
+            self.token = str(msg["token"])
+        info = self.table_info
+        playing = info is not None and info.get("status") == "playing"
+        # A finished or waiting table shows its waiting room until a state arrives.
+        self.screen = "game" if (self.view or playing) else "lobby"
+        where = f"table {self.table}"
+        self.set_status(
+            f"watching {where}" if self.seat is None else f"seated at {where}, seat {self.seat}"
+        )
+        for _ in range(self.auto_bots if self.seat is not None else 0):
+            self.send({"type": "add_bot", "table": self.table, "seat": None, "kind": "greedy"})
+        self.auto_bots = 0
+        if self.auto_start and self.seat is not None:
+            self.auto_start = False
+            self.send({"type": "start", "table": self.table})
+
+    def _on_state(self, msg: dict[str, Any]) -> None:
+        if self.table is not None and msg.get("table") not in (None, self.table):
+            return
+        old = self.view
+        self.view = msg.get("view") or None
+        self.legal = [str(a) for a in msg.get("legal") or []]
+        self.seq = int(msg.get("seq") or 0)
+        events = [e for e in msg.get("events") or [] if isinstance(e, dict)]
+        restart = bool(old and self.view and old.get("outcome") and not self.view.get("outcome"))
+        if self.fresh_log or restart:  # a full view repeats the recent events
+            self.fresh_log = False
+            self.log = [x for x in self.log if x.startswith("<")]
+            self.history = []
+            self.pirates = []
+            # A game seen from its first event: its summary and clock are whole.
+            self.history_whole = bool(self.view) and self.seq_is_start(events)
+            if self.history_whole or self.game_started is None or restart:
+                self.game_started = time.monotonic()
+            self.game_ended = None
+        if self.view and self.view.get("outcome") and self.game_ended is None:
+            self.game_ended = time.monotonic()
+        self.history.extend(events)
+        del self.history[:-HISTORY_KEEP]
+        self.add_log(list(msg.get("lines") or []))
+        self._track_pirates(events)
+        self.screen = "game"
+        self.preview = None
+        if (self.status_error and not self.reconnecting) or self.status.startswith("sent: "):
+            self.set_status("")
+        if not self.owes_discard():
+            self.discard_pick.clear()
+        if self.mode == "morgan" and "morgan" not in self.legal_kinds():
+            self.mode = "move"
+        if self.mode == "power":
+            self.mode = "move"
+        self.power_index = 0
+        self._fix_selection()
+
+    def _on_error(self, msg: dict[str, Any]) -> None:
+        code = str(msg.get("code") or "")
+        text = plain_error(code, str(msg.get("message") or ""))
+        self.preview = None
+        if code == "resumed-elsewhere":
+            self.stop(f"{text}: this client stopped so the two do not fight over it")
+            return
+        self.set_status(text, error=True)
+        if code == "bad-password" and msg.get("ref") == "join_table" and self.joining:
+            self.start_input("table-password", f"password for table {self.joining[0]}: ")
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        sender, text = str(msg.get("sender") or "host"), str(msg.get("text") or "")
+        self.chat.append((sender, text))
+        del self.chat[:-LOG_KEEP]
+        self.add_log([f"<{sender}> {text}"])
+
+    def _on_bye(self, msg: dict[str, Any]) -> None:
+        self.stop(str(msg.get("reason") or "the host closed the connection"))
+
+    def stop(self, why: str) -> None:
+        """The client stops talking to this host (no more retries) and says why."""
+        self.gone = why
+        self.reconnecting = False
+        self.overlay = None
+        self.preview = None
+        self.set_status(why, error=True)
+
+    def on_disconnect(self, reason: str, will_retry: bool) -> None:
+        """The connection dropped."""
+        self.reconnecting = will_retry
+        self.set_status(reason if will_retry else f"disconnected: {reason}", error=True)
+
+    # ------------------------------------------------------------------ outgoing helpers
+
+    def join(self, table: int, spectate: bool | None = None,
+             password: str | None = None) -> None:
+        spec = self.spectate if spectate is None else spectate
+        msg: dict[str, Any] = {"type": "join_table", "table": table, "seat": None,
+                               "spectate": spec, "name": self.name}
+        if self.color != "any" and not spec:
+            msg["color"] = self.color
+        if password:
+            msg["password"] = password
+        self.joining = (table, spec)  # asked again with a password if the table wants one
+        self.send(msg)
+
+    def seq_is_start(self, events: list[dict[str, Any]]) -> bool:
+        """A full view whose events go back to the game's start: the host sends the last
+        20 events, so fewer mean all of them (as does a board with nobody moved yet)."""
+        untouched = all(p == 0 for seat in (self.view or {}).get("seats", [])
+                        for p in seat.get("pirates", []))
+        return len(events) < FULL_VIEW_EVENTS or untouched
+
+    def _track_pirates(self, events: list[dict[str, Any]]) -> None:
+        """Keep each of my pirates' number as they move (numbers never re-rank)."""
+        me = self.my_seat_view()
+        if me is None:
+            self.pirates, self.sel = [], None
+            return
+        now = sorted(int(p) for p in me["pirates"])
+        order = list(self.pirates) if len(self.pirates) == len(now) else []
+        moved = None
+        for e in events:
+            owner = e.get("owner", e.get("seat"))
+            if owner != self.seat or "from" not in e or "to" not in e or not order:
+                continue
+            frm, to = int(e["from"]), int(e["to"])
+            if frm not in order:
+                continue
+            i = self.sel if self.sel is not None and order[self.sel] == frm else order.index(frm)
+            order[i] = to
+            if e.get("seat") == self.seat:
+                moved = i
+        if sorted(order) != now:
+            # Out of step (a fresh view, an undo): keep every number whose place still
+            # matches, give the others the remaining places in order.
+            left = list(now)
+            kept: list[int | None] = []
+            for p in order:
+                if p in left:
+                    left.remove(p)
+                    kept.append(p)
+                else:
+                    kept.append(None)
+            rest = iter(left)
+            order = [p if p is not None else next(rest) for p in kept] if order else now
+        self.pirates = order
+        if moved is not None:
+            self.sel = moved  # the selection follows the pirate just moved
+
+    def _fix_selection(self) -> None:
+        mine = self.pirates
+        if not mine:
+            self.sel = None
+            return
+        if self.sel is not None and 0 <= self.sel < len(mine):
+            return
+        movable = {int(a.split()[1]) for a in self.legal if a.startswith("advance ")}
+        candidates = [i for i, p in enumerate(mine) if p in movable]
+        self.sel = (candidates or [0])[0]

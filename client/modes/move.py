@@ -1,0 +1,168 @@
+"""A seated player's turn: choose a pirate, preview a card, a retreat or a sail, and
+confirm; end the turn, draw, undo, or open the power and Morgan choices."""
+from __future__ import annotations
+
+from client.keymap import SAIL_KEY, UNDO_KEY, KeyPairs, move_keys
+from client.landing import advance_to, place_name, retreat_to
+from client.modes import Modal, Model
+from client.modes.choices import preview_morgan, preview_power
+from client.powers import POWER_KEY
+from client.uistate import Preview
+
+
+def select(m: Model, pos: int) -> None:
+    m.sel_pos = pos
+    m.preview = None
+    if m.status_error:
+        m.set_status("")
+
+
+class Move(Modal):
+    """The turn's own keys (what is left when no choice is open)."""
+
+    name = "move"
+
+    def help(self, m: Model, now: bool) -> KeyPairs:
+        return move_keys(m, now)
+
+    def on_key(self, m: Model, key: str) -> None:
+        mine = m.my_positions()
+        distinct = sorted(set(mine))
+        by_key = {v: k for k, v in m.keys.items()}
+        if key.isdigit() and key != "0":
+            i = int(key) - 1
+            if i < len(mine):
+                select(m, mine[i])
+                m.sel = i  # this very pirate, even where several share a space
+            return
+        if key in ("left", "right", "up", "down") and distinct:
+            step = 1 if key in ("right", "down") else -1
+            cur = distinct.index(m.sel_pos) if m.sel_pos in distinct else 0
+            select(m, distinct[(cur + step) % len(distinct)])
+            return
+        if key == "enter":
+            if m.preview:
+                m.send_action(m.preview.action)
+            else:
+                m.set_status("nothing to confirm: choose a pirate (1-9) and a card letter "
+                             "first", error=True)
+            return
+        if key == "escape":
+            m.preview = None
+            return
+        if key == "e":
+            if "end" not in m.legal and m.view is not None:
+                need = int(m.view.get("actions_min", 1)) - int(m.view.get("actions_taken", 0))
+                if need > 0:
+                    m.set_status(f"you cannot end the turn yet: {need} more action"
+                                 f"{'s are' if need > 1 else ' is'} required (play a card "
+                                 "or retreat)", error=True)
+                    return
+            m.try_action("end", "end the turn")
+            return
+        if key == SAIL_KEY:
+            preview_sail(m)
+            return
+        if key == UNDO_KEY:
+            if "undo" in m.legal:
+                m.send_action("undo")
+            else:
+                m.set_status("nothing to undo: only an advance or sail that revealed nothing, "
+                             "before your next action", error=True)
+            return
+        if key == "w":
+            m.try_action("draw", "draw a card (whole turn)")
+            return
+        if key == POWER_KEY:
+            if m.power_actions():
+                m.mode = "power"
+                m.power_index = 0
+                preview_power(m, m.power_actions())
+            else:
+                m.set_status("no card power is possible now", error=True)
+            return
+        if key == "m":
+            if "morgan" in m.legal_kinds():
+                m.mode = "morgan"
+                m.morgan_index = 0
+                preview_morgan(m)
+            else:
+                m.set_status("Morgan is not possible now", error=True)
+            return
+        if m.sel_pos is None:
+            return
+        pos = m.sel_pos
+        assert m.view is not None
+        view = m.view
+        if key == "r":
+            action = f"retreat {pos}"
+            if action not in m.legal:
+                m.set_status(f"the pirate at {place_name(view, pos)} cannot retreat",
+                             error=True)
+                return
+            res = retreat_to(view, pos)
+            land, draw = res if res else (None, 0)
+            m.preview = Preview(action, (f"retreat {place_name(view, pos)} → "
+                                         f"{place_name(view, land)}, draw {draw}"), land, pos)
+            return
+        sym = by_key.get(key.lower())
+        if sym is None:
+            return
+        plain, dark = f"advance {pos} {sym}", f"advance {pos} {sym}*"
+        order = [dark, plain] if key.isupper() else [plain, dark]
+        action = next((a for a in order if a in m.legal), None)
+        if action is None:
+            hand = (m.my_seat_view() or {}).get("hand") or []
+            held = [c for c in hand if c.rstrip("*") == sym]
+            if not held:
+                m.set_status(f"you hold no {sym}", error=True)
+            elif key.isupper() and f"{sym}*" not in held:
+                m.set_status(f"you hold no dark {sym}", error=True)
+            elif pos == view.get("boat"):
+                m.set_status(f"that pirate is already in the {place_name(view, pos)}: "
+                             "choose another (1-9)", error=True)
+            else:
+                m.set_status(f"cannot play {sym} with the pirate at {place_name(view, pos)}",
+                             error=True)
+            return
+        land = advance_to(view, pos, sym)
+        card = action.split()[-1]
+        m.preview = Preview(action, (f"play {card}: {place_name(view, pos)} → "
+                                     f"{place_name(view, land)}"), land, pos)
+
+
+def preview_sail(m: Model) -> None:
+    """``f``: where the sloop would go and what it costs, waiting for Enter."""
+    view = m.view
+    sloop = (view or {}).get("sloop")
+    if view is None or not isinstance(sloop, dict):
+        m.set_status("there is no sloop to sail in this story (story=whole has one)",
+                     error=True)
+        return
+    here = str(sloop.get("shore") or "cartagena")
+    there = "tortuga" if here == "cartagena" else "cartagena"
+    if "sail" not in m.legal:
+        m.preview = None
+        m.set_status(why_no_sail(m, view, here), error=True)
+        return
+    taken, most = int(view.get("actions_taken", 0)), int(view.get("actions_max", 0))
+    if view.get("free_sail") and view.get("captain") == m.seat and not taken:
+        cost = "free, Captain's sail"
+    elif most - taken <= 1:
+        cost = "last action, turn ends"
+    else:
+        cost = f"1 action, {most - taken - 1} left"
+    m.preview = Preview("sail", f"sail {here.title()} → {there.title()}: {cost}",
+                        None, sloop.get("pos"))
+
+
+def why_no_sail(m: Model, view: dict, shore: str) -> str:
+    pos = (view.get("sloop") or {}).get("pos")
+    mine = m.my_positions()
+    if shore == "cartagena" and pos not in mine:
+        return "the sloop sails to Tortuga only with one of your pirates aboard"
+    low = 0 if (view.get("options") or {}).get("jail_in_passage", True) else 1
+    if shore == "tortuga" and not any(low <= p < pos for p in mine if isinstance(pos, int)):
+        return ("the sloop sails back to Cartagena only while you have a pirate in the "
+                "underground passage")
+    return "you cannot sail the sloop now"
