@@ -78,6 +78,7 @@ class ClientModel(KeyHandling, HostFollowing):
     solo: bool = False  # `cartagena play`: quitting ends this game against bots
     replay_keys: list[tuple[str, str]] | None = None  # the replay viewer's keys (client.replay)
     trouble: str = ""  # the host's own client: what is wrong with the host, shown until fixed
+    host_notices: list[dict[str, Any]] = field(default_factory=list)  # lobby.notices (data)
     extra_lines: list[Any] | None = None  # lines drawn above the status (the replay's review)
     saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
     gone: str | None = None  # why this client stopped talking to the host (no retries)

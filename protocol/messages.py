@@ -43,6 +43,7 @@ TABLE_STATUSES = ("waiting", "playing", "finished")
 MAX_TABLES = 256
 MAX_SEATS = 16
 MAX_SCORES = 32  # rows of lobby.scores
+MAX_NOTICES = 8  # lobby.notices, and a table's notices
 MAX_LEGAL = 4096
 MAX_EVENTS = 1024
 
@@ -126,6 +127,7 @@ class TableInfo(Record):
         "password": Bool(),
         "owner": Opt(_SEAT),
         "seats": Seq(Nested(SeatInfo), MAX_SEATS),
+        "notices": Seq(Data(), MAX_NOTICES),
     }
     id: int
     name: str
@@ -136,6 +138,7 @@ class TableInfo(Record):
     password: bool = False
     owner: int | None = None
     seats: tuple[dict[str, Any], ...] = ()
+    notices: tuple[dict[str, Any], ...] = ()  # what went wrong at this table (docs 4.4)
 
 
 # ---------------------------------------------------------------- messages
@@ -210,9 +213,11 @@ class Lobby(Message):
 
     TYPE: ClassVar[str] = "lobby"
     FIELDS: ClassVar = {"tables": Seq(Nested(TableInfo), MAX_TABLES),
-                        "scores": Seq(Nested(ScoreInfo), MAX_SCORES)}
+                        "scores": Seq(Nested(ScoreInfo), MAX_SCORES),
+                        "notices": Seq(Data(), MAX_NOTICES)}
     tables: tuple[dict[str, Any], ...] = ()
     scores: tuple[dict[str, Any], ...] = ()
+    notices: tuple[dict[str, Any], ...] = ()  # what went wrong on the host (docs 4.4)
 
 
 @dataclass(frozen=True)

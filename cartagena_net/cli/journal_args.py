@@ -62,6 +62,7 @@ class StateChoice:
     resume: bool
     lock: int | None = None
     notice: str | None = None  # said once the host runs (e.g. the journal is off)
+    off: dict[str, str] | None = None  # the same as data: the folder and the error
 
 
 def interactive() -> bool:
@@ -121,7 +122,8 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
         except OSError as exc:  # a read-only home, say: play on, but say it is unsafe
             return StateChoice(None, False, notice=(
                 f"{command}: no journal (cannot use {homes.hosts_dir()}: {exc}); "
-                "a crash will lose the game (--state-dir DIR chooses another folder)"))
+                "a crash will lose the game (--state-dir DIR chooses another folder)"),
+                off={"folder": str(homes.hosts_dir()), "error": exc.strerror or str(exc)})
     resume = args.resume
     games = unfinished_games(folder) if resume is None else []
     if resume is None and games:
