@@ -70,7 +70,10 @@ def notice_block(model: Any, width: int) -> list[Any]:
 def _wrap(text: str, width: int) -> list[str]:
     lines: list[str] = []
     cur = ""
-    for word in text.split():
+    words = []
+    for word in text.split():  # a word longer than a line (a file's path) is cut up
+        words += [word[i:i + width] for i in range(0, len(word), width)] or [word]
+    for word in words:
         if cur and len(cur) + 1 + len(word) > width:
             lines.append(cur)
             cur = word
