@@ -1,0 +1,106 @@
+"""A browser seat is told, on its own page, what the host could not do: on a real full
+tmpfs under the host's state folder, the guest's action is refused and the page says the
+game is paused because the disk is full; once there is room it says the game goes on,
+and the guest plays to the end."""
+from __future__ import annotations
+
+import random
+import time
+
+from selenium.webdriver.common.by import By
+
+from tests.disks import fill, tmpfs
+from tests.twisted_loop import make_host, run, stop_host
+from tests.web.test_browser import no_errors, viewport, wait_for
+from tests.web.test_browser_seats import (
+    click_choice,
+    click_confirm,
+    click_css,
+    guest_turns,
+    wait_for_page,
+)
+
+WAIT = 60
+
+
+def one_action(driver, rng: random.Random) -> str:
+    """One of the guest's actions with the page's buttons: 'moved', 'refused' (the
+    page's notice shows the host's refusal) or 'over'."""
+    while True:
+        state = wait_for_page(driver, """(() => {
+            if (/wins!/.test(document.getElementById('turn').textContent)) return 'over';
+            const c = document.querySelectorAll('#choices .choice');
+            const ok = !document.getElementById('confirm-box').hidden;
+            return ok ? 'confirm' : (c.length ? 'choose' : null);
+        })()""", "the guest's turn or the end", timeout=WAIT)
+        if state == "over":
+            return state
+        if state == "choose":
+            click_choice(driver, rng)
+            continue
+        wait_for_page(driver, "document.getElementById('confirm-box').hidden || "
+                              "!!document.getElementById('preview').textContent", "a preview")
+        seq = driver.execute_script("return document.body.dataset.seq")
+        driver.execute_script("document.getElementById('notice').textContent = ''")
+        if not click_confirm(driver):
+            continue
+        return wait_for_page(driver, f"""(() => {{
+            if (document.body.dataset.seq !== '{seq}') return 'moved';
+            return /cannot save the game/.test(document.getElementById('notice').textContent)
+                ? 'refused' : null; }})()""", "the action taken or refused")
+
+
+def test_a_browser_seat_is_told_of_a_full_disk_and_plays_on_when_there_is_room(browser):
+    with tmpfs("1m") as where:
+        host = make_host(web_port=0, state_dir=str(where / "state"), bot_delay=0.0,
+                         bot_level="easy", reviews=False, rate=1e6, burst=2e6)
+        host.create_table("den", "jamaica", {"players": 2},
+                          bots=1, bot_kind="greedy")
+        url = f"http://127.0.0.1:{host.web.port}/"
+
+        def check():
+            viewport(browser, 1280, 900)
+            browser.delete_all_cookies()
+            browser.get(url + "play")
+            browser.execute_script("localStorage.clear()")
+            browser.get(url + "play")
+            browser.find_element(By.ID, "name-input").send_keys("zoe")
+            browser.find_element(By.ID, "name-go").click()
+            click_css(browser, "#table-list button.sit[data-table='1']", "a seat")
+            click_css(browser, "#start", "the start button")
+            wait_for(browser, "document.body.dataset.screen === 'game'", "the game", WAIT)
+            rng = random.Random(7)
+            for _ in range(3):
+                assert one_action(browser, rng) == "moved"
+            filler = fill(where)
+            for _ in range(200):  # the journal's last page may take a few more records
+                got = one_action(browser, rng)
+                assert got != "over", "the game ended before the disk refused anything"
+                if got == "refused":
+                    break
+            assert got == "refused"
+            wait_for(browser, "!document.getElementById('host-notices').hidden",
+                     "the pause said on the page", WAIT)
+            said = browser.find_element(By.ID, "host-notices").text
+            assert "Game paused: the host's disk is full or refuses writes" in said, said
+            assert "No space left on device" in said
+            time.sleep(1.0)
+            assert browser.find_element(By.ID, "host-notices").is_displayed()  # still paused
+            filler.unlink()
+            assert one_action(browser, rng) == "moved"
+            wait_for(browser, "document.getElementById('host-notices').hidden",
+                     "the notice gone once there is room", WAIT)
+            assert "room again: the game goes on" in browser.find_element(By.ID, "notice").text
+            guest_turns(browser, 10_000)
+            assert "wins!" in browser.find_element(By.ID, "turn").text
+            no_errors(browser)
+
+        async def serve_while():
+            import asyncio
+
+            await asyncio.get_running_loop().run_in_executor(None, check)
+
+        try:
+            run(serve_while(), timeout=300)
+        finally:
+            run(stop_host(host))
