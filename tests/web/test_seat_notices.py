@@ -50,6 +50,15 @@ def one_action(driver, rng: random.Random) -> str:
                 ? 'refused' : null; }})()""", "the action taken or refused")
 
 
+def pirate_labels(driver) -> list[str]:
+    """On the guest's turn: pick ``advance``; the labels of the pirates then offered."""
+    click_css(driver, "#choices .choice[data-word='advance']", "advance")
+    wait_for(driver, "[...document.querySelectorAll('#choices .choice')].some("
+             "(b) => /pirate/.test(b.textContent))", "the pirates offered")
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#choices .choice')].map((b) => b.textContent)")
+
+
 def test_a_browser_seat_is_told_of_a_full_disk_and_plays_on_when_there_is_room(browser):
     with tmpfs("1m") as where:
         host = make_host(web_port=0, state_dir=str(where / "state"), bot_delay=0.0,
@@ -72,6 +81,16 @@ def test_a_browser_seat_is_told_of_a_full_disk_and_plays_on_when_there_is_room(b
             rng = random.Random(7)
             for _ in range(3):
                 assert one_action(browser, rng) == "moved"
+            # The pirates are offered by the host's numbers, the same after a reload.
+            wait_for(browser, "!!document.querySelector(\"#choices .choice[data-word='advance']\")",
+                     "the guest's turn", WAIT)
+            before = pirate_labels(browser)
+            assert all("pirate " in x for x in before if "·" in x), before
+            browser.refresh()
+            wait_for(browser, "document.body.dataset.screen === 'game'", "back after a reload")
+            wait_for(browser, "!!document.querySelector(\"#choices .choice[data-word='advance']\")",
+                     "the guest's turn again", WAIT)
+            assert pirate_labels(browser) == before
             filler = fill(where)
             for _ in range(200):  # the journal's last page may take a few more records
                 got = one_action(browser, rng)
