@@ -308,4 +308,6 @@ class ClientModel(KeyHandling, HostFollowing):
             name = f"{r.get('player')}{' (bot)' if r.get('bot') else ''}"
             wins, games = r.get("wins", 0), r.get("games", 0)
             parts.append(f"{name} {wins} win{'' if wins == 1 else 's'} of {games}")
-        return "Tonight: " + " · ".join(parts)
+        note = (" — (bot): every seat of that kind and level, one player in each game"
+                if any(r.get("bot") for r in self.scores) else "")
+        return "Tonight: " + " · ".join(parts) + note
