@@ -247,7 +247,7 @@ def test_the_evenings_scoreboard_is_in_the_lobby_and_survives_a_restart(tmp_path
     run(scenario())
 
 
-def test_games_ending_faster_than_reviews_keep_only_the_newest_waiting():
+def test_games_ending_faster_than_reviews_keep_only_the_newest_waiting(tmp_path):
     """A host whose games end faster than its workers review them holds at most
     ``WAITING`` records for review: the oldest give way, each logged, none kept without
     end (a long evening of bots-only tables on the TV)."""
@@ -255,9 +255,13 @@ def test_games_ending_faster_than_reviews_keep_only_the_newest_waiting():
 
     reviewer = Reviewer(host=None)
     reviewer.busy = "a review under way"
+    folder = str(tmp_path / "records")
     for n in range(WAITING + 9):
-        reviewer.add("records", {"kind": "full", "id": f"g{n}"})
+        reviewer.add(folder, {"kind": "full", "id": f"g{n}"})
     assert len(reviewer.queue) == WAITING and reviewer.skipped == 9
+    # every one is still due (the put-off ones too): made at the next start, or --due
+    assert sorted(p.name for p in (tmp_path / "records" / "reviews").iterdir()) == sorted(
+        f"g{n}.due" for n in range(WAITING + 9))
     assert [i for _, i, _ in reviewer.queue] == [f"g{n}" for n in range(9, WAITING + 9)]
-    reviewer.add("records", {"kind": "spectator", "id": "partial"})  # never reviewed
+    reviewer.add(folder, {"kind": "spectator", "id": "partial"})  # never reviewed
     assert len(reviewer.queue) == WAITING and reviewer.skipped == 9
