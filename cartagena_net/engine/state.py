@@ -836,9 +836,10 @@ class State:
                     pool.remove(k)
                     new[seat][k] += 1
             self.hands, self.stock = new, pool
-        self.pirates = [sorted(p) for p in pirates]
-        if self.events is not None:  # numbered afresh, in order of place
-            self.numbering = numbers.start(self.pirates, self.event_count)
+        placed = [sorted(p) for p in pirates]
+        if self.events is not None and placed != self.pirates:  # numbered afresh by place
+            self.numbering = numbers.start(placed, self.event_count)
+        self.pirates = placed
         self.occ = occ
         self.home = [p.count(boat) for p in self.pirates]
         self.turn, self.taken, self.pending, self.outcome = turn, 0, [], None
