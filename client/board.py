@@ -6,6 +6,7 @@ Pure functions of a :class:`~client.model.ClientModel` and a width.
 """
 from __future__ import annotations
 
+from cartagena_net.i18n import NP_, _, pgettext
 from client.glyphs import color_letters, color_style, end_mark, glyph, marks
 from client.model import ClientModel
 from client.text import (
@@ -17,6 +18,23 @@ from client.text import (
     Line,
     width_of,
 )
+
+# The places the engine names (start and goal, paths), as a player reads them.
+PLACE_NAMES = {
+    "start": NP_("place", "start"), "sloop": NP_("place", "sloop"),
+    "jail": NP_("place", "jail"), "flooded sloop": NP_("place", "flooded sloop"),
+    "cove": NP_("place", "cove"), "meeting place": NP_("place", "meeting place"),
+    "rowboat": NP_("place", "rowboat"), "boat": NP_("place", "boat"),
+    "passage": NP_("place", "passage"),
+    "underground passage": NP_("place", "underground passage"),
+    "island path": NP_("place", "island path"), "jungle path": NP_("place", "jungle path"),
+    "path": NP_("place", "path"),
+}
+
+
+def place(name: str) -> str:
+    """A place's name in the reader's language (an unknown one as the host named it)."""
+    return pgettext("place", PLACE_NAMES[name]) if name in PLACE_NAMES else name
 
 
 def number_style(model: ClientModel, pos: int, last: set[int]) -> str:
@@ -104,9 +122,10 @@ def path_label(view: dict, i: int) -> Line:
     """``underground passage 1–18: jail → sloop at Cartagena``."""
     paths = paths_of(view)
     path = paths[i]
-    frm = (view.get("start_name") or "start") if i == 0 else "sloop at Tortuga"
-    to = (view.get("goal_name") or "boat") if i == len(paths) - 1 else "sloop at Cartagena"
-    return [(TITLE, str(path.get("name") or "path")),
+    frm = place(view.get("start_name") or "start") if i == 0 else _("sloop at Tortuga")
+    to = place(view.get("goal_name") or "boat") if i == len(paths) - 1 else _(
+        "sloop at Cartagena")
+    return [(TITLE, place(str(path.get("name") or "path"))),
             (DIM, f" {path['first']}–{path['last']}: {frm} → {to}")]
 
 
@@ -121,9 +140,10 @@ def sloop_piece(model: ClientModel) -> Line:
     assert pos is not None
     load = _counts_by_color(model, pos)
     if load == [(DIM, " —")]:
-        load = [(DIM, " empty")]
+        load = [(DIM, " " + _("empty"))]
     out: Line = [("bold", marks(model.ascii_only)["boat"] + " "),
-                 (number_style(model, pos, model.last_moved()), str(pos)), ("bold", " sloop:")]
+                 (number_style(model, pos, model.last_moved()), str(pos)),
+                 ("bold", " " + _("sloop:"))]
     out += load
     if model.preview is not None and model.preview.landing == pos:
         out.append((LAND, " ◆"))
@@ -138,7 +158,7 @@ def sloop_line(model: ClientModel, width: int, span: int = 0, cartagena_left: bo
     assert view is not None
     shore = str((view.get("sloop") or {}).get("shore") or "cartagena")
     piece = sloop_piece(model)
-    names = {s: [("bold" if s == shore else DIM, s.title())] for s in SHORES}
+    names = {s: [("bold" if s == shore else DIM, s.title())] for s in SHORES}  # proper names
     left, right = SHORES if cartagena_left else SHORES[::-1]
     captain = [] if span else [("", "  ")] + captain_text(model)
     if not span:
@@ -155,12 +175,13 @@ def captain_text(model: ClientModel) -> Line:
     assert view is not None
     captain = view.get("captain")
     if captain is None:
-        return [(DIM, "no Captain this turn")]
+        return [(DIM, _("no Captain this turn"))]
     c = model.seat_color(captain)
-    who = "you" if captain == model.seat and not model.spectate else model.seat_name(captain)
+    who = _("you") if captain == model.seat and not model.spectate else model.seat_name(captain)
     free = bool(view.get("free_sail")) and not int(view.get("actions_taken", 0))
-    return [("", "Captain: "), (color_style(c), who),
-            ("bold" if free else DIM, ", free sail available" if free else ", free sail used")]
+    return [("", _("Captain: ")), (color_style(c), who),
+            ("bold" if free else DIM,
+             _(", free sail available") if free else _(", free sail used"))]
 
 
 def _counts_by_color(model: ClientModel, pos: int) -> Line:
@@ -183,15 +204,16 @@ def ends_line(model: ClientModel) -> Line:
     assert view is not None
     boat = int(view.get("boat", len(view["board"]) + 1))
     start, goal = view.get("start_name") or "start", view.get("goal_name") or "boat"
-    line: Line = [("bold", f"{end_mark(start, True, model.ascii_only)} {start}:")]
+    line: Line = [("bold", f"{end_mark(start, True, model.ascii_only)} {place(start)}:")]
     line += _counts_by_color(model, 0)
-    line += [("", "   "), ("bold", f"{end_mark(goal, False, model.ascii_only)} {goal}:")]
+    line += [("", "   "), ("bold", f"{end_mark(goal, False, model.ascii_only)} {place(goal)}:")]
     line += _counts_by_color(model, boat)
     sel = model.sel_pos
     if not model.spectate and sel in (0, boat):
-        line += [(SEL, f" [selected: {start if sel == 0 else goal}]")]
+        line += [(SEL, " " + _("[selected: {place}]").format(
+            place=place(start if sel == 0 else goal)))]
     if model.preview is not None and model.preview.landing == boat:
-        line += [(LAND, f" ← lands in the {goal}")]
+        line += [(LAND, " " + _("← lands in the {place}").format(place=place(goal)))]
     return line
 
 
@@ -236,11 +258,11 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
         return out + [("", "]")]
 
     def ends(pos: int, name: str, mark: str) -> Line:
-        line: Line = [("bold", f"{mark} {name}:")] + _counts_by_color(model, pos)
+        line: Line = [("bold", f"{mark} {place(name)}:")] + _counts_by_color(model, pos)
         if not model.spectate and sel == pos:
-            line.append((SEL, " [selected]"))
+            line.append((SEL, " " + _("[selected]")))
         if prev is not None and prev.landing == pos and pos == boat:
-            line.append((LAND, f" ← lands in the {name}"))
+            line.append((LAND, " " + _("← lands in the {place}").format(place=place(name))))
         return line
 
     def col(index: int) -> int:  # the middle of the cell at ``index`` (0..5) of a row
@@ -290,7 +312,7 @@ def path_lines(model: ClientModel, width: int) -> list[Line] | None:
     goal_name = view.get("goal_name") or "boat"
     mark = end_mark(goal_name, False, model.ascii_only)
     goal = ends(boat, goal_name, mark)
-    counts = [("", f"{mark} {goal_name}:")] + _counts_by_color(
+    counts = [("", f"{mark} {place(goal_name)}:")] + _counts_by_color(
         model, boat)  # the same place for everyone, whatever is selected or previewed
     indent = max(0, min(col(at) - 2, width - width_of(counts) - 12))
     lines.append([("", " " * indent)] + goal)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from cartagena_net.i18n import N_, NP_, _, ngettext, pgettext
+
 # One-column glyphs (checked with wcwidth) for the symbols of every ruleset.
 UNICODE_GLYPHS: dict[str, str] = {
     "skull": "☠",
@@ -24,6 +26,54 @@ UNICODE_GLYPHS: dict[str, str] = {
     "chest": "▣",
     "treasure": "▣",
 }
+
+# The cards' names as a player reads them (the notation keeps the engine's: "skull").
+SYMBOL_NAMES: dict[str, str] = {
+    "skull": NP_("card", "skull"),
+    "dagger": NP_("card", "dagger"),
+    "key": NP_("card", "key"),
+    "keys": NP_("card", "keys"),
+    "keyring": NP_("card", "keyring"),
+    "bottle": NP_("card", "bottle"),
+    "rum": NP_("card", "rum"),
+    "hat": NP_("card", "hat"),
+    "pistol": NP_("card", "pistol"),
+    "gun": NP_("card", "gun"),
+    "hook": NP_("card", "hook"),
+    "grapple": NP_("card", "grapple"),
+    "lantern": NP_("card", "lantern"),
+    "spyglass": NP_("card", "spyglass"),
+    "telescope": NP_("card", "telescope"),
+    "parrot": NP_("card", "parrot"),
+    "chest": NP_("card", "chest"),
+    "treasure": NP_("card", "treasure"),
+}
+
+# The seat colours as a player reads them (the host and the notation keep "red").
+COLOR_NAMES: dict[str, str] = {
+    "red": N_("red"), "blue": N_("blue"), "green": N_("green"), "yellow": N_("yellow"),
+    "purple": N_("purple"), "violet": N_("violet"), "magenta": N_("magenta"),
+    "black": N_("black"), "white": N_("white"), "orange": N_("orange"), "brown": N_("brown"),
+    "pink": N_("pink"), "cyan": N_("cyan"), "grey": N_("grey"), "gray": N_("gray"),
+}
+
+
+def symbol_name(symbol: str) -> str:
+    """A card's name in the reader's language (a dark card ``skull*`` is ``skull*``)."""
+    base = symbol.rstrip("*")
+    name = pgettext("card", SYMBOL_NAMES[base]) if base in SYMBOL_NAMES else base
+    return name + symbol[len(base):]
+
+
+def card_count(n: int) -> str:
+    """``1 card``, ``2 cards`` (``1 kort``, ``2 kort``)."""
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def color_name(color: str) -> str:
+    """A seat colour in the reader's language (an unknown one as the host named it)."""
+    return _(COLOR_NAMES[color]) if color in COLOR_NAMES else color
+
 
 UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·",
                  "cove": "⛱", "sea": "≈"}

@@ -7,12 +7,20 @@ from __future__ import annotations
 
 from collections import Counter
 
+from cartagena_net.i18n import _
 from client.board import (
+    place,
     sloop_pos,
 )
-from client.glyphs import color_letters, color_style, glyph, marks
+from client.glyphs import (
+    card_count,
+    color_letters,
+    color_name,
+    color_style,
+    glyph,
+    marks,
+)
 from client.model import ClientModel
-from client.plain import count
 from client.text import (
     DIM,
     ERR,
@@ -106,22 +114,22 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
         c = str(s.get("color", ""))
         turn = view.get("turn") == seat and not view.get("outcome")
         name = model.seat_name(seat)
-        tag = " (you)" if seat == model.seat else ""
+        tag = " " + _("(you)") if seat == model.seat else ""
         extra = info.get(seat, {})
         if extra.get("bot") and extra.get("connected") is False:
-            tag += " away, bot"
+            tag += " " + _("away, bot")
         elif extra.get("bot"):
-            tag += " bot"
+            tag += " " + _("bot")
         elif extra.get("connected") is False:
-            tag += " (away)"
+            tag += " " + _("(away)")
         in_boat = sum(1 for p in s["pirates"] if p == boat)
         line: Line = [("bold", f"{m['turn'] if turn else ' '} "),
-                      (color_style(c), f"{letters.get(c, '?')} {c:<7}"),
+                      (color_style(c), f"{letters.get(c, '?')} {color_name(c):<7}"),
                       ("", f"{name[:14]:<14}{tag:<11}"),
-                      (DIM, (f" {count(s.get('hand_size', 0), 'card'):>8}  {goal} {in_boat}/"
+                      (DIM, (f" {card_count(s.get('hand_size', 0)):>8}  {place(goal)} {in_boat}/"
                             f"{len(s['pirates'])}"))]
         if sloop is not None:
-            line.append((DIM, f"  aboard {s['pirates'].count(sloop)}"))
+            line.append((DIM, "  " + _("aboard {n}").format(n=s["pirates"].count(sloop))))
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
             line += [("", "  ")] + public_cards(model, hand)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartagena_net.i18n import _
+from client.board import place
 from client.game_screen import render_game, render_log
-from client.glyphs import color_style, glyph
+from client.glyphs import color_name, color_style, glyph, symbol_name
 from client.keys import screen_keys
 from client.model import ClientModel
 from client.notices import notice_block
@@ -56,7 +58,7 @@ def render_screen(model: ClientModel, width: int, height: int) -> list[Line]:
                 *keys_line(screen_keys(model), width)]
     bottom = bottom_lines(model, width)
     body = body[: max(0, height - len(bottom))]
-    body += [[] for _ in range(height - len(bottom) - len(body))]
+    body += [[] for _row in range(height - len(bottom) - len(body))]
     lines = body + bottom
     if model.ascii_only:
         lines = asciify(lines)
@@ -94,28 +96,30 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
 def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
     """The ``?`` overlay: the keys of this screen, for this person, with these rules."""
     keys = model.keys
-    lines: list[Line] = [[(TITLE + " reverse", " Help — any key closes ")], []]
+    lines: list[Line] = [[(TITLE + " reverse", " " + _("Help — any key closes") + " ")], []]
     lines += keys_line(screen_keys(model, now=False), width)
     if keys and model.screen == "game" and model.seat is not None and not model.spectate:
-        sym = [(k, f"{glyph(s, model.ascii_only, keys)} {s}") for s, k in keys.items()]
-        lines.append([("", "Cards (a card's letter previews it; Enter plays it):")])
+        sym = [(k, f"{glyph(s, model.ascii_only, keys)} {symbol_name(s)}")
+               for s, k in keys.items()]
+        lines.append([("", _("Cards (a card's letter previews it; Enter plays it):"))])
         lines += keys_line(sym, width)
     if model.view:
         lines.append([])
-        end = model.view.get("goal_name") or "boat"
+        goal = place(model.view.get("goal_name") or "boat")
+        end = _("else the {goal}").format(goal=goal)
         if model.view.get("sloop"):
-            end = f"end of its path: the sloop, or the {end}"
-        lines += wrap("Advance: play a card, the pirate jumps to the next free space of its "
-                      f"symbol (else the {end}). Retreat: back to the nearest "
-                      "space with 1 or 2 pirates, draw that many cards.", width, DIM)
+            end = _("else the end of its path: the sloop, or the {goal}").format(goal=goal)
+        lines += wrap(_("Advance: play a card, the pirate jumps to the next free space of its "
+                        "symbol ({end}). Retreat: back to the nearest space with 1 or 2 "
+                        "pirates, draw that many cards.").format(end=end), width, DIM)
         if model.view.get("sloop"):
-            lines += wrap(
+            lines += wrap(_(
                 "The sloop: at the end of the underground passage pirates board it (Cartagena); f "
                 "sails it to Tortuga (with a pirate of yours aboard) or back (with one of "
                 "yours still in the passage) for one action. From the sloop at Tortuga a card "
                 "lands a pirate on the island path, on to the cove. At most 3 of a colour "
                 "aboard. Whoever has the most pirates aboard when the turn begins is the "
-                "Captain: one free sail before the first action.", width, DIM)
+                "Captain: one free sail before the first action."), width, DIM)
     return lines[:height]
 
 
@@ -172,7 +176,7 @@ def _seat_text(seat: dict[str, Any], owner: Any) -> str:
         who += " (away)"
     if owner is not None and seat.get("seat") == owner:
         who += " ★"
-    return f"{seat.get('color', '?')}: {who}"
+    return f"{color_name(str(seat.get('color', '?')))}: {who}"
 
 
 def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -210,12 +214,12 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([])
         lines += [[(DIM, c)] for c in chat]
     if model.join_url:  # its QR code, where the screen has room for it
-        from client.qr import qr_lines
+        from client.qr import QR_STYLE, qr_lines
 
         code = qr_lines(model.join_url)
         if len(lines) + len(code) + 2 <= height and len(code[0]) <= width:
             lines.append([])
-            lines += [[("", row)] for row in code]
+            lines += [[(QR_STYLE, row)] for row in code]
     return lines
 
 

@@ -42,6 +42,19 @@ def private_user_dirs_for_the_session(tmp_path_factory: pytest.TempPathFactory) 
 
 
 @pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The program's words in English whatever the tester's locale says (its own
+    processes and the ones it starts), and the language set back after a test that sets
+    another; the tests of translations ask for Swedish themselves."""
+    from cartagena_net import i18n
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
 def private_user_dirs(tmp_path_factory: pytest.TempPathFactory,
                       monkeypatch: pytest.MonkeyPatch) -> None:
     for key, value in _private_dirs(tmp_path_factory.mktemp("user")).items():

@@ -54,7 +54,7 @@ def test_the_wheel_installs_and_runs_in_a_fresh_environment(tmp_path):
                  "cartagena_net/portable/dirs.py", "cartagena_net/web/static/table.html",
                  "cartagena_net/web/static/board.js", "cartagena_net/web/static/play.js",
                  "cartagena_net/web/static/game.html", "protocol/framing.py", "client/app.py",
-                 "client/qr.py"):
+                 "client/qr.py", "cartagena_net/i18n/locale/sv/LC_MESSAGES/cartagena.po"):
         assert part in names, part
     assert not any(n.startswith("tests/") for n in names)
     # A fresh environment; the dependencies come from this interpreter's site-packages,
@@ -76,6 +76,12 @@ def test_the_wheel_installs_and_runs_in_a_fresh_environment(tmp_path):
                          timeout=120, cwd=tmp_path, check=False, env=CLEAN)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "jamaica" in out.stdout
+    # The installed copy speaks Swedish: its catalog is read from the wheel's .po
+    swedish = subprocess.run([str(script), "rules", "--lang", "sv"], capture_output=True,
+                             text=True, timeout=120, cwd=tmp_path, check=False,
+                             encoding="utf-8", env={**os.environ, "PYTHONUTF8": "1"})
+    assert swedish.returncode == 0, swedish.stderr[-2000:]
+    assert "Regeluppsättningar" in swedish.stdout and "2-5 spelare" in swedish.stdout
     where = subprocess.run(
         [str(python), "-c", "import cartagena_net, sys; print(cartagena_net.__file__)"],
         capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False, env=CLEAN)
@@ -98,7 +104,8 @@ def test_python_m_build_makes_a_wheel_and_an_sdist_that_installs(tmp_path):
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for part in ("setup.cfg", "setup.py", "README.md", "cartagena_net/web/static/play.js",
-                 "protocol/messages.py", "client/app.py"):
+                 "protocol/messages.py", "client/app.py",
+                 "cartagena_net/i18n/locale/sv/LC_MESSAGES/cartagena.po"):
         assert part in names, part
     # docs/, which the README links to, every file of it
     docs = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*") if p.is_file()}

@@ -40,6 +40,24 @@ def test_client_never_imports_the_host():
     assert offenders("client", ("cartagena_net.host",)) == []
 
 
+def test_the_translations_import_only_the_standard_library():
+    """Every part (engine aside) may speak the reader's language: cartagena_net.i18n
+    imports nothing but the standard library and itself (its extractor, a maintainer's
+    tool, reads the engine's words too), so importing it pulls in no other part."""
+    allowed = ("cartagena_net.i18n", "__future__")
+    found = imports("cartagena_net/i18n")
+    runtime = {f: ms for f, ms in found.items() if not f.endswith("extract.py")}
+    assert [f"{f}: {m}" for f, ms in runtime.items() for m in ms
+            if m.split(".")[0] in ("cartagena_net", "client", "protocol", "twisted",
+                                   "msgpack", "prompt_toolkit")
+            and not m.startswith(allowed)] == []
+    code = ("import sys, cartagena_net.i18n; bad = [m for m in sys.modules if "
+            "m.split('.')[0] in ('twisted', 'msgpack', 'prompt_toolkit', 'client', "
+            "'protocol') or m.startswith(('cartagena_net.engine', 'cartagena_net.host'))]; "
+            "print(bad); assert not bad")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
 def test_importing_engine_and_protocol_pulls_in_no_forbidden_module_at_run_time():
     code = ("import sys, cartagena_net.engine, protocol; "
             "bad = [m for m in sys.modules if m.split('.')[0] in "
@@ -159,7 +177,7 @@ def test_each_part_is_one_folder():
     live in a package of their own; no loose module beside them but the entry points."""
     loose = sorted(p.name for p in (ROOT / "cartagena_net").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py"]
-    for part in ("cli", "bots", "host", "web", "discovery", "engine", "portable"):
+    for part in ("cli", "bots", "host", "web", "discovery", "engine", "portable", "i18n"):
         assert (ROOT / "cartagena_net" / part / "__init__.py").is_file(), part
 
 

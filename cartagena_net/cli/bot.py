@@ -8,24 +8,25 @@ from typing import Any
 
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.password_args import add_password_arguments, read_password
+from cartagena_net.i18n import N_, _
 
-HELP = "play as a headless network bot at a host's table"
+HELP = N_("play as a headless network bot at a host's table")
 
 DEFAULT_PORT = 41672
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("host", metavar="HOST[:PORT]", help="the host to join (port 41672)")
+    parser.add_argument("host", metavar="HOST[:PORT]", help=_("the host to join (port 41672)"))
     parser.add_argument("--table", type=int, default=None, metavar="T",
-                        help="table id (default: the first table with a free seat)")
+                        help=_("table id (default: the first table with a free seat)"))
     add_level_arguments(parser, "--kind")
-    parser.add_argument("--name", default=None, help="player name (default: KIND-bot)")
+    parser.add_argument("--name", default=None, help=_("player name (default: KIND-bot)"))
     parser.add_argument("--games", type=int, default=1, metavar="G",
-                        help="games to play before leaving (default 1)")
-    add_password_arguments(parser, "the host's or table's password")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
+                        help=_("games to play before leaving (default 1)"))
+    add_password_arguments(parser, N_("the host's or table's password"))
+    parser.add_argument("--seed", type=int, default=None, help=_("seed of the bot's choices"))
     parser.add_argument("--timeout", type=float, default=10.0,
-                        help="seconds to connect and be welcomed")
+                        help=_("seconds to connect and be welcomed"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,25 +5,28 @@ from __future__ import annotations
 import argparse
 
 from cartagena_net.bots.kinds import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
+from cartagena_net.i18n import _
 
 
 def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None = None) -> None:
     """Add ``--level`` and ``--think`` (and ``kind_flag``, e.g. ``--bot-kind``)."""
-    levels = ", ".join(f"{name} = {kind}" + (f" {n} iterations per other seat"
-                                             + (f", {most} in all" if most else "")
-                                             + f", <= {think:g} s" if n else "")
-                       for name, (kind, think, n, most) in LEVELS.items())
+    levels = ", ".join(f"{name} = {kind}" + (
+        _(" {n} iterations per other seat").format(n=n)
+        + (_(", {most} in all").format(most=most) if most else "")
+        + f", <= {think:g} s" if n else "") for name, (kind, think, n, most) in LEVELS.items())
     parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL,
-                        help=f"bot strength ({levels}); default {DEFAULT_LEVEL}")
+                        help=_("bot strength ({levels}); default {default}").format(
+                            levels=levels, default=DEFAULT_LEVEL))
     parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
-                        help="seconds an ismcts bot thinks per decision (overrides the level)")
+                        help=_("seconds an ismcts bot thinks per decision (overrides the level)"))
     if kind_flag:
         parser.add_argument(kind_flag, default=None, choices=BOT_KINDS,
-                            help=f"bot kind: {', '.join(BOT_KINDS)} (default: the level's)")
+                            help=_("bot kind: {kinds} (default: the level's)").format(
+                                kinds=", ".join(BOT_KINDS)))
 
 
 def bot_choice(args: argparse.Namespace, kind: str | None = None) -> tuple[str, float | None]:
     """(bot kind, think seconds or None for the level's own budget) from ``--level``,
     ``--think`` and an explicit ``kind``; ValueError with a reason for a bad budget."""
-    level_kind, _ = level_bot(args.level, args.think)
+    level_kind, _think = level_bot(args.level, args.think)
     return kind or level_kind, args.think

@@ -5,17 +5,19 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "write a kept game (see `cartagena records`) as JSON and as a plain-text score"
+from cartagena_net.i18n import N_, _
+
+HELP = N_("write a kept game (see `cartagena records`) as JSON and as a plain-text score")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", metavar="ID|FILE", help="a record id (or its start), or a file")
+    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
     parser.add_argument("--to", default=".", metavar="DIR",
-                        help="write ID.json and ID.txt in DIR (default: here)")
+                        help=_("write ID.json and ID.txt in DIR (default: here)"))
     parser.add_argument("--print", choices=("json", "score"), default=None, dest="show",
-                        help="print the JSON or the score instead of writing files")
+                        help=_("print the JSON or the score instead of writing files"))
     parser.add_argument("--dir", default=None, metavar="DIR",
-                        help="the records folder (default: this user's)")
+                        help=_("the records folder (default: this user's)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,15 +42,17 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.to)
     targets = [(folder / f"{rec['id']}.json", dumps(rec)),
                (folder / f"{rec['id']}.txt", text.encode("utf-8"))]
-    for path, _ in targets:
+    for path, _data in targets:
         if path.exists():
-            print(f"cartagena export: {path} exists; not overwritten", file=sys.stderr)
+            print("cartagena export: " + _("{path} exists; not overwritten").format(path=path),
+                  file=sys.stderr)
             return 1
     try:
         for path, data in targets:
             path.write_bytes(data)
             print(path)
     except OSError as exc:
-        print(f"cartagena export: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        print("cartagena export: " + _("cannot write {file}: {error}").format(
+            file=exc.filename, error=exc.strerror), file=sys.stderr)
         return 1
     return 0

@@ -5,6 +5,7 @@ import argparse
 from typing import Any
 
 from cartagena_net.engine import PRESETS, make_game
+from cartagena_net.i18n import N_, _
 
 
 def option_pair(text: str) -> tuple[str, str]:
@@ -18,12 +19,13 @@ def option_pair(text: str) -> tuple[str, str]:
 def add_game_arguments(parser: argparse.ArgumentParser, players_help: str | None = None) -> None:
     """Add ``--rules``, ``--players`` and repeatable ``--option/-o KEY=VALUE``."""
     parser.add_argument("--rules", default="jamaica", metavar="PRESET",
-                        help=f"rules preset: {', '.join(PRESETS)} (see `cartagena rules`)")
+                        help=_("rules preset: {names} (see `cartagena rules`)").format(
+                            names=", ".join(PRESETS)))
     parser.add_argument("--players", type=int, default=None,
-                        help=players_help or "number of seats (default: the preset's)")
+                        help=_(players_help or N_("number of seats (default: the preset's)")))
     parser.add_argument("--option", "-o", action="append", type=option_pair, default=[],
                         metavar="KEY=VALUE",
-                        help="a rules option, e.g. -o segments=4 -o morgan=also (repeatable)")
+                        help=_("a rules option, e.g. -o segments=4 -o morgan=also (repeatable)"))
 
 
 def game_options(args: argparse.Namespace, players: int | None = None) -> dict[str, Any]:

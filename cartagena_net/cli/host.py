@@ -8,8 +8,9 @@ from typing import Any
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.cli.password_args import add_password_arguments, read_password
+from cartagena_net.i18n import N_, _
 
-HELP = "host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless"
+HELP = N_("host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless")
 
 
 DEFAULT_TAKEOVER = 120.0
@@ -29,16 +30,16 @@ def takeover_seconds(text: str) -> float | None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="host name shown to others (default: this machine's)")
-    parser.add_argument("--port", type=int, default=41672, help="TCP port (0: any free port)")
-    parser.add_argument("--bind", default="", help="address to listen on (default: all)")
-    add_game_arguments(parser, "seats at the first table (default: the preset's)")
-    parser.add_argument("--table-name", default=None, help="name of the first table")
-    parser.add_argument("--bots", type=int, default=0, help="bots seated at the first table")
+    parser.add_argument("--name", help=_("host name shown to others (default: this machine's)"))
+    parser.add_argument("--port", type=int, default=41672, help=_("TCP port (0: any free port)"))
+    parser.add_argument("--bind", default="", help=_("address to listen on (default: all)"))
+    add_game_arguments(parser, N_("seats at the first table (default: the preset's)"))
+    parser.add_argument("--table-name", default=None, help=_("name of the first table"))
+    parser.add_argument("--bots", type=int, default=0, help=_("bots seated at the first table"))
     add_level_arguments(parser, "--bot-kind")
-    parser.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a bot acts")
-    parser.add_argument("--headless", action="store_true", help="no local client: only host")
-    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+    parser.add_argument("--bot-delay", type=float, default=0.7, help=_("seconds before a bot acts"))
+    parser.add_argument("--headless", action="store_true", help=_("no local client: only host"))
+    parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
     from cartagena_net.cli.session import add_notify_arguments
 
     add_notify_arguments(parser)
@@ -46,36 +47,53 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_journal_arguments(parser)
     parser.add_argument("--discovery", choices=("on", "off"), default="on",
-                        help="answer LAN discovery on UDP 41672 (and advertise by mDNS)")
+                        help=_("answer LAN discovery on UDP 41672 (and advertise by mDNS)"))
     parser.add_argument("--no-mdns", action="store_true",
-                        help="do not advertise by multicast DNS (_cartagena._tcp.local.)")
-    add_password_arguments(parser, "the password players and watchers need to join")
-    parser.add_argument("--no-spectators", action="store_true", help="close tables to watchers")
+                        help=_("do not advertise by multicast DNS (_cartagena._tcp.local.)"))
+    add_password_arguments(parser, N_("the password players and watchers need to join"))
+    parser.add_argument("--no-spectators", action="store_true", help=_("close tables to watchers"))
     parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
-                        help="a game a client left to bots alone, with nobody watching, "
+                        help=_("a game a client left to bots alone, with nobody watching, "
                              "pauses at once and is removed after this many seconds "
-                             "(default 300)")
+                             "(default 300)"))
     parser.add_argument("--takeover", type=takeover_seconds, default=DEFAULT_TAKEOVER,
                         metavar="SECONDS|off",
-                        help=("a bot plays an absent player's seat after this long, until "
-                              f"the player returns (default {DEFAULT_TAKEOVER:g}; off: never)"))
+                        help=_("a bot plays an absent player's seat after this long, until "
+                               "the player returns (default {seconds}; off: never)").format(
+                                   seconds=f"{DEFAULT_TAKEOVER:g}"))
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--no-game-log", action="store_true",
-                        help="with --headless: do not log every game event")
+                        help=_("with --headless: do not log every game event"))
     from cartagena_net.portable.sockets import connection_limits
 
     default, cap = connection_limits()
     parser.add_argument("--max-connections", type=int, default=default, metavar="N",
-                        help=f"connections the host holds at once (default {default}; at "
-                             f"most {cap} here: the platform's event loop and file limit)")
+                        help=_("connections the host holds at once (default {default}; at "
+                               "most {cap} here: the platform's event loop and file "
+                               "limit)").format(default=default, cap=cap))
     parser.add_argument("--max-per-address", type=int, default=64)
     parser.add_argument("--max-tables-per-address", type=int, default=16, metavar="N",
-                        help="tables one client address may hold at once (default 16)")
+                        help=_("tables one client address may hold at once (default 16)"))
     parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
-                        help="per-connection message rate (bursts of twice as many)")
+                        help=_("per-connection message rate (bursts of twice as many)"))
     parser.add_argument("--web", default=None, metavar="PORT|off",
-                        help="read-only web view of the tables for browsers "
-                             "(default: the game port + 1; off: none)")
+                        help=_("read-only web view of the tables for browsers "
+                             "(default: the game port + 1; off: none)"))
+    parser.add_argument("--web-host", action="append", default=[], metavar="NAME",
+                        type=web_host_name,
+                        help=_("another name the web port answers to (repeatable), e.g. "
+                               "a name the LAN's DNS gives this machine; it always answers "
+                               "to its own addresses, localhost and NAME.local"))
+
+
+def web_host_name(value: str) -> str:
+    """One ``--web-host`` NAME, checked (argparse says why it is refused)."""
+    from cartagena_net.web.hostcheck import valid_name
+
+    try:
+        return valid_name(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def web_port(value: str | None, game_port: int) -> int | None:
@@ -183,6 +201,7 @@ def build_config(args: argparse.Namespace, password: str | None = None,
         burst=2 * args.rate_limit,
         log_events=bool(args.headless and not args.no_game_log),
         web_port=web_port(args.web, args.port),
+        web_hosts=tuple(args.web_host),
     )
     if args.name:
         config.name = args.name[:64]
@@ -223,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         options = game_options(args)
-        bot_kind, _ = bot_choice(args, args.bot_kind)
+        bot_kind, _think = bot_choice(args, args.bot_kind)
         password = read_password(args)
         state = choose_state(args, "cartagena host", host_slot(args.port))  # holds the lock
         config = build_config(args, password, state)
@@ -285,9 +304,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena host: guests play from a phone or any browser at {join_url}",
               flush=True)
         if args.headless and sys.stdout.isatty():
-            from client.qr import qr_lines
+            from client.qr import qr_ansi_lines
 
-            print("\n".join(qr_lines(join_url)), flush=True)
+            print("\n".join(qr_ansi_lines(join_url)), flush=True)
     for line in join_lines(args.bind, service.port):
         print(f"cartagena host: {line}", flush=True)
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cartagena_net.i18n import _
+
 
 def sync_seconds(text: str) -> float:
     """``--journal-sync``: seconds, 0 or more, in ASCII digits (``0.5``, ``2``)."""
@@ -30,28 +32,28 @@ def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
     """--state-dir, --no-journal, --journal-sync, --no-records, --no-reviews, --resume and
     --no-resume."""
     parser.add_argument("--state-dir", default=None, metavar="DIR",
-                        help="journal (crash safety) in DIR instead of this user's own "
+                        help=_("journal (crash safety) in DIR instead of this user's own "
                              "folder for this host; journals not resumed are moved to an "
-                             "archive-* folder in it, never deleted")
+                             "archive-* folder in it, never deleted"))
     parser.add_argument("--no-journal", action="store_true",
-                        help="keep no journal: a crash loses the game")
+                        help=_("keep no journal: a crash loses the game"))
     parser.add_argument("--journal-sync", type=sync_seconds, default=1.0, metavar="SECONDS",
-                        help="each action is written to the journal before it is answered "
+                        help=_("each action is written to the journal before it is answered "
                              "(a crash of the host loses nothing); the journal is flushed "
                              "to the disk itself at most this often, off the game's path, "
                              "so a power cut may lose that much (default 1; 0: flush every "
-                             "action before answering it)")
+                             "action before answering it)"))
     parser.add_argument("--no-records", action="store_true",
-                        help="keep no record of the games (see `cartagena records`)")
+                        help=_("keep no record of the games (see `cartagena records`)"))
     parser.add_argument("--no-reviews", action="store_true",
-                        help="the bot does not review the games that end (in the background; "
-                             "`cartagena review ID` still does)")
+                        help=_("the bot does not review the games that end (in the background; "
+                             "`cartagena review ID` still does)"))
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--resume", dest="resume", action="store_const", const=True,
                         default=None,
-                        help="resume the tables the journals hold without asking")
+                        help=_("resume the tables the journals hold without asking"))
     choice.add_argument("--no-resume", dest="resume", action="store_const", const=False,
-                        help="start afresh without asking (an unfinished game is archived)")
+                        help=_("start afresh without asking (an unfinished game is archived)"))
 
 
 @dataclass

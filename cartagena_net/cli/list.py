@@ -6,21 +6,23 @@ import json
 import sys
 from typing import Any
 
-HELP = "list the hosts found on the LAN (UDP discovery)"
+from cartagena_net.i18n import N_, _
+
+HELP = N_("list the hosts found on the LAN (UDP discovery)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=2.0, metavar="S",
-                        help="seconds to listen for replies (default 2)")
+                        help=_("seconds to listen for replies (default 2)"))
     parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
-                        help="also probe this address (ADDR or ADDR:UDPPORT) by unicast; "
-                        "repeatable (finds a host on 127.0.0.1, or across routers)")
-    parser.add_argument("--json", action="store_true", help="print one JSON array")
+                        help=_("also probe this address (ADDR or ADDR:UDPPORT) by unicast; "
+                        "repeatable (finds a host on 127.0.0.1, or across routers)"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON array"))
     parser.add_argument("--no-broadcast", action="store_true",
-                        help="do not broadcast probes (only --to addresses)")
-    parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+                        help=_("do not broadcast probes (only --to addresses)"))
+    parser.add_argument("--udp-port", type=int, default=41672, help=_("discovery UDP port"))
     parser.add_argument("--no-mdns", action="store_true",
-                        help="do not also search by multicast DNS (_cartagena._tcp)")
+                        help=_("do not also search by multicast DNS (_cartagena._tcp)"))
 
 
 def host_record(host: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import argparse
 import os
 from collections.abc import Mapping
 
+from cartagena_net.i18n import _
 from protocol import MAX_SECRET, clean_secret
 
 ENV = "CARTAGENA_PASSWORD"
@@ -22,11 +23,12 @@ def add_password_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--password-file", metavar="FILE", default=None,
-        help=f"read {what} from the first line of FILE (recommended; or set ${ENV})")
+        help=_("read {what} from the first line of FILE (recommended; or set ${env})").format(
+            what=_(what), env=ENV))
     group.add_argument(
         "--password", metavar="TEXT", default=None,
-        help=f"{what}; other users can read it in the process list: prefer "
-             f"--password-file or ${ENV}")
+        help=_("{what}; other users can read it in the process list: prefer "
+               "--password-file or ${env}").format(what=_(what), env=ENV))
 
 
 def read_password(args: argparse.Namespace, environ: Mapping[str, str] | None = None

@@ -8,25 +8,26 @@ from typing import Any
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.cli.session import add_notify_arguments, default_name, stop_reactor
+from cartagena_net.i18n import N_, _
 
-HELP = "play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN"
+HELP = N_("play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_game_arguments(parser, "seats at the table (default: bots + 1, or the preset's)")
+    add_game_arguments(parser, N_("seats at the table (default: bots + 1, or the preset's)"))
     parser.add_argument("--bots", type=int, default=None,
-                        help="bots at the table (default: every other seat)")
+                        help=_("bots at the table (default: every other seat)"))
     add_level_arguments(parser, "--bot-kind")
     parser.add_argument("--bot-delay", type=float, default=0.7,
-                        help="seconds a bot waits before acting")
-    parser.add_argument("--name", default=None, help="your name at the table")
+                        help=_("seconds a bot waits before acting"))
+    parser.add_argument("--name", default=None, help=_("your name at the table"))
     parser.add_argument("--seed", type=int, default=None,
-                        help="deal from this seed (and seed the bots): the same game again, "
+                        help=_("deal from this seed (and seed the bots): the same game again, "
                              "for practice and tests only; without it (real games) the deal "
-                             "uses the OS's secure RNG")
-    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+                             "uses the OS's secure RNG"))
+    parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
-                        help="also show the table in a browser at http://127.0.0.1:PORT/")
+                        help=_("also show the table in a browser at http://127.0.0.1:PORT/"))
     add_notify_arguments(parser)
     from cartagena_net.cli.journal_args import add_journal_arguments
 

@@ -6,16 +6,18 @@ import json
 import sys
 from typing import Any
 
-HELP = "list the games kept on this machine (records of every game that ended or stopped)"
+from cartagena_net.i18n import N_, _, decimal, pgettext
+
+HELP = N_("list the games kept on this machine (records of every game that ended or stopped)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", default=None, metavar="DIR",
-                        help="the records folder (default: this user's)")
-    parser.add_argument("--json", action="store_true", help="print one JSON array")
+                        help=_("the records folder (default: this user's)"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON array"))
     parser.add_argument("--stats", action="store_true",
-                        help="the scoreboard: games, wins and places per player name and "
-                             "per bot level")
+                        help=_("the scoreboard: games, wins and places per player name and "
+                             "per bot level"))
 
 
 def summary(rec: dict[str, Any]) -> dict[str, Any]:
@@ -27,29 +29,46 @@ def summary(rec: dict[str, Any]) -> dict[str, Any]:
             "winner": winner_label(rec), "end": rec["end"], "moves": len(rec["moves"])}
 
 
+END_WORDS = {"won": N_("won"), "stopped": N_("stopped"), "abandoned": N_("abandoned")}
+
+
+def end_word(end: str) -> str:
+    """How a record's game ended, in words."""
+    return _(END_WORDS[end]) if end in END_WORDS else end
+
+
 def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    """``1st``, ``2nd``, ``11th`` (in Swedish ``1:a``, ``2:a``, ``11:e``)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return pgettext("ordinal", "{n}th").format(n=n)
+    return (pgettext("ordinal", "{n}st") if n % 10 == 1 else pgettext("ordinal", "{n}nd")
+            if n % 10 == 2 else pgettext("ordinal", "{n}rd")).format(n=n)
 
 
 def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
     """The scoreboard as a table a person reads."""
-    from cartagena_net.records.format import BOT_ROW
-
     if not board:
-        return f"no games kept in {folder} yet"
-    width = max(12, *(len(r["player"]) + (6 if r["bot"] else 0) for r in board))
-    lines = [f"{'player':<{width}}  games  wins  rating  places"]
+        return _("no games kept in {folder} yet").format(folder=folder)
+    bot = _("{name} (bot)")
+    width = max(12, *(len(bot.format(name=r["player"]) if r["bot"] else r["player"])
+                      for r in board))
+    heads = [_("player"), _("games"), _("wins"), _("rating"), _("places")]
+    cols = [max(5, len(heads[1])), max(4, len(heads[2])), max(6, len(heads[3]))]
+    lines = [(f"{heads[0]:<{width}}  {heads[1]:>{cols[0]}}  {heads[2]:>{cols[1]}}  "
+              f"{heads[3]:>{cols[2]}}  {heads[4]}")]
     for r in board:
-        name = f"{r['player']} (bot)" if r["bot"] else r["player"]
+        name = bot.format(name=r["player"]) if r["bot"] else r["player"]
         places = ", ".join(f"{_ordinal(i)} {n}" for i, n in enumerate(r["places"], 1) if n)
         if r["unfinished"]:
-            places += f"{'; ' if places else ''}{r['unfinished']} unfinished"
-        lines.append(f"{name:<{width}}  {r['games']:>5}  {r['wins']:>4}  "
-                     f"{r.get('rating', 0.0):>6.1f}  {places}")
+            places += ("; " if places else "") + _("{n} unfinished").format(n=r["unfinished"])
+        rating = f"{r.get('rating', 0.0):.1f}"
+        lines.append(f"{name:<{width}}  {r['games']:>{cols[0]}}  {r['wins']:>{cols[1]}}  "
+                     f"{decimal(rating):>{cols[2]}}  {places}")
     if any(r["bot"] for r in board):
-        lines.append(f"(bot): {BOT_ROW}")
-    lines.append("places: among the players of each game; rating: openskill's Plackett-Luce "
-                 "over every finished game, mu - 3 sigma")
+        lines.append(_("(bot): a bot row is every seat of that kind and level: two at one "
+                       "table are one player in that game"))
+    lines.append(_("places: among the players of each game; rating: openskill's "
+                   "Plackett-Luce over every finished game, mu - 3 sigma"))
     return "\n".join(lines)
 
 
@@ -71,12 +90,16 @@ def run(args: argparse.Namespace) -> int:
     elif args.json:
         print(json.dumps(rows, ensure_ascii=False))
     elif not rows:
-        print(f"no games kept in {folder} yet")
+        print(_("no games kept in {folder} yet").format(folder=folder))
     else:
-        for r in rows:
+        for item, r in zip((i for i in found if i.record is not None), rows):
             date = r["started"].replace("T", " ").rstrip("Z")
+            winner = r["winner"]
+            if item.record.get("outcome") is None:
+                winner = _("({end}, unfinished)").format(end=end_word(r["end"]))
             print(f"{r['id']}  {date}  {r['rules']:<22}  {', '.join(r['players'])}  "
-                  f"winner: {r['winner']}")
+                  + _("winner: {winner}").format(winner=winner))
     for item in bad:
-        print(f"cartagena records: skipped {item.error}", file=sys.stderr)
+        print("cartagena records: " + _("skipped {error}").format(error=item.error),
+              file=sys.stderr)
     return 0

@@ -4,22 +4,25 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = ("replay a kept game or a record file exactly, in the terminal: step by action "
-        "or turn, as any seat or a spectator")
+from cartagena_net.i18n import N_, _, ngettext
+
+HELP = (N_("replay a kept game or a record file exactly, in the terminal: step by action "
+        "or turn, as any seat or a spectator"))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", metavar="ID|FILE", help="a record id (or its start), or a file")
+    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
     parser.add_argument("--dir", default=None, metavar="DIR",
-                        help="the records folder (default: this user's)")
-    parser.add_argument("--score", action="store_true", help="also print the game's score")
+                        help=_("the records folder (default: this user's)"))
+    parser.add_argument("--score", action="store_true", help=_("also print the game's score"))
     parser.add_argument("--check", action="store_true",
-                        help="only check that it replays and say how it went (the default "
-                             "without a terminal)")
-    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+                        help=_("only check that it replays and say how it went (the default "
+                             "without a terminal)"))
+    parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
 
 
 def run(args: argparse.Namespace) -> int:
+    from cartagena_net.cli.records import end_word
     from cartagena_net.records import RecordError, replay, score
     from cartagena_net.records.format import (
         in_file,
@@ -48,13 +51,22 @@ def run(args: argparse.Namespace) -> int:
         return run_viewer(rec, ascii_only=args.ascii, review=_review(path, rec))
     players = ", ".join(player_label(p) for p in rec["players"])
     print(f"{rec['id']}: {rules_label(rec)}; {players}")
-    print(f"started {rec['started']}, ended {rec['ended']} ({rec['end']})")
+    print(_("started {started}, ended {ended} ({end})").format(
+        started=rec["started"], ended=rec["ended"], end=end_word(rec["end"])))
+    moves = len(rec["moves"])
     if full:
-        print(f"{len(rec['moves'])} actions replayed exactly from {path}; "
-              f"winner: {winner_label(rec)}")
+        winner = winner_label(rec)
+        if rec.get("outcome") is None:
+            winner = _("({end}, unfinished)").format(end=end_word(rec["end"]))
+        print(ngettext("{n} action replayed exactly from {path}; winner: {winner}",
+                       "{n} actions replayed exactly from {path}; winner: {winner}",
+                       moves).format(n=moves, path=path, winner=winner))
     else:
-        print(f"a spectator's record of a game that had not ended ({len(rec['moves'])} "
-              "actions): what a spectator saw, not the cards, so it is shown, not replayed")
+        print(ngettext("a spectator's record of a game that had not ended ({n} action): "
+                       "what a spectator saw, not the cards, so it is shown, not replayed",
+                       "a spectator's record of a game that had not ended ({n} actions): "
+                       "what a spectator saw, not the cards, so it is shown, not replayed",
+                       moves).format(n=moves))
     if args.score:
         sys.stdout.write(text)
     return 0
@@ -71,5 +83,6 @@ def _review(path: object, rec: dict) -> dict | None:
     try:
         return read_review(Path(str(path)).parent, rec["id"])
     except RecordError as exc:
-        print(f"cartagena replay: the review is left out: {exc}", file=sys.stderr)
+        print("cartagena replay: " + _("the review is left out: {error}").format(error=exc),
+              file=sys.stderr)
         return None

@@ -8,42 +8,46 @@ import sys
 import time
 from typing import Any
 
-HELP = "let the bot review a kept game: the chances after every action and where it turned"
+from cartagena_net.i18n import N_, _, ngettext, percent
+
+HELP = N_("let the bot review a kept game: the chances after every action and where it turned")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from cartagena_net.bots.review import PLAYOUTS, SEARCH
 
     parser.add_argument("id", metavar="ID|FILE", nargs="?", default=None,
-                        help="a record id (or its start), or a file")
+                        help=_("a record id (or its start), or a file"))
     parser.add_argument("--due", action="store_true",
-                        help="make every review that is due and was never made (a host "
-                             "stopped before it; a host also makes them at its next start)")
+                        help=_("make every review that is due and was never made (a host "
+                               "stopped before it; a host also makes them at its next start)"))
     parser.add_argument("--dir", default=None, metavar="DIR",
-                        help="the records folder (default: this user's)")
+                        help=_("the records folder (default: this user's)"))
     parser.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)),
-                        help="worker processes (default: the cores, up to 4)")
+                        help=_("worker processes (default: the cores, up to 4)"))
     parser.add_argument("--playouts", type=int, default=PLAYOUTS,
-                        help=f"games played out from each position (default {PLAYOUTS})")
+                        help=_("games played out from each position (default {n})").format(
+                            n=PLAYOUTS))
     parser.add_argument("--search", type=int, default=SEARCH, metavar="ITERATIONS",
-                        help=f"the bot's search at each action (default {SEARCH})")
+                        help=_("the bot's search at each action (default {n})").format(n=SEARCH))
     parser.add_argument("--again", action="store_true",
-                        help="review again even if a review is kept")
+                        help=_("review again even if a review is kept"))
 
 
 def run(args: argparse.Namespace) -> int:
     for name in ("workers", "playouts", "search"):
         if getattr(args, name) < 1:
-            print(f"cartagena review: --{name} takes a number of at least 1", file=sys.stderr)
+            print("cartagena review: " + _("--{name} takes a number of at least 1").format(
+                name=name), file=sys.stderr)
             return 2
     if args.due:
         if args.id is not None:
-            print("cartagena review: give an ID or --due, not both", file=sys.stderr)
+            print("cartagena review: " + _("give an ID or --due, not both"), file=sys.stderr)
             return 2
         return _due(args)
     if args.id is None:
-        print("cartagena review: give a record's ID (`cartagena records` lists them), or "
-              "--due", file=sys.stderr)
+        print("cartagena review: " + _("give a record's ID (`cartagena records` lists them), "
+                                       "or --due"), file=sys.stderr)
         return 2
     return _one(args, args.id)
 
@@ -54,9 +58,10 @@ def _due(args: argparse.Namespace) -> int:
     folder = args.dir or records_dir()
     ids = due(folder)
     if not ids:
-        print(f"no review is due in {folder}")
+        print(_("no review is due in {folder}").format(folder=folder))
         return 0
-    print(f"{len(ids)} review{'s' if len(ids) != 1 else ''} due in {folder}")
+    print(ngettext("{n} review due in {folder}", "{n} reviews due in {folder}",
+                   len(ids)).format(n=len(ids), folder=folder))
     worst = 0
     for record_id in ids:
         worst = max(worst, _one(args, record_id, folder))
@@ -74,8 +79,9 @@ class Progress:
         self.record_id, self.total = record_id, total
         self.started = time.monotonic()
         self.width = 0
-        self.show(f"reviewing {record_id}: {total} positions in {workers} "
-                  f"worker{'s' if workers != 1 else ''}...")
+        self.show(ngettext("reviewing {id}: {total} positions in {n} worker...",
+                           "reviewing {id}: {total} positions in {n} workers...",
+                           workers).format(id=record_id, total=total, n=workers))
 
     def show(self, text: str) -> None:
         if not self.tty:
@@ -88,8 +94,11 @@ class Progress:
     def __call__(self, done: int, total: int) -> None:
         spent = time.monotonic() - self.started
         left = spent / done * (total - done) if done else 0.0
-        self.show(f"reviewing {self.record_id}: {done}/{total} positions"
-                  + (f", about {_duration(left)} left" if done < total else ""))
+        text = _("reviewing {id}: {done}/{total} positions").format(
+            id=self.record_id, done=done, total=total)
+        if done < total:
+            text += _(", about {time} left").format(time=_duration(left))
+        self.show(text)
 
     def end(self) -> None:
         if self.tty:
@@ -100,8 +109,8 @@ class Progress:
 def _duration(seconds: float) -> str:
     seconds = round(seconds)
     if seconds < 60:
-        return f"{seconds} s"
-    return f"{seconds // 60} min {seconds % 60} s"
+        return _("{s} s").format(s=seconds)
+    return _("{m} min {s} s").format(m=seconds // 60, s=seconds % 60)
 
 
 def _one(args: argparse.Namespace, key: str, folder: Any = None) -> int:
@@ -121,8 +130,9 @@ def _one(args: argparse.Namespace, key: str, folder: Any = None) -> int:
         path = find(key, folder if folder is not None else args.dir)
         rec = read(path)
         if rec["kind"] != "full":
-            raise RecordError(f"{path}: a spectator's record (a game that did not end) "
-                              "holds no cards: only a finished game can be reviewed")
+            raise RecordError(f"{path}: " + _(
+                "a spectator's record (a game that did not end) holds no cards: only a "
+                "finished game can be reviewed"))
         folder = path.parent  # the review goes beside the record, in reviews/
         kept = None if args.again else read_review(folder, rec["id"])
         if kept is None:
@@ -145,11 +155,11 @@ def _one(args: argparse.Namespace, key: str, folder: Any = None) -> int:
         try:
             where = write_review(folder, kept)
         except OSError as exc:
-            print(f"cartagena review: cannot keep the review in {folder}: "
-                  f"{exc.strerror or exc}", file=sys.stderr)
+            print("cartagena review: " + _("cannot keep the review in {folder}: {error}").format(
+                folder=folder, error=exc.strerror or exc), file=sys.stderr)
             where = None
         if where is not None:
-            print(f"kept in {where}")
+            print(_("kept in {where}").format(where=where))
             try:
                 clear_due(folder, rec["id"])
             except OSError:
@@ -164,18 +174,22 @@ def summary(rec: dict, rev: dict) -> str:
 
     players = rec["players"]
     method = rev["method"]
-    head = (f"review of {rec['id']} ({method['playouts']} playouts a position, "
-            f"search {method['search']} iterations)")
+    head = _("review of {id} ({playouts} a position, search {search})").format(
+        id=rec["id"], playouts=ngettext("{n} playout", "{n} playouts", method["playouts"]).format(
+            n=method["playouts"]),
+        search=ngettext("{n} iteration", "{n} iterations", method["search"]).format(
+            n=method["search"]))
     lines = [head]
     turning = rev.get("turning") or []
     if not turning:
-        lines.append("no action cost a seat anything by the bot's estimate")
+        lines.append(_("no action cost a seat anything by the bot's estimate"))
     for k in turning:
         m = rev["moves"][k]
         before = rev["positions"][k]["chances"][m["seat"]]
         after = rev["positions"][k + 1]["chances"][m["seat"]]
-        lines.append(f"action {k + 1}: {player_label(players[m['seat']])} played "
-                     f"{m['played']}; the bot would have played {m['best']} "
-                     f"(-{m['loss'] * 100:.0f}%); chances {before * 100:.0f}% -> "
-                     f"{after * 100:.0f}%")
+        lines.append(_("action {number}: {player} played {played}; the bot would have "
+                       "played {best} (-{loss}); chances {before} -> {after}").format(
+            number=k + 1, player=player_label(players[m["seat"]]), played=m["played"],
+            best=m["best"], loss=percent(f"{m['loss'] * 100:.0f}"),
+            before=percent(f"{before * 100:.0f}"), after=percent(f"{after * 100:.0f}")))
     return "\n".join(lines) + "\n"

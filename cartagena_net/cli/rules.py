@@ -6,37 +6,38 @@ import json
 
 from cartagena_net.cli.game_args import option_pair
 from cartagena_net.engine import OPTIONS, PRESETS, make_game
+from cartagena_net.i18n import N_, _, ngettext
 
-HELP = "list rules presets, options, stories and the action notation"
+HELP = N_("list rules presets, options, stories and the action notation")
 
 STORIES = {
-    "escape": "the basic game: from the start along one path to the goal (the sloop)",
-    "island": "2017, on Tortuga: from the flooded sloop along the island path to the cove",
-    "whole": "2017, the Whole Jailbreak: jail, underground passage, the sloop between the "
-             "shores (sail it; the Captain sails once free), island path, cove",
+    "escape": N_("the basic game: from the start along one path to the goal (the sloop)"),
+    "island": N_("2017, on Tortuga: from the flooded sloop along the island path to the cove"),
+    "whole": N_("2017, the Whole Jailbreak: jail, underground passage, the sloop between the "
+             "shores (sail it; the Captain sails once free), island path, cove"),
 }
 ACTIONS = {
-    "advance P CARD": "play CARD, move your pirate at P to the next free space of its "
-                      "symbol on its path, else to the path's end (sloop or goal)",
-    "retreat P": "move your pirate at P back to the nearest space with 1 or 2, draw that many",
-    "morgan SEAT P": "(morgan=) push SEAT's pirate at P forward to the next space with 1 "
-                     "or 2, draw that many (2 at the end of the path)",
-    "sail": "(story=whole) move the sloop to the other shore",
-    "draw": "with no cards (and, with empty_hand_draw=stuck, no retreat or Morgan move "
-            "either): draw one card as the whole turn",
-    "end": "end the turn (after at least one action)",
-    "discard CARD [CARD...]": "(filibusters=) a discard owed after a dark card",
-    "undo": "take back the last advance or sail of this turn, when it revealed nothing",
-    "power gun SEAT": "(magic=) see SEAT's hand, then 'take CARD' (SEAT draws another)",
-    "power rum": "(magic=) draw players + 1, then 'give SEAT CARD' to each other player; "
-                 "keep the last two",
-    "power lantern": "(magic=) draw four, 'keep CARD', then 'stack CARD' the rest back "
-                     "on the stock, top first",
-    "power chest P": "(magic=) open the chest tile under your pirate at P: 1-3 cards, "
-                     "empty, or the snake",
-    "power parrot PARROT P SYMBOL": "(magic=) two parrots as one SYMBOL card, one action",
-    "power hook CARD P": "(magic=) hook and CARD, two actions: two of your pirates at P "
-                         "advance together",
+    "advance P CARD": N_("play CARD, move your pirate at P to the next free space of its "
+                      "symbol on its path, else to the path's end (sloop or goal)"),
+    "retreat P": N_("move your pirate at P back to the nearest space with 1 or 2, draw that many"),
+    "morgan SEAT P": N_("(morgan=) push SEAT's pirate at P forward to the next space with 1 "
+                     "or 2, draw that many (2 at the end of the path)"),
+    "sail": N_("(story=whole) move the sloop to the other shore"),
+    "draw": N_("with no cards (and, with empty_hand_draw=stuck, no retreat or Morgan move "
+            "either): draw one card as the whole turn"),
+    "end": N_("end the turn (after at least one action)"),
+    "discard CARD [CARD...]": N_("(filibusters=) a discard owed after a dark card"),
+    "undo": N_("take back the last advance or sail of this turn, when it revealed nothing"),
+    "power gun SEAT": N_("(magic=) see SEAT's hand, then 'take CARD' (SEAT draws another)"),
+    "power rum": N_("(magic=) draw players + 1, then 'give SEAT CARD' to each other player; "
+                 "keep the last two"),
+    "power lantern": N_("(magic=) draw four, 'keep CARD', then 'stack CARD' the rest back "
+                     "on the stock, top first"),
+    "power chest P": N_("(magic=) open the chest tile under your pirate at P: 1-3 cards, "
+                     "empty, or the snake"),
+    "power parrot PARROT P SYMBOL": N_("(magic=) two parrots as one SYMBOL card, one action"),
+    "power hook CARD P": N_("(magic=) hook and CARD, two actions: two of your pirates at P "
+                         "advance together"),
 }
 
 
@@ -48,19 +49,19 @@ def cards(game) -> dict:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("preset", nargs="?", choices=sorted(PRESETS),
-                        help="show one preset's values")
+                        help=_("show one preset's values"))
     parser.add_argument("--option", "-o", action="append", type=option_pair, default=[],
                         metavar="KEY=VALUE",
-                        help="show the preset's values with these options, e.g. -o story=whole")
-    parser.add_argument("--json", action="store_true", help="one JSON object")
+                        help=_("show the preset's values with these options, e.g. -o story=whole"))
+    parser.add_argument("--json", action="store_true", help=_("one JSON object"))
 
 
 def run(args: argparse.Namespace) -> int:
     names = [args.preset] if args.preset else list(PRESETS)
     chosen = dict(args.option)
     if chosen and not args.preset:
-        raise SystemExit("cartagena rules: -o needs a PRESET, e.g. "
-                         "`cartagena rules studiogiochi-2017 -o story=whole`")
+        raise SystemExit("cartagena rules: " + _(
+            "-o needs a PRESET, e.g. `cartagena rules studiogiochi-2017 -o story=whole`"))
     try:
         games = {n: make_game(n, **chosen) for n in names}
     except ValueError as err:
@@ -78,22 +79,25 @@ def run(args: argparse.Namespace) -> int:
             "stories": STORIES, "actions": ACTIONS,
         }))
         return 0
-    print("Presets (--rules NAME):")
+    print(_("Presets (--rules NAME):"))
     for n in names:
         p = PRESETS[n]
-        print(f"  {n:<22} {p.players[0]}-{p.players[1]} players  {p.title}")
+        players = ngettext("{low}-{high} player", "{low}-{high} players", p.players[1]).format(
+            low=p.players[0], high=p.players[1])
+        print(f"  {n:<22} {players}  {_(p.title)}")
         if args.preset:
             for key, value in {**games[n].spec(), **cards(games[n])}.items():
                 print(f"      {key} = {value}")
-    print("\nOptions (-o KEY=VALUE, on play, host and selfplay):")
+    print("\n" + _("Options (-o KEY=VALUE, on play, host and selfplay):"))
     for o in OPTIONS.values():
         allowed = ("|".join(o.choices) if o.choices
                    else f"{o.bounds[0]}..{o.bounds[1]}" if o.bounds else o.kind.__name__)
-        print(f"  {o.name:<16} {allowed:<28} {o.help}")
-    print("\nStories (-o story=NAME, studiogiochi-2017):")
+        print(f"  {o.name:<16} {allowed:<28} {_(o.help)}")
+    print("\n" + _("Stories (-o story=NAME, studiogiochi-2017):"))
     for name, text in STORIES.items():
-        print(f"  {name:<16} {text}")
-    print("\nActions (positions: 0 = start, then the spaces (and the sloop), last the goal):")
+        print(f"  {name:<16} {_(text)}")
+    print("\n" + _("Actions (positions: 0 = start, then the spaces (and the sloop), last the "
+                   "goal):"))
     for name, text in ACTIONS.items():
-        print(f"  {name:<24} {text}")
+        print(f"  {name:<24} {_(text)}")
     return 0

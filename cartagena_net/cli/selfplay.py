@@ -10,26 +10,28 @@ from cartagena_net.bots.match import MAX_ACTIONS, play_match
 from cartagena_net.cli.bot_args import add_level_arguments
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.engine import make_game
+from cartagena_net.i18n import N_, _
 
-HELP = "play games between bots in-process and print statistics"
+HELP = N_("play games between bots in-process and print statistics")
 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
-    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    parser.add_argument("--seed", type=int, default=None, help="reproducible games from a seed")
+    parser.add_argument("--games", type=int, default=100, help=_("how many games (default 100)"))
+    parser.add_argument("--seed", type=int, default=None, help=_("reproducible games from a seed"))
     parser.add_argument("--bot", default="random",
-                        help="bot kind for every seat, or one per seat comma separated "
-                             f"({', '.join(BOT_KINDS)}); default random-legal")
+                        help=_("bot kind for every seat, or one per seat comma separated "
+                               "({kinds}); default random-legal").format(
+                                   kinds=", ".join(BOT_KINDS)))
     add_level_arguments(parser)
     parser.add_argument("--rotate", action="store_true",
-                        help="turn the seats each game, so every kind plays every seat")
+                        help=_("turn the seats each game, so every kind plays every seat"))
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
-                        help="stop a game that is still going after this many actions and "
-                             f"count it as unfinished (exit status 1; default {MAX_ACTIONS}); "
-                             "a failed search also exits 1")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+                        help=_("stop a game that is still going after this many actions and "
+                               "count it as unfinished (exit status 1; default {n}); "
+                               "a failed search also exits 1").format(n=MAX_ACTIONS))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
 
 def run(args: argparse.Namespace) -> int:

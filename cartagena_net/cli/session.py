@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from cartagena_net.cli.password_args import add_password_arguments, read_password
+from cartagena_net.i18n import N_, _
 
 
 def default_name() -> str:
@@ -24,24 +25,24 @@ def default_name() -> str:
 def add_common(parser: argparse.ArgumentParser) -> None:
     """Arguments shared by `join` and `spectate`."""
     parser.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
-                        help="the host (default port 41672); none: browse the LAN")
-    parser.add_argument("--table", type=int, default=None, help="go straight to this table")
-    add_password_arguments(parser, "the host's or table's password")
-    parser.add_argument("--ascii", action="store_true", help="plain ASCII, no Unicode symbols")
+                        help=_("the host (default port 41672); none: browse the LAN"))
+    parser.add_argument("--table", type=int, default=None, help=_("go straight to this table"))
+    add_password_arguments(parser, N_("the host's or table's password"))
+    parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
     parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
-                        help="also probe this address for hosts (repeatable)")
+                        help=_("also probe this address for hosts (repeatable)"))
     parser.add_argument("--no-broadcast", action="store_true",
-                        help="find hosts only by probing the --to addresses")
-    parser.add_argument("--udp-port", type=int, default=41672, help="discovery UDP port")
+                        help=_("find hosts only by probing the --to addresses"))
+    parser.add_argument("--udp-port", type=int, default=41672, help=_("discovery UDP port"))
     add_notify_arguments(parser)
 
 
 def add_notify_arguments(parser: argparse.ArgumentParser) -> None:
     """--no-bell and --no-title: how the client tells you it is your turn."""
     parser.add_argument("--no-bell", action="store_true",
-                        help="no terminal bell when it becomes your turn")
+                        help=_("no terminal bell when it becomes your turn"))
     parser.add_argument("--no-title", action="store_true",
-                        help="do not set the terminal title when it becomes your turn")
+                        help=_("do not set the terminal title when it becomes your turn"))
 
 
 def start(args: argparse.Namespace, spectate: bool) -> int:

@@ -4,13 +4,14 @@ from __future__ import annotations
 import argparse
 
 from cartagena_net.cli.session import add_common, start
+from cartagena_net.i18n import N_, _
 
-HELP = "watch a game read-only: HOST[:PORT], or choose among the hosts found on the LAN"
+HELP = N_("watch a game read-only: HOST[:PORT], or choose among the hosts found on the LAN")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--name", default="spectator", help="your name in the chat")
+    parser.add_argument("--name", default="spectator", help=_("your name in the chat"))
 
 
 def run(args: argparse.Namespace) -> int:

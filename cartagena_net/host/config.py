@@ -65,6 +65,9 @@ class HostConfig:
     guess_max_delay: float = 30.0
     web_port: int | None = None
     web_bind: str | None = None
+    # Host names the web port answers to besides its addresses, localhost and its own
+    # name (--web-host; cartagena_net.web.hostcheck).
+    web_hosts: tuple[str, ...] = ()
     web_idle_timeout: float = 20.0
     web_keepalive: float = 15.0
     web_max_buffer: int = 1 << 18

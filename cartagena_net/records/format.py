@@ -521,11 +521,6 @@ def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
     return touched if out is not None else []
 
 
-#: What a scoreboard says of its bot rows, wherever it is shown.
-BOT_ROW = ("a bot row is every seat of that kind and level: two at one table are one "
-           "player in that game")
-
-
 def ranked_rows(rows: dict[tuple[bool, str], dict[str, Any]]) -> list[dict[str, Any]]:
     """A scoreboard's rows in order: most wins first, then most games, people before
     bots, then by name."""

@@ -134,6 +134,9 @@ class GamesJSON(Resource):
         self._cached: tuple[float, bytes] | None = None
 
     def render_GET(self, request: Any) -> Any:
+        refused = self.web.refusal(request, None)  # behind the host's password, as the lobby
+        if refused is not None:
+            return _refused(request, *refused)
         folder = self.web.records_folder()
         if folder is None:
             request.setHeader(b"Content-Type", b"application/json")
@@ -181,6 +184,9 @@ class GamePage(Resource):
         if not as_json:
             request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
             return self.page
+        refused = self.web.refusal(request, None)  # behind the host's password, as the lobby
+        if refused is not None:
+            return _refused(request, *refused)
         folder = self.web.records_folder()
         if folder is None:
             return _plain(request, http.NOT_FOUND, "this host keeps no records")
@@ -221,6 +227,11 @@ def _plain(request: Any, code: int, message: str) -> bytes:
     request.setResponseCode(code)
     request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
     return (message + "\n").encode("utf-8")
+
+
+def _refused(request: Any, code: int, message: str, reason: str) -> bytes:
+    request.setHeader(b"X-Cartagena-Refused", reason.encode("ascii"))
+    return _plain(request, code, message)
 
 
 def finish(request: Any, code: int, content_type: str, body: bytes) -> None:

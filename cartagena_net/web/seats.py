@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 import secrets
 from typing import Any
 
@@ -41,6 +42,9 @@ from cartagena_net.web.feed import Frame, to_json
 log = Logger(namespace="cartagena.web.seats")
 
 MAX_POST = 8192  # bytes of a POSTed message (a protocol message is far smaller)
+MAX_DEPTH = 8  # arrays and objects in a POSTed message (protocol messages nest 3 deep)
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+BRACKETS = re.compile(r"[\[\]{}]")
 SESSION = "X-Cartagena-Session"
 CSRF = "X-Cartagena-Csrf"
 
@@ -144,8 +148,10 @@ class BrowserSession:
 
     def incoming(self, msg: dict[str, Any], cookie_token: str | None) -> None:
         """One message from the page, fed to the host connection as one frame."""
+        # A token never comes from a body (whatever the message, whatever its role):
+        # only this device's cookie, and only for a player's hello, takes a seat back.
+        msg = {k: v for k, v in msg.items() if k != "token"}
         if msg.get("type") == "hello" and msg.get("role", "player") == "player":
-            msg = {k: v for k, v in msg.items() if k != "token"}
             if cookie_token and self.web.host.lobby.find_token(cookie_token)[1] is not None:
                 msg["token"] = cookie_token  # this device's seat: taken back
         elif msg.get("type") == "leave" and self.token is not None:
@@ -259,13 +265,29 @@ def client_address(request: Any) -> str:
 
 
 def decode_body(request: Any) -> dict[str, Any] | None:
-    """The POSTed JSON object, strictly (UTF-8, one object, no NaN), or None."""
+    """The POSTed JSON object, strictly (UTF-8, one object, no NaN, at most
+    :data:`MAX_DEPTH` arrays and objects deep), or None."""
     try:
         text = request.content.getvalue().decode("utf-8")
+        if json_depth(text) > MAX_DEPTH:
+            return None  # counted before decoding: the decoder recurses
         value = json.loads(text, parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
+
+
+def json_depth(text: str) -> int:
+    """How deep arrays and objects nest in ``text``, strings left out (an unclosed
+    string's brackets count: such a text is refused either way)."""
+    depth = deepest = 0
+    for ch in BRACKETS.findall(JSON_STRING.sub("", text)):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def _no_constant(name: str) -> Any:
@@ -306,6 +328,9 @@ class PlaySend(_Leaf):
         session, refused = post_session(self.web, request)
         if session is None:
             return refused or b""
+        if json_depth(request.content.getvalue().decode("utf-8", "replace")) > MAX_DEPTH:
+            return refuse(request, http.BAD_REQUEST, "bad-json",
+                          f"the body nests more than {MAX_DEPTH} arrays and objects deep")
         msg = decode_body(request)
         if msg is None or not isinstance(msg.get("type"), str):
             return refuse(request, http.BAD_REQUEST, "bad-json",
@@ -348,12 +373,28 @@ def cookie_value(request: Any, name: str) -> str | None:
 
 
 def rules_json() -> bytes:
-    """The presets a guest may open a table with: name, title, players (min, max)."""
-    from cartagena_net.engine import PRESETS
+    """What ``cartagena rules`` lists, for the page's New table form, from the engine's
+    own data: each preset (name, title, players (min, max), its values, and its values
+    with each story it accepts, since a story changes other defaults) and every option
+    (name, type, help, choices, bounds)."""
+    from cartagena_net.engine import OPTIONS, PRESETS, make_game
+    from cartagena_net.engine.options import STORIES
 
-    return to_json({"presets": [
-        {"name": name, "title": str(getattr(p, "title", "")),
-         "players": list(getattr(p, "players", (2, 5)))} for name, p in PRESETS.items()]})
+    presets = []
+    for name, p in PRESETS.items():
+        stories = {}
+        for story in STORIES:
+            try:
+                stories[story] = make_game(name, story=story).spec()
+            except ValueError:
+                continue
+        presets.append({"name": name, "title": str(p.title), "players": list(p.players),
+                        "values": make_game(name).spec(),
+                        "stories": stories if len(stories) > 1 else {}})
+    options = [{"name": o.name, "type": o.kind.__name__, "help": o.help,
+                "choices": list(o.choices), "bounds": list(o.bounds) if o.bounds else None}
+               for o in OPTIONS.values()]
+    return to_json({"presets": presets, "options": options})
 
 
 class Fixed(_Leaf):

@@ -40,6 +40,7 @@ from cartagena_net.engine import SPECTATOR
 from cartagena_net.host.errors import HostError
 from cartagena_net.web.feed import Feed, Frame, to_json
 from cartagena_net.web.games import Background, GamePage, GamesJSON, records_folder
+from cartagena_net.web.hostcheck import HostNames
 from cartagena_net.web.seats import MAX_POST, Play
 
 log = Logger(namespace="cartagena.web")
@@ -68,6 +69,8 @@ STATIC_TYPES = {
     "board.js": "text/javascript; charset=utf-8",
     "table.js": "text/javascript; charset=utf-8",
     "lobby.js": "text/javascript; charset=utf-8",
+    "words.js": "text/javascript; charset=utf-8",
+    "tableform.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
     "game.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
@@ -111,6 +114,29 @@ class WebRequest(server.Request):
     def process(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             self.setHeader(name, value)
+        web: WebServer = self.channel.site.web
+        hosts = self.requestHeaders.getRawHeaders(b"host") or []
+        host = hosts[0] if len(hosts) == 1 else None
+        # HTTP/1.0 may name no host (no browser does so): nothing to rebind, answered.
+        bare = not hosts and self.clientproto == b"HTTP/1.0"
+        if not bare and not web.hostnames.allows(host):
+            # DNS rebinding: a name that is not this host's reaches nothing, not even a page.
+            self._refuse(421, web.hostnames.refusal_text(host), "wrong-host")
+            return
+        origins = self.requestHeaders.getRawHeaders(b"origin")
+        if origins is not None and (len(origins) != 1 or origins[0] not in (
+                b"http://" + (host or b"?"), b"https://" + (host or b"?"))):
+            # Another site's script (a fetch, an EventSource): nothing for it on any route.
+            self._refuse(403, "cross-site request refused: this page answers its own "
+                              "origin only\n", "cross-site")
+            return
+        site = self.getHeader(b"sec-fetch-site")
+        if site == b"cross-site" and self.getHeader(b"sec-fetch-mode") != b"navigate":
+            # Another site embedding a stream, an image or data (no Origin is sent for an
+            # <img> or a <script>): only a link followed to a page is let through.
+            self._refuse(403, "cross-site request refused: follow a link to the page "
+                              "instead\n", "cross-site")
+            return
         if self.method == b"POST" and self.path in POSTS:
             super().process()
             return
@@ -124,6 +150,22 @@ class WebRequest(server.Request):
             self.finish()
             return
         super().process()
+
+    def _refuse(self, code: int, text: str, reason: str) -> None:
+        """Answer at once, whatever the path: plain text (JSON to the page's POSTs)."""
+        if self.method == b"POST" and self.path in POSTS:
+            ctype, body = JSON, to_json({"ok": False, "reason": reason,
+                                         "message": text.strip()})
+        else:
+            ctype, body = TEXT, text.encode("utf-8")
+        self.setResponseCode(code)
+        self.setHeader(b"Content-Type", ctype.encode())
+        self.setHeader(b"X-Cartagena-Refused", reason.encode("ascii"))
+        self.setHeader(b"Content-Length", b"%d" % len(body))
+        self.setHeader(b"Connection", b"close")
+        if self.method != b"HEAD":
+            self.write(body)
+        self.finish()
 
 
 class WebChannel(http.HTTPChannel):
@@ -324,6 +366,7 @@ class WebServer:
         self.config = host.config
         self.requested_port = port
         self.bind = bind
+        self.hostnames = HostNames(getattr(self.config, "web_hosts", ()), bind)
         self.files = {name: package_file(name) for name in STATIC_TYPES}
         self.pages = {name: package_file(name) for name in PAGES}
         self.site = WebSite(Root(self), self, timeout=self.config.web_idle_timeout)

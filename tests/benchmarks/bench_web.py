@@ -37,7 +37,7 @@ class Watcher:
 
     def __init__(self, port: int) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.sendall(b"GET /table/1/events HTTP/1.1\r\nHost: bench\r\n\r\n")
+        self.sock.sendall(b"GET /table/1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         self.sock.setblocking(False)
         self.tail = b""
         self.seq = 0

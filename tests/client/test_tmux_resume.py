@@ -5,12 +5,16 @@ end.
 """
 from __future__ import annotations
 
+import json
 import os
+import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.host.helpers import alive
 from tests.portable import kill_hard
 
 from .test_tmux import (
@@ -55,8 +59,10 @@ def play_to_the_end(t: Tmux, session: str) -> str:
     raise AssertionError("the game does not end")
 
 
-def crash_and_resume(tmp_path: Path, argv: list[str], start: bool = False) -> None:
-    """``start``: the game is started by hand (s in the waiting room)."""
+def crash_and_resume(tmp_path: Path, argv: list[str], start: bool = False,
+                     stop: Callable[[int], None] = kill_hard) -> None:
+    """``start``: the game is started by hand (s in the waiting room); ``stop`` ends the
+    first run (kill -9 unless another is given)."""
     env = terminal_env(tmp_path)
     t = Tmux(f"ctgn-resume-{os.getpid()}", env)
     try:
@@ -72,7 +78,7 @@ def crash_and_resume(tmp_path: Path, argv: list[str], start: bool = False) -> No
         take_turn_action(t, "first", text)
         before = board(wait_screen(t, "first", my_turn, "my turn again"))
         assert before
-        kill_hard(pid)
+        stop(pid)
         # Started again with no flags: it says what it found and asks.
         t.start("again", argv)
         asked = wait_screen(t, "again", lambda x: "Resume? [Y/n]" in x, "the question")
@@ -102,3 +108,24 @@ def test_host_killed_mid_game_gives_its_own_player_the_seat_back(tmp_path: Path)
     crash_and_resume(tmp_path, [*CLI, "host", "--port", "0", "--bind", "127.0.0.1",
                                 "--discovery", "off", "--web", "off", *GAME, "--name", "den"],
                      start=True)
+
+
+def test_play_stopped_with_sigterm_keeps_the_game_and_resumes_it(tmp_path: Path) -> None:
+    """SIGTERM (a logout, a service manager, `kill`) stops `play` the way Ctrl+C stops
+    `host`: it exits at once, writes the stopped game's record, and the next start offers
+    the game back and plays it to the end."""
+    records = Path(terminal_env(tmp_path)["XDG_STATE_HOME"]) / "cartagena-net" / "records"
+
+    def sigterm(pid: int) -> None:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if not alive(pid):  # gone, or a zombie its parent (tmux) has not reaped yet
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("play did not stop on SIGTERM")
+        kept = [json.loads(p.read_text()) for p in records.glob("*.json")]
+        assert [r["end"] for r in kept] == ["stopped"], kept
+
+    crash_and_resume(tmp_path, [*CLI, "play", *GAME, "--name", "ann"], stop=sigterm)

@@ -121,8 +121,11 @@ def test_the_limits_table_gives_the_host_defaults():
     assert rows["ping"].strip() == f"every {c.ping_interval:g} s"
     assert rows["idle timeout"].strip() == f"{c.idle_timeout:g} s"
     assert rows["message rate"].strip() == f"{c.rate:g} per s, bursts of {c.burst:g}"
+    # The default, then (in parentheses) the one of the platform whose loop holds fewer.
+    from cartagena_net.portable.sockets import WINDOWS_MAX_CONNECTIONS
     assert rows["connections"].strip() == (
-        f"{c.max_connections}, {c.max_per_address} per address")
+        f"{c.max_connections} ({WINDOWS_MAX_CONNECTIONS} on Windows, whose `select()` holds "
+        f"512 sockets; see docs/platforms.md), {c.max_per_address} per address")
     assert rows["send buffer"].strip() == f"{c.max_send_buffer >> 20} MiB"
     assert rows["wrong passwords"].strip() == f"{c.guess_free} free per address"
     assert f"waits {c.guess_delay:g} s, doubling up to {c.guess_max_delay:g} s" in DOC

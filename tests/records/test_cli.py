@@ -78,6 +78,19 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     assert f"{len(rec['moves'])} actions replayed exactly" in shown.stdout
     assert replay(rec).outcome.winner == rec["outcome"]["winner"]
 
+    # the same in Swedish (--lang sv), the notation and the ids as they are
+    (line,) = cartagena("records", "--lang", "sv").stdout.splitlines()
+    assert "jamaica 2p segments=1" in line and f"vinnare: {winner} (greedy)" in line
+    stats = cartagena("records", "--stats", "--lang", "sv").stdout.splitlines()
+    assert stats[0].split() == ["spelare", "partier", "vinster", "ranking", "placeringar"]
+    assert stats[1].split()[:4] == ["greedy", "(bot)", "1", "1"] and "1:a 1" in stats[1]
+    assert "2:a" not in stats[1]  # both seats greedy: one player, at its best place
+    again = cartagena("export", rec["id"], "--to", str(out), "--lang", "sv")
+    assert again.returncode == 1 and "finns redan; skrivs inte över" in again.stderr
+    shown = cartagena("replay", str(exported), "--lang", "sv").stdout
+    assert f"{len(rec['moves'])} drag uppspelade exakt från" in shown
+    assert f"vinnare: {winner} (greedy)" in shown and "började " in shown
+
     rec["moves"][2]["action"] = "advance 42 skull"
     (tmp_path / "edited.json").write_text(json.dumps(rec))
     rec["version"] = 9

@@ -15,6 +15,9 @@ def viewport(driver, width: int, height: int, mobile: bool = False) -> None:
     driver.get_log("browser")  # start each page with an empty console log
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    # A phone has a touch screen (and a coarse pointer), a desktop a mouse.
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {
+        "enabled": mobile, "maxTouchPoints": 5 if mobile else 1})
 
 
 def wait_for(driver, script: str, what: str, timeout: float = WAIT):

@@ -24,8 +24,9 @@ class TcpPlayer(threading.Thread):
     """A terminal client's part, over a blocking socket: it sits, starts the game once
     the guest sits too, and plays a random legal action whenever it may."""
 
-    def __init__(self, port: int, players: int) -> None:
+    def __init__(self, port: int, players: int, table: int = 1) -> None:
         super().__init__(daemon=True)
+        self.table = table
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.players = players
         self.rng = random.Random(3)
@@ -34,7 +35,7 @@ class TcpPlayer(threading.Thread):
         self.stopped = False
         self.send({"type": "hello", "versions": [1], "name": "ann", "role": "player"})
         self.expect("welcome")
-        self.send({"type": "join_table", "table": 1, "spectate": False})
+        self.send({"type": "join_table", "table": table, "spectate": False})
         self.expect("joined")
 
     def send(self, msg: dict) -> None:
@@ -68,9 +69,9 @@ class TcpPlayer(threading.Thread):
                 if msg["type"] == "ping":
                     self.send({"type": "pong", "nonce": msg["nonce"]})
                 elif msg["type"] == "lobby" and not started:
-                    table = next(t for t in msg["tables"] if t["id"] == 1)
+                    table = next(t for t in msg["tables"] if t["id"] == self.table)
                     if sum(1 for s in table["seats"] if s.get("name")) == self.players:
-                        self.send({"type": "start", "table": 1})
+                        self.send({"type": "start", "table": self.table})
                         started = True
                 elif msg["type"] == "state":
                     if msg["view"]["outcome"] is not None:
@@ -79,7 +80,7 @@ class TcpPlayer(threading.Thread):
                     legal = [a for a in msg["legal"] if a != "undo"]
                     if legal:
                         time.sleep(0.02)
-                        self.send({"type": "action", "table": 1, "seq": msg["seq"],
+                        self.send({"type": "action", "table": self.table, "seq": msg["seq"],
                                    "action": self.rng.choice(legal)})
         except BaseException as exc:  # noqa: BLE001 - reported by the test
             if not self.stopped:

@@ -266,7 +266,7 @@ def test_a_reader_that_does_not_read_is_dropped_and_the_others_go_on():
             stalled = socket.socket()
             stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             stalled.connect(("127.0.0.1", port))
-            stalled.sendall(f"GET /table/{tid}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            stalled.sendall(f"GET /table/{tid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             good = await open_stream(port, f"/table/{tid}/events")
             await good.event("state")
             await until(lambda: len(host.web.feeds.get(tid, ())) == 2, "both watch")

@@ -267,7 +267,7 @@ def test_the_join_address_and_its_qr_code():
     import segno
 
     from client.model import ClientModel
-    from client.qr import qr_lines
+    from client.qr import QR_STYLE, QUIET, qr_ansi_lines, qr_lines
     from client.render import render_lobby
     from tests.web.http import fetch
 
@@ -289,18 +289,29 @@ def test_the_join_address_and_its_qr_code():
     url = "http://192.168.1.20:8080/play"
     matrix = [list(r) for r in segno.make(url, error="m", micro=False).matrix]
     lines = qr_lines(url)
-    # Row 2k and 2k+1 of the code (after the 2-module border) are line k + 1's halves.
+    # Row 2k and 2k+1 of the code (after the 4-module quiet zone) are line k + 2's
+    # halves; the glyphs' ink is the dark modules, drawn black on white.
+    q = QUIET
+    assert q == 4 and len(lines[0]) == len(matrix) + 2 * q
+    assert set(lines[0]) == {" "} and set(lines[1]) == {" "} and set(lines[-1]) == {" "}
     for y, row in enumerate(matrix):
-        line = lines[(y + 2) // 2]
+        line = lines[(y + q) // 2]
+        assert set(line[:q]) == {" "} and set(line[-q:]) == {" "}
         for x, dark in enumerate(row):
-            cell = line[x + 2]
-            light_top, light_bottom = cell in "▀█", cell in "▄█"
-            assert (light_top if (y + 2) % 2 == 0 else light_bottom) == (not dark)
+            cell = line[x + q]
+            ink_top, ink_bottom = cell in "▀█", cell in "▄█"
+            assert (ink_top if (y + q) % 2 == 0 else ink_bottom) == bool(dark)
+    # Both colours set on every line: the same code on a dark and on a light terminal.
+    for plain, ansi in zip(lines, qr_ansi_lines(url), strict=True):
+        assert ansi == "\x1b[38;5;16;48;5;231m" + plain + "\x1b[0m"
     model = ClientModel(name="host")
     model.join_url = url
-    shown = ["".join(t for _, t in line) for line in render_lobby(model, 100, 60)]
+    drawn = render_lobby(model, 100, 70)
+    shown = ["".join(t for _, t in line) for line in drawn]
     assert any(url in line for line in shown)
     assert lines[3] in shown
+    assert all(style == QR_STYLE for line in drawn for style, text in line if text in lines)
+    assert QR_STYLE == "fg:#000000 bg:#ffffff"
     assert not any(lines[3] == line for line in
                    ("".join(t for _, t in x) for x in render_lobby(model, 100, 12)))
 

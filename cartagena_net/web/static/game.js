@@ -105,6 +105,9 @@
   }
 
   async function load() {
+    // Behind the host's password, as the lobby: asked on the page when missing.
+    const refused = await Cartagena.access("/tables.json", null);
+    if (refused) { $("notice").textContent = refused.text; $("notice").hidden = false; return; }
     let response;
     try {
       response = await fetch(`/game/${encodeURIComponent(id)}.json`, { credentials: "same-origin", cache: "no-store" });

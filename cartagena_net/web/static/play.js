@@ -1,7 +1,12 @@
 /* /play: a guest's seat in the browser. The page is a client of the host's protocol
    (docs/web.md): the host's messages arrive as "msg" events of /play/events; the page
    sends its own with POST /play/send. A move is picked word by word from the legal
-   actions the host sent (pirate, then card...), previewed, then confirmed. */
+   actions the host sent (pirate, then card...), each word named for a person
+   (words.js), previewed, then confirmed.
+
+   The page opens its stream itself and decides when to open another: never while a
+   password is being asked (a refused one is never sent again) and never after its seat
+   moved to another tab (until the guest takes it back here). */
 "use strict";
 
 (() => {
@@ -20,7 +25,11 @@
   let asking = null;         // what the secret form asks: "host" or a table id
   let hostPassword = null;
   let myTurnBefore = false;
-  let rules = [];
+  let paused = null;         // why no stream is opened now: "password", "moved" or null
+  let retry = 1500;          // ms before the next stream after a lost one (doubles)
+  let retryTimer = null;
+  let room = false;          // after a game: the table's room (seats, bots, start)
+  let streams = 0;
 
   function notice(text) { $("notice").textContent = text || ""; $("notice").hidden = !text; }
   function setConnection(text, live) { $("conn").textContent = text; $("conn").dataset.live = live ? "yes" : "no"; }
@@ -30,6 +39,7 @@
     $("lobby").hidden = name !== "lobby";
     $("waiting").hidden = name !== "waiting";
     $("game").hidden = name !== "game";
+    $("moved").hidden = name !== "moved";
   }
 
   // -- talking to the host --------------------------------------------------------
@@ -59,21 +69,43 @@
   }
 
   function connect() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (source || paused) return;
     setConnection("connecting…", false);
-    source = new EventSource("/play/events");
-    source.addEventListener("session", (e) => {
+    streams += 1;
+    document.body.dataset.streams = String(streams);
+    const stream = source = new EventSource("/play/events");
+    stream.addEventListener("session", (e) => {
       session = JSON.parse(e.data);
       welcomed = false;
       setConnection("live", true);
       if (localStorage.getItem("cartagena-name")) hello();
     });
-    source.addEventListener("msg", (e) => receive(JSON.parse(e.data)));
-    source.addEventListener("error", () => {
+    stream.addEventListener("msg", (e) => receive(JSON.parse(e.data)));
+    stream.addEventListener("error", () => {
+      // The stream ended (the host dropped it, the network went): the page, not the
+      // browser, decides whether and when to open another.
+      stream.close();
+      if (source !== stream) return;
+      source = null;
       session = null;
+      if (paused) return;
       setConnection("reconnecting…", false);
-      if (source.readyState === EventSource.CLOSED) { source = null; setTimeout(connect, 1500); }
+      retryTimer = setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
     });
   }
+
+  // Close the stream and open none until the guest asks (a password, a seat moved).
+  function pause(why) {
+    paused = why;
+    clearTimeout(retryTimer);
+    if (source) { source.close(); source = null; }
+    session = null;
+    setConnection(why === "moved" ? "not here" : "waiting for you", false);
+  }
+  function resume() { paused = null; retry = 1500; connect(); }
 
   function receive(msg) {
     const handler = HANDLERS[msg.type];
@@ -83,9 +115,11 @@
   const HANDLERS = {
     welcome(msg) {
       welcomed = true;
+      retry = 1500;
       notice("");
+      // A new stream is a new connection: it is at a table only if its seat came back.
       if (msg.resumed) { here = { table: msg.resumed.table, seat: msg.resumed.seat }; }
-      else if (!here) screen("lobby");
+      else forget();
       render();
     },
     lobby(msg) {
@@ -99,6 +133,7 @@
     },
     joined(msg) {
       here = { table: msg.table, seat: msg.seat === undefined ? null : msg.seat };
+      room = false;
       post("/play/keep", {});
       render();
     },
@@ -106,6 +141,7 @@
       const wasTurn = myTurnBefore;
       view = msg.view; legal = msg.legal || []; previews = msg.previews || {}; seq = msg.seq;
       events = events.concat(msg.events || []).slice(-MAX_LOG);
+      if (!view.outcome) room = false;
       const still = legal.some((a) => { const w = a.split(" "); return prefix.every((p, i) => w[i] === p); });
       if (!still) prefix = [];
       myTurnBefore = legal.length > 0;
@@ -114,7 +150,15 @@
       render();
     },
     error(msg) {
-      if (msg.code === "bad-password" && msg.ref === "hello") return askSecret("host", "This host needs its password", hostPassword !== null);
+      if (msg.code === "resumed-elsewhere") { movedAway(); return; }
+      if (msg.code === "bad-password" && msg.ref === "hello") {
+        // Fatal: the host drops this stream. The password is asked again, never re-sent.
+        const wrong = hostPassword !== null;
+        hostPassword = null;
+        pause("password");
+        askSecret("host", "This host needs its password", wrong);
+        return;
+      }
       if (msg.code === "bad-password" && msg.ref === "join_table" && asking !== null) return askSecret(asking, `Table ${asking} needs its password`, true);
       if (msg.code === "bad-password" && msg.ref === "join_table") return;
       notice(msg.message || msg.code);
@@ -123,6 +167,17 @@
     bye(msg) { notice(`The host stopped: ${msg.reason}`); },
     chat(msg) { events = events.concat([{ type: "chat", text: `${msg.sender || "?"}: ${msg.text}` }]).slice(-MAX_LOG); render(); },
   };
+
+  // Another tab (or window) of this browser took the seat: this one stops, shows no
+  // moves, and offers to take the seat back; it never reconnects on its own.
+  function movedAway() {
+    pause("moved");
+    legal = []; prefix = [];
+    $("turn").replaceChildren();
+    document.title = "Cartagena · play";
+    notice("");
+    screen("moved");
+  }
 
   function turnNotice() {
     document.title = "▶ Your turn · Cartagena";
@@ -150,13 +205,20 @@
   function letters() { return colorLetters((view ? view.seats : (table() ? table().seats : [])).map((s) => s.color)); }
   function seatName(i) {
     const t = table(), s = t && t.seats[i];
-    return s && s.name ? s.name : (view ? view.seats[i].color : `seat ${i}`);
+    return s && s.name ? s.name : (view && view.seats[i] ? view.seats[i].color : `seat ${i}`);
   }
   function chip(color, L) {
-    const c = el("span", { class: "chip", "data-color": color }, L[color] || "?");
+    const c = el("span", { class: "chip", "data-color": color }, (L || letters())[color] || "?");
     c.style.background = colorOf(color); c.style.color = inkOn(color);
     return c;
   }
+  // What words.js needs to name a word.
+  function wordContext() {
+    const L = letters();
+    return { view, seat: here ? here.seat : null, seatName, chip: (color) => chip(color, L),
+      symbolLetters: view ? symbolLetters(view.symbols) : {} };
+  }
+  const mayManage = (t) => !!(t && here && here.seat !== null && (t.owner === here.seat || t.owner === null || t.owner === undefined));
 
   // What went wrong on the host, sent as data (docs/protocol.md 4.4, notices), in words.
   let hostNotices = [];
@@ -179,18 +241,22 @@
   function render() {
     renderNotices();
     document.body.dataset.seq = String(seq);
+    document.body.dataset.prefix = prefix.join(" ");
+    if (paused === "moved") return screen("moved");
     if (!welcomed && !localStorage.getItem("cartagena-name")) return screen("name");
     if (!here) { renderLobby(); return screen("lobby"); }
     const t = table();
     $("title").textContent = t ? t.name : `Table ${here.table}`;
     $("rules").textContent = t ? t.rules : "";
-    if (!view || (t && t.status === "waiting")) { renderWaiting(t); return screen("waiting"); }
+    if (!view || (t && t.status === "waiting") || room) { renderWaiting(t); return screen("waiting"); }
     screen("game");
     renderGame();
   }
 
   function renderLobby() {
     $("title").textContent = "Cartagena";
+    $("rules").textContent = "";
+    $("turn").replaceChildren();
     const list = $("table-list");
     // Drawn again only when the tables changed: a button is not replaced under a finger.
     const drawn = JSON.stringify(lobby);
@@ -201,17 +267,16 @@
     for (const t of lobby) {
       const free = t.seats.filter((s) => !s.name && !s.bot).length;
       const li = el("li", { class: "table-item", "data-table": t.id },
-        el("span", { class: "name" }, `${t.name}${t.password ? " 🔒" : ""}`), ` · ${t.rules} · ${t.status} · ${free} free seat${free === 1 ? "" : "s"} `);
+        el("span", { class: "name" }, `${t.name}${t.password ? " 🔒" : ""}`),
+        el("span", { class: "table-info" }, ` · ${t.rules} · ${t.status} · ${free} free seat${free === 1 ? "" : "s"}`));
       const sit = el("button", { class: "sit", "data-table": t.id }, "Take a seat");
       sit.disabled = free === 0;
       sit.onclick = () => join(t, false);
       const watch = el("button", { class: "watch", "data-table": t.id }, "Watch");
       watch.onclick = () => join(t, true);
-      li.append(sit, " ", watch);
+      li.append(el("span", { class: "buttons" }, sit, watch));
       list.append(li);
     }
-    const select = $("new-rules");
-    if (!select.options.length) for (const r of rules) select.append(el("option", { value: r.name }, `${r.name} — ${r.title}`));
   }
 
   async function join(t, spectate, password) {
@@ -224,6 +289,8 @@
 
   function renderWaiting(t) {
     $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${t.status}` : "Table";
+    $("turn").replaceChildren();
+    $("waiting-options").textContent = t && t.options ? Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(" ") : "";
     const list = $("seat-list");
     list.replaceChildren();
     const L = letters();
@@ -234,11 +301,14 @@
     }
     const owner = t && here.seat !== null && t.owner === here.seat;
     $("start").hidden = !owner;
+    $("start").textContent = t && t.status === "finished" ? "Start another game" : "Start the game";
     $("add-bot").hidden = !owner || !(t && t.seats.some((s) => !s.name && !s.bot));
+    $("leave").textContent = here.seat === null ? "Stop watching" : "Leave the table";
   }
 
   function renderGame() {
     const L = letters(), symL = symbolLetters(view.symbols);
+    const ctx = wordContext();
     const moves = lastMoves();
     const highlight = Board.highlightOf(moves, view);
     const chosen = prefix.join(" ");
@@ -249,11 +319,12 @@
     renderTurn(L);
     const me = here.seat !== null ? view.seats[here.seat] : null;
     $("you-title").textContent = me ? `You: ${seatName(here.seat)} (${me.color})` : "Watching";
-    $("hand").replaceChildren(...(me && me.hand ? me.hand.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 30)) : []));
+    $("hand").replaceChildren(...(me && me.hand ? me.hand.map((c) => Words.card(c, ctx, 30)) : []));
     $("game-leave").textContent = here.seat === null ? "Stop watching" : "Leave the seat";
-    renderChoices(symL);
-    renderPlayers(L);
-    renderPiles(symL);
+    renderChoices(ctx);
+    renderEnd();
+    renderPlayers(L, ctx);
+    renderPiles(ctx);
     renderLog(new Set(moves));
   }
 
@@ -269,6 +340,7 @@
     t.replaceChildren();
     if (view.outcome) {
       const w = view.outcome.winner;
+      if (w === null || w === undefined) { t.append("The game is over."); return; }
       t.append(chip(view.seats[w].color, L), ` ${w === here.seat ? "You win!" : seatName(w) + " wins!"}`);
       return;
     }
@@ -289,33 +361,23 @@
     return [...words.keys()];
   }
 
-  function label(word, symL) {
-    const verb = prefix[0];
-    if (/^[0-9]+$/.test(word) && view && prefix.length >= 1 && verb !== "discard") {
-      const pos = Number(word);
-      // The pirate that moves from a place is the lowest-numbered one there (the host's
-      // numbers, the same on every screen: docs/protocol.md, `numbered`).
-      const owner = view.seats[verb === "morgan" ? Number(prefix[1]) : here && here.seat];
-      const n = owner && owner.numbered ? owner.numbered.indexOf(pos) + 1 : 0;
-      const who = n ? `pirate ${n}` : "a pirate";
-      if (pos === 0) return `${who} at the start`;
-      if (pos === view.boat) return `${who} at the boat`;
-      const sym = view.board[pos - 1];
-      return sym ? `${n ? who : "the pirate"} on ${pos} (${sym})` : `place ${pos}`;
-    }
-    if (view && view.symbols.includes(word)) return Board.symbolIcon(word, symL[word.replace(/\*$/, "")], 26);
-    return word;
-  }
-
-  function renderChoices(symL) {
+  function renderChoices(ctx) {
     const box = $("choices");
     box.replaceChildren();
     const complete = prefix.length > 0 && legal.includes(prefix.join(" "));
     const words = nextWords();
-    $("doing").textContent = !legal.length ? (view.outcome ? "The game is over." : "Wait for your turn.")
-      : prefix.length ? `You chose: ${prefix.join(" ")}` : "Your move: pick one.";
+    const doing = $("doing");
+    doing.replaceChildren();
+    if (!legal.length) doing.append(view.outcome ? "The game is over." : "Wait for your turn.");
+    else if (prefix.length) doing.append("You chose: ", Words.phrase(prefix, ctx));
+    else doing.append("Your move: pick one.");
     words.forEach((word, i) => {
-      const b = el("button", { class: "choice", "data-word": word }, `${i + 1 <= 9 ? (i + 1) + " · " : ""}`, label(word, symL));
+      const picked = prefix.concat([word]);
+      const kind = Words.kindAt(picked, prefix.length);
+      const b = el("button", { class: "choice", "data-word": word, "data-kind": kind },
+        el("span", { class: "key" }, i < 9 ? `${i + 1}` : ""), Words.label(picked, prefix.length, ctx));
+      const land = previews[picked.join(" ")];
+      if (land !== undefined) b.append(el("span", { class: "lands" }, `→ ${land === view.boat ? view.goal_name || "goal" : land}`));
       b.onclick = () => pick(word);
       box.append(b);
     });
@@ -323,13 +385,45 @@
     if (complete) {
       const action = prefix.join(" ");
       const land = previews[action];
-      $("preview").textContent = land !== undefined ? `${action} → lands on ${land === view.boat ? "the boat" : land}` : action;
+      const preview = $("preview");
+      preview.replaceChildren(Words.phrase(prefix, ctx));
+      if (land !== undefined) preview.append(` → lands ${land === view.boat ? `at the ${view.goal_name || "goal"}` : `on ${land}`}`);
     }
     $("back").hidden = !prefix.length;
   }
 
+  // After the game: play again (the owner, as the terminal's "p"), or wait for the owner.
+  function renderEnd() {
+    const box = $("end-box");
+    const over = !!view.outcome && here.seat !== null;
+    box.hidden = !over;
+    if (!over) return;
+    const t = table();
+    const manage = mayManage(t);
+    $("again").hidden = !manage;
+    $("end-text").textContent = manage ? "Play again with this table?"
+      : `${t && t.owner !== null && t.owner !== undefined ? seatName(t.owner) : "The table's owner"} may start another game here.`;
+  }
+
+  function playAgain() {
+    const t = table();
+    if (!here || !mayManage(t)) return;
+    const empty = t ? t.seats.filter((s) => !s.name && !s.bot) : [];
+    if (empty.length) {
+      // Someone left: the table's room, where a bot may take the seat before starting.
+      room = true;
+      notice(`${empty.length} seat${empty.length === 1 ? "" : "s"} empty: add a bot or wait for a player, then start.`);
+      render();
+      return;
+    }
+    send({ type: "start", table: here.table });
+  }
+
   function pick(word) { prefix = prefix.concat([word]); render(); }
-  function pickPlace(pos) { if (pos !== undefined && nextWords().includes(String(pos))) pick(String(pos)); }
+  function pickPlace(pos) {
+    if (pos === undefined || Words.kindAt(prefix.concat(["0"]), prefix.length) !== "pos") return;
+    if (nextWords().includes(String(pos))) pick(String(pos));
+  }
   function confirm() {
     const action = prefix.join(" ");
     if (!legal.includes(action) || !here) return;
@@ -337,7 +431,7 @@
     send({ type: "action", table: here.table, seq, action });
   }
 
-  function renderPlayers(L) {
+  function renderPlayers(L, ctx) {
     const list = $("player-list");
     list.replaceChildren();
     const t = table();
@@ -346,17 +440,28 @@
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat });
       li.style.borderColor = colorOf(s.color);
       const home = s.pirates.filter((p) => p === view.boat).length;
-      li.append(chip(s.color, L), ` ${seatName(s.seat)}${s.seat === here.seat ? " (you)" : ""}${info && info.bot ? " · bot" : ""}${info && info.name && !info.connected ? " · away" : ""} · ${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${home}/${s.pirates.length} home`);
+      li.append(el("div", { class: "player-head" }, chip(s.color, L),
+        el("span", { class: "name" }, `${seatName(s.seat)}${s.seat === here.seat ? " (you)" : ""}`),
+        el("span", { class: "stats" }, `${info && info.bot ? "bot · " : ""}${info && info.name && !info.connected ? "away · " : ""}${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${home}/${s.pirates.length} home`)));
+      // Open hands (Tortuga): every hand the view carries is shown, as cards.
+      if (Array.isArray(s.hand) && s.seat !== here.seat) {
+        li.append(el("div", { class: "cards open-hand", "data-seat": s.seat }, ...s.hand.map((c) => Words.card(c, ctx, 20))));
+      }
       list.append(li);
     }
   }
 
-  function renderPiles(symL) {
+  function renderPiles(ctx) {
     const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
-    $("piles").replaceChildren(
-      el("span", { class: "pile" }, `Stock: ${view.stock}`), " ",
-      el("span", { class: "pile" }, "Discard: ", top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 22) : "empty"),
-      view.row ? el("span", { class: "pile" }, " Face-up: ", ...view.row.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 22))) : "");
+    const piles = [
+      el("span", { class: "pile" }, `Stock: ${view.stock}`),
+      el("span", { class: "pile" }, "Discard: ", top ? Words.card(top, ctx, 22) : "empty"),
+    ];
+    if (view.row) {
+      piles.push(el("div", { class: "pile row-pile" }, el("span", { class: "pile-label" }, `Face-up (${view.row.length}):`),
+        el("div", { class: "cards row-cards" }, ...view.row.map((c) => Words.card(c, ctx, 22)))));
+    }
+    $("piles").replaceChildren(...piles);
   }
 
   function renderLog(recent) {
@@ -366,6 +471,26 @@
       const e = events[i];
       list.append(el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, e.text || e.type));
     }
+  }
+
+  // -- leaving: asked first, far from the move buttons -------------------------------
+
+  function askLeave() {
+    if (!here) return;
+    $("leave-ask-text").textContent = here.seat === null ? "Stop watching this table?"
+      : view && !view.outcome ? "Leave your seat? The game goes on without you (a bot may take over), and this page forgets the seat."
+        : "Leave your seat at this table?";
+    $("leave-yes").textContent = here.seat === null ? "Stop watching" : "Leave";
+    $("leave-ask").hidden = false;
+    $("leave-no").focus();
+  }
+  function forget() { here = null; view = null; legal = []; events = []; prefix = []; room = false; }
+  function leave() {
+    $("leave-ask").hidden = true;
+    if (!here) return;
+    send({ type: "leave", table: here.table }).then(() => post("/play/keep", {}));
+    forget();
+    render();
   }
 
   // -- the page's own controls ------------------------------------------------------
@@ -381,29 +506,35 @@
     e.preventDefault();
     $("secret-form").hidden = true;
     const secret = $("secret-input").value;
-    if (asking === "host") { hostPassword = secret; hello(); return; }
+    if (asking === "host") {
+      hostPassword = secret;
+      if (paused === "password") resume(); else if (session) hello(); else connect();
+      return;
+    }
     const t = lobby.find((x) => x.id === asking);
     if (t) join(t, false, secret);
   };
   $("new-table").onsubmit = (e) => {
     e.preventDefault();
-    const players = Number($("new-players").value) || 4;
+    let options;
+    try { options = TableForm.options(); } catch (err) { notice(err.message); return; }
+    notice("");
     const name = `${localStorage.getItem("cartagena-name") || "guest"}'s table`;
-    send({ type: "create_table", name, rules: $("new-rules").value || "jamaica", options: { players } });
+    send({ type: "create_table", name, rules: TableForm.rulesName(), options });
   };
-  $("start").onclick = () => here && send({ type: "start", table: here.table });
+  $("new-reset").onclick = () => TableForm.reset();
+  $("start").onclick = () => { if (here) { room = false; notice(""); send({ type: "start", table: here.table }); } };
   $("add-bot").onclick = () => here && send({ type: "add_bot", table: here.table, kind: "ismcts" });
-  const leave = () => {
-    if (!here) return;
-    send({ type: "leave", table: here.table }).then(() => post("/play/keep", {}));
-    here = null; view = null; legal = []; events = []; prefix = [];
-    render();
-  };
-  $("leave").onclick = leave;
-  $("game-leave").onclick = leave;
+  $("leave").onclick = askLeave;
+  $("game-leave").onclick = askLeave;
+  $("leave-yes").onclick = leave;
+  $("leave-no").onclick = () => { $("leave-ask").hidden = true; };
+  $("take-back").onclick = () => { notice(""); forget(); screen("lobby"); resume(); };
+  $("again").onclick = playAgain;
   $("confirm").onclick = confirm;
   $("back").onclick = () => { prefix = prefix.slice(0, -1); render(); };
   document.addEventListener("keydown", (e) => {
+    if (!$("leave-ask").hidden) { if (e.key === "Escape") $("leave-ask").hidden = true; return; }
     if (document.body.dataset.screen !== "game" || e.target.tagName === "INPUT") return;
     if (e.key === "Enter") { e.preventDefault(); confirm(); }
     else if (e.key === "Escape" || e.key === "Backspace") { prefix = prefix.slice(0, -1); render(); }
@@ -413,7 +544,7 @@
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });
 
   $("name-input").value = localStorage.getItem("cartagena-name") || "";
-  fetch("/play/rules.json", { credentials: "same-origin" }).then((r) => r.json()).then((r) => { rules = r.presets; render(); }).catch(() => {});
+  fetch("/play/rules.json", { credentials: "same-origin" }).then((r) => r.json()).then((r) => { TableForm.setup(r); render(); }).catch(() => {});
   screen(localStorage.getItem("cartagena-name") ? "lobby" : "name");
   connect();
 })();

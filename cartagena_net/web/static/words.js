@@ -1,0 +1,95 @@
+/* The words of an action, as a guest reads them. An action's text is the engine's
+   notation (cartagena_net/engine/actions.py): a verb, then its arguments, each a seat
+   number, a pirate's position or a card. Which is which depends on the verb (and, after
+   "power", on the power's card), never on how the word looks: "give 1 parrot" is about
+   the player in seat 1, "advance 1 parrot" about the pirate on space 1.
+
+   Words.kindAt(words, i): "verb", "seat", "pos", "card", "power" or "word".
+   Words.label(words, i, ctx): a DOM node that names that word for a person; ctx gives
+   {view, seat (the guest's own, or null), seatName(i), chip(color), symbolLetters}. */
+"use strict";
+
+const Words = (() => {
+  const { el } = Cartagena;
+  // The arguments after each verb: s = seat, p = position, c = card (engine notation).
+  const ARGS = { advance: "pc", retreat: "p", morgan: "sp", give: "sc", take: "c", keep: "c",
+    stack: "c" };
+  // ... and after "power CARD", by the card's symbol (engine/actions.py POWER_ARGS).
+  const POWER_ARGS = { gun: "s", rum: "", lantern: "", chest: "p", parrot: "cpc", hook: "cp" };
+  const KIND = { s: "seat", p: "pos", c: "card" };
+  const VERBS = {
+    advance: "advance", retreat: "retreat", morgan: "Morgan: push a pirate", draw: "draw a card",
+    end: "end the turn", discard: "discard", sail: "sail the sloop", undo: "undo",
+    power: "use a power", take: "take", give: "give", keep: "keep", stack: "put back",
+  };
+
+  const base = (card) => String(card).replace(/\*$/, "");
+
+  function kindAt(words, i) {
+    if (i === 0) return "verb";
+    const verb = words[0];
+    if (verb === "discard") return "card";
+    if (verb === "power") {
+      if (i === 1) return "power";
+      return KIND[(POWER_ARGS[base(words[1])] || "")[i - 2]] || "word";
+    }
+    return KIND[(ARGS[verb] || "")[i - 1]] || "word";
+  }
+
+  // A card drawn as a card (a dark one dark): the board's symbol with its letter.
+  function card(word, ctx, size) {
+    const letters = ctx.symbolLetters || {};
+    const icon = Board.symbolIcon(word, letters[base(word)], size || 26);
+    const dark = String(word).endsWith("*");
+    return el("span", { class: "card-word" + (dark ? " dark" : ""), "data-card": word,
+      title: dark ? `${base(word)} (dark card)` : base(word) }, icon);
+  }
+
+  // A player: colour chip with its letter, name, colour (as the player list shows them).
+  function player(seat, ctx) {
+    const s = ctx.view && ctx.view.seats[seat];
+    if (!s) return el("span", { class: "seat-word" }, `seat ${seat}`);
+    const you = seat === ctx.seat ? " (you)" : "";
+    return el("span", { class: "seat-word", "data-seat": seat }, ctx.chip(s.color), ` ${ctx.seatName(seat)}${you} · ${s.color}`);
+  }
+
+  // Where a pirate stands, named as a place of the board.
+  function place(pos, view, letters) {
+    if (pos === 0) return [`at the ${view.start_name || "start"}`];
+    if (pos === view.boat) return [`at the ${view.goal_name || "goal"}`];
+    if (view.sloop && pos === view.sloop.pos) return ["on the sloop"];
+    const sym = view.board[pos - 1];
+    return sym ? [`on ${pos} `, Board.symbolIcon(sym, (letters || {})[sym], 18)] : [`on ${pos}`];
+  }
+
+  function position(words, i, ctx) {
+    const pos = Number(words[i]);
+    const view = ctx.view;
+    const owner = words[0] === "morgan" ? Number(words[1]) : ctx.seat;
+    // The pirate that moves from a place is the lowest-numbered of its seat's there: the
+    // host's numbers, the same on every screen (docs/protocol.md, `numbered`).
+    const s = view && owner !== null && owner !== undefined ? view.seats[owner] : null;
+    const n = s && s.numbered ? s.numbered.indexOf(pos) + 1 : 0;
+    const pirate = n ? `pirate ${n}` : "pirate";
+    const whose = owner === ctx.seat ? `your ${pirate}` : `${ctx.seatName(owner)}'s ${pirate}`;
+    return el("span", { class: "pos-word", "data-pos": pos }, `${whose} `, ...place(pos, view, ctx.symbolLetters));
+  }
+
+  function label(words, i, ctx) {
+    const word = words[i];
+    const kind = kindAt(words, i);
+    if (kind === "verb") return el("span", { class: "verb-word" }, VERBS[word] || word);
+    if (kind === "seat" && /^[0-9]+$/.test(word)) return player(Number(word), ctx);
+    if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) return position(words, i, ctx);
+    if (kind === "card") return card(word, ctx);
+    if (kind === "power") return el("span", { class: "power-word" }, card(word, ctx), ` ${base(word)}`);
+    return el("span", {}, word);
+  }
+
+  // The whole of a (partial) action, word after word.
+  function phrase(words, ctx) {
+    return el("span", { class: "phrase" }, ...words.map((_, i) => label(words, i, ctx)));
+  }
+
+  return { kindAt, label, phrase, card, player, ARGS, POWER_ARGS };
+})();
