@@ -79,17 +79,15 @@ def test_an_open_replay_page_draws_the_review_once_it_is_written(browser, tmp_pa
                  "the review drawn on the open page", timeout=40)
         assert browser.execute_script("return document.body.dataset.pos") == "2"
         assert "Chances here" in browser.find_element(By.ID, "advice").text
-        # Every step button is drawn (an SVG shape of some size), with no glyph a font
-        # might lack: ⏮⏪⏩⏭ drew as empty boxes.
+        # No step button uses a glyph a font may lack (⏮⏪⏩⏭ drew as empty boxes):
+        # only the triangles and the bar of the basic geometric shapes, or a drawing.
         for bid in ("first", "turn-back", "back", "forward", "turn-forward", "last"):
             button = browser.find_element(By.ID, bid)
-            assert button.text.strip() == "", (bid, button.text)
-            size = browser.execute_script(
-                "const r = arguments[0].querySelector('svg.icon').getBoundingClientRect();"
-                "return [r.width, r.height, arguments[0].querySelectorAll('svg path').length];",
-                button)
-            assert size[0] >= 10 and size[1] >= 10 and size[2] >= 1, (bid, size)
-            assert button.get_attribute("aria-label")
+            text = button.text.strip()
+            drawn = browser.execute_script(
+                "return arguments[0].querySelectorAll('svg path').length", button)
+            assert drawn or (text and set(text) <= set("\u25c0\u25b6|")), (bid, text)
+            assert not any("\u23e9" <= c <= "\u23ef" for c in text), (bid, text)
         # A hand of one card reads "1 card", never "1 cards", at every step.
         last = len(rec["moves"])
         seen_one = False
