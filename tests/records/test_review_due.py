@@ -117,6 +117,7 @@ def test_cartagena_review_shows_its_progress_on_a_terminal(tmp_path):
     )
 
     env = terminal_env(tmp_path)
+    Path(env["CTGN_ERR"]).touch()
     rec = record_of(bot_game("jamaica", {"players": 3, "segments": 2}, seed=3))
     store.write(Path(env["XDG_STATE_HOME"]) / "cartagena-net" / "records", rec)
     total = len(rec["moves"]) + 1
@@ -124,13 +125,20 @@ def test_cartagena_review_shows_its_progress_on_a_terminal(tmp_path):
     try:
         # its standard error is the terminal (the suite's Tmux.start sends it to a file)
         command = " ".join([*TCLI, "review", rec["id"][:12], "--workers", "1", "--playouts",
-                            "200", "--search", "1500"]) + "; echo EXIT=$?; sleep 120"
+                            "400", "--search", "3000"]) + "; echo EXIT=$?; sleep 120"
         t.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "r", command)
-        wait_screen(t, "r", lambda x: f"reviewing {rec['id']}: {total} positions" in x
-                    or f"/{total} positions" in x, "the review's first line")
-        mid = wait_screen(t, "r", lambda x: any(
-            f"{k}/{total} positions, about" in x for k in range(1, total)), "progress")
-        assert "left" in mid
+        # Caught as it is drawn (the line changes with every position done).
+        seen: list[str] = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            screen = t.screen("r")
+            seen.append(screen)
+            if any(f"{k}/{total} positions, about" in screen for k in range(1, total)):
+                break
+            assert "EXIT=" not in screen, f"no progress was shown:\n{screen}"
+            time.sleep(0.03)
+        assert any(f"{k}/{total} positions, about" in x and " left" in x
+                   for x in seen for k in range(1, total)), seen[-1]
         end = wait_screen(t, "r", lambda x: "EXIT=0" in x, "the review's end", timeout=300)
         assert f"{total}/{total} positions" in end and "kept in" in end
         assert_no_traceback(env)
