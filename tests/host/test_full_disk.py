@@ -328,3 +328,46 @@ def test_every_seat_is_told_the_game_is_paused_by_a_full_disk_and_when_it_goes_o
             run(go(), timeout=240)
         finally:
             run(stop_host(host))
+
+
+def test_a_bot_refused_by_the_disk_plays_as_soon_as_there_is_room():
+    """A bot whose action the disk refused backed off up to a minute: the game stood
+    still long after the disk had room. It tries again every few seconds instead."""
+    with tmpfs() as where:
+        host = make_host(state_dir=str(where / "state"), bot_delay=0.5, bot_level="easy",
+                         rate=1e6, burst=2e6)
+
+        async def go():
+            ann, _ = await join(host.port, "ann")
+            ann.send(messages.CreateTable(name="t", rules="jamaica", options=OPTIONS))
+            joined = await ann.expect(messages.Joined)
+            tid = joined.table
+            ann.send(messages.AddBot(table=tid, seat=None, kind="greedy"))
+            table = host.lobby.tables[tid]
+            await until(lambda: all(s.occupied for s in table.seats), "the bot seated")
+            ann.send(messages.Start(table=tid))
+            player = Player(ann, joined.seat, joined.token)
+            rng = random.Random(3)
+            while True:  # ann plays until the bot is to act
+                while player.latest is None or player.latest.seq < table.seq:
+                    await player.pump()
+                if table.state.actor != player.seat:
+                    break
+                assert await _send_action(player, tid, rng) is None
+            read_only(where)  # before the bot's move (it waits bot_delay)
+            try:
+                await until(lambda: table.journal_failing, "the bot's move refused", timeout=10)
+                await asyncio.sleep(20.0)  # refused again and again meanwhile
+                assert table.journal_failing and table.state.actor != player.seat
+            finally:
+                read_only(where, on=False)
+            seq = table.seq
+            await until(lambda: table.seq > seq, "the bot's move once there is room",
+                        timeout=4)
+            assert not table.journal_failing
+            ann.close()
+
+        try:
+            run(go(), timeout=120)
+        finally:
+            run(stop_host(host))
