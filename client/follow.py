@@ -94,6 +94,11 @@ class HostFollowing:
     def _on_state(self, msg: dict[str, Any]) -> None:
         if self.table is not None and msg.get("table") not in (None, self.table):
             return
+        if (self.view is not None and msg.get("seq") == self.seq and not msg.get("events")
+                and msg.get("view") == self.view
+                and [str(a) for a in msg.get("legal") or []] == self.legal):
+            self.chances.take(msg)  # a new live estimate of the same position: no more
+            return
         old = self.view
         self.view = msg.get("view") or None
         self.legal = [str(a) for a in msg.get("legal") or []]
@@ -110,6 +115,10 @@ class HostFollowing:
             if self.history_whole or self.game_started is None or restart:
                 self.game_started = time.monotonic()
             self.game_ended = None
+            self.chances.reset()
+        self.chances.take(msg)
+        if self.hint is not None and self.hint.get("seq") != self.seq:
+            self.hint = None
         if self.view and self.view.get("outcome") and self.game_ended is None:
             self.game_ended = time.monotonic()
         self.history.extend(events)
@@ -128,6 +137,31 @@ class HostFollowing:
             self.mode = "move"
         self.power_index = 0
         self._fix_selection()
+
+    def _on_hint(self, msg: dict[str, Any]) -> None:
+        """The bot's move for this seat: previewed (Enter plays it, Esc drops it)."""
+        from client.learn import hint_line, hint_preview
+
+        if msg.get("seq") != self.seq or msg.get("action") not in self.legal:
+            return  # for a position that moved on
+        self.hint = msg
+        self.preview = hint_preview(self.view or {}, msg)
+        self.set_status(hint_line(msg))
+
+    def ask_hint(self) -> None:
+        """Ask the host for a hint (a table whose owner allowed them, on this seat's turn)."""
+        if self.seat is None or self.spectate:
+            self.set_status("only a seated player may ask for a hint", error=True)
+        elif not (self.table_info or {}).get("hints"):
+            self.set_status("this table does not allow hints (its owner chooses when "
+                            "creating it)", error=True)
+        elif not self.legal:
+            self.set_status("ask for a hint on your turn", error=True)
+        elif self.hint is not None:
+            self._on_hint(self.hint)  # the same position: the same hint, shown again
+        else:
+            self.send({"type": "hint", "table": self.table})
+            self.set_status("asking the bot for a hint…")
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         code = str(msg.get("code") or "")

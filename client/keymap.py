@@ -14,6 +14,7 @@ KeyPairs = list[tuple[str, str]]
 
 UNDO_KEY = "z"
 SAIL_KEY = "f"  # ferry the sloop (the Whole Jailbreak)
+HINT_KEY = "!"  # ask the bot for a hint (a table that allows them)
 SCROLL_KEYS = ("pageup", "pagedown", "home", "end")
 
 
@@ -100,6 +101,8 @@ def move_keys(model: Any, now: bool = True) -> KeyPairs:
                    "order back on the stock"))]
     if not now or "undo" in kinds:
         pairs.append((UNDO_KEY, "undo the last move"))
+    if (model.table_info or {}).get("hints"):
+        pairs.append((HINT_KEY, "hint: the bot's move for you, previewed (Enter plays it)"))
     if not now and opts.get("filibusters"):
         pairs += [("letter", "discard owed: choose a card"), ("Backspace", "take back a pick")]
     if model.may_manage():

@@ -15,6 +15,7 @@ from typing import Any
 from client.follow import LOG_KEEP, HostFollowing
 from client.glyphs import symbol_keys
 from client.keys import KeyHandling
+from client.learn import ChanceCurve
 from client.uistate import CreateForm, InputLine, Preview
 
 DEFAULT_PORT = 41672  # the host's TCP port when an address names none
@@ -84,6 +85,8 @@ class ClientModel(KeyHandling, HostFollowing):
     gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False
     outbox: list[dict[str, Any]] = field(default_factory=list)
+    chances: ChanceCurve = field(default_factory=ChanceCurve)  # live chances (client.learn)
+    hint: dict[str, Any] | None = None  # the last hint the host sent for this position
     presets: list[str] = field(default_factory=list)
     preset_titles: dict[str, str] = field(default_factory=dict)
     option_names: list[str] = field(default_factory=list)

@@ -130,11 +130,26 @@ def players_lines(model: ClientModel, width: int) -> list[Line]:
                             f"{len(s['pirates'])}"))]
         if sloop is not None:
             line.append((DIM, "  " + _("aboard {n}").format(n=s["pirates"].count(sloop))))
+        line += chance_part(model, seat, c)
         hand = s.get("hand")
         if hand is not None and seat != model.seat:
             line += [("", "  ")] + public_cards(model, hand)
         lines.append(clip(line, width))
     return lines
+
+
+def chance_part(model: ClientModel, seat: int, color: str) -> Line:
+    """The seat's live chance of winning and a short curve of it over the game (when
+    the host sends chances: to spectators, and to players if the table shows them)."""
+    from client.learn import spark
+
+    chances = model.chances.latest
+    view = model.view or {}
+    if not chances or len(chances) != len(view.get("seats") or ()):
+        return []
+    curve = spark([p[seat] for _, p in model.chances.points], 8, model.ascii_only)
+    return [(DIM, "  " + _("win") + " "), ("bold", f"{round(chances[seat] * 100):>3}%"),
+            (color_style(color), f" {curve}")]
 
 
 def turn_line(model: ClientModel) -> Line:

@@ -189,6 +189,8 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
     for i, t in enumerate(model.tables):
         sel = i == model.lobby_index
         lock = " [password]" if t.get("password") else ""
+        lock += " [hints]" if t.get("hints") else ""
+        lock += " [chances shown]" if t.get("player_chances") else ""
         lines.append([(SEL if sel else TITLE, f" {t.get('id')}: {t.get('name')} "),
                       ("", f"  {t.get('rules')}  "), (DIM, _options_text(t.get("options"))),
                       ("", f"  {t.get('status')}  {t.get('spectators', 0)} watching{lock}")])

@@ -34,7 +34,7 @@ class ConnState(enum.Enum):
 
 _ANYTIME = frozenset({"chat", "ping", "pong", "error", "bye"})
 #: Table-scoped messages a client sends: their ``table`` must be the current one.
-TABLE_SCOPED = frozenset({"leave", "add_bot", "remove_bot", "start", "action"})
+TABLE_SCOPED = frozenset({"leave", "add_bot", "remove_bot", "start", "action", "hint"})
 
 #: Message types each role may send, by state.
 ALLOWED: dict[Role, dict[ConnState, frozenset[str]]] = {
@@ -47,7 +47,7 @@ ALLOWED: dict[Role, dict[ConnState, frozenset[str]]] = {
     Role.HOST: {
         ConnState.HANDSHAKE: frozenset({"welcome", "error", "bye"}),
         ConnState.LOBBY: _ANYTIME | {"lobby", "joined"},
-        ConnState.TABLE: _ANYTIME | {"lobby", "joined", "state"},
+        ConnState.TABLE: _ANYTIME | {"lobby", "joined", "state", "hint"},
         ConnState.CLOSED: frozenset(),
     },
 }

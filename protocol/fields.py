@@ -94,6 +94,20 @@ class Int(Kind):
         return value
 
 
+class Float(Kind):
+    """A finite number in ``lo..hi`` (an int is taken too); always a float after."""
+
+    def __init__(self, lo: float, hi: float) -> None:
+        self.lo, self.hi = lo, hi
+
+    def clean(self, value: Any, where: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise FieldError(f"{where}: expected a number, got {type(value).__name__}")
+        if not self.lo <= value <= self.hi:  # NaN fails this too
+            raise FieldError(f"{where}: {value} not in {self.lo}..{self.hi}")
+        return float(value)
+
+
 class Bool(Kind):
     def clean(self, value: Any, where: str) -> bool:
         if not isinstance(value, bool):
@@ -384,7 +398,7 @@ class Record:
 
 
 __all__ = [
-    "MAX_SECRET", "Bin", "Bool", "Data", "Enum", "FieldError", "Int", "Kind", "Nested",
+    "MAX_SECRET", "Bin", "Bool", "Data", "Enum", "FieldError", "Float", "Int", "Kind", "Nested",
     "Opt", "Options", "Record", "Secret", "Seq", "Str", "clean_data", "clean_secret",
     "clean_text",
 ]

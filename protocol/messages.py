@@ -24,6 +24,7 @@ from .fields import (
     Bool,
     Data,
     Enum,
+    Float,
     Int,
     Nested,
     Opt,
@@ -127,6 +128,8 @@ class TableInfo(Record):
         "password": Bool(),
         "owner": Opt(_SEAT),
         "seats": Seq(Nested(SeatInfo), MAX_SEATS),
+        "hints": Bool(),
+        "player_chances": Bool(),
         "notices": Seq(Data(), MAX_NOTICES),
     }
     id: int
@@ -138,6 +141,8 @@ class TableInfo(Record):
     password: bool = False
     owner: int | None = None
     seats: tuple[dict[str, Any], ...] = ()
+    hints: bool = False
+    player_chances: bool = False
     notices: tuple[dict[str, Any], ...] = ()  # what went wrong at this table (docs 4.4)
 
 
@@ -230,11 +235,15 @@ class CreateTable(Message):
         "rules": Str(32),
         "options": Options(),
         "password": Opt(Secret()),
+        "hints": Bool(),
+        "player_chances": Bool(),
     }
     name: str
     rules: str = "jamaica"
     options: dict[str, Any] = field(default_factory=dict)
     password: str | None = None
+    hints: bool = False
+    player_chances: bool = False
 
 
 @dataclass(frozen=True)
@@ -331,6 +340,7 @@ class State(Message):
         "legal": Seq(Str(200), MAX_LEGAL),
         "events": Seq(Data(), MAX_EVENTS),
         "lines": Seq(Str(500), MAX_EVENTS),
+        "chances": Opt(Seq(Float(0.0, 1.0), MAX_SEATS)),
     }
     table: int
     seq: int
@@ -338,6 +348,28 @@ class State(Message):
     legal: tuple[str, ...] = ()
     events: tuple[dict[str, Any], ...] = ()
     lines: tuple[str, ...] = ()
+    chances: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Hint(Message):
+    """C->H: a seated player asks for the bot's move (only ``table``). H->C, to that
+    seat alone: the move for state number ``seq`` (not played), why as data
+    (``why``: ``kind`` and its fields) and as an English line (``reason``)."""
+
+    TYPE: ClassVar[str] = "hint"
+    FIELDS: ClassVar = {
+        "table": _TABLE,
+        "seq": Opt(Int(0, U32)),
+        "action": Opt(Str(200)),
+        "reason": Opt(Str(500)),
+        "why": Opt(Data()),
+    }
+    table: int
+    seq: int | None = None
+    action: str | None = None
+    reason: str | None = None
+    why: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -383,7 +415,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
         Hello, Welcome, Error, Lobby, CreateTable, JoinTable, Joined, Leave,
-        AddBot, RemoveBot, Start, Action, State, Chat, Ping, Pong, Bye,
+        AddBot, RemoveBot, Start, Action, State, Hint, Chat, Ping, Pong, Bye,
     )
 }
 
@@ -408,7 +440,7 @@ def decode(d: dict[str, Any]) -> Message:
 
 __all__ = [
     "MESSAGE_TYPES", "Action", "AddBot", "Bye", "Chat", "CreateTable", "Error",
-    "Hello", "JoinTable", "Joined", "Leave", "Lobby", "Message", "Ping", "Pong",
+    "Hello", "Hint", "JoinTable", "Joined", "Leave", "Lobby", "Message", "Ping", "Pong",
     "RemoveBot", "Resumed", "SeatInfo", "Start", "State", "TableInfo", "Welcome",
     "decode",
 ]

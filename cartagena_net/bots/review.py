@@ -29,6 +29,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cartagena_net.bots.coach import EPSILON, view_chances
 from cartagena_net.engine import SPECTATOR, RandomChance, view
 from cartagena_net.engine.determinize import Determinizer, track_known
 
@@ -37,7 +38,6 @@ VERSION = 1
 PLAYOUTS = 96  # games played out from each position for the chances
 SEARCH = 2000  # ismcts iterations for the bot's move at each position
 TURNING = 5  # how many turning points a review names
-EPSILON = 0.15  # the playouts' share of random moves, as in the search
 
 
 def method(playouts: int = PLAYOUTS, search: int = SEARCH) -> dict[str, Any]:
@@ -58,20 +58,11 @@ def state_at(record: Mapping[str, Any], k: int) -> Any:
 
 
 def chances(state: Any, playouts: int, rng: random.Random) -> list[float]:
-    """Each seat's chance of winning from ``state`` as a spectator sees it."""
-    n = len(state.pirates)
-    if state.outcome is not None:
-        return [1.0 if s == state.outcome.winner else 0.0 for s in range(n)]
+    """Each seat's chance of winning from ``state`` as a spectator sees it (the same
+    estimator as the room's live chances: :func:`cartagena_net.bots.coach.view_chances`)."""
     seen = view(state, SPECTATOR, since=0)
-    det = Determinizer(seen, track_known({}, seen.get("events") or (), -1))
-    wins = [1.0 / n] * n  # the prior: one win, spread evenly
-    for _ in range(playouts):
-        s = det.sample(rng)
-        _play_out(s, rng)
-        if s.outcome is not None:
-            wins[s.outcome.winner] += 1
-    total = sum(wins)
-    return [round(w / total, 4) for w in wins]
+    return view_chances(seen, track_known({}, seen.get("events") or (), -1), playouts,
+                        rng)[0]
 
 
 def bot_move(state: Any, played: str, iterations: int, playouts: int,

@@ -52,6 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("do not advertise by multicast DNS (_cartagena._tcp.local.)"))
     add_password_arguments(parser, N_("the password players and watchers need to join"))
     parser.add_argument("--no-spectators", action="store_true", help=_("close tables to watchers"))
+    from cartagena_net.cli.learn_args import add_learning_arguments
+
+    add_learning_arguments(parser)
     parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
                         help=_("a game a client left to bots alone, with nobody watching, "
                              "pauses at once and is removed after this many seconds "
@@ -202,6 +205,7 @@ def build_config(args: argparse.Namespace, password: str | None = None,
         log_events=bool(args.headless and not args.no_game_log),
         web_port=web_port(args.web, args.port),
         web_hosts=tuple(args.web_host),
+        live_chances=not args.no_live_chances,
     )
     if args.name:
         config.name = args.name[:64]
@@ -285,7 +289,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             tid = service.create_table(
                 args.table_name or f"{config.name}'s table", args.rules, options,
-                bots=args.bots, bot_kind=bot_kind,
+                bots=args.bots, bot_kind=bot_kind, hints=args.hints,
+                player_chances=args.player_chances,
             )
             table = service.lobby.tables[tid]
             if all(seat.bot_kind for seat in table.seats):

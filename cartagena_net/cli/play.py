@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
                         help=_("also show the table in a browser at http://127.0.0.1:PORT/"))
     add_notify_arguments(parser)
+    from cartagena_net.cli.learn_args import add_learning_arguments
+
+    add_learning_arguments(parser)
     from cartagena_net.cli.journal_args import add_journal_arguments
 
     add_journal_arguments(parser)
@@ -111,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
                         resume=state.resume, journal_sync=args.journal_sync,
                         journal_off=state.off,
                         records_dir=records_folder(args),
-                        reviews=not args.no_reviews)
+                        reviews=not args.no_reviews,
+                        live_chances=not args.no_live_chances)
     token: str | None = None
     try:
         service = HostService(config, reactor)
@@ -119,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
         table, token = resumed_seat(service)
         if table is None:
             table = service.create_table(f"{name}'s table", args.rules, options, bots=bots,
-                                         bot_kind=bot_kind)
+                                         bot_kind=bot_kind, hints=args.hints,
+                                         player_chances=args.player_chances)
     except HostError as exc:
         service.stopService()
         print(f"cartagena play: {exc.message}", file=sys.stderr)

@@ -61,6 +61,8 @@ def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
         places = ", ".join(f"{_ordinal(i)} {n}" for i, n in enumerate(r["places"], 1) if n)
         if r["unfinished"]:
             places += ("; " if places else "") + _("{n} unfinished").format(n=r["unfinished"])
+        if r.get("hinted"):
+            places += ("; " if places else "") + _("{n} with hints").format(n=r["hinted"])
         rating = f"{r.get('rating', 0.0):.1f}"
         lines.append(f"{name:<{width}}  {r['games']:>{cols[0]}}  {r['wins']:>{cols[1]}}  "
                      f"{decimal(rating):>{cols[2]}}  {places}")

@@ -78,3 +78,6 @@ class HostConfig:
     records_dir: str | None = None
     # The bot reviews each game that ends (cartagena_net.host.reviewer), beside its record.
     reviews: bool = True
+    # Each seat's chance of winning, estimated after every turn for spectators and the TV
+    # (cartagena_net.host.coach); False: never estimated (--no-live-chances).
+    live_chances: bool = True

@@ -197,6 +197,8 @@ class Lobby:
             dict(msg.options or {}),
             stored_password=stored,
             address=conn.address,
+            hints=msg.hints,
+            player_chances=msg.player_chances,
         )
         table = self.tables[table_id]
         self._sit(conn, table, None, None)
@@ -258,6 +260,10 @@ class Lobby:
 
     def on_Action(self, conn: Any, msg: Any) -> None:
         self._at(conn, msg.table).act(conn, msg.seq, msg.action)
+
+    def on_Hint(self, conn: Any, msg: Any) -> Any:
+        """A seated player asks for a hint: answered to that connection alone, later."""
+        return self._at(conn, msg.table).hint(conn)
 
     def on_Chat(self, conn: Any, msg: Any) -> None:
         out = messages.Chat(table=msg.table, text=msg.text, sender=conn.name)

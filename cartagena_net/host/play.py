@@ -47,6 +47,15 @@ class _Thinking(Protocol):
     def stop_thinking(self) -> None: ...
 
 
+class _Hinting(Protocol):
+    hints: bool
+    hinted_moves: list[int]
+
+    def new_game(self) -> None: ...
+
+    def was_hinted(self, seat: int, seq: int) -> bool: ...
+
+
 class _Reseating(Protocol):
     def reseat(self, order: list[Seat]) -> None: ...
 
@@ -86,6 +95,8 @@ class PlayTable(Protocol):
     viewers: _Broadcaster
     bots: _Thinking
     sitting: _Reseating
+    coach: _Hinting
+    player_chances: bool
 
 
 class Play:
@@ -141,6 +152,7 @@ class Play:
         t.actions_seen = 0
         t.status = "playing"
         t.sent_events = 0
+        t.coach.new_game()
         log.info("table {table}: a new game starts", table=t.id)
         for s in t.seats:
             t.sitting.arm_takeover(s)
@@ -195,9 +207,12 @@ class Play:
                 f"the host failed to apply {text[:60]!r} (a fault logged on the host); "
                 "the action was refused and the game is unchanged",
             ) from None
+        hinted = t.coach.was_hinted(seat, t.seq)  # the record marks a move after a hint
         if t.journal is not None:
             record: dict[str, Any] = {"t": "act", "seq": t.seq + 1, "seat": seat,
                                       "action": text}
+            if hinted:
+                record["hinted"] = True
             if gamerec.chance_count(t.state) > t.chance_seen:
                 record["chance"] = gamerec.chance_outcomes(t.state, t.chance_seen)
             try:
@@ -209,6 +224,8 @@ class Play:
                 self._restore_last_good()
                 raise HostError("journal-failed", self.journal_message(exc)) from None
             self.journal_ok()
+        if hinted:
+            t.coach.hinted_moves.append(t.actions_seen)
         t.seq += 1
         t.chance_seen = gamerec.chance_count(t.state)
         t.actions_seen += 1
@@ -265,6 +282,8 @@ class Play:
             "password_hash": None if t.password is None else t.password.hash,
             "spectators": t.allow_spectators,
             "creator": t.creator,
+            "hints": t.coach.hints,
+            "player_chances": t.player_chances,
         }
 
     def seats_record(self) -> dict[str, Any]:

@@ -94,6 +94,7 @@ class _Replay:
         self.actions: list[tuple[list[list[int]], str]] = []
         self.action_records: list[int] = []  # record number of each action
         self.seats_acting: list[int | None] = []  # the seat each action record names
+        self.hinted: list[int] = []  # the actions taken after a hint (their indices)
 
     def take(self, number: int, rec: dict[str, Any]) -> None:
         kind = rec["t"]
@@ -115,6 +116,7 @@ class _Replay:
             self.started_at = started if isinstance(started, (int, float)) else None
             self.outcomes = _outcomes(rec.get("chance"))
             self.actions, self.action_records, self.seats_acting = [], [], []
+            self.hinted = []
             self.seq = _seq(rec)
         elif kind == "seq":  # seq moved on past records lost to damage
             self.seq = max(self.seq, _seq(rec))
@@ -129,6 +131,8 @@ class _Replay:
                                  "(records before it are missing)")
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
                 raise ValueError("an act record with a bad seat")
+            if rec.get("hinted") is True:  # taken after a hint: the record says so
+                self.hinted.append(len(self.actions))
             self.actions.append((_outcomes(rec.get("chance")), rec["action"]))
             self.seats_acting.append(seat)
             self.action_records.append(number)
@@ -168,6 +172,7 @@ def _table_from_meta(host: Any, table_id: int, meta: dict[str, Any]) -> Table:
             host, table_id, name, rules, options,
             password=journaled_password(meta), spectators=bool(meta.get("spectators", True)),
             open_journal=False, creator=creator if isinstance(creator, str) else None,
+            hints=meta.get("hints") is True, player_chances=meta.get("player_chances") is True,
         )
     except HostError as exc:
         raise JournalError(1, f"its table record is unusable: {exc.message}") from None
@@ -232,6 +237,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         table.started_at = rep.started_at
         table.chance_seen = gamerec.chance_count(state)
         table.actions_seen = len(rep.actions)
+        table.coach.hinted_moves = [k for k in rep.hinted if k < len(rep.actions)]
         table.sent_events = state.event_count
         table.status = "finished" if state.is_over else "playing"
     table.journal_damage = None

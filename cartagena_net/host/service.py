@@ -190,6 +190,8 @@ class HostService(Service):
         password: str | None = None,
         stored_password: StoredPassword | None = None,
         address: str | None = None,
+        hints: bool = False,
+        player_chances: bool = False,
     ) -> int:
         """Create a table (bots take the last seats); return its id. HostError if refused.
 
@@ -198,6 +200,9 @@ class HostService(Service):
 
         ``address``: the client address asking (None: the host itself); one address
         holds at most ``config.max_tables_per_address`` tables.
+
+        ``hints``: the seated players may ask for hints; ``player_chances``: their own
+        states carry each seat's chance of winning too (the owner's choices).
         """
         if password:
             try:
@@ -224,7 +229,7 @@ class HostService(Service):
                 table = Table(
                     self, table_id, name[:64], rules, options,
                     password=stored_password, spectators=self.config.spectators,
-                    creator=address,
+                    creator=address, hints=hints, player_chances=player_chances,
                 )
             except FileExistsError:  # a journal nobody listed: never overwrite it
                 log.warn(  # noqa: G010 - twisted's Logger has warn()

@@ -6,9 +6,11 @@ hands each job to one collaborator, each in its own module:
 - ``sitting`` (:mod:`~cartagena_net.host.sitting`): who sits: seats, tokens, the owner,
   bots' seats, takeovers and stand-ins;
 - ``bots`` (:mod:`~cartagena_net.host.tablebots`): the bots at the table: when they
-  move, their searches on the pool, fallback, answers (and, to come, hints);
+  move, their searches on the pool, fallback, answers, and hints;
 - ``viewers`` (:mod:`~cartagena_net.host.viewers`): what each viewer receives: state
-  frames, broadcasts, spectators, web watchers (and, to come, live chances);
+  frames, broadcasts, spectators, web watchers, and the live chances;
+- ``coach`` (:mod:`~cartagena_net.host.coach`): what each viewer was told of hidden
+  cards, the live chances' estimates and the hints' searches;
 - ``attendance`` (:mod:`~cartagena_net.host.attendance`): pause, grace and abandon of a
   game nobody plays or watches;
 - ``play`` (:mod:`~cartagena_net.host.play`): the game itself: start, act, apply, the
@@ -25,6 +27,7 @@ from typing import Any
 
 from cartagena_net.host import gamerec
 from cartagena_net.host.attendance import Attendance
+from cartagena_net.host.coach import Coach
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.play import Play
@@ -48,6 +51,8 @@ class Table:
         spectators: bool = True,
         open_journal: bool = True,
         creator: str | None = None,
+        hints: bool = False,
+        player_chances: bool = False,
     ) -> None:
         self.host = host
         self.id = table_id
@@ -85,6 +90,12 @@ class Table:
         self.bots = TableBots(self)
         self.viewers = Viewers(self)
         self.attendance = Attendance(self)
+        # Live chances for the room (the host's choice) and, the owner's choices, hints
+        # and the players' own chances.
+        live = bool(getattr(getattr(host, "config", None), "live_chances", False))
+        self.player_chances = player_chances
+        self.coach = Coach(self, live=live, hints=hints,
+                           on_chances=lambda: self.viewers.chances_ready())
         # A seeded host (practice, tests) deals from its own seeded RNG; else the OS's.
         self.play = Play(self, None if seed is None else gamerec.deal_rng(seed))
         self.journal: Any = host.open_journal(table_id) if open_journal else None
@@ -108,6 +119,8 @@ class Table:
             "password": self.password is not None,
             "owner": self.owner,
             "seats": [s.public() for s in self.seats],
+            "hints": self.coach.hints,
+            "player_chances": self.player_chances,
             "notices": self.notices(),
         }
 
@@ -250,8 +263,13 @@ class Table:
         self.play.apply(seat, text)
 
     def full_state(self, viewer: Any) -> dict[str, Any]:
-        """A fresh full ``state`` map for ``viewer`` with the recent events (web view)."""
-        return self.viewers.full_state(viewer)
+        """A fresh full ``state`` map for ``viewer`` with the recent events (web view:
+        with the live chances' state number and curve so far)."""
+        return self.viewers.full_state(viewer, web=True)
+
+    def hint(self, conn: Any) -> None:
+        """A seated player asks for a hint (answered later, to ``conn`` alone)."""
+        self.bots.hint(conn)
 
     # -- attendance ------------------------------------------------------------
 
@@ -278,6 +296,7 @@ class Table:
     def close(self) -> None:
         """Cancel timers and close the journal (the host is stopping)."""
         self.bots.stop_thinking()
+        self.coach.close()
         self.attendance.cancel_idle()
         self.sitting.cancel_takeovers()
         if self.journal is not None:

@@ -8,8 +8,9 @@ tries is applied. A bot's answer goes through the game's ``apply`` like a player
 may call the engine's view, the host's ``thinker``, ``reactor`` and ``config``, and
 the table's ``play.apply``; it imports no other part of a table.
 
-Whatever else a bot is asked at a table goes here: e.g. "hints" (a bot's suggestion
-for a seat) are searches on the same pool, next to :meth:`TableBots.think`.
+Whatever else a bot is asked at a table goes here: hints (the bot's move for a seat
+that asks, :meth:`TableBots.hint`) are searches on the same pool, through the table's
+``coach`` (:mod:`cartagena_net.host.coach`), at a person's priority.
 """
 from __future__ import annotations
 
@@ -51,6 +52,16 @@ class _Applier(Protocol):
     def apply(self, seat: int, text: str) -> None: ...
 
 
+class _Sitting(Protocol):
+    def seat_of(self, conn: Any) -> Seat | None: ...
+
+
+class _Coach(Protocol):
+    hints: bool
+
+    def ask(self, conn: Any, seat: int, legal: list[str]) -> None: ...
+
+
 class BotsTable(Protocol):
     """What :class:`TableBots` reads of its table (and the one call it makes back)."""
 
@@ -65,6 +76,9 @@ class BotsTable(Protocol):
     bot_fallbacks: int
     rng: random.Random
     play: _Applier
+    spectators: set[Any]
+    sitting: _Sitting
+    coach: _Coach
 
 
 class TableBots:
@@ -161,6 +175,25 @@ class TableBots:
             if delay is None:
                 delay = min(60.0, host.config.bot_delay + 2.0 ** min(self._bot_failures, 6))
             self._bot_call = host.reactor.callLater(delay, self._bot_move)
+
+    def hint(self, conn: Any) -> None:
+        """A hint for ``conn``'s seat: the bot's move from that seat's own view, sent
+        to ``conn`` alone when the search is done (see the coach). HostError
+        ``not-allowed`` from a spectator, at a table without hints or not playing;
+        ``not-your-turn`` when the seat has nothing to decide."""
+        t = self.table
+        seat = None if conn in t.spectators else t.sitting.seat_of(conn)
+        if seat is None:
+            raise HostError("not-allowed", "only a seated player may ask for a hint")
+        if not t.coach.hints:
+            raise HostError("not-allowed", f"table {t.id} does not allow hints "
+                            "(its owner chooses when creating it)")
+        if t.status != "playing" or t.state is None or t.state.is_over or t.faulted:
+            raise HostError("not-allowed", f"table {t.id} is not playing")
+        actions = [a for a in legal(t.state, seat.index) if a != "undo"]
+        if not actions:
+            raise HostError("not-your-turn", "you have nothing to decide now: ask on your turn")
+        t.coach.ask(conn, seat.index, actions)
 
     def think(self, seat: Seat) -> None:
         """Run the seat's search in the host's thinker (off the reactor thread)."""

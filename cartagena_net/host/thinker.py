@@ -40,8 +40,9 @@ log = Logger(namespace="cartagena.thinker")
 
 HUMAN, BOTS, REVIEW = 0, 1, 2  # job priorities, best first
 PRIORITIES = (HUMAN, BOTS, REVIEW)
+IDLE = 3  # below every priority: run only on a worker idle now (see run_idle)
 
-__all__ = ["BOTS", "HUMAN", "REVIEW", "Thinker", "WorkerDied"]
+__all__ = ["BOTS", "HUMAN", "IDLE", "REVIEW", "Thinker", "WorkerDied"]
 
 
 class _Job:
@@ -87,6 +88,35 @@ class Thinker:
         job = _Job(next(self._ids), fn, args, priority)
         self._queues[priority].append(job)
         self._dispatch()
+        return job.deferred
+
+    def run_idle(self, fn: Any, *args: Any) -> defer.Deferred | None:
+        """``fn(*args)`` below every priority (the room's live chances): started now on
+        a worker that is idle while no job waits, within the share of workers that jobs
+        below :data:`HUMAN` may hold; else None (nothing queued: the caller tries again
+        later). Never run again if its worker dies. With ``workers=0``: never (a thread
+        would share the reactor's interpreter lock)."""
+        if not self.workers or self._stopped or self.waiting():
+            return None
+        lower = sum(1 for w in self._pool if w.job is not None and w.job.priority != HUMAN)
+        if lower >= max(1, self.workers - 1):
+            return None
+        idle = next((w for w in self._pool if w.job is None), None)
+        if idle is None:
+            if len(self._pool) >= self.workers:
+                return None
+            try:
+                idle = WorkerProcess(self._answered_in_thread, self._died_in_thread)
+            except OSError:
+                return None
+            self._pool.append(idle)
+        job = _Job(next(self._ids), fn, args, IDLE)
+        job.tries = RETRIES + 1  # a dead worker's job is not run again
+        idle.job = job
+        if not idle.send((job.id, job.fn, job.args)):
+            idle.job = None
+            self._forget(idle)
+            return None
         return job.deferred
 
     def _next_job(self) -> _Job | None:

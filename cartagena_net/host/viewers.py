@@ -8,8 +8,11 @@ hidden information is filtered by the engine's view alone. It may call the engin
 view, the host's ``encode_wire``, ``web`` and ``lobby_changed``, the table's
 ``remove_if_vacant`` and, after each broadcast, the bots' ``schedule``.
 
-Whatever is added to what a viewer sees goes here: e.g. "live chances" (the spectators'
-estimates) join the spectators' view in :meth:`Viewers.broadcast`.
+Whatever is added to what a viewer sees goes here: the live chances (the table's
+``coach`` estimates them from the spectators' view) join the spectators' states, and the
+players' when the table's owner chose so; after each broadcast the coach follows what
+each viewer was told and estimates the new position, and :meth:`Viewers.chances_ready`
+sends a new estimate when it is in.
 """
 from __future__ import annotations
 
@@ -36,6 +39,16 @@ class _Scheduler(Protocol):
     def schedule(self) -> None: ...
 
 
+class _Coach(Protocol):
+    chances: list[float] | None
+    chances_seq: int | None
+    curve: list[dict[str, Any]]
+
+    def follow(self, shared: dict[str, Any] | None = None) -> None: ...
+
+    def turn(self) -> None: ...
+
+
 class ViewersTable(Protocol):
     """What :class:`Viewers` reads of its table (and the two calls it makes back)."""
 
@@ -48,6 +61,8 @@ class ViewersTable(Protocol):
     seq: int
     sent_events: int
     bots: _Scheduler
+    coach: _Coach
+    player_chances: bool
 
     def remove_if_vacant(self) -> bool: ...
 
@@ -73,6 +88,7 @@ class Viewers:
         t.host.lobby_changed(t)
         if t.state is not None:
             conn.write_state(t.id, t.host.encode_wire(self.full_state(SPECTATOR)))
+            t.coach.turn()  # a first estimate, if none was made while nobody watched
 
     def drop_spectator(self, conn: Any) -> bool:
         """Remove ``conn`` if it is a spectator here; say whether it was."""
@@ -106,7 +122,16 @@ class Viewers:
             "legal": legal(t.state, viewer) if viewer is not SPECTATOR else [],
             "events": events,
             "lines": _lines(events),
+            "chances": self._chances(viewer),
         }
+
+    def _chances(self, viewer: Any) -> list[float] | None:
+        """The newest live chances, for a spectator, or a seat at a table that shows
+        them to its players; else None."""
+        t = self.table
+        if viewer is SPECTATOR or t.player_chances:
+            return t.coach.chances
+        return None
 
     def seat_frame(self, seat: int, since: int, shared: dict[str, Any],
                    parts: dict[Any, Any]) -> bytes:
@@ -132,13 +157,23 @@ class Viewers:
         told = parts.get(told_key)
         if told is None:
             told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
-        wire = {"type": "state", "table": t.id, "seq": t.seq, "legal": legal(state, seat)}
+        wire = {"type": "state", "table": t.id, "seq": t.seq, "legal": legal(state, seat),
+                "chances": self._chances(seat)}
         return encode_frame_nested(wire, "view", head[0], head[1], v, more=told, more_count=2)
 
-    def full_state(self, viewer: Any) -> dict[str, Any]:
+    def full_state(self, viewer: Any, web: bool = False) -> dict[str, Any]:
         """A fresh full ``state`` map for ``viewer`` with the recent events (a reconnect,
-        a new spectator, the web view)."""
-        return self.state_wire(viewer, max(0, self.table.state.event_count - RECENT_EVENTS))
+        a new spectator, the web view; ``web``: with the chances' state number and
+        their curve so far, for the TV page)."""
+        wire = self.state_wire(viewer, max(0, self.table.state.event_count - RECENT_EVENTS))
+        return self._for_web(wire, curve=True) if web else wire
+
+    def _for_web(self, wire: dict[str, Any], curve: bool = False) -> dict[str, Any]:
+        coach = self.table.coach
+        out = {**wire, "chances_seq": coach.chances_seq}
+        if curve:
+            out["curve"] = list(coach.curve)
+        return out
 
     def broadcast(self, full: bool = False, first: int | None = None) -> None:
         """Each seated player's own view, then the spectators' shared frame.
@@ -172,8 +207,38 @@ class Viewers:
                 data = host.encode_wire(spec)
                 for conn in list(t.spectators):
                     conn.write_state(t.id, data)
-            if watched:
-                web.publish_state(t, spec, full)  # encoded once for every web watcher
+            if watched:  # encoded once for every web watcher
+                web.publish_state(t, self._for_web(spec, curve=full), full)
+        t.coach.follow(shared)  # what each viewer was told, before the state forgets it
         t.sent_events = t.state.event_count
         t.state.forget_events(t.sent_events - RECENT_EVENTS)  # nothing older is resent
-        t.bots.schedule()
+        t.bots.schedule()  # a bot's search first: the chances take only an idle worker
+        t.coach.turn()
+
+    def chances_ready(self) -> None:
+        """A new live estimate: the same state again, with no events and the new
+        chances, to the spectators and web watchers (and the players, if shown)."""
+        t = self.table
+        if t.state is None:
+            return
+        since = t.state.event_count
+        if t.player_chances:
+            shared: dict[str, Any] = {}
+            parts: dict[Any, Any] = {}
+            for s in t.seats:
+                if s.conn is not None:
+                    s.conn.write_state(t.id, self.seat_frame(s.index, since, shared, parts))
+        if t.host.config.log_events:  # a headless host's own screen: its log
+            chances = t.coach.chances or []
+            log.info("table {table}: chances {chances}", table=t.id, chances=", ".join(
+                f"{s.color} {round(p * 100)}%" for s, p in zip(t.seats, chances, strict=False)))
+        web = t.host.web
+        watched = web is not None and web.watching(t.id)
+        if t.spectators or watched:
+            spec = self.state_wire(SPECTATOR, since)
+            if t.spectators:
+                data = t.host.encode_wire(spec)
+                for conn in list(t.spectators):
+                    conn.write_state(t.id, data)
+            if watched:
+                web.publish_state(t, self._for_web(spec), False)

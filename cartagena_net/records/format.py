@@ -104,10 +104,13 @@ def player(seat: int, color: str, name: str | None, bot: str | None = None,
 
 
 def build(state: Any, *, record_id: str, players: list[dict[str, Any]], started: str,
-          ended: str, end: str, table: str = "", host: str = "") -> dict[str, Any]:
+          ended: str, end: str, table: str = "", host: str = "",
+          hinted: Any = ()) -> dict[str, Any]:
     """The record of ``state``: full if the game is over, else a spectator's record.
 
     ``started``/``ended``: UTC times (:func:`utc_text`); ``end``: one of ``ENDS``.
+    ``hinted``: the indices of the actions taken after a hint for their position: each
+    such move says ``"hinted": true`` and the record lists its seats in ``hinted``.
     """
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, not {end!r}")
@@ -150,7 +153,12 @@ def build(state: Any, *, record_id: str, players: list[dict[str, Any]], started:
                 move["chance"] = rec["chance"][before:counted.used]
         else:
             move = {"seat": seat, "events": view(replayed, SPECTATOR, since)["events"]}
+        if len(moves) in hinted:
+            move["hinted"] = True
         moves.append(move)
+    if hinted:
+        out["hinted"] = sorted({m["seat"] for m in moves if m.get("hinted")
+                                and m.get("seat") is not None})
     if state.is_over:
         out["chance"] = rec["chance"][:first]
     else:
@@ -511,6 +519,9 @@ def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
             r["wins"] += sign * (seat == out["winner"])
             r["places"] += [0] * (place + 1 - len(r["places"]))
             r["places"][place] += sign
+            hinted = record.get("hinted") or ()
+            if any(s in hinted for s, p in enumerate(players) if row(p) is r):
+                r["hinted"] = r.get("hinted", 0) + sign  # games it played with hints
             touched.append(r)
     if sign < 0:
         for r in touched:

@@ -68,6 +68,7 @@ STATIC_TYPES = {
     "common.js": "text/javascript; charset=utf-8",
     "board.js": "text/javascript; charset=utf-8",
     "table.js": "text/javascript; charset=utf-8",
+    "chances.js": "text/javascript; charset=utf-8",
     "lobby.js": "text/javascript; charset=utf-8",
     "words.js": "text/javascript; charset=utf-8",
     "tableform.js": "text/javascript; charset=utf-8",
@@ -373,7 +374,7 @@ class WebServer:
         self.channels: set[WebChannel] = set()
         self.lobby_feed = Feed("lobby", self.config.web_max_buffer)
         self.feeds: dict[int, Feed] = {}
-        self._full: dict[int, tuple[int, Frame]] = {}
+        self._full: dict[int, tuple[Any, Frame]] = {}
         self.sessions: dict[str, Any] = {}  # browser seats' play streams, by id
         self.background = Background(self.reactor)  # records read and replays built
         self._dirty: set[int] = set()
@@ -495,6 +496,9 @@ class WebServer:
         table = self.host.lobby.tables.get(table_id)
         if table is not None and self._listening is not None:
             self.host.lobby_changed(table)  # counted in the lobby's spectators
+            coach = getattr(table, "coach", None)
+            if coach is not None and len(feed):
+                coach.turn()  # a first estimate, if none was made while nobody watched
 
     def watching(self, table_id: int) -> bool:
         return table_id in self.feeds
@@ -516,11 +520,14 @@ class WebServer:
 
     def _full_frame(self, table: Any) -> Frame:
         """A watcher's first view of a game: encoded once per table change."""
+        coach = getattr(table, "coach", None)  # a new live estimate: a new first view
+        key = (table.seq, None if coach is None else len(coach.curve),
+               None if coach is None else coach.chances)
         cached = self._full.get(table.id)
-        if cached is not None and cached[0] == table.seq:
+        if cached is not None and cached[0] == key:
             return cached[1]
         frame = state_frame(table.full_state(SPECTATOR), reset=True)
-        self._full[table.id] = (table.seq, frame)
+        self._full[table.id] = (key, frame)
         return frame
 
     # -- hooks called by the host ------------------------------------------------
@@ -561,8 +568,13 @@ class WebServer:
 
 def state_frame(wire: dict[str, Any], reset: bool) -> Frame:
     """A ``state`` event from a table's spectator ``state`` map (engine view + events)."""
-    return Frame.event("state", {"seq": wire["seq"], "view": wire["view"],
-                                 "events": wire["events"], "reset": reset}, wire["seq"])
+    data = {"seq": wire["seq"], "view": wire["view"], "events": wire["events"],
+            "reset": reset, "chances": wire.get("chances")}
+    if "chances_seq" in wire:  # live chances: the state number they are of, and on a
+        data["chances_seq"] = wire["chances_seq"]  # first view the curve so far
+    if reset and "curve" in wire:
+        data["curve"] = wire["curve"]
+    return Frame.event("state", data, wire["seq"])
 
 
 def cookie(request: Any, name: str) -> str | None:

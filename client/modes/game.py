@@ -4,6 +4,7 @@ watcher's keys, the owner's stand-ins, "not your turn", and below them the choic
 from __future__ import annotations
 
 from client.keymap import (
+    HINT_KEY,
     SCROLL_KEYS,
     KeyPairs,
     lobby_keys,
@@ -18,13 +19,16 @@ from client.modes.move import Move
 
 
 class GameShared(KeyGroup):
-    """Chat (``c``), scrolling the log, and the whole log (Tab), at any moment."""
+    """Chat (``c``), scrolling the log, the whole log (Tab), and a hint (``!``, at a
+    table that allows them), at any moment."""
 
     name = "game"
 
     def handle(self, m: Model, key: str) -> bool:
         if key == "c":
             m.start_input("chat", "say: ")
+        elif key == HINT_KEY:
+            m.ask_hint()
         elif key in SCROLL_KEYS:
             m.scroll_log(key)
         elif key == "tab":

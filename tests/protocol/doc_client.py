@@ -19,7 +19,8 @@ HOST_FIELDS = {
     "error": {"code", "message", "fatal", "ref"},
     "lobby": {"tables", "scores", "notices"},
     "joined": {"table", "seat", "token"},
-    "state": {"table", "seq", "view", "legal", "events", "lines"},
+    "state": {"table", "seq", "view", "legal", "events", "lines", "chances"},
+    "hint": {"table", "seq", "action", "reason", "why"},
     "chat": {"table", "text", "sender"},
     "ping": {"nonce"},
     "pong": {"nonce"},
@@ -43,7 +44,7 @@ EVENT_FIELDS = {
     "undo": ({"seat", "action"}, {"from", "to", "card", "shore"}),
 }
 TABLE_KEYS = {"id", "name", "rules", "options", "status", "spectators", "password",
-              "owner", "seats", "notices"}
+              "owner", "seats", "hints", "player_chances", "notices"}
 SEAT_KEYS = {"seat", "name", "color", "bot", "connected"}
 SCORE_KEYS = {"player", "bot", "games", "wins", "places"}
 

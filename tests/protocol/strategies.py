@@ -34,6 +34,9 @@ def for_kind(kind: f.Kind) -> st.SearchStrategy[Any]:
         return st.integers(min_value=kind.lo, max_value=kind.hi)
     if isinstance(kind, f.Bool):
         return st.booleans()
+    if isinstance(kind, f.Float):
+        return st.floats(min_value=kind.lo, max_value=kind.hi) | st.integers(
+            min_value=int(kind.lo), max_value=int(kind.hi))
     if isinstance(kind, f.Enum):
         return st.sampled_from(kind.values)
     if isinstance(kind, f.Str):

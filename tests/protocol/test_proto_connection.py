@@ -28,12 +28,12 @@ MAY_SEND = {
     Role.CLIENT: {
         HS: {"hello", "error", "bye"},
         LOBBY: ANYTIME | {"create_table", "join_table"},
-        TABLE: ANYTIME | {"leave", "add_bot", "remove_bot", "start", "action"},
+        TABLE: ANYTIME | {"leave", "add_bot", "remove_bot", "start", "action", "hint"},
     },
     Role.HOST: {
         HS: {"welcome", "error", "bye"},
         LOBBY: ANYTIME | {"lobby", "joined"},
-        TABLE: ANYTIME | {"lobby", "joined", "state"},
+        TABLE: ANYTIME | {"lobby", "joined", "state", "hint"},
     },
 }
 HELLO = m.Hello(versions=(1,), name="ann")

@@ -20,7 +20,7 @@ from .strategies import any_message
 
 TABLE_TYPES = {
     "hello", "welcome", "error", "lobby", "create_table", "join_table", "joined",
-    "leave", "add_bot", "remove_bot", "start", "action", "state", "chat", "ping",
+    "leave", "add_bot", "remove_bot", "start", "action", "state", "hint", "chat", "ping",
     "pong", "bye",
 }
 

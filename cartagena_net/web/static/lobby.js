@@ -30,6 +30,8 @@
         el("div", { class: "table-head" }, link, " ",
           el("span", { class: "badge-status", "data-status": t.status }, t.status),
           t.password ? el("span", { class: "tag" }, "password") : null,
+          t.hints ? el("span", { class: "tag" }, "hints") : null,
+          t.player_chances ? el("span", { class: "tag" }, "chances shown") : null,
           closed ? el("span", { class: "tag" }, "no spectators") : null),
         el("div", { class: "table-info" }, `${t.rules} · ${t.seats.length} seats · ${free} free · ${t.spectators} watching`),
         el("div", { class: "seats" }, seats)));

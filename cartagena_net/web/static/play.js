@@ -138,6 +138,7 @@
       render();
     },
     state(msg) {
+      Learn.state(msg);
       const wasTurn = myTurnBefore;
       view = msg.view; legal = msg.legal || []; previews = msg.previews || {}; seq = msg.seq;
       events = events.concat(msg.events || []).slice(-MAX_LOG);
@@ -163,6 +164,7 @@
       if (msg.code === "bad-password" && msg.ref === "join_table") return;
       notice(msg.message || msg.code);
     },
+    hint(msg) { Learn.hint(msg); },
     ping(msg) { send({ type: "pong", nonce: msg.nonce }); },
     bye(msg) { notice(`The host stopped: ${msg.reason}`); },
     chat(msg) { events = events.concat([{ type: "chat", text: `${msg.sender || "?"}: ${msg.text}` }]).slice(-MAX_LOG); render(); },
@@ -268,7 +270,7 @@
       const free = t.seats.filter((s) => !s.name && !s.bot).length;
       const li = el("li", { class: "table-item", "data-table": t.id },
         el("span", { class: "name" }, `${t.name}${t.password ? " 🔒" : ""}`),
-        el("span", { class: "table-info" }, ` · ${t.rules} · ${t.status} · ${free} free seat${free === 1 ? "" : "s"}`));
+        el("span", { class: "table-info" }, ` · ${t.rules} · ${t.status} · ${free} free seat${free === 1 ? "" : "s"}${t.hints ? " · hints" : ""}${t.player_chances ? " · chances shown" : ""}`));
       const sit = el("button", { class: "sit", "data-table": t.id }, "Take a seat");
       sit.disabled = free === 0;
       sit.onclick = () => join(t, false);
@@ -326,6 +328,7 @@
     renderPlayers(L, ctx);
     renderPiles(ctx);
     renderLog(new Set(moves));
+    Learn.render();
   }
 
   function boardAspect() {
@@ -520,7 +523,8 @@
     try { options = TableForm.options(); } catch (err) { notice(err.message); return; }
     notice("");
     const name = `${localStorage.getItem("cartagena-name") || "guest"}'s table`;
-    send({ type: "create_table", name, rules: TableForm.rulesName(), options });
+    send({ type: "create_table", name, rules: TableForm.rulesName(), options,
+           hints: $("new-hints").checked, player_chances: $("new-chances").checked });
   };
   $("new-reset").onclick = () => TableForm.reset();
   $("start").onclick = () => { if (here) { room = false; notice(""); send({ type: "start", table: here.table }); } };
@@ -542,6 +546,47 @@
   });
   let resizeTimer = null;
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });
+
+  // -- learning at the table: the Hint button and the chances (docs/web.md) ----------
+  // Kept apart from the rest of the page: its own state, its own elements.
+  const Learn = (() => {
+    const chances = LiveChances.tracker();
+    let shown = null;    // the hint shown: {seq, action, reason}
+    let asked = null;    // the state number a hint was asked for
+    return {
+      state(msg) {
+        chances.take(msg);
+        if (shown && shown.seq !== msg.seq) shown = null;
+        if (asked !== null && asked !== msg.seq) asked = null;
+      },
+      hint(msg) {
+        if (msg.seq !== seq || !legal.includes(msg.action)) return;  // the game moved on
+        shown = msg;
+        asked = null;
+        prefix = msg.action.split(" ");   // previewed as if picked: Confirm plays it
+        render();
+      },
+      ask() {
+        if (!here || here.seat === null || !legal.length) return;
+        if (shown && shown.seq === seq) { prefix = shown.action.split(" "); render(); return; }
+        asked = seq;
+        send({ type: "hint", table: here.table });
+        render();
+      },
+      render() {
+        const t = table();
+        const allowed = !!(t && t.hints) && here && here.seat !== null && !view.outcome;
+        $("hint-box").hidden = !allowed;
+        $("hint").disabled = !legal.length || asked === seq;
+        $("hint").textContent = asked === seq ? "Thinking…" : "Hint";
+        const reason = shown && prefix.join(" ") === shown.action ? shown : null;
+        $("hint-reason").hidden = !reason;
+        $("hint-reason").textContent = reason ? `Hint: ${reason.action} — ${reason.reason}` : "";
+        LiveChances.draw($("chances"), chances, view.seats, seatName);
+      },
+    };
+  })();
+  $("hint").onclick = () => Learn.ask();
 
   $("name-input").value = localStorage.getItem("cartagena-name") || "";
   fetch("/play/rules.json", { credentials: "same-origin" }).then((r) => r.json()).then((r) => { TableForm.setup(r); render(); }).catch(() => {});

@@ -14,6 +14,7 @@
   let seq = 0;
   let events = [];    // recent events, oldest first
   let source = null;
+  const chances = LiveChances.tracker();   // live chances (chances.js)
 
   function letters() { return view ? colorLetters(view.seats.map((s) => s.color)) : colorLetters((table ? table.seats : []).map((s) => s.color)); }
 
@@ -67,6 +68,7 @@
     renderCards();
     renderRanking(L);
     renderLog(new Set(moves));
+    LiveChances.draw($("chances"), chances, view.seats, seatName);
   }
 
   function renderTurn(L) {
@@ -211,6 +213,7 @@
       events = events.concat(data.events).slice(-MAX_LOG);
       view = data.view;
       seq = data.seq;
+      chances.take(data);
       render();
     });
     source.addEventListener("gone", gone);

@@ -1,0 +1,73 @@
+/* Live chances: each seat's chance of winning as a bar, and how it moved over the game as
+   a small curve. Shared by the TV page (/table/N) and the browser seats (/play) when the
+   table shows them. The host estimates them from the spectator's view only; this file
+   only draws what it sends (state.chances, and state.curve on a first or reset state). */
+"use strict";
+
+const LiveChances = (() => {
+  const { el, svg, colorOf } = Cartagena;
+
+  // One tracker per page: the curve's points, by the state number each is of.
+  function tracker() {
+    let points = [];   // [{seq, chances}], oldest first
+    let latest = null;
+    return {
+      take(data) {
+        if (data.reset) points = [];
+        if (Array.isArray(data.curve)) {
+          points = data.curve.map((p) => ({ seq: p.seq, chances: p.chances }));
+        }
+        latest = Array.isArray(data.chances) ? data.chances : (data.reset ? null : latest);
+        if (latest) {
+          const at = data.chances_seq ?? data.seq;
+          const last = points[points.length - 1];
+          if (last && last.seq === at) last.chances = latest;
+          else if (!last || last.seq < at) points.push({ seq: at, chances: latest });
+        }
+      },
+      get latest() { return latest; },
+      get points() { return points; },
+    };
+  }
+
+  function curve(points, colors) {
+    const W = 240, H = 60;
+    const box = svg("svg", { class: "chances-curve", viewBox: `0 0 ${W} ${H}`, role: "img",
+                             "aria-label": "each seat's chance over the game" });
+    if (points.length < 2) return box;
+    const n = points.length - 1;
+    colors.forEach((color, seat) => {
+      const xy = points.map((p, i) => `${(i * W / n).toFixed(1)},${(H - (p.chances[seat] || 0) * H).toFixed(1)}`);
+      box.append(svg("polyline", { points: xy.join(" "), fill: "none", stroke: colorOf(color),
+                                   "stroke-width": 2, "data-seat": seat }));
+    });
+    return box;
+  }
+
+  // Draw into ``node``: a bar a seat (its name, its percent) and the curve; hidden
+  // while there is nothing to show.
+  function draw(node, track, seats, names) {
+    const panel = node.closest(".chances") || node;
+    const chances = track.latest;
+    if (!chances || !seats || chances.length !== seats.length) {
+      panel.hidden = true;
+      node.replaceChildren();
+      return;
+    }
+    panel.hidden = false;
+    const colors = seats.map((s) => s.color);
+    const bars = chances.map((p, seat) => {
+      const pct = Math.round(p * 100);
+      const fill = el("span", { class: "chance-fill" });
+      fill.style.width = `${Math.max(0, Math.min(100, p * 100)).toFixed(1)}%`;
+      fill.style.background = colorOf(colors[seat]);
+      return el("li", { class: "chance", "data-seat": seat, "data-chance": p },
+        el("span", { class: "chance-name" }, names(seat)),
+        el("span", { class: "chance-bar" }, fill),
+        el("span", { class: "chance-pct" }, `${pct}%`));
+    });
+    node.replaceChildren(el("ol", { class: "chance-bars" }, bars), curve(track.points, colors));
+  }
+
+  return { tracker, draw };
+})();

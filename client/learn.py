@@ -1,0 +1,105 @@
+"""Live chances and hints on the terminal: plain text, no prompt_toolkit.
+
+``chances_lines`` draws each seat's chance of winning (from ``state.chances``) as a bar
+and a sparkline of how it moved over the game; ``hint_line`` says a ``hint`` message in
+one line. The model keeps what the host sent (``chances`` and the curve, the last hint);
+the screens call these to draw it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+SPARKS = "▁▂▃▄▅▆▇█"
+ASCII_SPARKS = "_.-=+*#@"
+CURVE_KEEP = 400
+
+
+class ChanceCurve:
+    """Each seat's chances over the game, one point per state number (the newest kept
+    when several come for one)."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[int, list[float]]] = []
+        self.latest: list[float] | None = None
+
+    def reset(self) -> None:
+        self.points, self.latest = [], None
+
+    def take(self, msg: Mapping[str, Any]) -> bool:
+        """Take a ``state`` message's chances; True if they changed."""
+        chances = msg.get("chances")
+        if not isinstance(chances, list) or not chances:
+            return False
+        values = [float(c) for c in chances]
+        seq = int(msg.get("seq") or 0)
+        if self.points and self.points[-1][0] == seq:
+            self.points[-1] = (seq, values)
+        elif not self.points or self.points[-1][0] < seq:
+            self.points.append((seq, values))
+            if len(self.points) > CURVE_KEEP:
+                del self.points[1:-1:2]
+        changed = values != self.latest
+        self.latest = values
+        return changed
+
+
+def spark(values: Sequence[float], width: int, ascii_only: bool = False) -> str:
+    """The last ``width`` values (each 0..1) as a line of block characters."""
+    marks = ASCII_SPARKS if ascii_only else SPARKS
+    top = len(marks) - 1
+    return "".join(marks[max(0, min(top, round(v * top)))] for v in list(values)[-width:])
+
+
+def chances_lines(curve: ChanceCurve, names: Sequence[str], width: int = 40,
+                  ascii_only: bool = False) -> list[str]:
+    """A line a seat: its name, its chance as a bar and in percent, and its curve."""
+    chances = curve.latest
+    if not chances or len(chances) != len(names):
+        return []
+    name_w = min(12, max(len(n) for n in names))
+    bar_w = max(5, min(20, (width - name_w - 8) // 2))
+    spark_w = max(0, width - name_w - bar_w - 8)
+    full, empty = ("#", ".") if ascii_only else ("█", "░")
+    out = []
+    for seat, (name, p) in enumerate(zip(names, chances, strict=True)):
+        filled = round(p * bar_w)
+        line = f"{name[:name_w]:<{name_w}} {full * filled}{empty * (bar_w - filled)} {round(p * 100):>3}%"
+        if spark_w:
+            line += " " + spark([pts[seat] for _, pts in curve.points], spark_w, ascii_only)
+        out.append(line)
+    return out
+
+
+def hint_line(msg: Mapping[str, Any]) -> str:
+    """A ``hint`` message in one line: the move and why."""
+    action = msg.get("action") or "?"
+    reason = msg.get("reason") or ""
+    return f"hint: {action}" + (f" — {reason}" if reason else "")
+
+
+def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
+    """The hinted move as the client's preview: where an advance or a retreat lands (the
+    board marks it); Enter plays it like any preview."""
+    from client.landing import advance_to, place_name, retreat_to
+    from client.uistate import Preview
+
+    action = str(msg.get("action") or "")
+    words = action.split()
+    land = frm = None
+    try:
+        if words[0] == "advance" and len(words) >= 3:
+            frm = int(words[1])
+            land = advance_to(dict(view), frm, words[2].removesuffix("*"))
+        elif words[0] == "retreat" and len(words) >= 2:
+            frm = int(words[1])
+            got = retreat_to(dict(view), frm)
+            land = got[0] if got else None
+    except (KeyError, ValueError, TypeError, IndexError):
+        land = frm = None
+    where = ""
+    if land is not None and frm is not None:
+        where = f" ({place_name(dict(view), frm)} → {place_name(dict(view), land)})"
+    # The reason is on the status line (hint_line): the preview's own line keeps room
+    # for its keys.
+    return Preview(action, f"hint: {action}{where}", land, frm)
