@@ -57,8 +57,13 @@ class HostFollowing:
             host=msg.get("host_name") or self.host_label))
 
     def _on_lobby(self, msg: dict[str, Any]) -> None:
+        before = {n.get("kind") for n in (self.table_info or {}).get("notices") or ()}
         self.tables = list(msg.get("tables") or [])
         self.scores = list(msg.get("scores") or [])
+        self.host_notices = [n for n in msg.get("notices") or () if isinstance(n, dict)]
+        after = {n.get("kind") for n in (self.table_info or {}).get("notices") or ()}
+        if "journal-failed" in before and "journal-failed" not in after:
+            self.set_status("the host's disk has room again: the game goes on")
         self.lobby_index = min(self.lobby_index, max(0, len(self.tables) - 1))
         auto = self.auto_table
         if auto is None and self.spectate and self.table is None and len(self.tables) == 1:
@@ -228,6 +233,18 @@ class HostFollowing:
             self.pirates, self.sel = [], None
             return
         now = sorted(int(p) for p in me["pirates"])
+        numbered = me.get("numbered")
+        if isinstance(numbered, list) and sorted(numbered) == now:
+            # The host's numbers (the same on every screen, after any restore, reconnect
+            # or replay: docs/protocol.md): the selection follows my pirate that moved.
+            before, self.pirates = list(self.pirates), [int(p) for p in numbered]
+            moved = [i for i, p in enumerate(self.pirates)
+                     if len(before) == len(now) and before[i] != p]
+            mine = any(e.get("seat") == self.seat and "to" in e for e in events)
+            if mine and len(moved) >= 1:
+                self.sel = moved[0]
+            self._lowest_at_selection()
+            return
         order = list(self.pirates) if len(self.pirates) == len(now) else []
         moved = None
         for e in events:
@@ -257,6 +274,12 @@ class HostFollowing:
         self.pirates = order
         if moved is not None:
             self.sel = moved  # the selection follows the pirate just moved
+
+    def _lowest_at_selection(self) -> None:
+        """Where several of my pirates share a place, the one that moves from it is the
+        lowest-numbered (the host's rule): the selection is that one."""
+        if self.sel is not None and 0 <= self.sel < len(self.pirates):
+            self.sel = self.pirates.index(self.pirates[self.sel])
 
     def _fix_selection(self) -> None:
         mine = self.pirates

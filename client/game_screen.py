@@ -18,6 +18,7 @@ from client.glyphs import color_name, color_style, place, symbol_name
 from client.landing import place_name
 from client.model import DEFAULT_PORT, ClientModel
 from client.modes.game import game_help
+from client.notices import notice_block
 from client.panels import (
     hand_lines,
     pending_lines,
@@ -350,7 +351,7 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     top += pending_lines(model)
     acts = action_lines(model, main_w)
     reserve = (1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
-               + (1 if model.trouble else 0))
+               + (1 if model.trouble else 0) + len(notice_block(model, width)))
     room = height - reserve - len(top) - len(acts)
     # a preview adds a line: keep room for it so the board does not change shape under it
     spare = 1 if model.preview is None and model.legal and not model.owes_discard() else 0

@@ -80,6 +80,7 @@ class ClientModel(KeyHandling, HostFollowing):
     solo: bool = False  # `cartagena play`: quitting ends this game against bots
     replay_keys: list[tuple[str, str]] | None = None  # the replay viewer's keys (client.replay)
     trouble: str = ""  # the host's own client: what is wrong with the host, shown until fixed
+    host_notices: list[dict[str, Any]] = field(default_factory=list)  # lobby.notices (data)
     extra_lines: list[Any] | None = None  # lines drawn above the status (the replay's review)
     saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
     gone: str | None = None  # why this client stopped talking to the host (no retries)
@@ -312,4 +313,6 @@ class ClientModel(KeyHandling, HostFollowing):
             wins, games = int(r.get("wins") or 0), r.get("games", 0)
             parts.append(f"{name} " + ngettext("{n} win of {games}", "{n} wins of {games}",
                                                wins).format(n=wins, games=games))
-        return _("Tonight: {scores}").format(scores=" · ".join(parts))
+        note = (" — " + _("(bot): every seat of that kind and level, one player in each game")
+                if any(r.get("bot") for r in self.scores) else "")
+        return _("Tonight: {scores}").format(scores=" · ".join(parts)) + note

@@ -13,6 +13,7 @@ from client.game_screen import render_game, render_log
 from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
 from client.model import ClientModel
+from client.notices import notice_block
 from client.text import (
     DIM,
     ERR,
@@ -91,6 +92,7 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
     out += model.extra_lines or []
     if model.trouble:  # the host's own client: what is wrong with the host (its disk)
         out.append([(ERR + " reverse", " " + _("host") + " "), (ERR, " " + model.trouble)])
+    out += notice_block(model, width)  # what the host says went wrong (every client)
     if model.reconnecting:
         out.append([(ERR + " reverse", " " + _("reconnecting…") + " "), ("", " " + model.status)])
     else:

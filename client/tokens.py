@@ -65,7 +65,9 @@ class TokenStore:
             fd = open_fd(self.directory / (FILE_NAME + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
             lock_exclusive(fd)  # flock, or msvcrt's lock on Windows
         except OSError as exc:  # an unwritable directory: reading still works
-            logging.getLogger(__name__).warning("cannot lock %s: %s", self.path, exc)
+            # Never a line on the terminal (the client's full screen runs over it): a
+            # save that fails says so once in the status area (notice).
+            logging.getLogger(__name__).debug("cannot lock %s: %s", self.path, exc)
         try:
             yield
         finally:
@@ -79,7 +81,7 @@ class TokenStore:
         except FileNotFoundError:
             return {}
         except OSError as exc:
-            logging.getLogger(__name__).warning("cannot read %s: %s", self.path, exc)
+            logging.getLogger(__name__).debug("cannot read %s: %s", self.path, exc)
             return None
         try:
             data = json.loads(raw.decode("utf-8"))
@@ -99,10 +101,10 @@ class TokenStore:
         try:
             os.replace(self.path, aside)
         except OSError as exc:
-            logging.getLogger(__name__).warning("cannot move %s aside: %s", self.path, exc)
+            logging.getLogger(__name__).debug("cannot move %s aside: %s", self.path, exc)
             return None
         self.notice = f"the saved seats file was damaged; kept it as {aside}"
-        logging.getLogger(__name__).warning("%s", self.notice)
+        logging.getLogger(__name__).debug("%s", self.notice)
         return {}
 
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
@@ -164,7 +166,7 @@ class TokenStore:
             self.notice = (f"cannot save this seat's key in {self.path} "
                            f"({exc.strerror or exc}): it is kept while this client runs "
                            "and saved once the disk has room")
-            logging.getLogger(__name__).warning("%s", self.notice)
+            logging.getLogger(__name__).debug("%s", self.notice)
 
     def entry(self, host_id: str) -> dict[str, Any] | None:
         """The saved ``{token, address, table, seat, saved}`` for a host id, if any."""

@@ -44,6 +44,7 @@ TABLE_STATUSES = ("waiting", "playing", "finished")
 MAX_TABLES = 256
 MAX_SEATS = 16
 MAX_SCORES = 32  # rows of lobby.scores
+MAX_NOTICES = 8  # lobby.notices, and a table's notices
 MAX_LEGAL = 4096
 MAX_EVENTS = 1024
 
@@ -129,6 +130,7 @@ class TableInfo(Record):
         "seats": Seq(Nested(SeatInfo), MAX_SEATS),
         "hints": Bool(),
         "player_chances": Bool(),
+        "notices": Seq(Data(), MAX_NOTICES),
     }
     id: int
     name: str
@@ -141,6 +143,7 @@ class TableInfo(Record):
     seats: tuple[dict[str, Any], ...] = ()
     hints: bool = False
     player_chances: bool = False
+    notices: tuple[dict[str, Any], ...] = ()  # what went wrong at this table (docs 4.4)
 
 
 # ---------------------------------------------------------------- messages
@@ -215,9 +218,11 @@ class Lobby(Message):
 
     TYPE: ClassVar[str] = "lobby"
     FIELDS: ClassVar = {"tables": Seq(Nested(TableInfo), MAX_TABLES),
-                        "scores": Seq(Nested(ScoreInfo), MAX_SCORES)}
+                        "scores": Seq(Nested(ScoreInfo), MAX_SCORES),
+                        "notices": Seq(Data(), MAX_NOTICES)}
     tables: tuple[dict[str, Any], ...] = ()
     scores: tuple[dict[str, Any], ...] = ()
+    notices: tuple[dict[str, Any], ...] = ()  # what went wrong on the host (docs 4.4)
 
 
 @dataclass(frozen=True)

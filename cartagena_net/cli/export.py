@@ -22,11 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cartagena_net.records import RecordError, dumps, score
+    from cartagena_net.records.format import in_file
     from cartagena_net.records.store import find, read
 
     try:
-        rec = read(find(args.id, args.dir))
-        text = score(rec)
+        path = find(args.id, args.dir)
+        rec = read(path)
+        with in_file(path):
+            text = score(rec)
     except RecordError as exc:
         print(f"cartagena export: {exc}", file=sys.stderr)
         return 1

@@ -194,6 +194,7 @@ def build_config(args: argparse.Namespace, password: str | None = None,
         state_dir=None if state is None or state.directory is None else str(state.directory),
         resume=bool(state is not None and state.resume),
         journal_sync=args.journal_sync,
+        journal_off=None if state is None else state.off,
         records_dir=records_folder(args),
         reviews=not args.no_reviews,
         password=password,
@@ -264,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # the state dir cannot be made or used (a file, no permission)
         print(f"cartagena host: {exc}", file=sys.stderr)
         return 1
-    if state.notice:
+    if state.notice and args.headless:  # with a client, its status area says it (no-journal)
         print(state.notice, file=sys.stderr)
     if args.headless:
         _start_logging(args.log_format)

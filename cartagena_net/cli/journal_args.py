@@ -65,6 +65,7 @@ class StateChoice:
     resume: bool
     lock: int | None = None
     notice: str | None = None  # said once the host runs (e.g. the journal is off)
+    off: dict[str, str] | None = None  # the same as data: the folder and the error
 
 
 def interactive() -> bool:
@@ -126,7 +127,8 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
             return StateChoice(None, False, notice=f"{command}: " + _(
                 "no journal (cannot use {folder}: {error}); a crash will lose the game "
                 "(--state-dir DIR chooses another folder)").format(
-                folder=homes.hosts_dir(), error=exc))
+                folder=homes.hosts_dir(), error=exc),
+                off={"folder": str(homes.hosts_dir()), "error": exc.strerror or str(exc)})
     resume = args.resume
     games = unfinished_games(folder) if resume is None else []
     if resume is None and games:

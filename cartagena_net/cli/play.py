@@ -96,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"cartagena play: {exc}", file=sys.stderr)
         return 1
-    if state.notice:
-        print(state.notice, file=sys.stderr)
+    # state.notice (no journal) is said in the game's status area (lobby.notices), never
+    # written under the full-screen screen or seen only after it
     from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
@@ -115,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
                         seed=args.seed,  # None: the OS's secure RNG deals
                         state_dir=None if state.directory is None else str(state.directory),
                         resume=state.resume, journal_sync=args.journal_sync,
+                        journal_off=state.off,
                         records_dir=records_folder(args),
                         reviews=not args.no_reviews,
                         live_chances=not args.no_live_chances)

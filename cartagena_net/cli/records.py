@@ -66,7 +66,11 @@ def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
         rating = f"{r.get('rating', 0.0):.1f}"
         lines.append(f"{name:<{width}}  {r['games']:>{cols[0]}}  {r['wins']:>{cols[1]}}  "
                      f"{decimal(rating):>{cols[2]}}  {places}")
-    lines.append(_("rating: openskill's Plackett-Luce over every finished game, mu - 3 sigma"))
+    if any(r["bot"] for r in board):
+        lines.append(_("(bot): a bot row is every seat of that kind and level: two at one "
+                       "table are one player in that game"))
+    lines.append(_("places: among the players of each game; rating: openskill's "
+                   "Plackett-Luce over every finished game, mu - 3 sigma"))
     return "\n".join(lines)
 
 

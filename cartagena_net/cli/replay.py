@@ -24,16 +24,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from cartagena_net.cli.records import end_word
     from cartagena_net.records import RecordError, replay, score
-    from cartagena_net.records.format import player_label, rules_label, winner_label
+    from cartagena_net.records.format import (
+        in_file,
+        player_label,
+        rules_label,
+        winner_label,
+    )
     from cartagena_net.records.store import find, read
 
     try:
         path = find(args.id, args.dir)
         rec = read(path)
         full = rec["kind"] == "full"
-        if full:
-            replay(rec)  # exactly, or RecordError naming the first move that does not fit
-        text = score(rec)
+        with in_file(path):
+            if full:
+                replay(rec)  # exactly, or RecordError naming the first move that does not fit
+            text = score(rec)
     except RecordError as exc:
         print(f"cartagena replay: {exc}", file=sys.stderr)
         return 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
+from typing import Any
 
 from cartagena_net.i18n import N_, _, ngettext, percent
 
@@ -14,7 +16,11 @@ HELP = N_("let the bot review a kept game: the chances after every action and wh
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from cartagena_net.bots.review import PLAYOUTS, SEARCH
 
-    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
+    parser.add_argument("id", metavar="ID|FILE", nargs="?", default=None,
+                        help=_("a record id (or its start), or a file"))
+    parser.add_argument("--due", action="store_true",
+                        help=_("make every review that is due and was never made (a host "
+                               "stopped before it; a host also makes them at its next start)"))
     parser.add_argument("--dir", default=None, metavar="DIR",
                         help=_("the records folder (default: this user's)"))
     parser.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)),
@@ -29,51 +35,122 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    for name in ("workers", "playouts", "search"):
+        if getattr(args, name) < 1:
+            print("cartagena review: " + _("--{name} takes a number of at least 1").format(
+                name=name), file=sys.stderr)
+            return 2
+    if args.due:
+        if args.id is not None:
+            print("cartagena review: " + _("give an ID or --due, not both"), file=sys.stderr)
+            return 2
+        return _due(args)
+    if args.id is None:
+        print("cartagena review: " + _("give a record's ID (`cartagena records` lists them), "
+                                       "or --due"), file=sys.stderr)
+        return 2
+    return _one(args, args.id)
+
+
+def _due(args: argparse.Namespace) -> int:
+    from cartagena_net.records.store import due, records_dir
+
+    folder = args.dir or records_dir()
+    ids = due(folder)
+    if not ids:
+        print(_("no review is due in {folder}").format(folder=folder))
+        return 0
+    print(ngettext("{n} review due in {folder}", "{n} reviews due in {folder}",
+                   len(ids)).format(n=len(ids), folder=folder))
+    worst = 0
+    for record_id in ids:
+        worst = max(worst, _one(args, record_id, folder))
+    return worst
+
+
+class Progress:
+    """``reviewing ID: 40/109 positions, about 1 min 20 s left`` on one terminal line,
+    redrawn as answers come (flushed: a line without its end stays unseen otherwise);
+    nothing where stderr is not a terminal."""
+
+    def __init__(self, record_id: str, total: int, workers: int, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty()
+        self.record_id, self.total = record_id, total
+        self.started = time.monotonic()
+        self.width = 0
+        self.show(ngettext("reviewing {id}: {total} positions in {n} worker...",
+                           "reviewing {id}: {total} positions in {n} workers...",
+                           workers).format(id=record_id, total=total, n=workers))
+
+    def show(self, text: str) -> None:
+        if not self.tty:
+            return
+        pad = max(0, self.width - len(text))
+        self.width = len(text)
+        self.stream.write("\r" + text + " " * pad)
+        self.stream.flush()
+
+    def __call__(self, done: int, total: int) -> None:
+        spent = time.monotonic() - self.started
+        left = spent / done * (total - done) if done else 0.0
+        text = _("reviewing {id}: {done}/{total} positions").format(
+            id=self.record_id, done=done, total=total)
+        if done < total:
+            text += _(", about {time} left").format(time=_duration(left))
+        self.show(text)
+
+    def end(self) -> None:
+        if self.tty:
+            self.stream.write(f" ({_duration(time.monotonic() - self.started)})\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    if seconds < 60:
+        return _("{s} s").format(s=seconds)
+    return _("{m} min {s} s").format(m=seconds // 60, s=seconds % 60)
+
+
+def _one(args: argparse.Namespace, key: str, folder: Any = None) -> int:
     from cartagena_net.bots.pool import WorkerDied, run_jobs
     from cartagena_net.bots.review import assemble, jobs
-    from cartagena_net.records import RecordError
+    from cartagena_net.records import RecordError, replay
+    from cartagena_net.records.format import in_file
     from cartagena_net.records.store import (
+        clear_due,
         find,
         read,
         read_review,
         write_review,
     )
 
-    for name in ("workers", "playouts", "search"):
-        if getattr(args, name) < 1:
-            print("cartagena review: " + _("--{name} takes a number of at least 1").format(
-                name=name), file=sys.stderr)
-            return 2
     try:
-        path = find(args.id, args.dir)
+        path = find(key, folder if folder is not None else args.dir)
         rec = read(path)
         if rec["kind"] != "full":
-            raise RecordError(_("a spectator's record (a game that did not end) holds no "
-                                "cards: only a finished game can be reviewed"))
+            raise RecordError(f"{path}: " + _(
+                "a spectator's record (a game that did not end) holds no cards: only a "
+                "finished game can be reviewed"))
         folder = path.parent  # the review goes beside the record, in reviews/
         kept = None if args.again else read_review(folder, rec["id"])
+        if kept is None:
+            with in_file(path):
+                replay(rec)  # a record that does not replay is said once, with its file
     except RecordError as exc:
         print(f"cartagena review: {exc}", file=sys.stderr)
         return 1
     if kept is None:
         todo = jobs(rec, args.playouts, args.search)
-        tty = sys.stderr.isatty()
-
-        def progress(done: int, total: int) -> None:
-            if tty:
-                print("\r" + _("reviewing: {done}/{total} positions").format(
-                    done=done, total=total), end="", file=sys.stderr)
-
+        progress = Progress(rec["id"], len(todo), min(args.workers, len(todo)))
         try:
             answers = run_jobs(todo, args.workers, progress)
-        except (WorkerDied, OSError) as exc:
-            print(f"\ncartagena review: {exc}", file=sys.stderr)
+        except (WorkerDied, OSError, RecordError) as exc:
+            progress.show("")
+            print(f"\rcartagena review: {rec['id']}: {exc}", file=sys.stderr)
             return 1
-        except RecordError as exc:
-            print(f"\ncartagena review: {exc}", file=sys.stderr)
-            return 1
-        if tty:
-            print(file=sys.stderr)
+        progress.end()
         kept = assemble(rec, answers, args.playouts, args.search)
         try:
             where = write_review(folder, kept)
@@ -83,6 +160,10 @@ def run(args: argparse.Namespace) -> int:
             where = None
         if where is not None:
             print(_("kept in {where}").format(where=where))
+            try:
+                clear_due(folder, rec["id"])
+            except OSError:
+                pass
     sys.stdout.write(summary(rec, kept))
     return 0
 

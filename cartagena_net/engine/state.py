@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
-from . import moves
+from . import moves, numbers
 from .actions import DRAW, END, UNDO, Action, parse_action
 from .board import Board
 from .chance import Chance, ReplayChance
@@ -69,6 +69,7 @@ class State:
         "history",
         "home",
         "loose",
+        "numbering",
         "occ",
         "outcome",
         "pending",
@@ -104,6 +105,7 @@ class State:
         s.outcome = None
         s.events = [] if events else None
         s.events_base = 0
+        s.numbering = numbers.start(s.pirates, 0) if events else None
         s.history = []
         s.undo_stack = []
         s.extra = {}
@@ -193,6 +195,10 @@ class State:
         out = view.get("outcome")
         s.outcome = None if out is None else Outcome(out["winner"], tuple(out["ranking"]))
         s.events, s.events_base, s.history, s.undo_stack = None, 0, [], []
+        # the pirates' numbers as the view gave them (kept while no pirate moves)
+        s.numbering = (None if not all("numbered" in seat for seat in seats) else
+                       (0, tuple(tuple(int(p) for p in seat["numbered"]) for seat in seats),
+                        ()))
         s.extra = {}
         for v in variants:
             v.from_view(s, view)  # may put the viewer's known cards on top of the stock
@@ -255,6 +261,8 @@ class State:
         c.extra = dict(self.extra)
         c.events = list(self.events) if events and self.events is not None else None
         c.events_base = self.events_base if c.events is not None else 0
+        # never changed in place; a copy without events keeps only a view's numbers
+        c.numbering = self.numbering if c.events is not None or self.events is None else None
         c.history = list(self.history)
         c.chance = list(self.chance)
         c.undo_stack = list(self.undo_stack)  # entries are never changed in place
@@ -291,6 +299,11 @@ class State:
             return
         drop = min(before - self.events_base, len(self.events))
         if drop > 0:
+            if self.numbering is not None:  # the pirates' numbers count them first
+                at = self.numbering[0]
+                self.numbering = numbers.fold(
+                    self.numbering, self.events[at - self.events_base:],
+                    self.events_base + drop)
             del self.events[:drop]
             self.events_base += drop
 
@@ -823,7 +836,10 @@ class State:
                     pool.remove(k)
                     new[seat][k] += 1
             self.hands, self.stock = new, pool
-        self.pirates = [sorted(p) for p in pirates]
+        placed = [sorted(p) for p in pirates]
+        if self.events is not None and placed != self.pirates:  # numbered afresh by place
+            self.numbering = numbers.start(placed, self.event_count)
+        self.pirates = placed
         self.occ = occ
         self.home = [p.count(boat) for p in self.pirates]
         self.turn, self.taken, self.pending, self.outcome = turn, 0, [], None

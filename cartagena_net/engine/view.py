@@ -11,6 +11,7 @@ from typing import Any
 
 from .jailbreak import CAPACITY
 from .magic import TILE_NAMES, chest_spaces, known_top
+from .numbers import numbered
 from .sentences import english_place, event_sentence
 from .state import State
 
@@ -50,11 +51,12 @@ def view(state: State, viewer: int | str, since: int | None = None,
     common = shared.get("public")
     if common is None:
         common = shared["public"] = _public(state)
-        shared["seats"] = [_seat(state, s, shown) for s in range(len(state.hands))]
+        nums = shared["numbered"] = numbered(state)
+        shared["seats"] = [_seat(state, s, shown, nums) for s in range(len(state.hands))]
     seats = shared["seats"]
     if me is not None and not shown:  # its own hand: the one part of the seats it alone sees
         seats = list(seats)
-        seats[me] = _seat(state, me, True)
+        seats[me] = _seat(state, me, True, shared["numbered"])
     out: dict[str, Any] = {}
     if fixed:
         out.update(fixed_part(state))
@@ -96,11 +98,13 @@ def _names_seat(e: tuple, seat: int) -> bool:
     return kind in ("take", "give") and (e[1] == seat or e[2] == seat)
 
 
-def _seat(state: State, s: int, shown: bool) -> dict[str, Any]:
-    """Seat ``s``'s face: its pirates and hand size, and its cards if ``shown``."""
+def _seat(state: State, s: int, shown: bool,
+          nums: list[list[int]] | None = None) -> dict[str, Any]:
+    """Seat ``s``'s face: its pirates (in order of place, and by number where the state
+    keeps its events: :mod:`.numbers`) and hand size, and its cards if ``shown``."""
     hand = state.hands[s]
     names = state.game.card_names
-    return {
+    face: dict[str, Any] = {
         "seat": s,
         "color": state.game.colors[s],
         "pirates": list(state.pirates[s]),
@@ -108,6 +112,9 @@ def _seat(state: State, s: int, shown: bool) -> dict[str, Any]:
         "hand": ([names[k] for k in range(len(hand)) for _ in range(hand[k])]
                  if shown else None),
     }
+    if nums is not None:
+        face["numbered"] = nums[s]
+    return face
 
 
 def fixed_part(state: State) -> dict[str, Any]:
@@ -281,7 +288,7 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
             d["cards"] = [names[k] for k in ks]
     elif kind == "chest":
         _, seat, k, pos, tile, ks, to = e
-        d.update(seat=seat, card=names[k], pos=pos, tile=TILE_NAMES[tile], to=to)
+        d.update(seat=seat, card=names[k], pos=pos, tile=TILE_NAMES[tile], to=to, drawn=0)
         if tile and tile != 4:
             d.update(**drawn(seat, ks))
     elif kind == "tiles":

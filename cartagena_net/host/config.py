@@ -36,6 +36,9 @@ class HostConfig:
     # Journals are fsynced at most this often, off the action path (0: every action
     # before it is answered); see cartagena_net.host.journal.Syncer.
     journal_sync: float = 1.0
+    # Why this host keeps no journal though one was wanted ({"folder", "error"}: its
+    # state folder cannot be written), said to every client (lobby.notices: no-journal).
+    journal_off: dict[str, str] | None = None
     password: str | None = None
     spectators: bool = True
     takeover: float | None = None

@@ -57,7 +57,8 @@ class Lobby:
         while True:
             try:
                 return self.host.encode_wire({"type": "lobby", "tables": entries,
-                                              "scores": self.host.evening.rows})
+                                              "scores": self.host.evening.rows,
+                                              "notices": self.host.notices()})
             except LocalProtocolError:
                 if not entries:
                     raise

@@ -141,6 +141,7 @@ class Play:
             self.journal_ok()
         t.seq += 1
         t.started_at = started_at
+        t.journal_damage = None  # a new game: what an old one lost is no longer news
         t.state = state
         t.chance_seen = len(outcomes)
         t.bots.stop_thinking()
@@ -334,3 +335,6 @@ class Play:
             t.journal_failing = False
             log.info("table {table}: the journal writes again; the game goes on", table=t.id)
             t.host.lobby_changed(t)
+            waiting = getattr(t.host, "records_waiting", None)
+            if waiting is not None:  # the disk has room: a record waiting for it, now
+                waiting.room()

@@ -6,9 +6,11 @@ One small file is written on the reactor thread when a game ends (a few millisec
 the record is built by replaying the game once); a failure to write it (disk full, no
 permission) is logged and changes nothing else: the game, its journal and its players
 never notice. The record is then kept in memory (:class:`Waiting`) and written again
-every ``RETRY`` seconds until the disk takes it (logged when it does), and once more
-when the host stops: a full disk delays a record, it does not lose it while the host
-runs.
+soon (after ``FIRST_RETRY`` seconds, then twice as long each time, up to ``RETRY``)
+until the disk takes it (logged when it does), at once when the host sees the disk take
+writes again (:meth:`Waiting.room`: a journal written after it was refused), and once
+more when the host stops: a full disk delays a record a few seconds past the moment
+there is room, it does not lose it while the host runs.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from cartagena_net.records import store as record_store
 
 log = Logger(namespace="cartagena.host.records")
 
-RETRY = 30.0  # seconds between attempts to write records the disk refused
+RETRY = 30.0  # the longest wait between attempts to write records the disk refused
+FIRST_RETRY = 1.0  # the first wait; doubled after each refusal, up to RETRY
 
 
 class Waiting:
@@ -33,12 +36,23 @@ class Waiting:
         self.reactor = reactor
         self.records: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (folder, record)
         self._call: Any = None
+        self._wait = FIRST_RETRY
         self.on_written: Any = None  # called with (folder, record) once one is written
 
     def add(self, folder: str, record: dict[str, Any]) -> None:
         self.records[record["id"]] = (folder, record)
-        if self._call is None or not self._call.active():
-            self._call = self.reactor.callLater(RETRY, self.retry)
+        self._wait = FIRST_RETRY  # a new record: try soon again
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = self.reactor.callLater(self._wait, self.retry)
+
+    def room(self) -> None:
+        """The disk took a write it had refused (a journal): try the records now."""
+        if self.records:
+            self._wait = FIRST_RETRY
+            if self._call is not None and self._call.active():
+                self._call.cancel()
+            self.retry()
 
     def retry(self) -> None:
         """Write every waiting record the disk now takes; the rest wait for the next try."""
@@ -54,7 +68,8 @@ class Waiting:
             log.info("the record {id}, refused by the disk before, is now {path}",
                      id=rid, path=str(path))
         if self.records:
-            self._call = self.reactor.callLater(RETRY, self.retry)
+            self._wait = min(RETRY, self._wait * 2)
+            self._call = self.reactor.callLater(self._wait, self.retry)
 
     def stop(self) -> None:
         """A last try, then say what could not be written (the journals still hold it)."""
@@ -267,7 +282,8 @@ def keep(table: Any, end: str) -> Any:
         log.error("table {table}: the game's record could not be written to {folder}: "
                   "{err}; the game is not affected{later}", table=table.id,
                   folder=str(folder), err=str(exc),
-                  later=f", and it is tried again every {RETRY:.0f} s" if waiting else "")
+                  later=(", and it is written as soon as the disk takes it (tried again "
+                         f"within {RETRY:.0f} s)") if waiting else "")
         if waiting is not None:
             waiting.add(folder, record)
         return None

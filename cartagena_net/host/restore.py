@@ -7,6 +7,10 @@ Journals are data: a journal is never deleted or overwritten unless it holds no 
   ``table-N.journal.bad-<UTC time>``, and the log names the file and the record.
 - A journal that yields no table at all (empty, garbage, a bad first record) is
   moved to ``table-N.journal.bad-<UTC time>`` with a log line saying why.
+- Either way the loss is a fact (:class:`~cartagena_net.host.unfinished.JournalDamage`:
+  how many actions came back, how many were lost or that the whole game was, and where
+  the damaged file is kept), logged with its data and kept for the host to tell the
+  players (``table.journal_damage``, ``host.journal_damage``).
 - A table nobody sits at (no human seat, no game on) is not restored; its journal
   is removed, as it would have been had the host not stopped.
 """
@@ -28,6 +32,7 @@ from cartagena_net.host.journal import (
 from cartagena_net.host.passwords import journaled_password
 from cartagena_net.host.table import Table
 from cartagena_net.host.tablebots import load_bot
+from cartagena_net.host.unfinished import JournalDamage, lost_actions
 
 log = Logger(namespace="cartagena.host.restore")
 
@@ -42,32 +47,39 @@ class JournalError(Exception):
 
 
 def restore_tables(host: Any, state_dir: Path) -> list[Table]:
-    """Tables rebuilt from the journals in ``state_dir`` (see the module's rules)."""
+    """Tables rebuilt from the journals in ``state_dir`` (see the module's rules).
+
+    What damaged journals cost is kept as :class:`JournalDamage` facts: a table that
+    came back shorter holds its own (``table.journal_damage``); those of journals no
+    table came back from are ``host.journal_damage`` (a list), for the host to tell
+    whoever plays there."""
     tables = []
+    lost: list[JournalDamage] = []
     for table_id, path in list_journals(state_dir):
         try:
             table = restore_table(host, table_id, path)
         except JournalError as exc:
-            _give_up(table_id, path, exc.record, exc.why)
+            lost.append(_give_up(table_id, path, exc.record, exc.why))
             continue
         except Exception as exc:  # noqa: BLE001 - one bad journal must not stop the others
             log.failure("cannot restore table {id} from {file}", id=table_id, file=str(path))
-            _give_up(table_id, path, None, f"{type(exc).__name__}: {exc}")
+            lost.append(_give_up(table_id, path, None, f"{type(exc).__name__}: {exc}"))
             continue
         if table is not None:
             tables.append(table)
+    host.journal_damage = lost
     return tables
 
 
-def _give_up(table_id: int, path: Path, record: int | None, why: str) -> None:
+def _give_up(table_id: int, path: Path, record: int | None, why: str) -> JournalDamage:
+    damage = JournalDamage(table_id, record, why, 0, lost_actions(path, 1), True)
     try:
-        aside = str(move_aside(path))
+        damage = damage.with_copy(str(move_aside(path)))
     except OSError as exc:
-        aside = f"(could not be moved: {exc}; left in place)"
-    where = f"record {record}" if record is not None else "file"
-    log.error("cannot restore table {id}: journal {file}, {where}: {why}; no table was "
-              "restored from it and it was moved to {aside}",
-              id=table_id, file=str(path), where=where, why=why, aside=aside)
+        damage = damage.with_copy(f"{path} (it could not be moved: {exc})")
+    log.error("cannot restore table {id}: journal {file}, {what}", id=table_id,
+              file=str(path), what=damage.describe(table=False), damage=damage.to_data())
+    return damage
 
 
 class _Replay:
@@ -228,16 +240,19 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         table.coach.hinted_moves = [k for k in rep.hinted if k < len(rep.actions)]
         table.sent_events = state.event_count
         table.status = "finished" if state.is_over else "playing"
+    table.journal_damage = None
     if stop is not None:
         # Every record lost may have moved seq on by one: go past anything a player
         # saw, so that no action aimed at a lost state can be taken for this one.
         table.seq += read.lines - len(records) + 1
+        damage = JournalDamage(table_id, stop[0], stop[1], len(rep.actions) if state else 0,
+                               lost_actions(path, stop[0]), False)
         kept = move_aside(path, keep_copy=True)
         write_journal(path, [*records, {"t": "seq", "seq": table.seq}])
-        log.error("table {id}: journal {file}, record {n}: {why}; the table is restored "
-                  "up to record {m} and the original journal is kept as {kept}",
-                  id=table_id, file=str(path), n=stop[0], why=stop[1], m=len(records),
-                  kept=str(kept))
+        table.journal_damage = damage = damage.with_copy(str(kept))
+        log.error("table {id}: journal {file}, {what} (the table is restored up to record "
+                  "{m})", id=table_id, file=str(path), what=damage.describe(table=False),
+                  m=len(records), damage=damage.to_data())
     elif read.torn:
         with open(path, "r+b") as f:
             f.truncate(read.good)

@@ -6,12 +6,19 @@ seat's chances after every action, and where the game turned
 The review's jobs (one a position) run one at a time in the bot workers, behind the
 bots' own searches, so that a review never keeps a bot waiting for long nor holds more
 than one worker; nothing of it runs on the reactor thread but assembling the answers and
-writing one small file. A review the host could not finish (it stopped, a job failed) is
-logged; ``cartagena review ID`` makes it at any time.
+writing one small file.
+
+A review is *due* from the moment its game's record is written: a mark beside it
+(``reviews/<id>.due``, :func:`cartagena_net.records.store.mark_due`) says so until the
+review is written. A host stopped (or killed) before that makes the reviews due to it at
+its next start (:meth:`Reviewer.resume_due`, the marks read in a thread), and
+``cartagena review --due`` makes them on request; ``cartagena review ID`` makes any at
+any time. A review that failed (a job failed) is logged and stays due.
 """
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from twisted.internet import defer
@@ -38,20 +45,65 @@ class Reviewer:
         self.skipped = 0  # reviews given up because too many games waited
         self._stopped = False
 
-    def add(self, folder: str, record: dict[str, Any]) -> None:
-        """Review ``record`` (a full record of ``folder``) when its turn comes."""
+    def add(self, folder: str, record: dict[str, Any], mark: bool = True) -> None:
+        """Review ``record`` (a full record of ``folder``) when its turn comes; ``mark``:
+        mark it due first (a review found due at start is marked already)."""
         if record.get("kind") != "full" or self._stopped:
             return
+        if any(queued[1] == record["id"] for queued in self.queue) or self.busy == record["id"]:
+            return
+        if mark:
+            from cartagena_net.records.store import mark_due
+
+            try:
+                mark_due(folder, record["id"])
+            except OSError as exc:  # the review is still made now, if the host runs on
+                log.error("the review of {id} could not be marked due in {folder}: {err}",
+                          id=record["id"], folder=str(folder), err=str(exc))
         self.queue.append((folder, record["id"], json.dumps(
             record, separators=(",", ":"), ensure_ascii=False).encode("utf-8")))
         if len(self.queue) > WAITING:  # games end faster than reviews: tonight's last first
             _, dropped, _ = self.queue.pop(0)
             self.skipped += 1
-            log.info("the review of {id} is skipped: {n} newer games wait for theirs "
-                     "(`cartagena review {id}` makes it at any time)", id=dropped,
-                     n=WAITING)
+            log.info("the review of {id} is put off: {n} newer games wait for theirs (it "
+                     "is made at the next start, or by `cartagena review --due`)",
+                     id=dropped, n=WAITING)
         if self.busy is None:
             self._next()
+
+    def resume_due(self) -> None:
+        """At start: review the games whose review was due when this host (its id) last
+        stopped. The marks and records are read in a thread, off the reactor."""
+        import threading
+
+        folder = getattr(self.host.config, "records_dir", None)
+        if folder is None or not getattr(self.host.config, "reviews", True):
+            return
+        mark = f"-{self.host.host_id[:8]}-"
+        call = self.host.reactor.callFromThread
+
+        def read() -> None:
+            from cartagena_net.records import RecordError
+            from cartagena_net.records.store import SUFFIX, due
+            from cartagena_net.records.store import read as read_record
+
+            found = []
+            for record_id in due(folder, mark)[-WAITING:]:
+                try:
+                    found.append(read_record(Path(folder) / f"{record_id}{SUFFIX}"))
+                except RecordError as exc:
+                    call(log.error, "the review due of {id} cannot be made: {why}",
+                         id=record_id, why=str(exc))
+            call(self._due_found, str(folder), found)
+
+        threading.Thread(target=read, name="reviews-due", daemon=True).start()
+
+    def _due_found(self, folder: str, records: list[dict[str, Any]]) -> None:
+        if records:
+            log.info("{n} review(s) due since the last run are made now: {ids}",
+                     n=len(records), ids=", ".join(r["id"] for r in records))
+        for rec in records:
+            self.add(folder, rec, mark=False)
 
     def stop(self) -> None:
         self._stopped = True
@@ -92,3 +144,9 @@ class Reviewer:
             return
         self.done += 1
         log.info("the review of {id} is {path}", id=record["id"], path=str(path))
+        from cartagena_net.records.store import clear_due
+
+        try:
+            clear_due(folder, record["id"])
+        except OSError:
+            pass  # the review exists: a mark left is removed when next read

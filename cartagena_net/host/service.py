@@ -88,6 +88,7 @@ class HostService(Service):
         self.state_dir: Path | None = None
         self.syncer = Syncer(reactor, config.journal_sync)  # journals' fsyncs, off the action path
         self.archived: tuple[Path, int] | None = None  # where old journals were moved
+        self.journal_damage: list[Any] = []  # games whose journal could not come back
         if config.state_dir is not None:
             self.state_dir = ensure_state_dir(config.state_dir)
             self.host_id = self._load_host_id()
@@ -97,6 +98,7 @@ class HostService(Service):
     def startService(self) -> None:
         super().startService()
         self.evening.load()
+        self.reviewer.resume_due()  # reviews due when this host last stopped
         if self.state_dir is not None and self.config.resume:
             from cartagena_net.host.restore import restore_tables
 
@@ -266,6 +268,20 @@ class HostService(Service):
             self.web.table_removed(table.id)
         self.lobby_changed()
         log.info("table {id} removed: nobody is left at it", id=table.id)
+
+    def notices(self) -> list[dict[str, Any]]:
+        """What went wrong on this host that everyone connected should know, as data
+        (``lobby.notices``, docs/protocol.md 4.4): the games whose journal was too damaged
+        to come back at start, and that this host keeps no journal (its state folder
+        cannot be written)."""
+        out: list[dict[str, Any]] = []
+        off = getattr(self.config, "journal_off", None)
+        if off:
+            out.append({"kind": "no-journal", **{k: str(v)[:300] for k, v in off.items()}})
+        for damage in getattr(self, "journal_damage", ())[:7]:
+            data = damage.to_data()
+            out.append({k: (v[:300] if isinstance(v, str) else v) for k, v in data.items()})
+        return out[:8]
 
     def trouble(self) -> str | None:
         """What is wrong with this host's disk, in one sentence for its own client (its

@@ -77,6 +77,8 @@ class Table:
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.journal_failing = False  # the last journal write failed (a full disk)
         self.journal_error = ""  # why it failed (the OS's words)
+        # this game came back shorter from a damaged journal (restore.py): said to all
+        self.journal_damage: Any = None
         self.paused = False  # a client's bots-only game nobody plays or watches
         self.paused_since = 0.0
         self.started_at: float | None = None  # when the game started (Unix time)
@@ -119,7 +121,20 @@ class Table:
             "seats": [s.public() for s in self.seats],
             "hints": self.coach.hints,
             "player_chances": self.player_chances,
+            "notices": self.notices(),
         }
+
+    def notices(self) -> list[dict[str, Any]]:
+        """What went wrong at this table, as data every seat's client says in its own
+        words (docs/protocol.md 4.4): its game is paused because the disk refuses its
+        journal; its game came back from a damaged journal shorter than it was."""
+        out: list[dict[str, Any]] = []
+        if self.journal_failing:
+            out.append({"kind": "journal-failed", "error": self.journal_error[:200]})
+        if self.journal_damage is not None:
+            data = self.journal_damage.to_data()
+            out.append({k: (v[:300] if isinstance(v, str) else v) for k, v in data.items()})
+        return out
 
     def free_seats(self) -> int:
         return 0 if self.playing else sum(1 for s in self.seats if not s.occupied)

@@ -26,6 +26,7 @@ from cartagena_net.host.seats import Seat
 from cartagena_net.host.thinker import BOTS, HUMAN
 
 log = Logger(namespace="cartagena.host.table")
+DISK_RETRY = 2.0  # seconds between a bot's tries while the disk refuses its journal
 
 
 def check_bot_kind(kind: str) -> None:
@@ -151,6 +152,10 @@ class TableBots:
             try:
                 t.play.apply(seat.index, text)
             except HostError as exc:
+                if exc.code == "journal-failed":  # the disk, not the action: try again soon
+                    self._bot_failures = 0
+                    self._bot_failed(DISK_RETRY)
+                    return
                 log.error("table {table}: bot action {action!r} refused: {msg}",
                           table=t.id, action=text, msg=exc.message)
                 if t.faulted:
@@ -160,12 +165,15 @@ class TableBots:
             return
         self._bot_failed()
 
-    def _bot_failed(self) -> None:
-        """Nothing the bot tried was applied: try again later, backing off to a minute."""
+    def _bot_failed(self, delay: float | None = None) -> None:
+        """Nothing the bot tried was applied: try again later, backing off to a minute
+        (``delay``: the disk refused to journal it; tried again every ``DISK_RETRY`` s,
+        so that the game goes on soon after the disk has room)."""
         self._bot_failures += 1
         if self._bot_call is None and self.to_move() is not None:
             host = self.table.host
-            delay = min(60.0, host.config.bot_delay + 2.0 ** min(self._bot_failures, 6))
+            if delay is None:
+                delay = min(60.0, host.config.bot_delay + 2.0 ** min(self._bot_failures, 6))
             self._bot_call = host.reactor.callLater(delay, self._bot_move)
 
     def hint(self, conn: Any) -> None:

@@ -16,6 +16,88 @@ from cartagena_net.host import gamerec
 from cartagena_net.host.journal import list_journals, read_journal
 
 
+@dataclass(frozen=True)
+class JournalDamage:
+    """What a damaged journal cost: the fact a host logs and tells everyone seated, as
+    data (``to_data``: a kind and fields, docs/protocol.md), and in one English line.
+
+    ``line``: the first journal line that could not be used (None: the file as a whole,
+    e.g. empty); ``why``: what is wrong with it; ``kept``: the actions that come back;
+    ``lost``: the actions lost from that line on (counted from the lines that still read
+    as actions, a damaged one included); ``whole``: nothing of the game comes back (a new
+    game starts); ``kept_as``: where the damaged file is kept (``.bad-<time>``), once it
+    is moved or copied aside."""
+
+    table: int
+    line: int | None
+    why: str
+    kept: int
+    lost: int
+    whole: bool
+    kept_as: str | None = None
+
+    def with_copy(self, kept_as: str) -> JournalDamage:
+        return JournalDamage(self.table, self.line, self.why, self.kept, self.lost,
+                             self.whole, kept_as)
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": "journal-lost" if self.whole else "journal-shortened",
+                "table": self.table, "line": self.line, "why": self.why, "kept": self.kept,
+                "lost": self.lost, "kept_as": self.kept_as}
+
+    def describe(self, table: bool = True) -> str:
+        """``table 1: journal record 5: checksum mismatch (the record was damaged); the
+        game comes back at action 3; 8 actions after it are lost; the damaged journal is
+        kept as .../table-1.journal.bad-20261126T101500Z`` (``table=False``: without
+        the table)."""
+        where = f"record {self.line}" if self.line is not None else "file"
+        if self.whole:
+            what = (f"the whole game is lost ({self.lost} action{_s(self.lost)})"
+                    if self.lost else "nothing of it can come back")
+        else:
+            what = (f"the game comes back at action {self.kept}; {self.lost} "
+                    f"action{_s(self.lost)} after it {'is' if self.lost == 1 else 'are'} lost")
+        kept = f"; the damaged journal is kept as {self.kept_as}" if self.kept_as else ""
+        text = f"{where}: {self.why}; {what}{kept}"
+        return f"table {self.table}: journal {text}" if table else text
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def lost_actions(path: str | os.PathLike[str], first_line: int) -> int:
+    """How many of the journal's lines from ``first_line`` (from 1) on were actions:
+    those that read as an ``act`` record, checked or not (a damaged line whose text is
+    still an action counts; a line that is not even that is not counted)."""
+    import json
+
+    from cartagena_net.host.journal import parse_line
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return 0
+    count = 0
+    for line in data.split(b"\n")[max(0, first_line - 1):]:
+        if not line.strip():
+            continue
+        try:
+            rec: Any = parse_line(line)
+        except ValueError:
+            rec = None
+            for body in (line[9:], line):
+                try:
+                    rec = json.loads(body)
+                    break
+                except ValueError:
+                    continue
+        if isinstance(rec, dict) and rec.get("t") == "act" or rec is None and b'"act"' in line:
+            count += 1
+    return count
+
+
 @dataclass
 class UnfinishedGame:
     """A game a journal holds that has not ended: where it is and who plays it."""
@@ -27,19 +109,28 @@ class UnfinishedGame:
     actions: int
     to_act: str | None
     path: Path
+    damage: JournalDamage | None = None  # its journal is damaged: what is lost
 
     def describe(self) -> str:
-        """One line for a person: ``table 1 "ann's table": jamaica, ann v Blackbeard...``."""
+        """One line for a person: ``table 1 "ann's table": jamaica, ann v Blackbeard...``,
+        and what a damaged journal loses."""
+        if self.damage is not None and self.damage.whole:
+            return (self.damage.describe() + "; it will be kept as "
+                    f"{self.path.name}.bad-<time> (or in an archive folder)")
         turn = f", {self.to_act} to play" if self.to_act else ""
-        return (f"table {self.table} {self.name!r}: {self.rules}, "
+        line = (f"table {self.table} {self.name!r}: {self.rules}, "
                 f"{', '.join(self.players)}; {self.actions} action(s) played{turn}")
+        if self.damage is not None:
+            line += f" [{self.damage.describe()}; a copy of it will be kept]"
+        return line
 
 
 def unfinished_games(state_dir: str | os.PathLike[str]) -> list[UnfinishedGame]:
-    """The unfinished games of the journals in ``state_dir``, by table id.
-
-    A journal that cannot be read is left out (restoring it says what is wrong).
-    """
+    """The unfinished games of the journals in ``state_dir``, by table id, each with
+    what its journal's damage loses (``damage``), if any. A journal that yields no game
+    at all but is not a plain empty table's (damaged from its first line, garbage,
+    empty) is listed too, with ``damage.whole``: its game cannot come back, and the
+    person is told so before it is moved aside."""
     found = []
     try:
         journals = list_journals(state_dir)
@@ -48,11 +139,17 @@ def unfinished_games(state_dir: str | os.PathLike[str]) -> list[UnfinishedGame]:
     for table_id, path in journals:
         try:
             game = _read(table_id, path)
-        except Exception:  # noqa: BLE001, S112 - damaged: restore will say why
-            continue
+        except Exception as exc:  # noqa: BLE001 - damaged: said, and restore keeps it aside
+            game = _lost(table_id, path, f"{type(exc).__name__}: {exc}")
         if game is not None:
             found.append(game)
     return found
+
+
+def _lost(table_id: int, path: Path, why: str, line: int | None = 1) -> UnfinishedGame:
+    damage = JournalDamage(table_id, line, why, 0, lost_actions(path, 1), True)
+    return UnfinishedGame(table=table_id, name="", rules="", players=[], actions=0,
+                          to_act=None, path=path, damage=damage)
 
 
 def _seat_label(seat: Any) -> str:
@@ -64,30 +161,46 @@ def _seat_label(seat: Any) -> str:
 
 
 def _read(table_id: int, path: Path) -> UnfinishedGame | None:
-    records = read_journal(path).records
-    if not records or records[0].get("t") != "table":
-        return None
+    read = read_journal(path)
+    records = read.records
+    if read.size == 0:
+        return _lost(table_id, path, "the file is empty", None)
+    if not records:
+        if read.bad is not None:
+            return _lost(table_id, path, f"the first record is unreadable: {read.bad[1]}")
+        return None  # only a torn line: a table's first write cut by a crash
+    if records[0].get("t") != "table":
+        return _lost(table_id, path, "it does not start with a table record")
     meta = records[0]
     seats: list[Any] = []
     outcomes: list[list[int]] | None = None
     actions: list[tuple[list[list[int]], str]] = []
-    for rec in records[1:]:
+    lines: list[int] = []  # the journal line of each action
+    for number, rec in enumerate(records[1:], start=2):
         kind = rec.get("t")
         if kind == "seats" and isinstance(rec.get("seats"), list):
             seats = rec["seats"]
         elif kind == "game":
-            outcomes, actions = list(rec.get("chance") or []), []
+            outcomes, actions, lines = list(rec.get("chance") or []), [], []
         elif kind == "act" and outcomes is not None:
             actions.append((list(rec.get("chance") or []), str(rec.get("action"))))
+            lines.append(number)
     if outcomes is None:
         return None
     game = make_game(str(meta["rules"]), **dict(meta.get("options") or {}))
-    state, applied, _ = gamerec.replay_prefix(game, outcomes, actions)
+    state, applied, why = gamerec.replay_prefix(game, outcomes, actions)
     if state.is_over:
         return None
+    damage = None
+    if why is not None:  # an action the game refuses: it and all after it are lost
+        first = lines[applied]
+        damage = JournalDamage(table_id, first, why, applied, lost_actions(path, first), False)
+    elif read.bad is not None:
+        damage = JournalDamage(table_id, read.bad[0], read.bad[1], applied,
+                               lost_actions(path, read.bad[0]), False)
     actor = state.actor
     to_act = (_seat_label(seats[actor]) if isinstance(actor, int) and 0 <= actor < len(seats)
               else None)
     return UnfinishedGame(table=table_id, name=str(meta.get("name") or "")[:64],
                           rules=str(meta["rules"]), players=[_seat_label(s) for s in seats],
-                          actions=applied, to_act=to_act, path=path)
+                          actions=applied, to_act=to_act, path=path, damage=damage)

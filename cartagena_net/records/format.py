@@ -17,9 +17,10 @@ Pure: no Twisted, no I/O but what the caller does with the bytes.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
@@ -35,6 +36,19 @@ RECORD_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 class RecordError(ValueError):
     """A record that cannot be read or replayed; the message says why, for a person."""
+
+
+@contextlib.contextmanager
+def in_file(path: Any) -> Iterator[None]:
+    """Name the file in a RecordError raised inside (a record found not to replay is
+    found so after its file was read: ``damaged record: move 51 ...`` said which)."""
+    try:
+        yield
+    except RecordError as exc:
+        text = str(exc)
+        if str(path) in text:
+            raise
+        raise RecordError(f"{path}: {text}") from None
 
 
 class _NoMoreChance:
@@ -472,8 +486,12 @@ def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
           sign: int = 1) -> list[dict[str, Any]]:
     """Count one game's ``record`` into the scoreboard ``rows`` (``sign=-1``: take it out
     again, and drop the rows left with nothing). Returns the rows of its ranking, first
-    place first, each once (two bots of one kind count once a game): what a rating
-    compares."""
+    place first, each once: what a rating compares.
+
+    A row is one player in a game however many seats it holds: two bots of one kind and
+    level at a table are one row, counted once in ``games`` (or ``unfinished``), with a
+    win if either seat won and its best seat's place. So a finished game adds exactly one
+    win and one first place to the whole scoreboard."""
 
     def row(p: dict[str, Any]) -> dict[str, Any]:
         bot, key = score_key(p)
@@ -483,33 +501,35 @@ def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
     players = record["players"]
     out = record.get("outcome")
     touched: list[dict[str, Any]] = []
-    ranked: list[dict[str, Any]] = []
     if out is None:
         for p in players:
             r = row(p)
-            r["unfinished"] += sign
-            touched.append(r)
+            if all(x is not r for x in touched):
+                r["unfinished"] += sign
+                touched.append(r)
     else:
-        for place, seat in enumerate(_ranking(out["ranking"])):
+        for seat in _ranking(out["ranking"]):
             if not (isinstance(seat, int) and 0 <= seat < len(players)):
                 continue
             r = row(players[seat])
+            if any(x is r for x in touched):
+                continue  # a second seat of the same player: counted at its best place
+            place = len(touched)
             r["games"] += sign
             r["wins"] += sign * (seat == out["winner"])
             r["places"] += [0] * (place + 1 - len(r["places"]))
             r["places"][place] += sign
-            if seat in (record.get("hinted") or ()):  # games it played with hints
-                r["hinted"] = r.get("hinted", 0) + sign
+            hinted = record.get("hinted") or ()
+            if any(s in hinted for s, p in enumerate(players) if row(p) is r):
+                r["hinted"] = r.get("hinted", 0) + sign  # games it played with hints
             touched.append(r)
-            if all(x is not r for x in ranked):
-                ranked.append(r)
     if sign < 0:
         for r in touched:
             while r["places"] and not r["places"][-1]:
                 r["places"].pop()
             if not (r["games"] or r["unfinished"]):
                 rows.pop((r["bot"], r["player"]), None)
-    return ranked
+    return touched if out is not None else []
 
 
 def ranked_rows(rows: dict[tuple[bool, str], dict[str, Any]]) -> list[dict[str, Any]]:

@@ -68,6 +68,56 @@ def read_review(folder: str | os.PathLike[str], record_id: str) -> dict[str, Any
         raise RecordError(f"{path}: {exc}") from None
 
 
+DUE = ".due"  # <records dir>/reviews/<record id>.due: a review is due, not yet made
+
+
+def due_path(folder: str | os.PathLike[str], record_id: str) -> Path:
+    """The mark that the review of record ``record_id`` of ``folder`` is due."""
+    return review_path(folder, record_id).with_suffix(DUE)
+
+
+def mark_due(folder: str | os.PathLike[str], record_id: str) -> None:
+    """Mark the review of a record as due (an empty file), so that a host stopped before
+    it was made makes it at its next start (or ``cartagena review --due``); OSError if
+    the disk refuses."""
+    path = due_path(folder, record_id)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(open_fd(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
+def clear_due(folder: str | os.PathLike[str], record_id: str) -> None:
+    """The review is made (or cannot be): no longer due."""
+    try:
+        os.unlink(due_path(folder, record_id))
+    except FileNotFoundError:
+        pass
+
+
+def due(folder: str | os.PathLike[str], mark: str = "") -> list[str]:
+    """The ids of the records of ``folder`` whose review is due and not made (only those
+    whose id holds ``mark``, e.g. a host's id), oldest first (an id begins with its start
+    time). A mark whose review exists after all is removed."""
+    reviews = Path(folder) / REVIEWS
+    try:
+        names = sorted(e.name for e in reviews.iterdir() if e.name.endswith(DUE))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        record_id = name[: -len(DUE)]
+        if not RECORD_ID.fullmatch(record_id) or mark not in record_id:
+            continue
+        if (reviews / f"{record_id}{SUFFIX}").exists():
+            try:
+                clear_due(folder, record_id)
+            except OSError:
+                pass
+            continue
+        if (Path(folder) / f"{record_id}{SUFFIX}").exists():
+            out.append(record_id)
+    return out
+
+
 def _write_whole(folder: Path, name: str, data: bytes) -> Path:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / f"{name}{SUFFIX}"

@@ -9,7 +9,9 @@ action, the turning points, what the bot would have played).
 
 Reading records and replaying a game take disk and CPU: both run in the web server's
 one background thread (:class:`Background`), never on the reactor; a replay is built
-once and kept (the last few).
+once and kept (the last few). Its review is kept apart: a replay asked for before its
+review was written looks for it again (at most every ``REVIEW_TTL`` seconds), so a
+replay page shows the review once it exists.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from cartagena_net.web.feed import to_json
 LIST_MAX = 100  # games listed
 KEEP = 8  # replays kept built
 LIST_TTL = 3.0  # seconds a listing is reused
+REVIEW_TTL = 3.0  # seconds a replay built without its review is served before looking again
 
 
 class Background:
@@ -71,12 +74,14 @@ def build_list(folder: str, host_id: str) -> bytes:
     return to_json({"games": games[:LIST_MAX], "more": max(0, len(games) - LIST_MAX)})
 
 
-def build_replay(folder: str, record_id: str) -> bytes | None:
+def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | None:
     """The replay's data, or None if there is no such record. RecordError if it is
-    damaged or not a finished game's."""
+    damaged or not a finished game's. Two parts: everything but the review (built once,
+    the costly part) and the review as JSON (None while there is none yet: it is looked
+    for again, :func:`read_review`); :func:`joined` makes the answer of them."""
     from cartagena_net.engine import SPECTATOR, view
     from cartagena_net.records import store
-    from cartagena_net.records.format import RecordError, player_label, walk
+    from cartagena_net.records.format import RecordError, in_file, player_label, walk
 
     path = store.review_path(folder, record_id).parent.parent / f"{record_id}{store.SUFFIX}"
     if not path.is_file():
@@ -86,22 +91,38 @@ def build_replay(folder: str, record_id: str) -> bytes | None:
         raise RecordError("this game did not end on this host: its record holds what a "
                           "spectator saw, which cannot be replayed move by move")
     views, events, seen = [], [], 0
-    for state in walk(rec):
-        v = view(state, SPECTATOR, since=seen)
-        seen = len(state.events)
-        events.append(v.pop("events", []))
-        views.append(v)
-    try:
-        review = store.read_review(folder, record_id)
-    except RecordError:
-        review = None  # a damaged review is not shown; the record still replays
+    with in_file(path.name):  # the file's name, not where the host keeps it
+        for state in walk(rec):
+            v = view(state, SPECTATOR, since=seen)
+            seen = len(state.events)
+            events.append(v.pop("events", []))
+            views.append(v)
     return to_json({
         "id": rec["id"], "summary": summary(rec),
         "players": [{"seat": p.get("seat"), "color": p.get("color"),
                      "label": player_label(p)} for p in rec["players"]],
         "moves": [{"seat": m["seat"], "action": m["action"]} for m in rec["moves"]],
-        "views": views, "events": events, "review": review,
-    })
+        "views": views, "events": events,
+    }), read_review(folder, record_id)
+
+
+def read_review(folder: str, record_id: str) -> bytes | None:
+    """The review of a record as JSON, None while there is none (or it is damaged: not
+    shown; the record still replays)."""
+    from cartagena_net.records import store
+    from cartagena_net.records.format import RecordError
+
+    try:
+        review = store.read_review(folder, record_id)
+    except RecordError:
+        review = None
+    return None if review is None else to_json(review)
+
+
+def joined(parts: tuple[bytes, bytes | None]) -> bytes:
+    """``/game/ID.json``: the replay's data with its ``review`` (null while none)."""
+    body, review = parts
+    return body[:-1] + b',"review":' + (review if review is not None else b"null") + b"}"
 
 
 class GamesJSON(Resource):
@@ -145,7 +166,9 @@ class GamePage(Resource):
         super().__init__()
         self.web = web
         self.page = page
-        self._built: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+        # id -> ((the replay's data, its review or None), when the review was looked for)
+        self._built: collections.OrderedDict[
+            str, tuple[tuple[bytes, bytes | None], float]] = collections.OrderedDict()
 
     def render_GET(self, request: Any) -> Any:
         from cartagena_net.records.format import RECORD_ID
@@ -167,22 +190,30 @@ class GamePage(Resource):
         folder = self.web.records_folder()
         if folder is None:
             return _plain(request, http.NOT_FOUND, "this host keeps no records")
-        body = self._built.get(record_id)
-        if body is not None:
+        built = self._built.get(record_id)
+        if built is not None:
             self._built.move_to_end(record_id)
-            request.setHeader(b"Content-Type", b"application/json")
-            return body
-        d = self.web.background.run(build_replay, folder, record_id)
+            parts, looked = built
+            if parts[1] is not None or time.monotonic() - looked < REVIEW_TTL:
+                request.setHeader(b"Content-Type", b"application/json")
+                return joined(parts)
+            # Built before its review was written (the host reviews a game after it
+            # ends; `cartagena review` may write one later): look for it again.
+            d = self.web.background.run(read_review, folder, record_id)
+            d.addCallback(lambda review: (parts[0], review))
+        else:
+            d = self.web.background.run(build_replay, folder, record_id)
 
-        def done(body: bytes | None) -> None:
-            if body is None:
+        def done(parts: tuple[bytes, bytes | None] | None) -> None:
+            if parts is None:
                 finish(request, http.NOT_FOUND, "application/json",
                        to_json({"error": f"no game {record_id} on this host"}))
                 return
-            self._built[record_id] = body
+            self._built[record_id] = (parts, time.monotonic())
+            self._built.move_to_end(record_id)
             while len(self._built) > KEEP:
                 self._built.popitem(last=False)
-            finish(request, http.OK, "application/json", body)
+            finish(request, http.OK, "application/json", joined(parts))
 
         def failed(failure: Any) -> None:
             finish(request, http.CONFLICT, "application/json",

@@ -35,7 +35,9 @@ class Move(Modal):
             i = int(key) - 1
             if i < len(mine):
                 select(m, mine[i])
-                m.sel = i  # this very pirate, even where several share a space
+                # where several share a place, the lowest-numbered one moves from it (the
+                # host's numbers: docs/protocol.md), so that is the one chosen
+                m.sel = mine.index(mine[i])
             return
         if key in ("left", "right", "up", "down") and distinct:
             step = 1 if key in ("right", "down") else -1

@@ -14,8 +14,19 @@ each seat's chance of winning. Each (prediction, did that seat win) pair is scor
 
 Prints one JSON line. Positions are independent; the jobs run in ``--workers`` processes.
 
+``--cost`` measures instead what a review costs (``cartagena review``, the host's
+background review): one recorded game of ``--players`` bots (``--actions`` long at
+least, a new deal until one is) reviewed whole, as `cartagena review` does it, in
+``--workers`` processes: the wall time, seconds per action, and per position of one
+worker (``cpu_s_per_position``: wall time x workers / positions). Its ``ratio`` is
+against a reference measured in the same run: playing the same game's positions out at
+random once each, serially (``reference_s_per_position``: the engine's own speed on this
+machine, what no review can skip), so a slower or faster machine moves both alike.
+
     python3 tests/benchmarks/bench_review.py --games 120 --positions 5
     python3 tests/benchmarks/bench_review.py --games 30 --rules ravensburger --players 3
+    python3 tests/benchmarks/bench_review.py --cost --actions 100 --workers 2
+    python3 tests/benchmarks/bench_review.py --cost --playouts 16 --search 200  # quick
 """
 from __future__ import annotations
 
@@ -83,6 +94,57 @@ def score(pairs: list[tuple[float, int]], players: int) -> dict:
             "ratio": round(brier / reference, 3), "ece": round(ece, 3), "bins": bins}
 
 
+def recorded_game(rules: str, players: int, actions: int, seed: int) -> dict:
+    """A finished bots' game's record of at least ``actions`` actions (greedy seats)."""
+    from cartagena_net.bots.kinds import make_bot
+    from cartagena_net.engine import make_game, view
+    from cartagena_net.records import build
+    from cartagena_net.records.format import player
+
+    for attempt in range(200):
+        game = make_game(rules, players=players)
+        state = game.new_state(seed=seed + attempt)
+        bots = [make_bot("greedy", random.Random(seed + attempt * 7 + s)) for s in range(players)]
+        while not state.is_over:
+            legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+            state.apply(bots[state.actor].choose(view(state, state.actor), legal))
+        if len(state.history) >= actions:
+            return build(state, record_id=f"20261126T000000Z-benchrev-{attempt}",
+                         players=[player(s, game.colors[s], f"bot{s}", bot="greedy")
+                                  for s in range(players)],
+                         started="2026-11-26T00:00:00Z", ended="2026-11-26T00:10:00Z",
+                         end="won")
+    raise SystemExit(f"no game of {actions} actions in 200 deals")
+
+
+def cost(args: argparse.Namespace) -> int:
+    from cartagena_net.bots.pool import run_jobs
+    from cartagena_net.bots.review import _play_out, assemble, jobs, state_at
+    from cartagena_net.engine.chance import RandomChance
+
+    rec = recorded_game(args.rules, args.players, args.actions, args.seed)
+    n = len(rec["moves"])
+    # the reference: each position of the game played out once at random, serially
+    rng = random.Random(args.seed)
+    start = time.perf_counter()
+    for k in range(n + 1):
+        _play_out(state_at(rec, k).copy(chance=RandomChance(rng)), rng)
+    reference = (time.perf_counter() - start) / (n + 1)
+    start = time.perf_counter()
+    answers = run_jobs(jobs(rec, args.playouts, args.search, seed=args.seed), args.workers)
+    wall = time.perf_counter() - start
+    assemble(rec, answers, args.playouts, args.search)
+    per_position = wall * args.workers / (n + 1)
+    print(json.dumps({
+        "bench": "review-cost", "rules": args.rules, "players": args.players, "actions": n,
+        "positions": n + 1, "workers": args.workers, "playouts": args.playouts,
+        "search": args.search, "wall_s": round(wall, 2), "s_per_action": round(wall / n, 3),
+        "cpu_s_per_position": round(per_position, 3),
+        "reference_s_per_position": round(reference, 5),
+        "ratio": round(per_position / reference, 1)}))
+    return 0
+
+
 def main() -> int:
     from cartagena_net.bots.pool import run_jobs
     from cartagena_net.bots.review import PLAYOUTS
@@ -98,7 +160,17 @@ def main() -> int:
     ap.add_argument("--playouts", type=int, default=PLAYOUTS)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cost", action="store_true",
+                    help="measure what reviewing one game costs (see the module's help)")
+    ap.add_argument("--actions", type=int, default=100, help="--cost: the game's length")
+    ap.add_argument("--search", type=int, default=None,
+                    help="--cost: the bot's search at each action (default the review's)")
     args = ap.parse_args()
+    if args.cost:
+        from cartagena_net.bots.review import SEARCH
+
+        args.search = args.search or SEARCH
+        return cost(args)
     start = time.perf_counter()
     jobs = [(job, (args.rules, args.players, args.seed * 100_003 + g, args.positions,
                         args.playouts)) for g in range(args.games)]

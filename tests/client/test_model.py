@@ -1,6 +1,7 @@
 """Keys and host messages driving the client model (no network, no terminal)."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -252,17 +253,40 @@ def test_pirates_keep_their_numbers_and_the_selection_follows_the_move() -> None
     m = seated(v, legal_for(v))
     before = list(m.my_positions())
     assert before == sorted(before)  # first seen: numbered by position
-    m.on_key("2")  # pirate 2
-    moved_from = before[1]
+    m.on_key("3")  # pirate 3 (alone on its space)
+    moved_from = before[2]
     i = v["seats"][0]["pirates"].index(moved_from)
     v["seats"][0]["pirates"][i] = 30
     m.on_message({"type": "state", "table": 1, "seq": 8, "view": v, "legal": legal_for(v),
                   "events": [{"type": "advance", "seat": 0, "from": moved_from, "to": 30,
                               "card": "skull"}], "lines": []})
     after = m.my_positions()
-    assert after[1] == 30 and after[:1] + after[2:] == before[:1] + before[2:]
-    assert m.sel == 1 and m.sel_pos == 30  # still pirate 2, the one just moved
-    assert "[2]@30" in to_text(render_screen(m, 100, 30))
+    assert after[2] == 30 and after[:2] + after[3:] == before[:2] + before[3:]
+    assert m.sel == 2 and m.sel_pos == 30  # still pirate 3, the one just moved
+    assert "[3]@30" in to_text(render_screen(m, 100, 30))
+
+
+def test_a_fresh_client_shows_the_hosts_pirate_numbers():
+    """A reconnect or a restore used to number the pirates afresh by place (4,5,6@start
+    1@2 3@6 2@10 became 1,2,3@start 4@2 5@6 6@10): the host's numbers are shown as
+    they are, and a number key where several share a place picks the one that moves."""
+    v = jamaica_view(0)
+    v["seats"][0]["pirates"] = [0, 0, 0, 2, 6, 10]
+    v["seats"][0]["numbered"] = [2, 10, 6, 0, 0, 0]  # 4,5,6@start 1@2 3@6 2@10
+    m = seated(v, legal_for(v))
+    assert m.my_positions() == [2, 10, 6, 0, 0, 0]
+    text = to_text(render_screen(m, 100, 30))
+    line = next(x for x in text.splitlines() if x.startswith("pirates:"))
+    assert "4,5,6@" in line and "1@2" in line.replace("[1]", "1") and "2@10" in line
+    m.on_key("5")
+    assert m.sel == 3  # pirate 4: the lowest-numbered at the start moves from it
+    v2 = json.loads(json.dumps(v))
+    v2["seats"][0]["pirates"] = [0, 0, 2, 4, 6, 10]
+    v2["seats"][0]["numbered"] = [2, 10, 6, 4, 0, 0]
+    m.on_message({"type": "state", "table": 1, "seq": 9, "view": v2, "legal": legal_for(v2),
+                  "events": [{"type": "advance", "seat": 0, "from": 0, "to": 4,
+                              "card": "skull"}], "lines": []})
+    assert m.my_positions() == [2, 10, 6, 4, 0, 0] and m.sel == 3
 
 
 def test_since_your_last_turn_and_the_last_moves_on_the_board() -> None:

@@ -319,5 +319,7 @@ def test_the_lobby_shows_tonights_scoreboard() -> None:
         {"player": "ismcts normal", "bot": True, "games": 3, "wins": 1, "places": [1, 2]}]})
     text = to_text(render_screen(m, 100, 30))
     assert "Tonight: ann 2 wins of 3 · ismcts normal (bot) 1 win of 3" in text
+    assert "(bot): every seat of that kind and level, one player in each game" in " ".join(
+        text.split())
     m.on_message({"type": "lobby", "tables": []})  # an older host: no scores
     assert "Tonight" not in to_text(render_screen(m, 100, 30))

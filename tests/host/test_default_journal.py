@@ -178,7 +178,12 @@ def test_unfinished_games_are_found_and_finished_or_damaged_ones_are_not(tmp_pat
                   [meta, seats, {"t": "game", "seq": 1, "chance": chance}, *acts])
     write_journal(tmp_path / "table-2.journal", [dict(meta, id=2), seats])  # no game
     (tmp_path / "table-3.journal").write_bytes(b"garbage\n")
-    (found,) = unfinished_games(tmp_path)
+    found, garbage = unfinished_games(tmp_path)
+    # a journal no game can come back from is said, as a whole game lost
+    assert garbage.table == 3 and garbage.damage is not None and garbage.damage.whole
+    assert "table 3: journal record 1: the first record is unreadable" in garbage.describe()
+    assert "nothing of it can come back" in garbage.describe()
+    assert found.damage is None
     assert (found.table, found.actions, found.rules) == (1, 4, "jamaica")
     assert found.players == ["ann", "Blackbeard (greedy bot)"]
     assert "ann's" in found.describe() and "4 action(s)" in found.describe()

@@ -110,6 +110,18 @@ class EveningMachine(RuleBasedStateMachine):
         assert sorted(self.evening.games) == sorted(rec["id"] for rec in tonight)
 
     @invariant()
+    def a_games_wins_sum_to_one(self) -> None:
+        """Two seats of one kind at a table are one player in that game: each game
+        counted adds one win, one first place, and one game to each player in it."""
+        games = [rec for _, rec in self.evening.games.values()]
+        rows = self.evening.rows
+        assert sum(r["wins"] for r in rows) == len(games)
+        assert sum(r["places"][0] for r in rows if r["places"]) == len(games)
+        for r in rows:
+            assert r["wins"] <= r["games"] <= len(games)
+            assert sum(r["places"]) == r["games"]
+
+    @invariant()
     def a_timer_exactly_while_a_game_is_counted(self) -> None:
         calls = self.host.reactor.getDelayedCalls()
         assert len(calls) == (1 if self.evening.games else 0)
@@ -128,8 +140,10 @@ def test_a_hosts_scoreboard_forgets_a_game_twelve_hours_after_it_ended():
     evening.add(a_game("first", random.Random(1)))
     host.reactor.advance(EVENING - 60)
     evening.add(a_game("second", random.Random(2)))
-    assert sum(r["games"] for r in evening.rows) == len(evening.games["first"][1]["players"]) \
-        + len(evening.games["second"][1]["players"])
+    assert sum(r["games"] for r in evening.rows) == sum(
+        len({(p.get("kind"), p.get("name") if p.get("kind") != "bot" else
+              (p.get("bot"), p.get("level"))) for p in evening.games[g][1]["players"]})
+        for g in ("first", "second"))  # a player's seats in one game count once
     changes = host.lobby.changes
     host.reactor.advance(60)  # nothing else happens: the timer counts the first game out
     assert list(evening.games) == ["second"]

@@ -250,3 +250,124 @@ def test_the_hosts_own_client_says_what_is_wrong_with_its_disk():
             run(go(), timeout=120)
         finally:
             run(stop_host(host))
+
+
+def test_every_seat_is_told_the_game_is_paused_by_a_full_disk_and_when_it_goes_on():
+    """The game stopped at "waiting for ..." without a word to anyone but the host's own
+    client: now every seat (and every watcher) is sent a ``journal-failed`` notice in the
+    lobby (data, worded by each client: a terminal client's status area shows it), gone
+    once the disk has room; the game then plays to its end, and its record, refused by
+    the same full disk, is written within seconds of the room being back."""
+    from cartagena_net.records import store as record_store
+    from client.model import ClientModel
+    from client.render import render_screen
+    from client.text import to_text
+
+    def records_of(folder):
+        return [i for i in record_store.listing(folder) if i.record]
+
+    with tmpfs("768k") as where:
+        records = where / "records"
+        host = make_host(state_dir=str(where / "state"), records_dir=str(records),
+                         reviews=False, rate=1e6, burst=2e6)
+
+        def notices(p: Player, tid: int) -> list[list[str]]:
+            """The kinds of the table's notices in every lobby ``p`` was sent, in order."""
+            out = []
+            for f in p.client.frames():
+                if f.get("type") == "lobby":
+                    for t in f["tables"]:
+                        if t["id"] == tid:
+                            out.append([n["kind"] for n in t.get("notices", [])])
+            return out
+
+        async def go():
+            tid, players = await _setup(host)
+            table = host.lobby.tables[tid]
+            rng = random.Random(5)
+            filler = fill(where)
+            for _ in range(300):
+                error = await _act(host, tid, players, rng, finish=False)
+                if error is not None:
+                    break
+            assert error is not None and error.code == "journal-failed"
+            for p in players:  # the acting seat and the waiting one alike
+                await until(lambda p=p: ["journal-failed"] in notices(p, tid),
+                            f"seat {p.seat} told of the pause")
+            other = next(p for p in players if p.seat != table.state.actor)
+            # What the waiting seat's terminal client shows from those very frames.
+            model = ClientModel(name="bob")
+            model.on_message({"type": "welcome", "host_id": "h", "host_name": "h"})
+            for f in other.client.frames():
+                if f.get("type") in ("lobby", "joined", "state"):
+                    model.on_message(f)
+            model.table, model.seat = tid, other.seat
+            text = " ".join(to_text(render_screen(model, 100, 30)).split())
+            assert "game paused: the host's disk is full or refuses writes" in text, text
+            assert "No space left on device" in text
+            filler.unlink()
+            for _ in range(3000):
+                if table.state.is_over:
+                    break
+                assert await _act(host, tid, players, rng) is None
+            assert table.state.is_over
+            for p in players:  # the pause is over, said to every seat
+                await until(lambda p=p: notices(p, tid)[-1] == [], "the notice gone")
+            seen = len(other.client.frames())
+            for f in other.client.frames()[:seen]:
+                if f.get("type") == "lobby":
+                    model.on_message(f)
+            assert model.status == "the host's disk has room again: the game goes on"
+            assert not any("game paused" in "".join(x for _, x in line)
+                           for line in render_screen(model, 100, 30))
+            await until(lambda: records_of(records), "the game's record", timeout=6)
+            for p in players:
+                p.client.close()
+
+        try:
+            run(go(), timeout=240)
+        finally:
+            run(stop_host(host))
+
+
+def test_a_bot_refused_by_the_disk_plays_as_soon_as_there_is_room():
+    """A bot whose action the disk refused backed off up to a minute: the game stood
+    still long after the disk had room. It tries again every few seconds instead."""
+    with tmpfs() as where:
+        host = make_host(state_dir=str(where / "state"), bot_delay=0.5, bot_level="easy",
+                         rate=1e6, burst=2e6)
+
+        async def go():
+            ann, _ = await join(host.port, "ann")
+            ann.send(messages.CreateTable(name="t", rules="jamaica", options=OPTIONS))
+            joined = await ann.expect(messages.Joined)
+            tid = joined.table
+            ann.send(messages.AddBot(table=tid, seat=None, kind="greedy"))
+            table = host.lobby.tables[tid]
+            await until(lambda: all(s.occupied for s in table.seats), "the bot seated")
+            ann.send(messages.Start(table=tid))
+            player = Player(ann, joined.seat, joined.token)
+            rng = random.Random(3)
+            while True:  # ann plays until the bot is to act
+                while player.latest is None or player.latest.seq < table.seq:
+                    await player.pump()
+                if table.state.actor != player.seat:
+                    break
+                assert await _send_action(player, tid, rng) is None
+            read_only(where)  # before the bot's move (it waits bot_delay)
+            try:
+                await until(lambda: table.journal_failing, "the bot's move refused", timeout=10)
+                await asyncio.sleep(20.0)  # refused again and again meanwhile
+                assert table.journal_failing and table.state.actor != player.seat
+            finally:
+                read_only(where, on=False)
+            seq = table.seq
+            await until(lambda: table.seq > seq, "the bot's move once there is room",
+                        timeout=4)
+            assert not table.journal_failing
+            ann.close()
+
+        try:
+            run(go(), timeout=120)
+        finally:
+            run(stop_host(host))

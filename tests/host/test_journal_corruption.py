@@ -8,6 +8,7 @@ import pytest
 
 from cartagena_net.host.journal import encode_record, journal_path, read_journal
 from protocol import messages
+from tests.twisted_loop import until
 
 from .crashkit import LONG_GAMES, Player, captured_logs, choose, grep, play_to_end
 from .helpers import join, make_host, run, seat_players, stop_host
@@ -79,6 +80,19 @@ def test_a_damaged_record_in_the_middle_restores_up_to_it_and_keeps_the_original
             assert line and f"up to record {k - 1}" in line[0]
             table = host.lobby.tables[tid]
             assert table.state == snaps[k - 1][0]
+            # What was lost, as a fact: how many actions came back, how many did not
+            # (every line from record k on is an action here), where the file is kept.
+            kept_actions = len(table.state.history)
+            total = len(snaps[len(lines)][0].history)
+            assert table.journal_damage.to_data() == {
+                "kind": "journal-shortened", "table": tid, "line": k,
+                "why": "checksum mismatch (the record was damaged)", "kept": kept_actions,
+                "lost": total - kept_actions, "kept_as": str(kept)}
+            assert f"the game comes back at action {kept_actions}; " \
+                   f"{total - kept_actions} actions after it are lost" in line[0]
+            assert host.journal_damage == []
+            # every seat and watcher is sent it with the table (lobby: its notices)
+            assert table.lobby_entry()["notices"] == [table.journal_damage.to_data()]
             assert table.seq > last_seq  # never goes back below what players saw
             again = read_journal(path)
             assert len(again.records) == k and not again.bad
@@ -175,6 +189,21 @@ def test_a_journal_with_no_table_in_it_is_moved_aside_and_logged(tmp_state, case
             assert aside.read_bytes() == content and not bad.exists()
             line = grep(logs, "cannot restore table 9", str(bad), expected, str(aside))
             assert line, "\n".join(logs)
+            (lost,) = host.journal_damage  # the whole game, said as a fact
+            assert lost.whole and lost.table == 9 and lost.kept == 0
+            assert lost.kept_as == str(aside) and lost.to_data()["kind"] == "journal-lost"
+            # Everyone who connects is told, as data its client words (lobby.notices).
+            eve, _ = await join(host.port, "eve")
+            lobby = await until(lambda: [m for m in eve.seen
+                                         if isinstance(m, messages.Lobby) and m.notices],
+                                "the lobby's notice")
+            (notice,) = lobby[-1].notices
+            assert notice == {k: v for k, v in lost.to_data().items()}
+            assert notice["kind"] == "journal-lost" and notice["table"] == 9
+            eve.close()
+            if case == "corrupt first line":  # a copy of table 1's: its actions still read
+                acts = sum(r["t"] == "act" for r in read_journal(path).records)
+                assert lost.lost == acts and f"the whole game is lost ({acts} actions)" in line[0]
             assert not grep(logs, "Traceback")
             assert sorted(host.lobby.tables) == [tid]  # the good journal is restored
             assert host.create_table("new", "jamaica", {"players": 2}) == 10

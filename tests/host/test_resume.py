@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cartagena_net.host.journal import list_journals, read_journal
+from cartagena_net.host.journal import list_journals, read_journal, write_journal
 from cartagena_net.host.passwords import verify_password
 from protocol import messages
 from tests.portable import POSIX_MODES, kill_hard, mode_of, spawn_options
@@ -198,14 +198,18 @@ def test_the_cli_without_resume_archives_old_journals_and_says_where(tmp_state):
     tmp_state.mkdir(mode=0o755)
     os.chmod(tmp_state, 0o755)
     old = tmp_state / "table-3.journal"
-    old.write_bytes(b"an earlier run's game\n")
+    # a table of an earlier run with no game on (a damaged journal is offered back, and
+    # restoring it says what was lost: test_journal_corruption.py)
+    write_journal(old, [{"t": "table", "id": 3, "name": "x", "rules": "jamaica",
+                         "options": {"players": 2}}])
+    earlier = old.read_bytes()
     log = tmp_state.parent / "host.log"
     with open(log, "w") as err:
         proc, _ = _spawn(tmp_state, stderr=err)
     _stop(proc)
     text = log.read_text()
     (folder,) = [p for p in tmp_state.iterdir() if p.name.startswith("archive-")]
-    assert (folder / "table-3.journal").read_bytes() == b"an earlier run's game\n"
+    assert (folder / "table-3.journal").read_bytes() == earlier
     assert f"1 journal file of an earlier run moved to {folder}" in text
     assert "--resume" in text
     assert ("was mode 0755; set to 0700" in text) == POSIX_MODES  # Windows: no such modes

@@ -28,7 +28,9 @@ def test_the_scoreboard_and_the_review_in_swedish():
     assert board[1].split() == ["ann", "3", "2", "1,5", "1:a", "2,", "2:a", "1;", "1",
                                 "oavslutade"]
     assert board[2].startswith("ismcts normal (bot)") and "-0,2" in board[2]
-    assert board[3].startswith("ranking: openskills Plackett-Luce")
+    assert board[3].startswith("(bot): en botrad är alla platser av den sorten och nivån")
+    assert board[4].startswith("placeringar: bland spelarna i varje parti; ranking: "
+                               "openskills Plackett-Luce")
     assert format_scoreboard([], "/x") == "inga partier sparade i /x än"
     assert end_word("stopped") == "avbrutet" and end_word("odd") == "odd"
     text = summary(REC, REV).splitlines()

@@ -17,7 +17,7 @@ MAX_FRAME = 65536
 HOST_FIELDS = {
     "welcome": {"host_id", "host_name", "server_version", "version", "session", "resumed"},
     "error": {"code", "message", "fatal", "ref"},
-    "lobby": {"tables", "scores"},
+    "lobby": {"tables", "scores", "notices"},
     "joined": {"table", "seat", "token"},
     "state": {"table", "seq", "view", "legal", "events", "lines", "chances"},
     "hint": {"table", "seq", "action", "reason", "why"},
@@ -44,7 +44,7 @@ EVENT_FIELDS = {
     "undo": ({"seat", "action"}, {"from", "to", "card", "shore"}),
 }
 TABLE_KEYS = {"id", "name", "rules", "options", "status", "spectators", "password",
-              "owner", "seats", "hints", "player_chances"}
+              "owner", "seats", "hints", "player_chances", "notices"}
 SEAT_KEYS = {"seat", "name", "color", "bot", "connected"}
 SCORE_KEYS = {"player", "bot", "games", "wins", "places"}
 
@@ -126,6 +126,7 @@ class DocClient:
                     assert set(table) == TABLE_KEYS
                     assert all(set(s) == SEAT_KEYS for s in table["seats"])
                 assert all(set(r) == SCORE_KEYS for r in msg["scores"])
+                assert all(isinstance(n.get("kind"), str) for n in msg["notices"])
             self.received.append(msg)
             if kind == "ping":
                 self.send({"type": "pong", "nonce": msg["nonce"]})

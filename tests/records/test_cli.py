@@ -52,9 +52,12 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     assert stats.returncode == 0, stats.stderr
     assert stats.stdout.splitlines()[0].split() == ["player", "games", "wins", "rating",
                                                     "places"]
-    assert "greedy (bot)" in stats.stdout and " 2  " in stats.stdout  # both seats greedy
+    # Both seats greedy: one player in that game, one game, one win, its best place.
+    (row,) = [x for x in stats.stdout.splitlines() if x.startswith("greedy (bot)")]
+    assert row.split()[2:4] == ["1", "1"], stats.stdout
+    assert "(bot): a bot row is every seat of that kind and level" in stats.stdout
     assert json.loads(cartagena("records", "--stats", "--json").stdout)[0] == {
-        "player": "greedy", "bot": True, "games": 2, "wins": 1, "places": [1, 1],
+        "player": "greedy", "bot": True, "games": 1, "wins": 1, "places": [1],
         "unfinished": 0, "rating": 0.0}  # one kind at both seats: no one to be rated against
 
     out = tmp_path / "out"
@@ -80,7 +83,8 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     assert "jamaica 2p segments=1" in line and f"vinnare: {winner} (greedy)" in line
     stats = cartagena("records", "--stats", "--lang", "sv").stdout.splitlines()
     assert stats[0].split() == ["spelare", "partier", "vinster", "ranking", "placeringar"]
-    assert stats[1].split()[:3] == ["greedy", "(bot)", "2"] and "1:a 1, 2:a 1" in stats[1]
+    assert stats[1].split()[:4] == ["greedy", "(bot)", "1", "1"] and "1:a 1" in stats[1]
+    assert "2:a" not in stats[1]  # both seats greedy: one player, at its best place
     again = cartagena("export", rec["id"], "--to", str(out), "--lang", "sv")
     assert again.returncode == 1 and "finns redan; skrivs inte över" in again.stderr
     shown = cartagena("replay", str(exported), "--lang", "sv").stdout

@@ -181,11 +181,30 @@ def damaged_cases() -> list[tuple[str, Any, str]]:
 def test_a_damaged_record_gets_a_clear_error(name, data, message, tmp_path):
     path = tmp_path / "x.json"
     path.write_bytes(data)
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(RecordError) as caught, fmt.in_file(path):
         replay(store.read(path))
     assert message in str(caught.value)
-    if "move" not in message:  # found reading the file: the file is named
-        assert str(path) in str(caught.value) or "record" in str(caught.value)
+    assert str(caught.value).count(str(path)) == 1  # named once, found reading or replaying
+
+
+@pytest.mark.parametrize(("name", "data", "message"), [
+    c for c in damaged_cases() if c[0] in ("edited action", "wrong seat", "moves cut",
+                                           "lost chance", "edited chance", "truncated")],
+    ids=lambda c: c if isinstance(c, str) else None)
+def test_the_commands_name_the_damaged_records_file(name, data, message, tmp_path):
+    """``damaged record: move 51 ...`` did not say which file: every command does."""
+    from .test_cli import cartagena
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    path = folder / "20261124T200000Z-0123abcd-1.json"
+    path.write_bytes(data)
+    for command in (["replay", "--check"], ["export", "--print", "score"],
+                    ["review", "--playouts", "2", "--search", "5", "--workers", "1"]):
+        done = cartagena(*command, path.stem, "--dir", str(folder))
+        assert done.returncode == 1, (command, done.stdout)
+        (line,) = done.stderr.splitlines()  # one line, no traceback
+        assert str(path) in line and message in line, (command, line)
 
 
 def test_the_scoreboard_counts_games_wins_and_places_per_player_and_bot_level():
@@ -221,6 +240,31 @@ def test_the_scoreboard_counts_games_wins_and_places_per_player_and_bot_level():
     best, worst = min(mean_place, key=mean_place.get), max(mean_place, key=mean_place.get)
     if mean_place[best] < mean_place[worst]:
         assert board[best]["rating"] > board[worst]["rating"]
+
+
+def test_two_bots_of_one_kind_at_a_table_are_one_player_in_that_game():
+    """Games, wins, places and the rating alike: a game's wins sum to one however many
+    seats one bot kind holds (two greedy bots won twice and were counted as 2 of 4)."""
+    from cartagena_net.records.format import scoreboard
+
+    state = bot_game("jamaica", {"players": 3, "segments": 1}, seed=2)
+    g = state.game
+    recs = []
+    for n, ranking in enumerate(([0, 1, 2], [2, 0, 1], [1, 0, 2], [0, 2, 1])):
+        rec = record_of(state)
+        rec["players"] = [fmt.player(0, g.colors[0], "Blackbeard", bot="greedy"),
+                          fmt.player(1, g.colors[1], "ann"),
+                          fmt.player(2, g.colors[2], "Calico Jack", bot="greedy")]
+        rec["outcome"] = {"winner": ranking[0], "ranking": ranking}
+        rec["started"] = f"2026-11-24T20:0{n}:00Z"
+        recs.append(rec)
+    board = {r["player"]: r for r in scoreboard(recs)}
+    assert board["greedy"]["games"] == 4 and board["ann"]["games"] == 4
+    assert board["greedy"]["wins"] == 3 and board["ann"]["wins"] == 1
+    assert sum(r["wins"] for r in board.values()) == len(recs)
+    # places among the game's two players: greedy's best seat, ann after or before it
+    assert board["greedy"]["places"] == [3, 1] and board["ann"]["places"] == [1, 3]
+    assert board["greedy"]["rating"] > board["ann"]["rating"]
 
 
 def test_a_rating_rises_with_wins_against_the_same_players():

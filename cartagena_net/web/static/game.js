@@ -49,7 +49,7 @@
     for (const s of view.seats) {
       const home = s.pirates.filter((p) => p === view.boat).length;
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat },
-        chip(s.color, L), ` ${label(s.seat)} · ${s.hand_size} cards · ${home}/${s.pirates.length} home`);
+        chip(s.color, L), ` ${label(s.seat)} · ${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${home}/${s.pirates.length} home`);
       li.style.borderColor = colorOf(s.color);
       list.append(li);
     }
@@ -133,6 +133,19 @@
     $("controls").hidden = false;
     document.body.dataset.loaded = "yes";
     go(0);
+    if (!data.review) setTimeout(lookForReview, REVIEW_POLL_MS);
+  }
+
+  // A game is reviewed after it ends: a page opened before that asks again until the
+  // review is there, and draws it without moving from where it is.
+  const REVIEW_POLL_MS = 10000;
+  async function lookForReview() {
+    try {
+      const response = await fetch(`/game/${encodeURIComponent(id)}.json`, { credentials: "same-origin", cache: "no-store" });
+      const body = response.ok ? await response.json() : null;
+      if (body && body.review) { data.review = body.review; go(pos); return; }
+    } catch (err) { /* asked again below */ }
+    setTimeout(lookForReview, REVIEW_POLL_MS);
   }
 
   $("first").onclick = () => go(0);

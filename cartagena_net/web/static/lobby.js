@@ -43,6 +43,7 @@
     $("tonight").hidden = !rows || !rows.length;
     $("scores").replaceChildren(...(rows || []).map((r) => el("li", { class: "score" },
       `${r.player}${r.bot ? " (bot)" : ""}: ${r.wins} win${r.wins === 1 ? "" : "s"} in ${r.games} game${r.games === 1 ? "" : "s"}`)));
+    $("scores-note").hidden = !(rows || []).some((r) => r.bot);
   }
 
   let gamesAsked = 0;

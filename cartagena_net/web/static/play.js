@@ -122,7 +122,15 @@
       else forget();
       render();
     },
-    lobby(msg) { lobby = msg.tables; render(); },
+    lobby(msg) {
+      const was = (table() || {}).notices || [];
+      lobby = msg.tables; hostNotices = msg.notices || [];
+      const now = (table() || {}).notices || [];
+      if (was.some((n) => n.kind === "journal-failed") && !now.some((n) => n.kind === "journal-failed")) {
+        notice("The host's disk has room again: the game goes on.");
+      }
+      render();
+    },
     joined(msg) {
       here = { table: msg.table, seat: msg.seat === undefined ? null : msg.seat };
       room = false;
@@ -214,7 +222,26 @@
   }
   const mayManage = (t) => !!(t && here && here.seat !== null && (t.owner === here.seat || t.owner === null || t.owner === undefined));
 
+  // What went wrong on the host, sent as data (docs/protocol.md 4.4, notices), in words.
+  let hostNotices = [];
+  function noticeText(n) {
+    const kept = n.kept_as ? `; the damaged journal is kept on the host as ${n.kept_as}` : "";
+    const actions = (k) => `${k} action${k === 1 ? "" : "s"}`;
+    if (n.kind === "journal-failed") return `Game paused: the host's disk is full or refuses writes (${n.error || "?"}); it goes on by itself once there is room.`;
+    if (n.kind === "journal-shortened") return `This game came back shorter after the host restarted: its journal was damaged, so it resumes at action ${n.kept} and the ${actions(n.lost)} after it are lost${kept}.`;
+    if (n.kind === "journal-lost") return `The game of table ${n.table} could not come back after the host restarted: its journal was damaged (${n.why || "?"}), ${n.lost ? `its ${actions(n.lost)} are lost` : "it is lost"}${kept}.`;
+    if (n.kind === "no-journal") return `This game is not saved: the host cannot write its state folder ${n.folder || ""} (${n.error || "?"}), so a crash would lose it.`;
+    return null;
+  }
+  function renderNotices() {
+    const t = here ? table() : null;
+    const texts = [...hostNotices, ...((t && t.notices) || [])].map(noticeText).filter(Boolean);
+    $("host-notices").replaceChildren(...texts.map((x) => el("li", { class: "host-notice" }, x)));
+    $("host-notices").hidden = !texts.length;
+  }
+
   function render() {
+    renderNotices();
     document.body.dataset.seq = String(seq);
     document.body.dataset.prefix = prefix.join(" ");
     if (paused === "moved") return screen("moved");
@@ -418,7 +445,7 @@
       const home = s.pirates.filter((p) => p === view.boat).length;
       li.append(el("div", { class: "player-head" }, chip(s.color, L),
         el("span", { class: "name" }, `${seatName(s.seat)}${s.seat === here.seat ? " (you)" : ""}`),
-        el("span", { class: "stats" }, `${info && info.bot ? "bot · " : ""}${info && info.name && !info.connected ? "away · " : ""}${s.hand_size} cards · ${home}/${s.pirates.length} home`)));
+        el("span", { class: "stats" }, `${info && info.bot ? "bot · " : ""}${info && info.name && !info.connected ? "away · " : ""}${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${home}/${s.pirates.length} home`)));
       // Open hands (Tortuga): every hand the view carries is shown, as cards.
       if (Array.isArray(s.hand) && s.seat !== here.seat) {
         li.append(el("div", { class: "cards open-hand", "data-seat": s.seat }, ...s.hand.map((c) => Words.card(c, ctx, 20))));

@@ -65,11 +65,13 @@ const Words = (() => {
   function position(words, i, ctx) {
     const pos = Number(words[i]);
     const view = ctx.view;
-    let whose = "your pirate";
-    if (words[0] === "morgan") {
-      const owner = Number(words[1]);
-      whose = owner === ctx.seat ? "your pirate" : `${ctx.seatName(owner)}'s pirate`;
-    }
+    const owner = words[0] === "morgan" ? Number(words[1]) : ctx.seat;
+    // The pirate that moves from a place is the lowest-numbered of its seat's there: the
+    // host's numbers, the same on every screen (docs/protocol.md, `numbered`).
+    const s = view && owner !== null && owner !== undefined ? view.seats[owner] : null;
+    const n = s && s.numbered ? s.numbered.indexOf(pos) + 1 : 0;
+    const pirate = n ? `pirate ${n}` : "pirate";
+    const whose = owner === ctx.seat ? `your ${pirate}` : `${ctx.seatName(owner)}'s ${pirate}`;
     return el("span", { class: "pos-word", "data-pos": pos }, `${whose} `, ...place(pos, view, ctx.symbolLetters));
   }
 

@@ -1,0 +1,106 @@
+"""Pirate numbers: each seat's pirates are numbered 1..N at the start, and a pirate keeps
+its number all game, for every viewer, across reconnects, restores, replays and reviews.
+
+The rules cannot tell two pirates of one seat on one space apart, so the engine keeps
+them as sorted positions. The numbers are a function of the game's events alone:
+
+- at the start (or a set-up position) the numbers go to the positions in order;
+- a pirate that moves from a place is the lowest-numbered of its seat's pirates there
+  (an advance, a retreat, another seat's Morgan move, a chest's snake, a parrot, each
+  of a hook's two pirates);
+- an ``undo`` moves back exactly the pirate the taken-back advance moved.
+
+So a host that restarts from its journal, a record replayed, and a host that has sent
+the same events all agree, and the view carries the result (``numbered``: each seat's
+pirates' positions by number, pirate 1 first). Pure and cheap: a state keeps the
+numbers as of its oldest kept event (``State.numbering``) and folds the newer ones.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+#: (the event number it is as of, positions by number for each seat, the advances of
+#: this turn that an undo may take back: (seat, number index) last last)
+Numbering = tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
+
+
+def start(pirates: list[list[int]], at: int) -> Numbering:
+    """The numbers of a position: in order of place, as of event number ``at``."""
+    return at, tuple(tuple(sorted(p)) for p in pirates), ()
+
+
+def _move(nums: list[list[int]], seat: int, frm: int, to: int) -> int | None:
+    mine = nums[seat]
+    for i, p in enumerate(mine):
+        if p == frm:
+            mine[i] = to
+            return i
+    return None
+
+
+def fold(numbering: Numbering, events: Any, upto: int) -> Numbering:
+    """The numbering after the events numbered from ``numbering[0]`` up to ``upto``
+    (``events[j]`` is event number ``numbering[0] + j``)."""
+    at, base, last = numbering
+    if upto <= at:
+        return numbering
+    nums = [list(p) for p in base]
+    stack = list(last)
+    for j in range(upto - at):
+        e = events[j]
+        kind = e[0]
+        if kind == "advance" or kind == "retreat" or kind == "parrot":
+            i = _move(nums, e[1], e[2], e[3])
+            if kind == "advance" and i is not None:
+                stack.append((e[1], i))
+        elif kind == "morgan":
+            _move(nums, e[2], e[3], e[4])
+        elif kind == "hook":
+            _move(nums, e[1], e[2], e[3])
+            _move(nums, e[1], e[2], e[3])
+        elif kind == "chest":
+            _, seat, _, pos, _, _, to = e
+            if to != pos:
+                _move(nums, seat, pos, to)
+        elif kind == "undo" and e[2] == "advance":
+            _, seat, _, frm, to, _ = e
+            if stack and stack[-1][0] == seat and nums[seat][stack[-1][1]] == to:
+                nums[seat][stack.pop()[1]] = frm
+            else:
+                _move(nums, seat, to, frm)
+        elif kind == "turn":
+            stack = []
+    return upto, tuple(map(tuple, nums)), tuple(stack)
+
+
+def numbered(state: Any) -> list[list[int]] | None:
+    """Each seat's pirates' positions by number (pirate 1 first), or None where the
+    state keeps no events (a search's copy) and was not rebuilt from a numbered view."""
+    numbering = state.numbering
+    if numbering is None:
+        return None
+    events = state.events
+    if events is None:  # a state rebuilt from a view: the view's numbers
+        nums = numbering[1]
+    else:
+        at = numbering[0]
+        base = state.events_base
+        if at < base:  # events forgotten without being counted: never (forget_events)
+            return None
+        _, nums, _ = fold(numbering, events[at - base:], base + len(events))
+    out = []
+    for seat, mine in enumerate(state.pirates):
+        got = list(nums[seat])
+        if sorted(got) != mine:  # never, if every move is an event: keep what matches
+            left = list(mine)
+            kept: list[int | None] = []
+            for p in got:
+                if p in left:
+                    left.remove(p)
+                    kept.append(p)
+                else:
+                    kept.append(None)
+            rest = iter(left)
+            got = [p if p is not None else next(rest) for p in kept]
+        out.append(got)
+    return out
