@@ -25,8 +25,13 @@ def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     if not text:
         raise ValueError(_("empty address"))
     if text.startswith("["):
-        host, _sep, rest = text[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
+        host, closed, rest = text[1:].partition("]")
+        if not closed or (rest and not rest.startswith(":")):
+            raise ValueError(_("bad address {text}: write an IPv6 address as [ADDRESS] or "
+                               "[ADDRESS]:PORT").format(text=repr(text)))
+        port = rest[1:]
+        if rest and not port:
+            raise ValueError(_("bad port in {text}").format(text=repr(text)))
     elif text.count(":") == 1:
         host, _sep, port = text.partition(":")
     else:

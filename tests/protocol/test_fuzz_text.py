@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 import msgpack
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -208,6 +209,14 @@ def test_addresses_take_only_ascii_port_numbers(host, sep, port):
         tail = text.strip().rsplit(":", 1)[-1] if text.strip().count(":") == 1 else ""
         if tail:
             assert _ascii_number(tail), (parse.__name__, text)
+
+
+@pytest.mark.parametrize("text", ["[:;", "[::1", "[::1]x", "[::1]:", "[::1]:x", "[]"])
+def test_a_bracketed_address_must_be_whole(text):
+    """An IPv6 address in brackets is refused unless it is closed and followed by nothing
+    or a port: '[:;' was taken as the host ':;' on the default port."""
+    with pytest.raises(ValueError):
+        split_address(text)
 
 
 @settings(max_examples=200)
