@@ -3,7 +3,9 @@
 A message is a string literal in a call of ``_``, ``gettext``, ``N_``, ``ngettext``,
 ``pgettext`` or ``NP_`` (or a translation object's ``.gettext``, ``.ngettext``,
 ``.pgettext``) anywhere in the product's source, plus the engine's words the command
-line shows (the options' help and the presets' titles). A call with a computed argument
+line shows (the options' help and the presets' titles), and the web pages' messages
+(``t("...")`` in their scripts, ``data-t`` in their HTML: :mod:`cartagena_net.i18n.pages`).
+A call with a computed argument
 translates a message marked elsewhere; an f-string inside one is a mistake (its words
 could never be in a catalog) and is reported.
 
@@ -97,13 +99,33 @@ def data_messages() -> list[Message]:
     return out
 
 
+STATIC = Path("cartagena_net") / "web" / "static"
+
+
+def page_messages(root: Path = ROOT) -> list[Message]:
+    """The web pages' messages: ``t("...")``, ``nt(...)``, ``pt(...)`` in their scripts,
+    ``data-t`` and ``data-ta`` in their HTML (:mod:`cartagena_net.i18n.pages`)."""
+    from cartagena_net.i18n.pages import html_messages, js_messages
+
+    out: list[Message] = []
+    for path in sorted((root / STATIC).iterdir()):
+        rel = str(path.relative_to(root))
+        if path.suffix == ".js":
+            out += [Message(i, p, c, [f"{rel}:{n}"])
+                    for c, i, p, n in js_messages(path.read_text(encoding="utf-8"))]
+        elif path.suffix == ".html":
+            out += [Message(i, where=[f"{rel}:{n}"])
+                    for i, n in html_messages(path.read_text(encoding="utf-8"))]
+    return out
+
+
 def extract(root: Path = ROOT) -> dict[tuple[str | None, str], Message]:
     """Every message of the product, by (context, msgid), in source order."""
     found: dict[tuple[str | None, str], Message] = {}
     files = sorted(p for folder in PRODUCT for p in (root / folder).rglob("*.py"))
     every = [m for p in files
              for m in messages_in(p.read_text(encoding="utf-8"), str(p.relative_to(root)))]
-    for m in every + data_messages():
+    for m in every + data_messages() + page_messages(root):
         have = found.get(m.key)
         if have is None:
             found[m.key] = m

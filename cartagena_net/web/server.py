@@ -9,6 +9,9 @@ Paths (nothing else exists; no file is ever looked up by a name from the request
 ``/table/N/events``    the table as Server-Sent Events (``table`` and ``state`` events,
                        and ``gone`` when the host removes the table)
 ``/static/NAME``       the page's own CSS, JavaScript and SVG, from a fixed list
+``/i18n.js``           the pages' words in the browser's language (``static/i18n.js``
+                       after its data; the language from the ``cartagena_lang`` cookie,
+                       else ``Accept-Language``, each checked against the known ones)
 ``/games.json``        this host's finished games (see :mod:`cartagena_net.web.games`)
 ``/game/ID``           one finished game as a replay (``game.html``), ``/game/ID.json``
 ``/play``              a guest's seat in the browser (``play.html``; see
@@ -26,6 +29,7 @@ cookies (``cartagena_host``, ``cartagena_table_N``) set by the page's password f
 from __future__ import annotations
 
 import io
+import json
 import re
 from importlib import resources
 from typing import Any
@@ -36,8 +40,10 @@ from twisted.logger import Logger
 from twisted.web import http, server
 from twisted.web.resource import Resource
 
+from cartagena_net import i18n
 from cartagena_net.engine import SPECTATOR
 from cartagena_net.host.errors import HostError
+from cartagena_net.i18n import pages as page_words
 from cartagena_net.web.feed import Feed, Frame, to_json
 from cartagena_net.web.games import Background, GamePage, GamesJSON, records_folder
 from cartagena_net.web.hostcheck import HostNames
@@ -74,6 +80,7 @@ STATIC_TYPES = {
     "tableform.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
     "game.js": "text/javascript; charset=utf-8",
+    "i18n.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
 PAGES = ("index.html", "table.html", "no-table.html", "play.html", "game.html")
@@ -264,6 +271,37 @@ class Static(NotFound):
             self.putChild(name.encode("ascii"), Fixed(files[name], ctype))
 
 
+def engine_words() -> set[str]:
+    from cartagena_net.engine import OPTIONS, PRESETS
+
+    return {o.help for o in OPTIONS.values()} | {p.title for p in PRESETS.values()}
+
+
+def page_language(request: Any) -> str:
+    """The language of a browser's pages: its switch's cookie if we speak that language,
+    else its ``Accept-Language`` (:func:`cartagena_net.i18n.negotiate`); always a code of
+    :data:`cartagena_net.i18n.LANGUAGES`, never the request's own text."""
+    accept = request.getHeader(b"accept-language")
+    try:
+        text = accept.decode("ascii") if accept is not None else None
+    except UnicodeDecodeError:
+        text = None
+    return i18n.negotiate(text, cookie(request, i18n.COOKIE))
+
+
+class I18nScript(Leaf):
+    """``/i18n.js``: the page's words in the browser's language, then ``static/i18n.js``."""
+
+    def __init__(self, web: WebServer) -> None:
+        super().__init__()
+        self.web = web
+
+    def render_GET(self, request: Any) -> bytes:
+        request.setHeader(b"Content-Type", STATIC_TYPES["i18n.js"].encode("ascii"))
+        request.setHeader(b"Vary", b"Accept-Language, Cookie")
+        return self.web.i18n_script(page_language(request))
+
+
 class TablesJSON(Leaf):
     def __init__(self, web: WebServer) -> None:
         super().__init__()
@@ -350,6 +388,7 @@ class Root(NotFound):
         self.putChild(b"events", Stream(web, None))
         self.putChild(b"table", Tables(web))
         self.putChild(b"static", Static(web.files))
+        self.putChild(b"i18n.js", I18nScript(web))
         self.putChild(b"play", Play(web, web.pages["play.html"]))
         self.putChild(b"games.json", GamesJSON(web))
         self.putChild(b"game", GamePage(web, web.pages["game.html"]))
@@ -370,6 +409,11 @@ class WebServer:
         self.hostnames = HostNames(getattr(self.config, "web_hosts", ()), bind)
         self.files = {name: package_file(name) for name in STATIC_TYPES}
         self.pages = {name: package_file(name) for name in PAGES}
+        self.page_messages = page_words.messages({**self.files, **self.pages})
+        # The New table form shows the engine's option help and preset titles (as the
+        # command line does, translated where they are shown).
+        self.page_messages |= {(None, text, None) for text in engine_words()}
+        self._i18n_scripts: dict[str, bytes] = {}
         self.site = WebSite(Root(self), self, timeout=self.config.web_idle_timeout)
         self.channels: set[WebChannel] = set()
         self.lobby_feed = Feed("lobby", self.config.web_max_buffer)
@@ -381,6 +425,18 @@ class WebServer:
         self._push_call: Any = None
         self._listening: Any = None
         self._keepalive: Any = None
+
+    def i18n_script(self, code: str) -> bytes:
+        """``/i18n.js`` for a language of :data:`cartagena_net.i18n.LANGUAGES` (made once)."""
+        body = self._i18n_scripts.get(code)
+        if body is None:
+            data = page_words.page_catalog(code, self.page_messages)
+            data["languages"] = dict(i18n.LANGUAGES)
+            data["cookie"] = i18n.COOKIE
+            head = "window.CARTAGENA_I18N = " + json.dumps(data, ensure_ascii=True) + ";\n"
+            body = head.encode("ascii") + self.files["i18n.js"]
+            self._i18n_scripts[code] = body
+        return body
 
     # -- lifecycle -------------------------------------------------------------
 

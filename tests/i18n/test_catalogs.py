@@ -248,3 +248,26 @@ def test_every_help_text_of_the_command_line_is_marked_for_translation():
                              and getattr(node.value.func, "id", "") == "N_")):
                 bad.append(where)
     assert bad == []
+
+
+def test_the_pages_messages_are_extracted_and_share_the_event_templates():
+    """The pages' t()/nt()/pt() and data-t marks are read (the catalog tests above then
+    hold them to the same rules), and the pages' event lines use exactly the engine's
+    sentence templates (static/i18n.js ports cartagena_net/engine/sentences.py)."""
+    from cartagena_net.i18n.extract import ROOT, STATIC, page_messages
+    from cartagena_net.i18n.pages import html_messages, js_messages
+
+    found = {(m.context, m.msgid) for m in page_messages()}
+    assert (None, "Your name") in found and (None, "Confirm") in found  # HTML
+    assert ("card", "skull") in found and (None, "{n} card") in found  # JS
+    assert js_messages('x = t("a {n}"); y = nt("{n} b", "{n} bs", n); z = pt("c", "d");'
+                       ' w = tr("e"); v = o.t("not this");') == [
+        (None, "a {n}", None, 1), (None, "{n} b", "{n} bs", 1), ("c", "d", None, 1),
+        (None, "e", None, 1)]
+    assert html_messages('<p data-t> two\n words </p><a title="t" data-ta>x</a>') == [
+        ("two words", 1), ("t", 2)]
+    engine = (ROOT / "cartagena_net" / "engine" / "sentences.py").read_text(encoding="utf-8")
+    templates = {m.msgid for m in messages_in(engine, "sentences.py")}
+    page = {i for _c, i, _p, _n in js_messages(
+        (ROOT / STATIC / "i18n.js").read_text(encoding="utf-8"))}
+    assert len(templates) > 30 and templates <= page, templates - page

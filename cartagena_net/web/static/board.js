@@ -101,10 +101,10 @@ const Board = (() => {
     const tracks = list.map((path, i) => {
       const places = [];
       for (let pos = path.first; pos <= path.last; pos++) places.push(space(view, pos));
-      return { id: `path-${i}`, title: titled ? capitalized(path.name) : "", name: path.name, places };
+      return { id: `path-${i}`, title: titled ? capitalized(Names.place(path.name)) : "", name: path.name, places };
     });
-    tracks[0].places.unshift({ key: "place:0", kind: "start", pos: 0, label: view.start_name || "start" });
-    tracks[tracks.length - 1].places.push({ key: `place:${view.boat}`, kind: "goal", pos: view.boat, label: view.goal_name || "goal" });
+    tracks[0].places.unshift({ key: "place:0", kind: "start", pos: 0, label: Names.place(view.start_name || "start") });
+    tracks[tracks.length - 1].places.push({ key: `place:${view.boat}`, kind: "goal", pos: view.boat, label: Names.place(view.goal_name || "boat") });
     if (sloop) {
       // The sloop is the place after the path that ends just before it.
       const i = list.findIndex((p) => p.last + 1 === sloop.pos);
@@ -223,7 +223,7 @@ const Board = (() => {
     if (!place.sloop) {
       g.dataset.sloop = "no";
       g.append(svg("path", { d: "M14 62q9-8 18 0t18 0 18 0 18 0", class: "wave" }));
-      g.append(svg("text", { x: CELL / 2, y: 88, class: "place-count" }, "sloop away"));
+      g.append(svg("text", { x: CELL / 2, y: 88, class: "place-count" }, t("sloop away")));
       return;
     }
     g.dataset.sloop = "yes";
@@ -233,15 +233,15 @@ const Board = (() => {
     view.sloop.aboard.forEach((n, seat) => { if (n > 0) load.set(seat, n); });
     g.dataset.load = view.sloop.aboard.join(",");
     drawPieces(g, load, view, letters, { x: 6, y: 56, r: 10, columns: 4, gap: 3 });
-    if (!load.size) g.append(svg("text", { x: CELL / 2, y: 78, class: "place-count" }, "empty"));
+    if (!load.size) g.append(svg("text", { x: CELL / 2, y: 78, class: "place-count" }, t("empty")));
   }
 
   function placeTitle(place, view, here) {
-    const who = [...here.entries()].map(([seat, n]) => `${view.seats[seat].color} ×${n}`).join(", ");
-    let what = place.kind === "space" ? `space ${place.pos}: ${place.symbol}` : place.label;
+    const who = [...here.entries()].map(([seat, n]) => `${Names.color(view.seats[seat].color)} ×${n}`).join(", ");
+    let what = place.kind === "space" ? t("space {n}: {card}", { n: place.pos, card: Names.card(place.symbol) }) : place.label;
     if (place.kind === "dock") {
-      what = place.sloop ? `the sloop at ${place.label} (at most ${view.sloop.capacity} of a colour aboard)`
-        : `${place.label}: the sloop is away`;
+      what = place.sloop ? t("the sloop at {shore} (at most {n} of a colour aboard)", { shore: place.label, n: view.sloop.capacity })
+        : t("{shore}: the sloop is away", { shore: place.label });
     }
     return who ? `${what} — ${who}` : what;
   }
@@ -300,7 +300,7 @@ const Board = (() => {
         g.append(svg("text", { x: CELL / 2, y: 22, class: "place-label", "font-size": size }, place.label));
         let total = 0;
         for (const n of here.values()) total += n;
-        g.append(svg("text", { x: CELL / 2, y: 96, class: "place-count" }, `${total} pirate${total === 1 ? "" : "s"}`));
+        g.append(svg("text", { x: CELL / 2, y: 96, class: "place-count" }, nt("{n} pirate", "{n} pirates", total)));
         drawPieces(g, here, view, letters, { x: 6, y: 29, r: 12, columns: 3, gap: 5 });
       }
       root.append(g);

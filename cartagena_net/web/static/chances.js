@@ -33,7 +33,7 @@ const LiveChances = (() => {
   function curve(points, colors) {
     const W = 240, H = 60;
     const box = svg("svg", { class: "chances-curve", viewBox: `0 0 ${W} ${H}`, role: "img",
-                             "aria-label": "each seat's chance over the game" });
+                             "aria-label": t("each seat's chance over the game") });
     if (points.length < 2) return box;
     const n = points.length - 1;
     colors.forEach((color, seat) => {
@@ -64,7 +64,7 @@ const LiveChances = (() => {
       return el("li", { class: "chance", "data-seat": seat, "data-chance": p },
         el("span", { class: "chance-name" }, names(seat)),
         el("span", { class: "chance-bar" }, fill),
-        el("span", { class: "chance-pct" }, `${pct}%`));
+        el("span", { class: "chance-pct" }, pt("percent", "{n}%", { n: pct })));
     });
     node.replaceChildren(el("ol", { class: "chance-bars" }, bars), curve(track.points, colors));
   }

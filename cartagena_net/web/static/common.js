@@ -90,21 +90,21 @@ const Cartagena = (() => {
       try {
         response = await fetch(url, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
       } catch (err) {
-        return { reason: "no-answer", text: "the host does not answer", retry: true };
+        return { reason: "no-answer", text: t("the host does not answer"), retry: true };
       }
       if (response.ok) return null;
       const reason = response.headers.get("X-Cartagena-Refused") || "";
       if (reason === "host-password" || reason === "table-password") {
         const cookie = reason === "host-password" ? "cartagena_host" : `cartagena_table_${tableId}`;
-        const label = reason === "host-password" ? "This host needs its password"
-          : `Table ${tableId} needs its password`;
+        const label = reason === "host-password" ? t("This host needs its password")
+          : t("Table {n} needs its password", { n: tableId });
         await askPassword(cookie, label, tried.has(reason));
         tried.add(reason);
         continue;
       }
-      if (reason === "no-spectators") return { reason, text: "this table is closed to spectators" };
-      if (reason === "no-such-table" || response.status === 404) return { reason: "no-such-table", text: "there is no such table" };
-      return { reason: "refused", text: `refused (${response.status})`, retry: response.status >= 500 };
+      if (reason === "no-spectators") return { reason, text: t("this table is closed to spectators") };
+      if (reason === "no-such-table" || response.status === 404) return { reason: "no-such-table", text: t("there is no such table") };
+      return { reason: "refused", text: t("refused ({status})", { status: response.status }), retry: response.status >= 500 };
     }
   }
 

@@ -14,7 +14,7 @@
     c.style.background = colorOf(color); c.style.color = inkOn(color);
     return c;
   }
-  const label = (seat) => (data.players.find((p) => p.seat === seat) || {}).label || `seat ${seat}`;
+  const label = (seat) => (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat });
 
   function go(to) {
     pos = Math.max(0, Math.min(data.views.length - 1, to));
@@ -34,7 +34,7 @@
     const symL = symbolLetters(view.symbols);
     document.body.dataset.pos = String(pos);
     $("slider").value = String(pos);
-    $("where").textContent = `action ${pos} of ${data.views.length - 1}`;
+    $("where").textContent = tr("action {n} of {m}", { n: pos, m: data.views.length - 1 });
     const highlight = Board.highlightOf(data.events[pos] || [], view);
     const wrap = $("board-wrap");
     const w = wrap.clientWidth || window.innerWidth;
@@ -42,25 +42,25 @@
     Board.render($("board"), view, { letters: L, symbolLetters: symL, highlight, aspect });
     const t = $("turn");
     t.replaceChildren();
-    if (view.outcome) t.append(chip(view.seats[view.outcome.winner].color, L), ` ${label(view.outcome.winner)} wins!`);
-    else t.append(chip(view.seats[view.turn].color, L), ` ${label(view.turn)} to play`);
+    if (view.outcome) t.append(chip(view.seats[view.outcome.winner].color, L), " " + tr("{name} wins!", { name: label(view.outcome.winner) }));
+    else t.append(chip(view.seats[view.turn].color, L), " " + tr("{name} to play", { name: label(view.turn) }));
     const list = $("player-list");
     list.replaceChildren();
     for (const s of view.seats) {
       const home = s.pirates.filter((p) => p === view.boat).length;
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat },
-        chip(s.color, L), ` ${label(s.seat)} · ${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${home}/${s.pirates.length} home`);
+        chip(s.color, L), ` ${label(s.seat)} · ${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} home", { n: home, m: s.pirates.length })}`);
       li.style.borderColor = colorOf(s.color);
       list.append(li);
     }
     const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
-    $("piles").replaceChildren(el("span", { class: "pile" }, `Stock: ${view.stock}`), " ",
-      el("span", { class: "pile" }, "Discard: ", top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 22) : "empty"));
+    $("piles").replaceChildren(el("span", { class: "pile" }, tr("Stock: {n}", { n: view.stock })), " ",
+      el("span", { class: "pile" }, tr("Discard:") + " ", top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 22) : tr("empty")));
     const log = $("event-log");
     log.replaceChildren();
     for (let k = pos; k >= Math.max(1, pos - 40); k--) {
       for (const e of [...(data.events[k] || [])].reverse()) {
-        const li = el("li", { class: "event" + (k === pos ? " recent" : ""), "data-type": e.type }, e.text || e.type);
+        const li = el("li", { class: "event" + (k === pos ? " recent" : ""), "data-type": e.type }, eventLine(e, view, label));
         if (e.seat !== undefined && view.seats[e.seat]) li.style.borderColor = colorOf(view.seats[e.seat].color);
         log.append(li);
       }
@@ -93,13 +93,13 @@
       const box = chart.getBoundingClientRect();
       go(Math.round(((e.clientX - box.left) / box.width * W - P) / (W - 2 * P) * n));
     };
-    const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${Math.round(c * 100)}%`).join(" · ");
+    const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${pt("percent", "{n}%", { n: Math.round(c * 100) })}`).join(" · ");
     const move = pos > 0 ? review.moves[pos - 1] : null;
-    let advice = `Chances here: ${chances}.`;
+    let advice = tr("Chances here: {chances}.", { chances });
     if (move && move.best && move.best !== move.played) {
-      advice += ` ${label(move.seat)} played ${move.played}; the bot would have played ${move.best}` +
-        (move.loss ? ` (it cost about ${Math.round(move.loss * 100)} points of chance).` : ".");
-    } else if (move) advice += ` ${label(move.seat)} played ${move.played}, as the bot would have.`;
+      advice += " " + (move.loss ? tr("{name} played {played}; the bot would have played {best} (it cost about {n} points of chance).", { name: label(move.seat), played: move.played, best: move.best, n: Math.round(move.loss * 100) })
+        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played: move.played, best: move.best }));
+    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: move.played });
     if (review.turning.includes(pos - 1)) advice = "A turning point. " + advice;
     $("advice").textContent = advice;
   }
@@ -112,17 +112,17 @@
     try {
       response = await fetch(`/game/${encodeURIComponent(id)}.json`, { credentials: "same-origin", cache: "no-store" });
     } catch (err) {
-      $("notice").textContent = "the host does not answer"; $("notice").hidden = false;
+      $("notice").textContent = tr("the host does not answer"); $("notice").hidden = false;
       return;
     }
     const body = await response.json().catch(() => ({}));
     if (!response.ok) {
-      $("notice").textContent = body.error || `no such game (${response.status})`;
+      $("notice").textContent = body.error || tr("no such game ({status})", { status: response.status });
       $("notice").hidden = false;
       return;
     }
     data = body;
-    document.title = `${data.summary.rules} · replay · Cartagena`;
+    document.title = tr("{rules} · replay · Cartagena", { rules: data.summary.rules });
     $("title").textContent = `${data.summary.players.join(", ")}`;
     $("rules").textContent = `${data.summary.rules} · ${data.summary.started || ""}`;
     turnStarts = [0];

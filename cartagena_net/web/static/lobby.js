@@ -14,26 +14,26 @@
     $("play-url").textContent = `${location.host}/play`;
     const list = $("tables");
     list.replaceChildren();
-    if (!data.tables.length) list.append(el("li", { class: "empty" }, "No table yet."));
+    if (!data.tables.length) list.append(el("li", { class: "empty" }, tr("No table yet.")));
     for (const t of data.tables) {
       const L = colorLetters(t.seats.map((s) => s.color));
       const free = t.status === "playing" ? 0 : t.seats.filter((s) => !s.name).length;
       const seats = t.seats.map((s) => {
-        const c = el("span", { class: "chip", title: s.color }, L[s.color]);
+        const c = el("span", { class: "chip", title: Names.color(s.color) }, L[s.color]);
         c.style.background = colorOf(s.color);
         c.style.color = inkOn(s.color);
-        return el("span", { class: "seat" + (s.name ? "" : " free") }, c, " ", s.name || "free");
+        return el("span", { class: "seat" + (s.name ? "" : " free") }, c, " ", s.name || tr("free"));
       });
       const closed = t.spectators_allowed === false;
       const link = el("a", { href: `/table/${t.id}`, class: "table-link" }, t.name);
       list.append(el("li", { class: "table-entry", "data-table": t.id, "data-status": t.status },
         el("div", { class: "table-head" }, link, " ",
-          el("span", { class: "badge-status", "data-status": t.status }, t.status),
-          t.password ? el("span", { class: "tag" }, "password") : null,
-          t.hints ? el("span", { class: "tag" }, "hints") : null,
-          t.player_chances ? el("span", { class: "tag" }, "chances shown") : null,
-          closed ? el("span", { class: "tag" }, "no spectators") : null),
-        el("div", { class: "table-info" }, `${t.rules} · ${t.seats.length} seats · ${free} free · ${t.spectators} watching`),
+          el("span", { class: "badge-status", "data-status": t.status }, ({ waiting: tr("waiting"), playing: tr("playing"), finished: tr("finished") })[t.status] || t.status),
+          t.password ? el("span", { class: "tag" }, tr("password")) : null,
+          t.hints ? el("span", { class: "tag" }, tr("hints")) : null,
+          t.player_chances ? el("span", { class: "tag" }, tr("chances shown")) : null,
+          closed ? el("span", { class: "tag" }, tr("no spectators")) : null),
+        el("div", { class: "table-info" }, `${t.rules} · ${nt("{n} seat", "{n} seats", t.seats.length)} · ${nt("{n} free", "{n} free", free)} · ${nt("{n} watching", "{n} watching", t.spectators)}`),
         el("div", { class: "seats" }, seats)));
     }
   }
@@ -42,7 +42,7 @@
   function renderScores(rows) {
     $("tonight").hidden = !rows || !rows.length;
     $("scores").replaceChildren(...(rows || []).map((r) => el("li", { class: "score" },
-      `${r.player}${r.bot ? " (bot)" : ""}: ${r.wins} win${r.wins === 1 ? "" : "s"} in ${r.games} game${r.games === 1 ? "" : "s"}`)));
+      `${r.player}${r.bot ? ` (${tr("bot")})` : ""}: ${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`)));
     $("scores-note").hidden = !(rows || []).some((r) => r.bot);
   }
 
@@ -69,7 +69,7 @@
       return;
     }
     const source = new EventSource("/events");
-    source.addEventListener("open", () => { $("status").textContent = "live"; });
+    source.addEventListener("open", () => { $("status").textContent = tr("live"); });
     source.addEventListener("lobby", (msg) => {
       const data = JSON.parse(msg.data);
       render(data);
@@ -77,7 +77,7 @@
       loadGames();
     });
     source.addEventListener("error", () => {
-      $("status").textContent = "reconnecting…";
+      $("status").textContent = tr("reconnecting…");
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
     });
   }

@@ -53,10 +53,10 @@
         body: JSON.stringify(body),
       });
       const answer = await response.json().catch(() => ({}));
-      if (!response.ok) notice(answer.message || `refused (${response.status})`);
+      if (!response.ok) notice(answer.message || tr("refused ({status})", { status: response.status }));
       return answer;
     } catch (err) {
-      setConnection("reconnecting…", false);
+      setConnection(tr("reconnecting…"), false);
       return null;
     }
   }
@@ -72,14 +72,14 @@
     clearTimeout(retryTimer);
     retryTimer = null;
     if (source || paused) return;
-    setConnection("connecting…", false);
+    setConnection(tr("connecting…"), false);
     streams += 1;
     document.body.dataset.streams = String(streams);
     const stream = source = new EventSource("/play/events");
     stream.addEventListener("session", (e) => {
       session = JSON.parse(e.data);
       welcomed = false;
-      setConnection("live", true);
+      setConnection(tr("live"), true);
       if (localStorage.getItem("cartagena-name")) hello();
     });
     stream.addEventListener("msg", (e) => receive(JSON.parse(e.data)));
@@ -91,7 +91,7 @@
       source = null;
       session = null;
       if (paused) return;
-      setConnection("reconnecting…", false);
+      setConnection(tr("reconnecting…"), false);
       retryTimer = setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     });
@@ -103,7 +103,7 @@
     clearTimeout(retryTimer);
     if (source) { source.close(); source = null; }
     session = null;
-    setConnection(why === "moved" ? "not here" : "waiting for you", false);
+    setConnection(why === "moved" ? tr("not here") : tr("waiting for you"), false);
   }
   function resume() { paused = null; retry = 1500; connect(); }
 
@@ -147,7 +147,7 @@
       if (!still) prefix = [];
       myTurnBefore = legal.length > 0;
       if (myTurnBefore && !wasTurn) turnNotice();
-      if (!myTurnBefore) document.title = "Cartagena · play";
+      if (!myTurnBefore) document.title = tr("Cartagena · play");
       render();
     },
     error(msg) {
@@ -157,16 +157,16 @@
         const wrong = hostPassword !== null;
         hostPassword = null;
         pause("password");
-        askSecret("host", "This host needs its password", wrong);
+        askSecret("host", tr("This host needs its password"), wrong);
         return;
       }
-      if (msg.code === "bad-password" && msg.ref === "join_table" && asking !== null) return askSecret(asking, `Table ${asking} needs its password`, true);
+      if (msg.code === "bad-password" && msg.ref === "join_table" && asking !== null) return askSecret(asking, tr("Table {n} needs its password", { n: asking }), true);
       if (msg.code === "bad-password" && msg.ref === "join_table") return;
       notice(msg.message || msg.code);
     },
     hint(msg) { Learn.hint(msg); },
     ping(msg) { send({ type: "pong", nonce: msg.nonce }); },
-    bye(msg) { notice(`The host stopped: ${msg.reason}`); },
+    bye(msg) { notice(tr("The host stopped: {reason}", { reason: msg.reason })); },
     chat(msg) { events = events.concat([{ type: "chat", text: `${msg.sender || "?"}: ${msg.text}` }]).slice(-MAX_LOG); render(); },
   };
 
@@ -176,13 +176,13 @@
     pause("moved");
     legal = []; prefix = [];
     $("turn").replaceChildren();
-    document.title = "Cartagena · play";
+    document.title = tr("Cartagena · play");
     notice("");
     screen("moved");
   }
 
   function turnNotice() {
-    document.title = "▶ Your turn · Cartagena";
+    document.title = tr("▶ Your turn · Cartagena");
     // Browsers allow vibrating only after the person has touched the page.
     if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(200);
     if ($("sound").checked) {
@@ -195,7 +195,7 @@
 
   function askSecret(what, label, wrong) {
     asking = what;
-    $("secret-label").textContent = wrong ? `${label} (that was not right)` : label;
+    $("secret-label").textContent = wrong ? tr("{label} (that was not right)", { label }) : label;
     $("secret-form").hidden = false;
     $("secret-input").value = "";
     $("secret-input").focus();
@@ -203,11 +203,13 @@
 
   // -- drawing --------------------------------------------------------------------
 
+  // A table's status as the host names it ("waiting"), in the reader's words.
+  const status = (s) => ({ waiting: tr("waiting"), playing: tr("playing"), finished: tr("finished") }[s] || s);
   function table() { return here ? lobby.find((t) => t.id === here.table) : null; }
   function letters() { return colorLetters((view ? view.seats : (table() ? table().seats : [])).map((s) => s.color)); }
   function seatName(i) {
     const t = table(), s = t && t.seats[i];
-    return s && s.name ? s.name : (view && view.seats[i] ? view.seats[i].color : `seat ${i}`);
+    return s && s.name ? s.name : (view && view.seats[i] ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i }));
   }
   function chip(color, L) {
     const c = el("span", { class: "chip", "data-color": color }, (L || letters())[color] || "?");
@@ -248,7 +250,7 @@
     if (!welcomed && !localStorage.getItem("cartagena-name")) return screen("name");
     if (!here) { renderLobby(); return screen("lobby"); }
     const t = table();
-    $("title").textContent = t ? t.name : `Table ${here.table}`;
+    $("title").textContent = t ? t.name : tr("Table {n}", { n: here.table });
     $("rules").textContent = t ? t.rules : "";
     if (!view || (t && t.status === "waiting") || room) { renderWaiting(t); return screen("waiting"); }
     screen("game");
@@ -265,16 +267,16 @@
     if (list.dataset.drawn === drawn) return;
     list.dataset.drawn = drawn;
     list.replaceChildren();
-    if (!lobby.length) list.append(el("li", {}, "No table yet: start one below."));
+    if (!lobby.length) list.append(el("li", {}, tr("No table yet: start one below.")));
     for (const t of lobby) {
       const free = t.seats.filter((s) => !s.name && !s.bot).length;
       const li = el("li", { class: "table-item", "data-table": t.id },
         el("span", { class: "name" }, `${t.name}${t.password ? " 🔒" : ""}`),
-        el("span", { class: "table-info" }, ` · ${t.rules} · ${t.status} · ${free} free seat${free === 1 ? "" : "s"}${t.hints ? " · hints" : ""}${t.player_chances ? " · chances shown" : ""}`));
-      const sit = el("button", { class: "sit", "data-table": t.id }, "Take a seat");
+        el("span", { class: "table-info" }, ` · ${t.rules} · ${status(t.status)} · ${nt("{n} free seat", "{n} free seats", free)}${t.hints ? " · " + tr("hints") : ""}${t.player_chances ? " · " + tr("chances shown") : ""}`));
+      const sit = el("button", { class: "sit", "data-table": t.id }, tr("Take a seat"));
       sit.disabled = free === 0;
       sit.onclick = () => join(t, false);
-      const watch = el("button", { class: "watch", "data-table": t.id }, "Watch");
+      const watch = el("button", { class: "watch", "data-table": t.id }, tr("Watch"));
       watch.onclick = () => join(t, true);
       li.append(el("span", { class: "buttons" }, sit, watch));
       list.append(li);
@@ -285,12 +287,12 @@
     asking = t.id;
     const msg = { type: "join_table", table: t.id, spectate };
     if (password) msg.password = password;
-    if (t.password && !password) return askSecret(t.id, `Table ${t.id} needs its password`, false);
+    if (t.password && !password) return askSecret(t.id, tr("Table {n} needs its password", { n: t.id }), false);
     send(msg);
   }
 
   function renderWaiting(t) {
-    $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${t.status}` : "Table";
+    $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${status(t.status)}` : tr("Table");
     $("turn").replaceChildren();
     $("waiting-options").textContent = t && t.options ? Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(" ") : "";
     const list = $("seat-list");
@@ -299,13 +301,13 @@
     for (const s of t ? t.seats : []) {
       const me = here.seat === s.seat;
       list.append(el("li", { class: "player", "data-seat": s.seat }, chip(s.color, L),
-        ` ${s.name || "(free seat)"}${s.bot ? " · bot" : ""}${me ? " · you" : ""}${t.owner === s.seat ? " · owner" : ""}`));
+        ` ${s.name || tr("(free seat)")}${s.bot ? " · " + tr("bot") : ""}${me ? " · " + tr("you") : ""}${t.owner === s.seat ? " · " + tr("owner") : ""}`));
     }
     const owner = t && here.seat !== null && t.owner === here.seat;
     $("start").hidden = !owner;
-    $("start").textContent = t && t.status === "finished" ? "Start another game" : "Start the game";
+    $("start").textContent = t && t.status === "finished" ? tr("Start another game") : tr("Start the game");
     $("add-bot").hidden = !owner || !(t && t.seats.some((s) => !s.name && !s.bot));
-    $("leave").textContent = here.seat === null ? "Stop watching" : "Leave the table";
+    $("leave").textContent = here.seat === null ? tr("Stop watching") : tr("Leave the table");
   }
 
   function renderGame() {
@@ -320,9 +322,9 @@
     for (const g of $("board").querySelectorAll("g.place")) g.addEventListener("click", () => pickPlace(g.dataset.pos));
     renderTurn(L);
     const me = here.seat !== null ? view.seats[here.seat] : null;
-    $("you-title").textContent = me ? `You: ${seatName(here.seat)} (${me.color})` : "Watching";
+    $("you-title").textContent = me ? tr("You: {name} ({color})", { name: seatName(here.seat), color: Names.color(me.color) }) : tr("Watching");
     $("hand").replaceChildren(...(me && me.hand ? me.hand.map((c) => Words.card(c, ctx, 30)) : []));
-    $("game-leave").textContent = here.seat === null ? "Stop watching" : "Leave the seat";
+    $("game-leave").textContent = here.seat === null ? tr("Stop watching") : tr("Leave the seat");
     renderChoices(ctx);
     renderEnd();
     renderPlayers(L, ctx);
@@ -343,15 +345,15 @@
     t.replaceChildren();
     if (view.outcome) {
       const w = view.outcome.winner;
-      if (w === null || w === undefined) { t.append("The game is over."); return; }
-      t.append(chip(view.seats[w].color, L), ` ${w === here.seat ? "You win!" : seatName(w) + " wins!"}`);
+      if (w === null || w === undefined) { t.append(tr("The game is over.")); return; }
+      t.append(chip(view.seats[w].color, L), " " + (w === here.seat ? tr("You win!") : tr("{name} wins!", { name: seatName(w) })));
       return;
     }
     const turn = view.turn;
     const mine = turn === here.seat;
-    t.append(chip(view.seats[turn].color, L), mine ? " Your turn" : ` ${seatName(turn)} to play`,
-      el("span", { class: "actions" }, ` · action ${Math.min(view.actions_taken + 1, view.actions_max)} of ${view.actions_max}`));
-    for (const p of view.pending || []) t.append(el("span", { class: "pending" }, ` · ${p.seat === here.seat ? "you" : seatName(p.seat)} must discard ${p.count}`));
+    t.append(chip(view.seats[turn].color, L), mine ? " " + tr("Your turn") : " " + tr("{name} to play", { name: seatName(turn) }),
+      el("span", { class: "actions" }, " · " + tr("action {n} of {m}", { n: Math.min(view.actions_taken + 1, view.actions_max), m: view.actions_max })));
+    for (const p of view.pending || []) t.append(el("span", { class: "pending" }, " · " + tr("{who} must discard {n}", { who: p.seat === here.seat ? tr("you") : seatName(p.seat), n: p.count })));
   }
 
   // The next words of the legal actions that begin with the words picked so far.
@@ -371,16 +373,16 @@
     const words = nextWords();
     const doing = $("doing");
     doing.replaceChildren();
-    if (!legal.length) doing.append(view.outcome ? "The game is over." : "Wait for your turn.");
-    else if (prefix.length) doing.append("You chose: ", Words.phrase(prefix, ctx));
-    else doing.append("Your move: pick one.");
+    if (!legal.length) doing.append(view.outcome ? tr("The game is over.") : tr("Wait for your turn."));
+    else if (prefix.length) doing.append(tr("You chose:") + " ", Words.phrase(prefix, ctx));
+    else doing.append(tr("Your move: pick one."));
     words.forEach((word, i) => {
       const picked = prefix.concat([word]);
       const kind = Words.kindAt(picked, prefix.length);
       const b = el("button", { class: "choice", "data-word": word, "data-kind": kind },
         el("span", { class: "key" }, i < 9 ? `${i + 1}` : ""), Words.label(picked, prefix.length, ctx));
       const land = previews[picked.join(" ")];
-      if (land !== undefined) b.append(el("span", { class: "lands" }, `→ ${land === view.boat ? view.goal_name || "goal" : land}`));
+      if (land !== undefined) b.append(el("span", { class: "lands" }, `→ ${land === view.boat ? Names.place(view.goal_name || "boat") : land}`));
       b.onclick = () => pick(word);
       box.append(b);
     });
@@ -390,7 +392,7 @@
       const land = previews[action];
       const preview = $("preview");
       preview.replaceChildren(Words.phrase(prefix, ctx));
-      if (land !== undefined) preview.append(` → lands ${land === view.boat ? `at the ${view.goal_name || "goal"}` : `on ${land}`}`);
+      if (land !== undefined) preview.append(" → " + (land === view.boat ? tr("lands in the {goal}", { goal: Names.place(view.goal_name || "boat") }) : tr("lands on {n}", { n: land })));
     }
     $("back").hidden = !prefix.length;
   }
@@ -404,8 +406,8 @@
     const t = table();
     const manage = mayManage(t);
     $("again").hidden = !manage;
-    $("end-text").textContent = manage ? "Play again with this table?"
-      : `${t && t.owner !== null && t.owner !== undefined ? seatName(t.owner) : "The table's owner"} may start another game here.`;
+    $("end-text").textContent = manage ? tr("Play again with this table?")
+      : (t && t.owner !== null && t.owner !== undefined ? tr("{name} may start another game here.", { name: seatName(t.owner) }) : tr("The table's owner may start another game here."));
   }
 
   function playAgain() {
@@ -415,7 +417,7 @@
     if (empty.length) {
       // Someone left: the table's room, where a bot may take the seat before starting.
       room = true;
-      notice(`${empty.length} seat${empty.length === 1 ? "" : "s"} empty: add a bot or wait for a player, then start.`);
+      notice(nt("{n} seat empty: add a bot or wait for a player, then start.", "{n} seats empty: add a bot or wait for a player, then start.", empty.length));
       render();
       return;
     }
@@ -444,8 +446,8 @@
       li.style.borderColor = colorOf(s.color);
       const home = s.pirates.filter((p) => p === view.boat).length;
       li.append(el("div", { class: "player-head" }, chip(s.color, L),
-        el("span", { class: "name" }, `${seatName(s.seat)}${s.seat === here.seat ? " (you)" : ""}`),
-        el("span", { class: "stats" }, `${info && info.bot ? "bot · " : ""}${info && info.name && !info.connected ? "away · " : ""}${s.hand_size} card${s.hand_size === 1 ? "" : "s"} · ${home}/${s.pirates.length} home`)));
+        el("span", { class: "name" }, `${seatName(s.seat)}${s.seat === here.seat ? " (" + tr("you") + ")" : ""}`),
+        el("span", { class: "stats" }, `${info && info.bot ? tr("bot") + " · " : ""}${info && info.name && !info.connected ? tr("away") + " · " : ""}${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} home", { n: home, m: s.pirates.length })}`)));
       // Open hands (Tortuga): every hand the view carries is shown, as cards.
       if (Array.isArray(s.hand) && s.seat !== here.seat) {
         li.append(el("div", { class: "cards open-hand", "data-seat": s.seat }, ...s.hand.map((c) => Words.card(c, ctx, 20))));
@@ -457,11 +459,11 @@
   function renderPiles(ctx) {
     const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
     const piles = [
-      el("span", { class: "pile" }, `Stock: ${view.stock}`),
-      el("span", { class: "pile" }, "Discard: ", top ? Words.card(top, ctx, 22) : "empty"),
+      el("span", { class: "pile" }, tr("Stock: {n}", { n: view.stock })),
+      el("span", { class: "pile" }, tr("Discard:") + " ", top ? Words.card(top, ctx, 22) : tr("empty")),
     ];
     if (view.row) {
-      piles.push(el("div", { class: "pile row-pile" }, el("span", { class: "pile-label" }, `Face-up (${view.row.length}):`),
+      piles.push(el("div", { class: "pile row-pile" }, el("span", { class: "pile-label" }, tr("Face-up ({n}):", { n: view.row.length })),
         el("div", { class: "cards row-cards" }, ...view.row.map((c) => Words.card(c, ctx, 22)))));
     }
     $("piles").replaceChildren(...piles);
@@ -472,7 +474,7 @@
     list.replaceChildren();
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i];
-      list.append(el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, e.text || e.type));
+      list.append(el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, e.type === "chat" ? e.text : eventLine(e, view, seatName)));
     }
   }
 
@@ -480,10 +482,10 @@
 
   function askLeave() {
     if (!here) return;
-    $("leave-ask-text").textContent = here.seat === null ? "Stop watching this table?"
-      : view && !view.outcome ? "Leave your seat? The game goes on without you (a bot may take over), and this page forgets the seat."
-        : "Leave your seat at this table?";
-    $("leave-yes").textContent = here.seat === null ? "Stop watching" : "Leave";
+    $("leave-ask-text").textContent = here.seat === null ? tr("Stop watching this table?")
+      : view && !view.outcome ? tr("Leave your seat? The game goes on without you (a bot may take over), and this page forgets the seat.")
+        : tr("Leave your seat at this table?");
+    $("leave-yes").textContent = here.seat === null ? tr("Stop watching") : tr("Leave");
     $("leave-ask").hidden = false;
     $("leave-no").focus();
   }
@@ -522,7 +524,7 @@
     let options;
     try { options = TableForm.options(); } catch (err) { notice(err.message); return; }
     notice("");
-    const name = `${localStorage.getItem("cartagena-name") || "guest"}'s table`;
+    const name = tr("{name}'s table", { name: localStorage.getItem("cartagena-name") || "guest" });
     send({ type: "create_table", name, rules: TableForm.rulesName(), options,
            hints: $("new-hints").checked, player_chances: $("new-chances").checked });
   };
@@ -578,10 +580,10 @@
         const allowed = !!(t && t.hints) && here && here.seat !== null && !view.outcome;
         $("hint-box").hidden = !allowed;
         $("hint").disabled = !legal.length || asked === seq;
-        $("hint").textContent = asked === seq ? "Thinking…" : "Hint";
+        $("hint").textContent = asked === seq ? tr("Thinking…") : tr("Hint");
         const reason = shown && prefix.join(" ") === shown.action ? shown : null;
         $("hint-reason").hidden = !reason;
-        $("hint-reason").textContent = reason ? `Hint: ${reason.action} — ${reason.reason}` : "";
+        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: reason.action, reason: reason.reason }) : "";
         LiveChances.draw($("chances"), chances, view.seats, seatName);
       },
     };

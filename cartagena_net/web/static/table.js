@@ -20,7 +20,7 @@
 
   function seatName(i) {
     const s = table && table.seats[i];
-    if (!s || !s.name) return view ? view.seats[i].color : `seat ${i}`;
+    if (!s || !s.name) return view ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i });
     return s.name;
   }
 
@@ -46,16 +46,16 @@
   function render() {
     document.body.dataset.seq = String(seq);
     const L = letters();
-    $("table-name").textContent = table ? `${table.name}` : `Table ${tableId}`;
+    $("table-name").textContent = table ? `${table.name}` : tr("Table {n}", { n: tableId });
     document.title = table ? `${table.name} · Cartagena` : "Cartagena";
     const status = table ? table.status : "";
-    $("status-badge").textContent = status;
+    $("status-badge").textContent = ({ waiting: tr("waiting"), playing: tr("playing"), finished: tr("finished") })[status] || status;
     $("status-badge").dataset.status = status;
     $("rules").textContent = table ? table.rules : "";
-    $("watching").textContent = table ? `${table.spectators} watching` : "";
+    $("watching").textContent = table ? nt("{n} watching", "{n} watching", table.spectators) : "";
     renderPlayers(L);
     if (!view) {
-      $("turn").textContent = status === "playing" ? "" : "Waiting for the game to start";
+      $("turn").textContent = status === "playing" ? "" : tr("Waiting for the game to start");
       $("board").replaceChildren();
       $("board-wrap").classList.add("empty");
       return;
@@ -76,17 +76,17 @@
     t.replaceChildren();
     if (view.outcome) {
       const w = view.outcome.winner;
-      t.append(chip(view.seats[w].color, L), ` ${seatName(w)} wins!`);
+      t.append(chip(view.seats[w].color, L), " " + tr("{name} wins!", { name: seatName(w) }));
       return;
     }
     const turn = view.turn;
-    t.append(chip(view.seats[turn].color, L), ` ${seatName(turn)} to play`,
-      el("span", { class: "actions" }, ` · action ${Math.min(view.actions_taken + 1, view.actions_max)} of ${view.actions_max}`));
+    t.append(chip(view.seats[turn].color, L), " " + tr("{name} to play", { name: seatName(turn) }),
+      el("span", { class: "actions" }, " · " + tr("action {n} of {m}", { n: Math.min(view.actions_taken + 1, view.actions_max), m: view.actions_max })));
     if (view.captain === turn && view.free_sail && view.actions_taken === 0) {
-      t.append(el("span", { class: "captain-note" }, " · Captain: may sail free"));
+      t.append(el("span", { class: "captain-note" }, " · " + tr("Captain: may sail free")));
     }
     for (const p of view.pending) {
-      t.append(el("span", { class: "pending" }, ` · ${seatName(p.seat)} must discard ${p.count}`));
+      t.append(el("span", { class: "pending" }, " · " + tr("{who} must discard {n}", { who: seatName(p.seat), n: p.count })));
     }
   }
 
@@ -100,20 +100,20 @@
       const isTurn = view && !view.outcome && view.turn === s.seat;
       const li = el("li", { class: "player" + (isTurn ? " turn" : ""), "data-seat": s.seat, "data-color": s.color });
       li.style.borderColor = colorOf(s.color);
-      const name = el("span", { class: "name" }, info && info.name ? info.name : "(free seat)");
+      const name = el("span", { class: "name" }, info && info.name ? info.name : tr("(free seat)"));
       const tags = [];
-      if (info && info.bot) tags.push(el("span", { class: "tag" }, "bot"));
-      if (info && info.name && !info.connected) tags.push(el("span", { class: "tag away" }, "away"));
-      if (isTurn) tags.push(el("span", { class: "tag turn-tag" }, "▶ to play"));
-      if (view && view.captain === s.seat) tags.push(el("span", { class: "tag captain" }, "⚓ Captain"));
+      if (info && info.bot) tags.push(el("span", { class: "tag" }, tr("bot")));
+      if (info && info.name && !info.connected) tags.push(el("span", { class: "tag away" }, tr("away")));
+      if (isTurn) tags.push(el("span", { class: "tag turn-tag" }, "▶ " + tr("to play")));
+      if (view && view.captain === s.seat) tags.push(el("span", { class: "tag captain" }, "⚓ " + tr("Captain")));
       const head = el("div", { class: "player-head" }, chip(s.color, L), " ", name, " ", ...tags);
       li.append(head);
       if (view) {
         const home = s.pirates.filter((p) => p === view.boat).length;
         const stats = el("div", { class: "stats" },
-          el("span", { class: "hand-size" }, `${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
-          el("span", { class: "home" }, `${home}/${s.pirates.length} in the ${view.goal_name || "goal"}`),
-          view.sloop ? el("span", { class: "aboard" }, `${view.sloop.aboard[s.seat]} aboard`) : null);
+          el("span", { class: "hand-size" }, nt("{n} card", "{n} cards", s.hand_size)),
+          el("span", { class: "home" }, tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })),
+          view.sloop ? el("span", { class: "aboard" }, tr("{n} aboard", { n: view.sloop.aboard[s.seat] })) : null);
         li.append(stats);
         if (s.hand) {
           li.append(el("div", { class: "hand cards" }, s.hand.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 22))));
@@ -129,15 +129,15 @@
     piles.replaceChildren();
     const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
     piles.append(
-      el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, "Stock"), el("span", { class: "pile-value" }, `${view.stock} card${view.stock === 1 ? "" : "s"}`)),
-      el("div", { class: "pile", id: "discard" }, el("span", { class: "pile-label" }, "Discard"),
-        top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 26) : el("span", { class: "pile-value" }, "empty"),
+      el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, tr("Stock")), el("span", { class: "pile-value" }, nt("{n} card", "{n} cards", view.stock))),
+      el("div", { class: "pile", id: "discard" }, el("span", { class: "pile-label" }, tr("Discard")),
+        top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 26) : el("span", { class: "pile-value" }, tr("empty")),
         el("span", { class: "pile-count" }, `${view.discard.length}`)));
     const row = $("row");
     row.replaceChildren();
     row.hidden = view.row === null;
     if (view.row !== null) {
-      row.append(el("span", { class: "pile-label" }, "Face-up row"),
+      row.append(el("span", { class: "pile-label" }, tr("Face-up row")),
         el("div", { class: "cards" }, view.row.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 24))));
     }
   }
@@ -151,7 +151,7 @@
     for (const seat of view.outcome.ranking) {
       const s = view.seats[seat];
       const home = s.pirates.filter((p) => p === view.boat).length;
-      list.append(el("li", { "data-seat": seat }, chip(s.color, L), ` ${seatName(seat)} · ${home} home`));
+      list.append(el("li", { "data-seat": seat }, chip(s.color, L), ` ${seatName(seat)} · ${tr("{n} home", { n: home })}`));
     }
   }
 
@@ -160,7 +160,7 @@
     list.replaceChildren();
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i];
-      const li = el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, e.text);
+      const li = el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, eventLine(e, view, seatName));
       if (e.seat !== undefined && view.seats[e.seat]) li.style.borderColor = colorOf(view.seats[e.seat].color);
       list.append(li);
     }
@@ -183,12 +183,12 @@
     if (source) source.close();
     source = null;
     document.body.dataset.gone = "yes";
-    setConnection("table gone", false);
-    notice(`Table ${tableId} is gone: nobody is left at it. `, el("a", { href: "/", id: "to-tables" }, "See the tables"));
+    setConnection(tr("table gone"), false);
+    notice(tr("Table {n} is gone: nobody is left at it.", { n: tableId }) + " ", el("a", { href: "/", id: "to-tables" }, tr("See the tables")));
   }
 
   async function connect() {
-    setConnection("connecting…", false);
+    setConnection(tr("connecting…"), false);
     const refused = await access(streamUrl, tableId);
     if (refused && refused.reason === "no-such-table") {
       gone();
@@ -196,13 +196,13 @@
     }
     if (refused) {
       notice(refused.text);
-      setConnection("not watching", false);
+      setConnection(tr("not watching"), false);
       if (refused.retry) setTimeout(connect, 3000);   // the host may come back or have room
       return;
     }
     notice("");
     source = new EventSource(streamUrl);
-    source.addEventListener("open", () => setConnection("live", true));
+    source.addEventListener("open", () => setConnection(tr("live"), true));
     source.addEventListener("table", (msg) => {
       table = JSON.parse(msg.data);
       render();
@@ -221,10 +221,10 @@
       if (!source) return;
       if (source.readyState === EventSource.CLOSED) {
         source = null;
-        setConnection("reconnecting…", false);
+        setConnection(tr("reconnecting…"), false);
         setTimeout(connect, 2000);
       } else {
-        setConnection("reconnecting…", false);
+        setConnection(tr("reconnecting…"), false);
       }
     });
   }

@@ -48,14 +48,14 @@ const TableForm = (() => {
       else input.value = String(shown(value));
     }
     const title = document.getElementById("new-title");
-    if (title) title.textContent = p ? `${p.title} · ${p.players[0]}–${p.players[1]} players` : "";
+    if (title) title.textContent = p ? `${t(p.title)} · ${t("{n}–{m} players", { n: p.players[0], m: p.players[1] })}` : "";
   }
 
   function input(opt) {
     const attrs = { id: `option-${opt.name}`, "data-option": opt.name, name: opt.name };
     if (opt.type === "bool") return el("input", { ...attrs, type: "checkbox" });
     if (opt.choices && opt.choices.length) {
-      return el("select", attrs, el("option", { value: "" }, "(default)"),
+      return el("select", attrs, el("option", { value: "" }, t("(default)")),
         ...opt.choices.map((c) => el("option", { value: c }, c)));
     }
     if (opt.type === "int") {
@@ -76,8 +76,8 @@ const TableForm = (() => {
       const control = input(opt);
       control.addEventListener("input", () => { control.dataset.touched = "yes"; if (opt.name === "story") refill(); });
       control.addEventListener("change", () => { control.dataset.touched = "yes"; if (opt.name === "story") refill(); });
-      box.append(el("label", { class: "option", for: control.id, title: opt.help },
-        el("span", { class: "option-name" }, opt.name), control, el("span", { class: "option-help" }, opt.help)));
+      box.append(el("label", { class: "option", for: control.id, title: t(opt.help) },
+        el("span", { class: "option-name" }, opt.name), control, el("span", { class: "option-help" }, t(opt.help))));
     }
     document.getElementById("new-players").addEventListener("input", (e) => { e.target.dataset.touched = "yes"; });
     select.addEventListener("change", refill);
@@ -96,7 +96,7 @@ const TableForm = (() => {
     const p = preset();
     const n = Number(players.value);
     if (!/^[0-9]+$/.test(players.value) || (p && (n < p.players[0] || n > p.players[1]))) {
-      throw new Error(`players: ${p ? `${p.players[0]} to ${p.players[1]}` : "a number"} for ${p ? p.name : "these rules"}`);
+      throw new Error(p ? t("players: {n} to {m} for {rules}", { n: p.players[0], m: p.players[1], rules: p.name }) : t("players: a number for these rules"));
     }
     out.players = n;
     for (const opt of rules.options) {
@@ -108,7 +108,7 @@ const TableForm = (() => {
       if (opt.type === "int") {
         const v = Number(text);
         if (!/^[0-9]+$/.test(text) || (opt.bounds && (v < opt.bounds[0] || v > opt.bounds[1]))) {
-          throw new Error(`${opt.name}: a whole number${opt.bounds ? ` from ${opt.bounds[0]} to ${opt.bounds[1]}` : ""}`);
+          throw new Error(opt.bounds ? t("{name}: a whole number from {n} to {m}", { name: opt.name, n: opt.bounds[0], m: opt.bounds[1] }) : t("{name}: a whole number", { name: opt.name }));
         }
         out[opt.name] = v;
       } else out[opt.name] = text;

@@ -18,9 +18,11 @@ const Words = (() => {
   const POWER_ARGS = { gun: "s", rum: "", lantern: "", chest: "p", parrot: "cpc", hook: "cp" };
   const KIND = { s: "seat", p: "pos", c: "card" };
   const VERBS = {
-    advance: "advance", retreat: "retreat", morgan: "Morgan: push a pirate", draw: "draw a card",
-    end: "end the turn", discard: "discard", sail: "sail the sloop", undo: "undo",
-    power: "use a power", take: "take", give: "give", keep: "keep", stack: "put back",
+    advance: () => pt("verb", "advance"), retreat: () => pt("verb", "retreat"),
+    morgan: () => t("Morgan: push a pirate"), draw: () => t("draw a card"),
+    end: () => t("end the turn"), discard: () => pt("verb", "discard"), sail: () => t("sail the sloop"),
+    undo: () => pt("verb", "undo"), power: () => t("use a power"), take: () => pt("verb", "take"),
+    give: () => pt("verb", "give"), keep: () => pt("verb", "keep"), stack: () => t("put back"),
   };
 
   const base = (card) => String(card).replace(/\*$/, "");
@@ -42,24 +44,24 @@ const Words = (() => {
     const icon = Board.symbolIcon(word, letters[base(word)], size || 26);
     const dark = String(word).endsWith("*");
     return el("span", { class: "card-word" + (dark ? " dark" : ""), "data-card": word,
-      title: dark ? `${base(word)} (dark card)` : base(word) }, icon);
+      title: dark ? t("{card} (dark card)", { card: Names.card(base(word)) }) : Names.card(base(word)) }, icon);
   }
 
   // A player: colour chip with its letter, name, colour (as the player list shows them).
   function player(seat, ctx) {
     const s = ctx.view && ctx.view.seats[seat];
-    if (!s) return el("span", { class: "seat-word" }, `seat ${seat}`);
-    const you = seat === ctx.seat ? " (you)" : "";
-    return el("span", { class: "seat-word", "data-seat": seat }, ctx.chip(s.color), ` ${ctx.seatName(seat)}${you} · ${s.color}`);
+    if (!s) return el("span", { class: "seat-word" }, t("seat {n}", { n: seat }));
+    const you = seat === ctx.seat ? ` (${t("you")})` : "";
+    return el("span", { class: "seat-word", "data-seat": seat }, ctx.chip(s.color), ` ${ctx.seatName(seat)}${you} · ${Names.color(s.color)}`);
   }
 
   // Where a pirate stands, named as a place of the board.
   function place(pos, view, letters) {
-    if (pos === 0) return [`at the ${view.start_name || "start"}`];
-    if (pos === view.boat) return [`at the ${view.goal_name || "goal"}`];
-    if (view.sloop && pos === view.sloop.pos) return ["on the sloop"];
+    if (pos === 0) return [t("at the {place}", { place: Names.place(view.start_name || "start") })];
+    if (pos === view.boat) return [t("at the {place}", { place: Names.place(view.goal_name || "boat") })];
+    if (view.sloop && pos === view.sloop.pos) return [t("on the sloop")];
     const sym = view.board[pos - 1];
-    return sym ? [`on ${pos} `, Board.symbolIcon(sym, (letters || {})[sym], 18)] : [`on ${pos}`];
+    return sym ? [t("on {n}", { n: pos }) + " ", Board.symbolIcon(sym, (letters || {})[sym], 18)] : [t("on {n}", { n: pos })];
   }
 
   function position(words, i, ctx) {
@@ -70,19 +72,24 @@ const Words = (() => {
     // host's numbers, the same on every screen (docs/protocol.md, `numbered`).
     const s = view && owner !== null && owner !== undefined ? view.seats[owner] : null;
     const n = s && s.numbered ? s.numbered.indexOf(pos) + 1 : 0;
-    const pirate = n ? `pirate ${n}` : "pirate";
-    const whose = owner === ctx.seat ? `your ${pirate}` : `${ctx.seatName(owner)}'s ${pirate}`;
+    let whose;
+    if (owner === ctx.seat) {
+      whose = n ? t("your pirate {n}", { n }) : t("your pirate");
+    } else {
+      const name = ctx.seatName(owner);
+      whose = n ? t("{name}'s pirate {n}", { name, n }) : t("{name}'s pirate", { name });
+    }
     return el("span", { class: "pos-word", "data-pos": pos }, `${whose} `, ...place(pos, view, ctx.symbolLetters));
   }
 
   function label(words, i, ctx) {
     const word = words[i];
     const kind = kindAt(words, i);
-    if (kind === "verb") return el("span", { class: "verb-word" }, VERBS[word] || word);
+    if (kind === "verb") return el("span", { class: "verb-word" }, VERBS[word] ? VERBS[word]() : word);
     if (kind === "seat" && /^[0-9]+$/.test(word)) return player(Number(word), ctx);
     if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) return position(words, i, ctx);
     if (kind === "card") return card(word, ctx);
-    if (kind === "power") return el("span", { class: "power-word" }, card(word, ctx), ` ${base(word)}`);
+    if (kind === "power") return el("span", { class: "power-word" }, card(word, ctx), ` ${Names.card(base(word))}`);
     return el("span", {}, word);
   }
 

@@ -1,0 +1,214 @@
+/* The pages' words in the reader's language. /i18n.js is this file after one line the
+   host writes for the browser (window.CARTAGENA_I18N: the language chosen by the switch's
+   cookie or Accept-Language, the plural form's index for 0..199, and the translations of
+   the pages' messages, from the same catalog as the terminal's). A message missing from
+   it reads in English. In the pages' scripts: t(MSGID) (or tr), nt(ONE, MANY, n), pt(CONTEXT,
+   MSGID), with literal double-quoted strings, each with named {placeholders} filled from an object; in the HTML, data-t (the
+   element's text) and data-ta (its title, aria-label, alt and placeholder). */
+"use strict";
+
+const I18N = (() => {
+  const data = window.CARTAGENA_I18N || { lang: "en", plural: [], messages: {}, languages: { en: "English" } };
+  const COOKIE = data.cookie || "cartagena_lang";
+
+  function fill(text, args) {
+    if (!args) return text;
+    return text.replace(/\{([a-z_]+)\}/g, (all, name) => (name in args ? String(args[name]) : all));
+  }
+  function look(key) {
+    const got = data.messages[key];
+    return typeof got === "string" && got ? got : null;
+  }
+  function pluralIndex(n) {
+    const k = Math.abs(Math.trunc(Number(n) || 0));
+    const table = data.plural || [];
+    const i = k < 200 ? table[k] : table[100 + (k % 100)];
+    return typeof i === "number" ? i : (k === 1 ? 0 : 1);
+  }
+
+  // Marked HTML: data-t's text, data-ta's attributes.
+  function translatePage(root) {
+    for (const node of (root || document).querySelectorAll("[data-t]")) {
+      const text = node.textContent.split(/\s+/).filter(Boolean).join(" ");
+      if (text) node.textContent = t(text);
+    }
+    for (const node of (root || document).querySelectorAll("[data-ta]")) {
+      for (const attr of ["title", "aria-label", "alt", "placeholder"]) {
+        if (node.hasAttribute(attr)) node.setAttribute(attr, t(node.getAttribute(attr)));
+      }
+    }
+  }
+
+  // The switch: one small select in the page's bar, remembered in a cookie the host reads.
+  function choose(code) {
+    if (!(code in (data.languages || {}))) return;
+    document.cookie = `${COOKIE}=${code}; path=/; max-age=31536000; SameSite=Strict`;
+    try { localStorage.setItem(COOKIE, code); } catch (e) { /* private mode */ }
+    location.reload();
+  }
+  function addSwitch() {
+    const bar = document.getElementById("bar");
+    const codes = Object.keys(data.languages || {});
+    if (!bar || codes.length < 2 || document.getElementById("lang")) return;
+    const select = document.createElement("select");
+    select.id = "lang";
+    select.className = "lang-switch";
+    select.setAttribute("aria-label", t("Language"));
+    for (const code of codes) {
+      const option = document.createElement("option");
+      option.value = code;
+      option.textContent = data.languages[code];
+      option.selected = code === data.lang;
+      select.append(option);
+    }
+    select.onchange = () => choose(select.value);
+    bar.append(select);
+  }
+
+  function start() {
+    document.documentElement.lang = data.lang;
+    translatePage(document);
+    addSwitch();
+  }
+  return { lang: data.lang, fill, look, pluralIndex, translatePage, choose, start };
+})();
+
+// A message in the reader's language; named {placeholders} filled from args.
+function t(msgid, args) {
+  if (typeof msgid !== "string") return msgid;
+  return I18N.fill(I18N.look(msgid) || msgid, args);
+}
+// The same, for a script whose scope names a table "t".
+const tr = t;
+// In one sense of an English word (a gettext context).
+function pt(context, msgid, args) { return I18N.fill(I18N.look(`${context}\u0004${msgid}`) || msgid, args); }
+// With a number, by the language's plural rule ("1 kort", "2 kort" in Swedish).
+function nt(one, many, n, args) {
+  const forms = window.CARTAGENA_I18N && window.CARTAGENA_I18N.messages[one];
+  const i = I18N.pluralIndex(n);
+  const text = Array.isArray(forms) && forms[i] ? forms[i] : (i === 0 ? one : many);
+  return I18N.fill(text, Object.assign({ n }, args || {}));
+}
+
+// The game's words in the reader's language (the glossary of docs/rules.md); the notation
+// and the host keep the engine's English ("skull", "red", "sloop").
+const Names = (() => {
+  const CARDS = {
+    skull: () => pt("card", "skull"), dagger: () => pt("card", "dagger"), key: () => pt("card", "key"),
+    keys: () => pt("card", "keys"), keyring: () => pt("card", "keyring"), bottle: () => pt("card", "bottle"),
+    rum: () => pt("card", "rum"), hat: () => pt("card", "hat"), pistol: () => pt("card", "pistol"),
+    gun: () => pt("card", "gun"), hook: () => pt("card", "hook"), grapple: () => pt("card", "grapple"),
+    lantern: () => pt("card", "lantern"), spyglass: () => pt("card", "spyglass"),
+    telescope: () => pt("card", "telescope"), parrot: () => pt("card", "parrot"),
+    chest: () => pt("card", "chest"), treasure: () => pt("card", "treasure"),
+  };
+  const COLORS = {
+    red: () => t("red"), blue: () => t("blue"), green: () => t("green"), yellow: () => t("yellow"),
+    purple: () => t("purple"), violet: () => t("violet"), magenta: () => t("magenta"),
+    black: () => t("black"), white: () => t("white"), orange: () => t("orange"), brown: () => t("brown"),
+    pink: () => t("pink"), cyan: () => t("cyan"), grey: () => t("grey"), gray: () => t("gray"),
+  };
+  const PLACES = {
+    start: () => pt("place", "start"), sloop: () => pt("place", "sloop"), jail: () => pt("place", "jail"),
+    "flooded sloop": () => pt("place", "flooded sloop"), cove: () => pt("place", "cove"),
+    "meeting place": () => pt("place", "meeting place"), rowboat: () => pt("place", "rowboat"),
+    boat: () => pt("place", "boat"), passage: () => pt("place", "passage"),
+    "underground passage": () => pt("place", "underground passage"),
+    "island path": () => pt("place", "island path"), "jungle path": () => pt("place", "jungle path"),
+    path: () => pt("place", "path"),
+  };
+  // A card ("skull", a dark "skull*" keeps its star), a seat colour, a place the engine names.
+  function card(word) {
+    const s = String(word), dark = s.endsWith("*"), base = dark ? s.slice(0, -1) : s;
+    return (CARDS[base] ? CARDS[base]() : base) + (dark ? "*" : "");
+  }
+  function color(name) { return COLORS[name] ? COLORS[name]() : String(name); }
+  function place(name) { return PLACES[name] ? PLACES[name]() : String(name); }
+  return { card, color, place };
+})();
+
+// An event's line in the reader's language, from its data (the port of
+// cartagena_net/engine/sentences.py: the same templates, from the same catalog); the
+// host's English line for a kind not known here. who(seat) names a seat.
+function eventLine(e, view, who) {
+  try {
+    const said = sentence(e, view, who || ((s) => Names.color(view.seats[s].color)));
+    if (said !== null) return said;
+  } catch (err) { /* fields that do not fit their kind: the host's line */ }
+  return e.text || e.type;
+}
+
+function sentence(e, view, color) {
+  if (!view || !e || typeof e !== "object") return null;
+  const sloop = view.sloop && typeof view.sloop === "object" ? view.sloop.pos : null;
+  const place = (p) => {
+    p = Number(p);
+    if (sloop !== null && sloop !== undefined && p === sloop) return Names.place("sloop");
+    if (p === 0) return Names.place(view.start_name || "start");
+    if (p === view.boat || p === -1) return Names.place(view.goal_name || "boat");
+    return String(p);
+  };
+  const num = (x) => { const n = Number(x); if (!Number.isInteger(n)) throw new Error("nan"); return n; };
+  const cards = (n) => nt("{n} card", "{n} cards", n);
+  const list = (cs) => cs.map((c) => Names.card(c)).join(", ");
+  const drawn = () => ("cards" in e ? list(e.cards) || t("no card") : cards(num(e.drawn)));
+  const moved = () => ({ frm: place(num(e.from)), to: place(num(e.to)) });
+  const title = (s) => String(s).replace(/\b\w/g, (c) => c.toUpperCase());
+  const who = e.seat !== undefined && e.seat !== null ? color(num(e.seat)) : "";
+  const card = () => Names.card(e.card);
+  const k = e.type;
+  if (k === "advance") return t("{who} plays {card}: {frm} → {to}", { who, card: card(), ...moved() });
+  if (k === "retreat") return t("{who} retreats {frm} → {to} and draws {what}", { who, what: drawn(), ...moved() });
+  if (k === "morgan") return t("{who} moves {owner}'s pirate {frm} → {to} and draws {what}", { who, owner: color(num(e.owner)), what: drawn(), ...moved() });
+  if (k === "undo" && e.action === "sail") return t("{who} takes back the sail to {shore}", { who, shore: title(e.shore) });
+  if (k === "undo") return t("{who} takes back: {frm} → {to} ({card})", { who, card: card(), ...moved() });
+  if (k === "sail") {
+    const shore = title(e.shore);
+    if (e.free) return t("{who} sails the sloop to {shore} (the Captain's free sail)", { who, shore });
+    return t("{who} sails the sloop to {shore}", { who, shore });
+  }
+  if (k === "captain") return t("{who} is the Captain (most pirates aboard) and may sail once before the first action, free", { who });
+  if (k === "draw") return t("{who} has no cards and draws {what} as the whole turn", { who, what: drawn() });
+  if (k === "discard") return t("{who} discards {card}", { who, card: card() });
+  if (k === "owe") return nt("Filibusters! {who} must discard {n} card", "Filibusters! {who} must discard {n} cards", num(e.count), { who });
+  if (k === "reshuffle") return nt("the discard pile is shuffled into a new stock of {n} card", "the discard pile is shuffled into a new stock of {n} cards", num(e.size));
+  if (k === "row") return t("a new face-up row: {cards}", { cards: list(e.cards) });
+  if (k === "power") {
+    if (e.power === "gun") return t("{who} plays {card} for its power: looks at {target}'s cards to take one", { who, card: card(), target: color(num(e.target)) });
+    const n = num(e.drawn);
+    if (e.power === "rum") return t("{who} plays {card} for its power: draws {n} to keep two and give one to each other player", { who, card: card(), n });
+    return t("{who} plays {card} for its power: draws {n} to keep one and put the others back on top of the stock", { who, card: card(), n });
+  }
+  if (k === "take") {
+    if ("card" in e) return t("{who} takes {card} from {target}, who draws {what}", { who, card: card(), target: color(num(e.target)), what: drawn() });
+    return t("{who} takes a card from {target}, who draws {what}", { who, target: color(num(e.target)), what: drawn() });
+  }
+  if (k === "give") {
+    if ("card" in e) return t("{who} gives {to} {card}", { who, to: color(num(e.to)), card: card() });
+    return t("{who} gives {to} a card", { who, to: color(num(e.to)) });
+  }
+  if (k === "keep" || k === "stack") {
+    const shown = "cards" in e;
+    const what = shown ? list(e.cards) : cards(num(e.count));
+    if (k === "keep") return t("{who} keeps {what}", { who, what });
+    if (shown && e.cards.length > 1) return t("{who} puts {what} back on top of the stock (top first)", { who, what });
+    return t("{who} puts {what} back on top of the stock", { who, what });
+  }
+  if (k === "chest") {
+    const at = place(num(e.pos));
+    if (e.tile === "snake") return t("{who} opens the chest at {place}: the snake! back to {to}", { who, place: at, to: place(num(e.to)) });
+    if (e.tile === "empty") return t("{who} opens the chest at {place}: empty", { who, place: at });
+    return t("{who} opens the chest at {place} and draws {what}", { who, place: at, what: drawn() });
+  }
+  if (k === "tiles") return t("all eight chest tiles are shuffled and laid face down again");
+  if (k === "parrot") return t("{who} plays two parrots as {card}: {frm} → {to}", { who, card: card(), ...moved() });
+  if (k === "hook") return t("{who} hooks two pirates with {card}: {frm} → {to}", { who, card: Names.card(e.cards[1]), ...moved() });
+  if (k === "turn") return t("{who}'s turn", { who });
+  if (k === "end") return t("{who} ends the turn", { who });
+  if (k === "win") return t("{who} has every pirate in the {goal} and wins!", { who, goal: place(-1) });
+  return null;
+}
+
+// The page's marked HTML in the reader's language, and the switch (before the page's own
+// scripts run: this file is the first of them).
+I18N.start();
