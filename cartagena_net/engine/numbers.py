@@ -13,7 +13,8 @@ them as sorted positions. The numbers are a function of the game's events alone:
 So a host that restarts from its journal, a record replayed, and a host that has sent
 the same events all agree, and the view carries the result (``numbered``: each seat's
 pirates' positions by number, pirate 1 first). Pure and cheap: a state keeps the
-numbers as of its oldest kept event (``State.numbering``) and folds the newer ones.
+numbers as of its oldest kept event (``State.numbering``) and folds the newer ones,
+on from its last answer (``State.numbered_memo``, dropped when events are cut back).
 """
 from __future__ import annotations
 
@@ -83,11 +84,20 @@ def numbered(state: Any) -> list[list[int]] | None:
     if events is None:  # a state rebuilt from a view: the view's numbers
         nums = numbering[1]
     else:
-        at = numbering[0]
         base = state.events_base
+        count = base + len(events)
+        # Fold on from the last answer where it still holds (the same numbering, none of
+        # its events forgotten or cut back since), so a host's broadcasts fold each event
+        # once rather than every kept event each time.
+        memo = getattr(state, "numbered_memo", None)
+        start = memo[1] if (memo is not None and memo[0] is numbering
+                            and base <= memo[1][0] <= count) else numbering
+        at = start[0]
         if at < base:  # events forgotten without being counted: never (forget_events)
             return None
-        _, nums, _ = fold(numbering, events[at - base:], base + len(events))
+        folded = fold(start, events[at - base:], count)
+        state.numbered_memo = (numbering, folded)
+        nums = folded[1]
     out = []
     for seat, mine in enumerate(state.pirates):
         got = list(nums[seat])

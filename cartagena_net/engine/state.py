@@ -69,6 +69,7 @@ class State:
         "history",
         "home",
         "loose",
+        "numbered_memo",
         "numbering",
         "occ",
         "outcome",
@@ -299,7 +300,13 @@ class State:
             return
         drop = min(before - self.events_base, len(self.events))
         if drop > 0:
-            if self.numbering is not None:  # the pirates' numbers count them first
+            memo = getattr(self, "numbered_memo", None)
+            if memo is not None and memo[0] is self.numbering and (
+                    memo[1][0] >= self.events_base + drop):
+                # the last numbers given have counted these already (and newer ones)
+                self.numbering = memo[1]
+                self.numbered_memo = (memo[1], memo[1])
+            elif self.numbering is not None:  # the pirates' numbers count them first
                 at = self.numbering[0]
                 self.numbering = numbers.fold(
                     self.numbering, self.events[at - self.events_base:],
@@ -597,6 +604,7 @@ class State:
         del self.history[nhistory:], self.chance[nchance:]
         if nevents is not None and self.events is not None:
             del self.events[nevents:]
+            self.numbered_memo = None  # it may count events no longer there
 
     def _apply(self, action: Action, seat: int | None) -> tuple | None:
         """Apply for the actor; return the note an undo would log, if it may be undone."""

@@ -83,3 +83,30 @@ def test_a_search_copy_keeps_no_numbers_and_costs_nothing():
     assert numbered(state.copy()) is None  # a search's copy: no events, no numbers
     assert "numbered" not in view(state.copy(), SPECTATOR)["seats"][0]
     assert numbered(state.copy(events=True)) == numbered(state)
+
+
+@pytest.mark.parametrize("preset,options", MIXES)
+def test_the_numbers_folded_on_from_the_last_answer_are_the_numbers_folded_afresh(
+        preset, options):
+    """A state folds its numbers on from the last ones it gave (``numbered_memo``): with
+    refused actions (whose events are cut back), undos and forgotten events between two
+    answers, they are the numbers a state folding from its start would give."""
+    from cartagena_net.engine.errors import ActionError
+
+    for seed in range(4):
+        state = make_game(preset, players=3, **options).new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if rng.random() < 0.3:  # a refused action cuts back what it logged
+                try:
+                    state.apply(rng.choice(["retreat 99", "end", "undo", "draw"]))
+                except ActionError:
+                    pass
+            else:
+                state.apply(rng.choice(state.legal_actions(undo=True)))
+            if rng.random() < 0.5:
+                state.forget_events(state.event_count - rng.randint(0, 12))
+            if rng.random() < 0.7:
+                got = numbered(state)
+                state.numbered_memo = None
+                assert got == numbered(state), (seed, state.event_count)
