@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from cartagena_net.engine.numbers import reconcile
 from cartagena_net.i18n import N_, _
 from client.plain import plain_error
 from client.sentences import event_lines
@@ -261,16 +262,7 @@ class HostFollowing:
         if sorted(order) != now:
             # Out of step (a fresh view, an undo): keep every number whose place still
             # matches, give the others the remaining places in order.
-            left = list(now)
-            kept: list[int | None] = []
-            for p in order:
-                if p in left:
-                    left.remove(p)
-                    kept.append(p)
-                else:
-                    kept.append(None)
-            rest = iter(left)
-            order = [p if p is not None else next(rest) for p in kept] if order else now
+            order = reconcile(order, now) if order else now
         self.pirates = order
         if moved is not None:
             self.sel = moved  # the selection follows the pirate just moved

@@ -102,15 +102,21 @@ def numbered(state: Any) -> list[list[int]] | None:
     for seat, mine in enumerate(state.pirates):
         got = list(nums[seat])
         if sorted(got) != mine:  # never, if every move is an event: keep what matches
-            left = list(mine)
-            kept: list[int | None] = []
-            for p in got:
-                if p in left:
-                    left.remove(p)
-                    kept.append(p)
-                else:
-                    kept.append(None)
-            rest = iter(left)
-            got = [p if p is not None else next(rest) for p in kept]
+            got = reconcile(got, mine)
         out.append(got)
     return out
+
+
+def reconcile(numbered: list[int], places: list[int]) -> list[int]:
+    """Numbers out of step with where a seat's pirates are: every number whose place is
+    still one of ``places`` keeps it, the others take the remaining places in order."""
+    left = list(places)
+    kept: list[int | None] = []
+    for p in numbered:
+        if p in left:
+            left.remove(p)
+            kept.append(p)
+        else:
+            kept.append(None)
+    rest = iter(left)
+    return [p if p is not None else next(rest) for p in kept]
