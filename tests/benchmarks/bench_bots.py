@@ -28,6 +28,9 @@ Prints one JSON line: for each setting the games, the parallel bot's win rate wi
 95% (Wilson) interval, and both bots' decision times and iterations. Target: an interval
 above 45% over at least 200 games a setting. Games run one at a time (``--jobs``: that
 many at once, each with its own helpers: keep ``jobs * workers`` within the cores).
+``--record FILE`` appends each game to FILE as it ends (one JSON line, its history left
+out) and skips the games FILE already holds for the same settings, so a long run can be
+stopped and taken up again, in a later session too; the report counts them all.
 
     nice python3 tests/benchmarks/bench_bots.py --parallel-vs-serial --games 200
     nice python3 tests/benchmarks/bench_bots.py --parallel-vs-serial --games 200 \
@@ -83,7 +86,22 @@ def one_pvs(task: tuple) -> tuple[int, dict]:
     serial = IsmctsBot(random.Random(rng.getrandbits(64)), think=think, workers=1)
     order = ["parallel", "serial"] if seat == 0 else ["serial", "parallel"]
     bots = [parallel, serial] if seat == 0 else [serial, parallel]
-    return index, play_game(game, order, rng.getrandbits(63), bots=bots)
+    return index, {**play_game(game, order, rng.getrandbits(63), bots=bots), "seed": seed}
+
+
+def recorded(path: str | None, key: dict) -> dict[int, dict]:
+    """The games ``path`` already holds for the run ``key`` describes, by seed."""
+    if not path or not Path(path).exists():
+        return {}
+    found = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:  # a line cut short when a run was killed
+            continue
+        if isinstance(entry, dict) and entry.get("key") == key:
+            found[entry["seed"]] = entry["result"]
+    return found
 
 
 def parallel_vs_serial(args: argparse.Namespace) -> None:
@@ -94,6 +112,14 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
               args.time_share, args.workers)
              for g in range(args.games) for i, (preset, options) in enumerate(PVS_SETTINGS)]
     results: list[list[dict]] = [[] for _ in PVS_SETTINGS]
+    key = {"mode": "parallel-vs-serial", "think": args.think or 0.2,
+           "time_share": args.time_share, "workers": args.workers, "seed": args.seed}
+    earlier = recorded(args.record, key)
+    for task in tasks:
+        if task[4] in earlier:
+            results[task[0]].append(earlier[task[4]])
+    tasks = [t for t in tasks if t[4] not in earlier]
+    record = open(args.record, "a", encoding="utf-8") if args.record else None
     start = shown = time.perf_counter()
     cut = False
     if args.jobs > 1:
@@ -104,6 +130,11 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
     try:
         for i, r in answers:
             results[i].append(r)
+            if record is not None:
+                r = {k: v for k, v in r.items() if k != "history"}
+                record.write(json.dumps({"key": key, "seed": r.pop("seed"), "result": r})
+                             + "\n")
+                record.flush()
             now = time.perf_counter()
             if now - start > args.budget:
                 cut = True
@@ -118,11 +149,14 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
     finally:
         if pool is not None:
             pool.terminate()
+        if record is not None:
+            record.close()
     report = {"bench": "bots", "mode": "parallel-vs-serial", "workers": args.workers,
               "serial_think_s": args.think or 0.2,
               "parallel_think_s": round((args.think or 0.2) * args.time_share, 4),
               "time_share": args.time_share, "seconds": round(time.perf_counter() - start, 1),
-              "cut_by_budget": cut, "jobs": args.jobs, "settings": []}
+              "cut_by_budget": cut, "jobs": args.jobs, "recorded_before": len(earlier),
+              "settings": []}
     for (preset, options), res in zip(PVS_SETTINGS, results):
         finished = [r for r in res if r["winner"] is not None]
         wins = sum(r["order"][r["winner"]] == "parallel" for r in finished)
@@ -176,6 +210,9 @@ def main() -> None:
                         help="--parallel-vs-serial: games a setting (default 200)")
     parser.add_argument("--workers", type=int, default=2,
                         help="--parallel-vs-serial: the parallel bot's processes (default 2)")
+    parser.add_argument("--record", metavar="FILE", default=None,
+                        help="--parallel-vs-serial: append each game to FILE, and skip "
+                             "the games it already holds")
     parser.add_argument("--time-share", type=float, default=1.0,
                         help="--parallel-vs-serial: the parallel bot's time a decision over "
                              "the serial one's (default 1: equal wall time)")
