@@ -26,7 +26,8 @@ def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None =
                         metavar="N",
                         help=_("processes one bot decision may search in (the search spread "
                                "over them, the root statistics merged; 1: serial, and with "
-                               "--seed reproducible); default cores - 1 = {n}").format(
+                               "--seed reproducible); default the cores but one, and both of "
+                               "two = {n}").format(
                                    n=default_workers()))
     if kind_flag:
         parser.add_argument(kind_flag, default=None, choices=BOT_KINDS,
@@ -41,9 +42,14 @@ def bot_choice(args: argparse.Namespace, kind: str | None = None) -> tuple[str, 
     return kind or level_kind, args.think
 
 
-def default_workers() -> int:
-    """The cores but one (the reactor's and the player's), at least 1."""
-    return max(1, (os.cpu_count() or 1) - 1)
+def default_workers(cores: int | None = None) -> int:
+    """The cores but one, at least 1, and both of two: 1 -> 1, 2 -> 2, 4 -> 3, 16 -> 15.
+
+    The one left is for the reactor and the player; on two cores that would leave the
+    search serial, and the search's processes run at idle priority
+    (``bots/worker.lowest_priority``), so the reactor answers first anyway."""
+    cores = cores if cores is not None else (os.cpu_count() or 1)
+    return max(min(cores, 2), cores - 1, 1)
 
 
 def worker_count(text: str) -> int:

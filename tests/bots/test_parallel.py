@@ -280,7 +280,8 @@ def test_the_workers_argument():
         worker_count,
     )
 
-    assert default_workers() == max(1, (os.cpu_count() or 1) - 1)
+    assert [default_workers(n) for n in (1, 2, 3, 4, 16)] == [1, 2, 2, 3, 15]
+    assert default_workers() == default_workers(os.cpu_count() or 1)
     parser = argparse.ArgumentParser()
     add_level_arguments(parser)
     assert parser.parse_args([]).workers == default_workers()
