@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cartagena_net.i18n import _
 from cartagena_net.portable.dirs import user_state_dir
 from cartagena_net.portable.files import lock_exclusive, open_fd
 
@@ -103,7 +104,8 @@ class TokenStore:
         except OSError as exc:
             logging.getLogger(__name__).debug("cannot move %s aside: %s", self.path, exc)
             return None
-        self.notice = f"the saved seats file was damaged; kept it as {aside}"
+        self.notice = _("the saved seats file was damaged; kept it as {file}").format(
+            file=aside)
         logging.getLogger(__name__).debug("%s", self.notice)
         return {}
 
@@ -156,16 +158,16 @@ class TokenStore:
                 return False
         if self.failing:
             self.failing = False
-            self.notice = "this seat's key is saved now"
+            self.notice = _("this seat's key is saved now")
         self.unsaved.clear()
         return True
 
     def _refused(self, exc: OSError) -> None:
         if not self.failing:
             self.failing = True
-            self.notice = (f"cannot save this seat's key in {self.path} "
-                           f"({exc.strerror or exc}): it is kept while this client runs "
-                           "and saved once the disk has room")
+            self.notice = _("cannot save this seat's key in {file} ({error}): it is kept "
+                            "while this client runs and saved once the disk has room").format(
+                file=self.path, error=exc.strerror or exc)
             logging.getLogger(__name__).debug("%s", self.notice)
 
     def entry(self, host_id: str) -> dict[str, Any] | None:
