@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,6 +15,7 @@ from cartagena_net.host.unfinished import JournalDamage, UnfinishedGame
 from cartagena_net.records.format import RecordError, loads
 from client.learn import ChanceCurve, chances_lines
 from client.notices import notice_text
+from client.panels import chance_part
 
 
 @pytest.fixture(autouse=True)
@@ -105,6 +107,11 @@ def test_the_chances_panel_writes_percent_as_the_language_does():
     lines = chances_lines(curve, ["ann", "bob"], width=40)
     assert "45\u00a0%" in lines[0] and "55\u00a0%" in lines[1]
     assert i18n.percent(12.5, 1) == "12,5\u00a0%"
+    model = SimpleNamespace(chances=curve, view={"seats": [{}, {}]}, ascii_only=True)
+    assert "".join(text for _style, text in chance_part(model, 1, "red")).startswith(
+        "  vinst  55\u00a0% ")  # the players' panel
     i18n.set_language("en")
     lines = chances_lines(curve, ["ann", "bob"], width=40)
     assert " 45% " in lines[0] and len(lines[0]) <= 40
+    assert "".join(text for _style, text in chance_part(model, 0, "red")).startswith(
+        "  win  45% ")
