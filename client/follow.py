@@ -64,7 +64,7 @@ class HostFollowing:
         self.host_notices = [n for n in msg.get("notices") or () if isinstance(n, dict)]
         after = {n.get("kind") for n in (self.table_info or {}).get("notices") or ()}
         if "journal-failed" in before and "journal-failed" not in after:
-            self.set_status("the host's disk has room again: the game goes on")
+            self.set_status(_("the host's disk has room again: the game goes on"))
         self.lobby_index = min(self.lobby_index, max(0, len(self.tables) - 1))
         auto = self.auto_table
         if auto is None and self.spectate and self.table is None and len(self.tables) == 1:

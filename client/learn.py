@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cartagena_net.i18n import _
+from cartagena_net.i18n import _, percent
 
 SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
@@ -61,12 +61,14 @@ def chances_lines(curve: ChanceCurve, names: Sequence[str], width: int = 40,
         return []
     name_w = min(12, max(len(n) for n in names))
     bar_w = max(5, min(20, (width - name_w - 8) // 2))
-    spark_w = max(0, width - name_w - bar_w - 8)
+    spark_w = max(0, width - name_w - bar_w - 4 - len(percent(100)))
     full, empty = ("#", ".") if ascii_only else ("█", "░")
     out = []
+    pct_w = len(percent(100))  # as the language writes it: "45%", "45 %"
     for seat, (name, p) in enumerate(zip(names, chances, strict=True)):
         filled = round(p * bar_w)
-        line = f"{name[:name_w]:<{name_w}} {full * filled}{empty * (bar_w - filled)} {round(p * 100):>3}%"
+        line = (f"{name[:name_w]:<{name_w}} {full * filled}{empty * (bar_w - filled)} "
+                f"{percent(round(p * 100)):>{pct_w}}")
         if spark_w:
             line += " " + spark([pts[seat] for _seq, pts in curve.points], spark_w, ascii_only)
         out.append(line)

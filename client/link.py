@@ -233,7 +233,8 @@ class HostLink:
         """Say once what went wrong (or right again) with the seats file."""
         notice = self.tokens.take_notice()
         if notice:
-            self.model.set_status(notice, error=self.tokens.failing or "damaged" in notice)
+            damaged, self.tokens.damaged = self.tokens.damaged, False
+            self.model.set_status(notice, error=self.tokens.failing or damaged)
 
     def _watch(self) -> None:
         """Every WATCH seconds: write a seat's key the disk refused before, and show what

@@ -5,36 +5,44 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartagena_net.i18n import _, ngettext, pgettext
 
-def _n(count: Any, word: str) -> str:
-    n = count if isinstance(count, int) else 0
-    return f"{n} {word}{'' if n == 1 else 's'}"
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def notice_text(notice: dict[str, Any]) -> str | None:
-    """One line for a notice; None for a kind this client does not know."""
+    """One line for a notice, in the reader's language; None for a kind this client does
+    not know. The fields a host fills with its own words (an ``error``'s system message,
+    a ``why``) are shown as they come."""
     kind = notice.get("kind")
     kept_as = notice.get("kept_as")
-    where = f"; the damaged journal is kept on the host as {kept_as}" if kept_as else ""
+    where = ("; " + _("the damaged journal is kept on the host as {file}").format(
+        file=kept_as)) if kept_as else ""
     if kind == "journal-failed":
-        error = notice.get("error") or "it refuses writes"
-        return (f"game paused: the host's disk is full or refuses writes ({error}); "
-                "it goes on by itself once there is room")
+        error = notice.get("error") or _("it refuses writes")
+        return _("game paused: the host's disk is full or refuses writes ({error}); it goes "
+                 "on by itself once there is room").format(error=error)
     if kind == "journal-shortened":
-        return (f"this game came back shorter after the host restarted: its journal was "
-                f"damaged, so it resumes at action {notice.get('kept', 0)} and the "
-                f"{_n(notice.get('lost'), 'action')} after it are lost{where}")
+        lost = _count(notice.get("lost"))
+        return ngettext(
+            "this game came back shorter after the host restarted: its journal was damaged, "
+            "so it resumes at action {kept} and the {n} action after it is lost",
+            "this game came back shorter after the host restarted: its journal was damaged, "
+            "so it resumes at action {kept} and the {n} actions after it are lost",
+            lost).format(kept=_count(notice.get("kept")), n=lost) + where
     if kind == "journal-lost":
-        lost = notice.get("lost")
-        what = (f"its {_n(lost, 'action')} are lost" if isinstance(lost, int) and lost
-                else "it is lost")
-        return (f"the game of table {notice.get('table')} could not come back after the "
-                f"host restarted: its journal was damaged ({notice.get('why') or '?'}), "
-                f"{what}{where}")
+        lost = _count(notice.get("lost"))
+        what = (ngettext("its {n} action is lost", "its {n} actions are lost", lost).format(
+            n=lost) if lost else _("it is lost"))
+        return _("the game of table {table} could not come back after the host restarted: "
+                 "its journal was damaged ({why}), {what}").format(
+            table=notice.get("table"), why=notice.get("why") or "?", what=what) + where
     if kind == "no-journal":
-        return (f"this game is not saved: the host cannot write its state folder "
-                f"{notice.get('folder') or ''} ({notice.get('error') or '?'}), so a crash "
-                "would lose it")
+        return _("this game is not saved: the host cannot write its state folder {folder} "
+                 "({error}), so a crash would lose it").format(
+            folder=notice.get("folder") or "", error=notice.get("error") or "?")
     return None
 
 
@@ -59,10 +67,11 @@ def notice_block(model: Any, width: int) -> list[Any]:
     if getattr(model, "trouble", "") and table:  # the host's own client says it already
         table = {**table, "notices": [n for n in table.get("notices") or ()
                                       if n.get("kind") != "journal-failed"]}
+    mark = " " + pgettext("notice", "host") + " "  # whose words these are
     for text in notice_lines(getattr(model, "host_notices", ()), table):
         first = True
-        for line in _wrap(text, max(10, width - 7)):
-            out.append([(ERR + " reverse", " host " if first else "      "), (ERR, " " + line)])
+        for line in _wrap(text, max(10, width - len(mark) - 1)):
+            out.append([(ERR + " reverse", mark if first else " " * len(mark)), (ERR, " " + line)])
             first = False
     return out
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cartagena_net.i18n import _, ngettext
+from cartagena_net.i18n import _, ngettext, percent
 from client.board import (
     place,
     sloop_pos,
@@ -150,7 +150,8 @@ def chance_part(model: ClientModel, seat: int, color: str) -> Line:
     if not chances or len(chances) != len(view.get("seats") or ()):
         return []
     curve = spark([p[seat] for _, p in model.chances.points], 8, model.ascii_only)
-    return [(DIM, "  " + _("win") + " "), ("bold", f"{round(chances[seat] * 100):>3}%"),
+    pct = percent(round(chances[seat] * 100))  # "45%", in Swedish "45 %"
+    return [(DIM, "  " + _("win") + " "), ("bold", pct.rjust(len(percent(100)))),
             (color_style(color), f" {curve}")]
 
 

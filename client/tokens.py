@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cartagena_net.i18n import _
 from cartagena_net.portable.dirs import user_state_dir
 from cartagena_net.portable.files import lock_exclusive, open_fd
 
@@ -46,6 +47,7 @@ class TokenStore:
         self.directory = directory if directory is not None else state_dir()
         self.path = self.directory / FILE_NAME
         self.notice: str | None = None  # a damaged file kept aside, said once
+        self.damaged = False  # the notice says a damaged file was kept aside
         # Seats saved while the disk refused the file (full, read-only): kept here, seen
         # by lookups, and written by the next save, forget or retry that succeeds.
         self.unsaved: dict[str, dict[str, Any]] = {}
@@ -103,7 +105,9 @@ class TokenStore:
         except OSError as exc:
             logging.getLogger(__name__).debug("cannot move %s aside: %s", self.path, exc)
             return None
-        self.notice = f"the saved seats file was damaged; kept it as {aside}"
+        self.damaged = True
+        self.notice = _("the saved seats file was damaged; kept it as {file}").format(
+            file=aside)
         logging.getLogger(__name__).debug("%s", self.notice)
         return {}
 
@@ -156,16 +160,17 @@ class TokenStore:
                 return False
         if self.failing:
             self.failing = False
-            self.notice = "this seat's key is saved now"
+            self.notice, self.damaged = _("this seat's key is saved now"), False
         self.unsaved.clear()
         return True
 
     def _refused(self, exc: OSError) -> None:
         if not self.failing:
             self.failing = True
-            self.notice = (f"cannot save this seat's key in {self.path} "
-                           f"({exc.strerror or exc}): it is kept while this client runs "
-                           "and saved once the disk has room")
+            self.damaged = False
+            self.notice = _("cannot save this seat's key in {file} ({error}): it is kept "
+                            "while this client runs and saved once the disk has room").format(
+                file=self.path, error=exc.strerror or exc)
             logging.getLogger(__name__).debug("%s", self.notice)
 
     def entry(self, host_id: str) -> dict[str, Any] | None:

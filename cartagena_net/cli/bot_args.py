@@ -55,5 +55,6 @@ def default_workers(cores: int | None = None) -> int:
 def worker_count(text: str) -> int:
     """``--workers``: a whole number of at least 1."""
     if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+        raise argparse.ArgumentTypeError(_("expected a whole number of at least 1, got {text}").format(
+            text=repr(text)))
     return int(text)

@@ -12,7 +12,8 @@ def option_pair(text: str) -> tuple[str, str]:
     """``KEY=VALUE`` from the command line (the engine checks and converts the value)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+        raise argparse.ArgumentTypeError(_("expected KEY=VALUE, got {text}").format(
+            text=repr(text)))
     return key.strip().replace("-", "_"), value.strip()
 
 

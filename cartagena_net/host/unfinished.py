@@ -14,6 +14,7 @@ from typing import Any
 from cartagena_net.engine import make_game
 from cartagena_net.host import gamerec
 from cartagena_net.host.journal import list_journals, read_journal
+from cartagena_net.i18n import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -49,21 +50,22 @@ class JournalDamage:
         """``table 1: journal record 5: checksum mismatch (the record was damaged); the
         game comes back at action 3; 8 actions after it are lost; the damaged journal is
         kept as .../table-1.journal.bad-20261126T101500Z`` (``table=False``: without
-        the table)."""
-        where = f"record {self.line}" if self.line is not None else "file"
+        the table), in the process's language (``why`` is the reader's own words)."""
+        where = (_("record {line}").format(line=self.line) if self.line is not None
+                 else _("file"))
         if self.whole:
-            what = (f"the whole game is lost ({self.lost} action{_s(self.lost)})"
-                    if self.lost else "nothing of it can come back")
+            what = (ngettext("the whole game is lost ({n} action)",
+                             "the whole game is lost ({n} actions)", self.lost).format(
+                n=self.lost) if self.lost else _("nothing of it can come back"))
         else:
-            what = (f"the game comes back at action {self.kept}; {self.lost} "
-                    f"action{_s(self.lost)} after it {'is' if self.lost == 1 else 'are'} lost")
-        kept = f"; the damaged journal is kept as {self.kept_as}" if self.kept_as else ""
+            what = ngettext("the game comes back at action {kept}; {n} action after it is "
+                            "lost", "the game comes back at action {kept}; {n} actions after "
+                            "it are lost", self.lost).format(kept=self.kept, n=self.lost)
+        kept = ("; " + _("the damaged journal is kept as {file}").format(file=self.kept_as)
+                if self.kept_as else "")
         text = f"{where}: {self.why}; {what}{kept}"
-        return f"table {self.table}: journal {text}" if table else text
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
+        return (_("table {table}: journal {what}").format(table=self.table, what=text)
+                if table else text)
 
 
 def lost_actions(path: str | os.PathLike[str], first_line: int) -> int:
@@ -113,15 +115,20 @@ class UnfinishedGame:
 
     def describe(self) -> str:
         """One line for a person: ``table 1 "ann's table": jamaica, ann v Blackbeard...``,
-        and what a damaged journal loses."""
+        and what a damaged journal loses (in the process's language)."""
         if self.damage is not None and self.damage.whole:
-            return (self.damage.describe() + "; it will be kept as "
-                    f"{self.path.name}.bad-<time> (or in an archive folder)")
-        turn = f", {self.to_act} to play" if self.to_act else ""
-        line = (f"table {self.table} {self.name!r}: {self.rules}, "
-                f"{', '.join(self.players)}; {self.actions} action(s) played{turn}")
+            return self.damage.describe() + "; " + _(
+                "it will be kept as {file} (or in an archive folder)").format(
+                file=f"{self.path.name}.bad-<time>")
+        played = ngettext("{n} action played", "{n} actions played", self.actions).format(
+            n=self.actions)
+        turn = (", " + _("{name} to play").format(name=self.to_act)) if self.to_act else ""
+        line = _("table {table} {name}: {rules}, {players}; {played}").format(
+            table=self.table, name=repr(self.name), rules=self.rules,
+            players=", ".join(self.players), played=played) + turn
         if self.damage is not None:
-            line += f" [{self.damage.describe()}; a copy of it will be kept]"
+            line += " [" + _("{damage}; a copy of it will be kept").format(
+                damage=self.damage.describe()) + "]"
         return line
 
 
@@ -157,7 +164,7 @@ def _seat_label(seat: Any) -> str:
         return "?"
     name = str(seat.get("name") or "?")[:32]
     bot = seat.get("bot")
-    return f"{name} ({bot} bot)" if bot else name
+    return _("{name} ({kind} bot)").format(name=name, kind=bot) if bot else name
 
 
 def _read(table_id: int, path: Path) -> UnfinishedGame | None:

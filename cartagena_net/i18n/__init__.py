@@ -121,8 +121,11 @@ def decimal(number: float | str, digits: int | None = None) -> str:
     return text.replace(".", pgettext("decimal separator", "."))
 
 
-def percent(number: float | str) -> str:
-    """``45%`` (in Swedish ``45 %``)."""
+def percent(number: float | str, digits: int | None = None) -> str:
+    """``45%``, ``12.5%`` (in Swedish ``45 %``, ``12,5 %``, with a no-break space): a
+    number (``digits`` after the point: rounded) or a number already written."""
+    if not isinstance(number, str):
+        number = decimal(number, digits)
     return pgettext("percent", "{n}%").format(n=number)
 
 

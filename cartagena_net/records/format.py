@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
+from cartagena_net.i18n import N_, _
 
 FORMAT = "cartagena-net record"
 VERSION = 1
@@ -32,10 +33,37 @@ MAX_MOVES = 100_000
 ENDS = ("won", "stopped", "abandoned")
 KINDS = ("full", "spectator")
 RECORD_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+FEWER_OUTCOMES = N_("the record holds fewer chance outcomes than the game needs")
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or replayed; the message says why, for a person."""
+    """A record that cannot be read or replayed; the message says why, for a person.
+
+    Made of a message (English, marked for the catalogs) and its fields, and worded
+    when it is shown: ``str()`` in the process's language, :meth:`text` in any (the web
+    port words it in each browser's). A field may be another RecordError."""
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = fields
+
+    def text(self, gettext: Any = None) -> str:
+        """The message in the language of ``gettext`` (default: the process's)."""
+        tr = gettext or _
+        fields = {k: v.text(gettext) if isinstance(v, RecordError) else v
+                  for k, v in self.fields.items()}
+        return tr(self.message).format(**fields) if fields else tr(self.message)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __reduce__(self) -> Any:  # pickled whole (a worker's error), fields included
+        return (_record_error, (self.message, self.fields))
+
+
+def _record_error(message: str, fields: dict[str, Any]) -> RecordError:
+    return RecordError(message, **fields)
 
 
 @contextlib.contextmanager
@@ -45,20 +73,19 @@ def in_file(path: Any) -> Iterator[None]:
     try:
         yield
     except RecordError as exc:
-        text = str(exc)
-        if str(path) in text:
+        if str(path) in str(exc):
             raise
-        raise RecordError(f"{path}: {text}") from None
+        raise RecordError(N_("{file}: {error}"), file=path, error=exc) from None
 
 
 class _NoMoreChance:
     """The fallback of a replayed record: the record holds every outcome it needs."""
 
     def shuffle(self, items: list[int]) -> None:
-        raise RecordError("the record holds fewer chance outcomes than the game needs")
+        raise RecordError(FEWER_OUTCOMES)
 
     def pick(self, n: int) -> int:
-        raise RecordError("the record holds fewer chance outcomes than the game needs")
+        raise RecordError(FEWER_OUTCOMES)
 
     def fork(self) -> _NoMoreChance:
         return self
@@ -190,9 +217,9 @@ def dumps(record: dict[str, Any]) -> bytes:
 # -- reading --------------------------------------------------------------------------
 
 
-def _need(cond: bool, why: str) -> None:
+def _need(cond: bool, why: str, **fields: Any) -> None:
     if not cond:
-        raise RecordError(why)
+        raise RecordError(why, **fields)
 
 
 def _is_int(value: Any) -> bool:
@@ -202,85 +229,89 @@ def _is_int(value: Any) -> bool:
 def _outcomes(value: Any, where: str) -> list[list[int]]:
     _need(isinstance(value, list) and all(
         isinstance(o, list) and all(_is_int(i) for i in o) for o in value),
-        f"{where}: chance outcomes must be lists of whole numbers")
+        N_("{where}: chance outcomes must be lists of whole numbers"), where=where)
     return value
 
 
 def loads(data: bytes) -> dict[str, Any]:
     """A record from its bytes, its fields checked; RecordError says what is wrong."""
     if len(data) > MAX_BYTES:
-        raise RecordError(f"not a record: larger than {MAX_BYTES >> 20} MB")
+        raise RecordError(N_("not a record: larger than {n} MB"), n=MAX_BYTES >> 20)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError("not a record: not UTF-8 text") from None
+        raise RecordError(N_("not a record: not UTF-8 text")) from None
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not a record: damaged JSON ({exc.msg} at line {exc.lineno}; "
-                          "truncated or edited?)") from None
+        raise RecordError(N_("not a record: damaged JSON ({error} at line {line}; truncated "
+                             "or edited?)"), error=exc.msg, line=exc.lineno) from None
     except RecursionError:
-        raise RecordError("not a record: JSON nested too deeply") from None
+        raise RecordError(N_("not a record: JSON nested too deeply")) from None
     return check(rec)
 
 
 def check(rec: Any) -> dict[str, Any]:
     """``rec`` if it is a well-formed record of a version this program reads."""
     _need(isinstance(rec, dict) and rec.get("format") == FORMAT,
-          f"not a record: it does not say format {FORMAT!r}")
+          N_("not a record: it does not say format {format}"), format=repr(FORMAT))
     version = rec.get("version")
-    _need(_is_int(version) and version >= 1, "damaged record: its version is not a number")
+    _need(_is_int(version) and version >= 1, N_("damaged record: its version is not a number"))
     if version > VERSION:
-        raise RecordError(f"this record is format version {version}, written by a newer "
-                          f"cartagena-net; this one reads up to version {VERSION}: update "
-                          "cartagena-net to read it")
+        raise RecordError(N_("this record is format version {version}, written by a newer "
+                             "cartagena-net; this one reads up to version {known}: update "
+                             "cartagena-net to read it"), version=version, known=VERSION)
     _need(isinstance(rec.get("id"), str) and bool(RECORD_ID.fullmatch(rec["id"])),
-          "damaged record: a bad id")
-    _need(rec.get("kind") in KINDS, "damaged record: its kind is neither full nor spectator")
-    _need(rec.get("end") in ENDS, f"damaged record: its end is not one of {', '.join(ENDS)}")
+          N_("damaged record: a bad id"))
+    _need(rec.get("kind") in KINDS,
+          N_("damaged record: its kind is neither full nor spectator"))
+    _need(rec.get("end") in ENDS, N_("damaged record: its end is not one of {ends}"),
+          ends=", ".join(ENDS))
     for key in ("started", "ended", "table", "host"):
-        _need(isinstance(rec.get(key), str), f"damaged record: {key} is not text")
+        _need(isinstance(rec.get(key), str), N_("damaged record: {key} is not text"), key=key)
     spec = rec.get("spec")
     _need(isinstance(spec, dict) and isinstance(spec.get("preset"), str),
-          "damaged record: no rules (spec)")
+          N_("damaged record: no rules (spec)"))
     try:
         game = make_game(**spec)
     except Exception as exc:  # noqa: BLE001 - whatever the engine refuses: a bad record
-        raise RecordError(f"damaged record: its rules cannot be set up: {exc}") from None
+        raise RecordError(N_("damaged record: its rules cannot be set up: {error}"),
+                          error=exc) from None
     players = rec.get("players")
     _need(isinstance(players, list) and len(players) == game.players,
-          f"damaged record: it names {len(players) if isinstance(players, list) else 'no'} "
-          f"players for a {game.players}-player game")
+          N_("damaged record: it names {named} players for a {n}-player game"),
+          named=len(players) if isinstance(players, list) else 0, n=game.players)
     for n, p in enumerate(players):
         _need(isinstance(p, dict) and p.get("seat") == n and isinstance(p.get("name"), str)
               and p.get("kind") in ("human", "bot")
               and (p["kind"] == "human" or isinstance(p.get("bot"), str)),
-              f"damaged record: player {n} is malformed")
+              N_("damaged record: player {n} is malformed"), n=n)
     out = rec.get("outcome")
     _need(out is None or (isinstance(out, dict) and _is_int(out.get("winner"))
                           and isinstance(out.get("ranking"), list)),
-          "damaged record: a malformed outcome")
+          N_("damaged record: a malformed outcome"))
     _need((rec["kind"] == "full") == (out is not None),
-          "damaged record: a full record is of a game that ended, a spectator's of one "
-          "that did not")
+          N_("damaged record: a full record is of a game that ended, a spectator's of one "
+             "that did not"))
     moves = rec.get("moves")
-    _need(isinstance(moves, list) and len(moves) <= MAX_MOVES, "damaged record: no moves list")
+    _need(isinstance(moves, list) and len(moves) <= MAX_MOVES,
+          N_("damaged record: no moves list"))
     if rec["kind"] == "full":
-        _outcomes(rec.get("chance"), "damaged record")
+        _outcomes(rec.get("chance"), RecordError(N_("damaged record")))
         for n, m in enumerate(moves, 1):
             _need(isinstance(m, dict) and _is_int(m.get("seat"))
                   and isinstance(m.get("action"), str) and len(m["action"]) <= 200,
-                  f"damaged record: move {n} is malformed")
+                  N_("damaged record: move {n} is malformed"), n=n)
             if "chance" in m:
-                _outcomes(m["chance"], f"damaged record: move {n}")
+                _outcomes(m["chance"], RecordError(N_("damaged record: move {n}"), n=n))
     else:
         for key in ("start", "final"):
-            _need(isinstance(rec.get(key), dict), f"damaged record: no {key} view")
+            _need(isinstance(rec.get(key), dict), N_("damaged record: no {key} view"), key=key)
         for n, m in enumerate(moves, 1):
             _need(isinstance(m, dict) and (m.get("seat") is None or _is_int(m.get("seat")))
                   and isinstance(m.get("events"), list)
                   and all(isinstance(e, dict) for e in m["events"]),
-                  f"damaged record: move {n} is malformed")
+                  N_("damaged record: move {n} is malformed"), n=n)
     return rec
 
 
@@ -307,8 +338,8 @@ def replay(rec: dict[str, Any]) -> Any:
 
 def _walk(rec: dict[str, Any], keep: bool) -> Any:
     if rec.get("kind") != "full":
-        raise RecordError("a spectator's record (of a game that had not ended) holds what a "
-                          "spectator saw, not the cards: it cannot be replayed exactly")
+        raise RecordError(N_("a spectator's record (of a game that had not ended) holds what "
+                             "a spectator saw, not the cards: it cannot be replayed exactly"))
     game = make_game(**rec["spec"])
     outcomes = list(rec["chance"])
     for m in rec["moves"]:
@@ -317,27 +348,32 @@ def _walk(rec: dict[str, Any], keep: bool) -> Any:
     try:
         state = game.new_state(chance=counted)
     except (RecordError, ValueError) as exc:
-        raise RecordError(f"damaged record: the game cannot be dealt again: {exc}") from None
+        raise RecordError(N_("damaged record: the game cannot be dealt again: {error}"),
+                          error=exc) from None
     _need(counted.used == len(rec["chance"]),
-          f"damaged record: the deal used {counted.used} chance outcomes, the record "
-          f"holds {len(rec['chance'])}")
+          N_("damaged record: the deal used {used} chance outcomes, the record holds {held}"),
+          used=counted.used, held=len(rec["chance"]))
     yield state.copy(events=True) if keep else state
     for n, m in enumerate(rec["moves"], 1):
-        where = f"damaged record: move {n} ({m['action'][:60]!r} by seat {m['seat']})"
-        _need(state.actor == m["seat"], f"{where}: seat {state.actor} was to act")
+        where = RecordError(N_("damaged record: move {n} ({action} by seat {seat})"), n=n,
+                            action=repr(m["action"][:60]), seat=m["seat"])
+        _need(state.actor == m["seat"], N_("{where}: seat {actor} was to act"), where=where,
+              actor=state.actor)
         before = counted.used
         try:
             state.apply(m["action"])
         except Exception as exc:  # noqa: BLE001 - the engine refuses: a bad record
-            raise RecordError(f"{where}: the game refuses it: {exc}") from None
+            raise RecordError(N_("{where}: the game refuses it: {error}"), where=where,
+                              error=exc) from None
         added = len(m.get("chance") or ())
         _need(counted.used - before == added,
-              f"{where}: it drew {counted.used - before} chance outcome(s), the record "
-              f"holds {added}")
+              N_("{where}: it drew {drawn} chance outcomes, the record holds {held}"),
+              where=where, drawn=counted.used - before, held=added)
         yield state.copy(events=True) if keep else state
     got = json.loads(json.dumps(view(state, SPECTATOR)["outcome"]))  # tuples as lists
-    _need(got == rec["outcome"], f"damaged record: the replayed game ends {got}, the record "
-                                 f"says {rec['outcome']}")
+    _need(got == rec["outcome"],
+          N_("damaged record: the replayed game ends {got}, the record says {says}"),
+          got=got, says=rec["outcome"])
 
 
 # -- reading for people -----------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cartagena_net.i18n import N_
 from cartagena_net.portable.dirs import user_state_dir
 from cartagena_net.portable.files import open_fd
 from cartagena_net.records.format import RECORD_ID, RecordError, dumps, loads
@@ -38,7 +39,7 @@ REVIEWS = "reviews"  # the reviews of records: <records dir>/reviews/<record id>
 def review_path(folder: str | os.PathLike[str], record_id: str) -> Path:
     """Where the review of record ``record_id`` of ``folder`` is (or would be) kept."""
     if not RECORD_ID.fullmatch(record_id):
-        raise RecordError(f"not a record id: {record_id[:80]!r}")
+        raise RecordError(N_("not a record id: {id}"), id=repr(record_id[:80]))
     return Path(folder) / REVIEWS / f"{record_id}{SUFFIX}"
 
 
@@ -61,11 +62,12 @@ def read_review(folder: str | os.PathLike[str], record_id: str) -> dict[str, Any
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RecordError(N_("cannot read {file}: {error}"), file=path,
+                          error=exc.strerror or exc) from None
     try:
         return check(json.loads(data.decode("utf-8")))
     except (ValueError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: {exc}") from None
+        raise RecordError(N_("{file}: {error}"), file=path, error=exc) from None
 
 
 DUE = ".due"  # <records dir>/reviews/<record id>.due: a review is due, not yet made
@@ -159,11 +161,12 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
         with open(path, "rb") as f:
             data = f.read(1 << 25)
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RecordError(N_("cannot read {file}: {error}"), file=path,
+                          error=exc.strerror or exc) from None
     try:
         return loads(data)
     except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from None
+        raise RecordError(N_("{file}: {error}"), file=path, error=exc) from None
 
 
 def listing(folder: str | os.PathLike[str] | None = None) -> list[Listed]:
@@ -194,7 +197,7 @@ def find(key: str, folder: str | os.PathLike[str] | None = None) -> Path:
         return candidate
     folder = Path(folder) if folder is not None else records_dir()
     if not RECORD_ID.fullmatch(key):
-        raise RecordError(f"no record or file {key!r}")
+        raise RecordError(N_("no record or file {key}"), key=repr(key))
     exact = folder / f"{key}{SUFFIX}"
     if exact.is_file():
         return exact
@@ -206,5 +209,7 @@ def find(key: str, folder: str | os.PathLike[str] | None = None) -> Path:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise RecordError(f"no record {key!r} in {folder} (`cartagena records` lists them)")
-    raise RecordError(f"{len(found)} records start with {key!r}: give more of the id")
+        raise RecordError(N_("no record {key} in {folder} (`cartagena records` lists them)"),
+                          key=repr(key), folder=folder)
+    raise RecordError(N_("{n} records start with {key}: give more of the id"), n=len(found),
+                      key=repr(key))

@@ -24,6 +24,7 @@ from twisted.internet import defer
 from twisted.web import http, server
 from twisted.web.resource import Resource
 
+from cartagena_net.i18n import N_
 from cartagena_net.web.feed import to_json
 
 LIST_MAX = 100  # games listed
@@ -88,8 +89,8 @@ def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | No
         return None
     rec = store.read(path)
     if rec.get("kind") != "full":
-        raise RecordError("this game did not end on this host: its record holds what a "
-                          "spectator saw, which cannot be replayed move by move")
+        raise RecordError(N_("this game did not end on this host: its record holds what a "
+                             "spectator saw, which cannot be replayed move by move"))
     views, events, seen = [], [], 0
     with in_file(path.name):  # the file's name, not where the host keeps it
         for state in walk(rec):
@@ -188,8 +189,9 @@ class GamePage(Resource):
         if refused is not None:
             return _refused(request, *refused)
         folder = self.web.records_folder()
+        words = self.web.translation(request)  # the browser's language
         if folder is None:
-            return _plain(request, http.NOT_FOUND, "this host keeps no records")
+            return _plain(request, http.NOT_FOUND, words.gettext("this host keeps no records"))
         built = self._built.get(record_id)
         if built is not None:
             self._built.move_to_end(record_id)
@@ -207,7 +209,8 @@ class GamePage(Resource):
         def done(parts: tuple[bytes, bytes | None] | None) -> None:
             if parts is None:
                 finish(request, http.NOT_FOUND, "application/json",
-                       to_json({"error": f"no game {record_id} on this host"}))
+                       to_json({"error": words.gettext("no game {id} on this host").format(
+                           id=record_id)}))
                 return
             self._built[record_id] = (parts, time.monotonic())
             self._built.move_to_end(record_id)
@@ -216,8 +219,12 @@ class GamePage(Resource):
             finish(request, http.OK, "application/json", joined(parts))
 
         def failed(failure: Any) -> None:
-            finish(request, http.CONFLICT, "application/json",
-                   to_json({"error": failure.getErrorMessage()[:300]}))
+            from cartagena_net.records.format import RecordError
+
+            error = failure.value
+            text = (error.text(words.gettext) if isinstance(error, RecordError)
+                    else failure.getErrorMessage())
+            finish(request, http.CONFLICT, "application/json", to_json({"error": text[:300]}))
 
         d.addCallbacks(done, failed)
         return server.NOT_DONE_YET

@@ -526,6 +526,11 @@ class WebServer:
         """Where this host keeps its games' records (None: it keeps none)."""
         return records_folder(self.host)
 
+    def translation(self, request: Any) -> Any:
+        """The words of ``request``'s browser (:func:`page_language`): a gettext
+        translation, for what an answer says in words."""
+        return i18n.translation(page_language(request))
+
     def watch(self, request: Any, table_id: int | None) -> None:
         if table_id is None:
             self.lobby_feed.add(request, lambda: [Frame.event("lobby", self.lobby_data())])

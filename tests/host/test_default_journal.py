@@ -186,7 +186,7 @@ def test_unfinished_games_are_found_and_finished_or_damaged_ones_are_not(tmp_pat
     assert found.damage is None
     assert (found.table, found.actions, found.rules) == (1, 4, "jamaica")
     assert found.players == ["ann", "Blackbeard (greedy bot)"]
-    assert "ann's" in found.describe() and "4 action(s)" in found.describe()
+    assert "ann's" in found.describe() and "4 actions played" in found.describe()
     assert "x" * 32 not in found.describe()  # never a token
 
 
@@ -211,7 +211,7 @@ def test_a_host_with_no_flags_killed_mid_game_offers_it_back_and_it_plays_to_the
         _stop(*procs)
     asked = proc2.terminal.decode()  # type: ignore[attr-defined]
     assert f"1 unfinished game in {folder}" in asked
-    assert re.search(r"table 1 .*jamaica, ann, bob; \d+ action\(s\) played, (ann|bob) to "
+    assert re.search(r"table 1 .*jamaica, ann, bob; \d+ actions? played, (ann|bob) to "
                      r"play", asked), asked
     text = err.read_text()
     assert "Traceback" not in text

@@ -194,7 +194,8 @@ def test_the_current_language_translates_and_falls_back(monkeypatch):
     monkeypatch.setattr(i18n, "_current", "en")
     assert i18n.set_language("sv_SE.UTF-8") == "sv"
     assert i18n._("options") == "flaggor"
-    assert i18n.decimal(1.5, 1) == "1,5" and i18n.percent(45) == "45 %"
+    assert i18n.decimal(1.5, 1) == "1,5" and i18n.percent(45) == "45\u00a0%"
+    assert i18n.percent(12.5, 1) == "12,5\u00a0%" and i18n.percent(0.5, 0) == "0\u00a0%"
     assert i18n._("a message no catalog has") == "a message no catalog has"
     assert i18n._(None) is None and i18n._("") == ""
     assert i18n.set_language("de") == "en"  # no German: English

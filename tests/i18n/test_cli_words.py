@@ -36,7 +36,7 @@ def test_the_scoreboard_and_the_review_in_swedish():
     text = summary(REC, REV).splitlines()
     assert text[0] == "analys av g1 (1 utspelning per ställning, sökning 200 iterationer)"
     assert text[1] == ("drag 1: ann spelade advance 0 skull; boten hade spelat retreat 3 "
-                       "(-25 %); chanser 50 % -> 25 %")  # the notation stays as it is
+                       "(-25\u00a0%); chanser 50\u00a0% -> 25\u00a0%")  # the notation stays as it is
 
 
 def test_the_same_in_english():

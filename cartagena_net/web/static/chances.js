@@ -57,14 +57,13 @@ const LiveChances = (() => {
     panel.hidden = false;
     const colors = seats.map((s) => s.color);
     const bars = chances.map((p, seat) => {
-      const pct = Math.round(p * 100);
       const fill = el("span", { class: "chance-fill" });
       fill.style.width = `${Math.max(0, Math.min(100, p * 100)).toFixed(1)}%`;
       fill.style.background = colorOf(colors[seat]);
       return el("li", { class: "chance", "data-seat": seat, "data-chance": p },
         el("span", { class: "chance-name" }, names(seat)),
         el("span", { class: "chance-bar" }, fill),
-        el("span", { class: "chance-pct" }, pt("percent", "{n}%", { n: pct })));
+        el("span", { class: "chance-pct" }, percentText(p)));
     });
     node.replaceChildren(el("ol", { class: "chance-bars" }, bars), curve(track.points, colors));
   }

@@ -93,7 +93,7 @@
       const box = chart.getBoundingClientRect();
       go(Math.round(((e.clientX - box.left) / box.width * W - P) / (W - 2 * P) * n));
     };
-    const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${pt("percent", "{n}%", { n: Math.round(c * 100) })}`).join(" · ");
+    const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${percentText(c)}`).join(" · ");
     const move = pos > 0 ? review.moves[pos - 1] : null;
     let advice = tr("Chances here: {chances}.", { chances });
     if (move && move.best && move.best !== move.played) {

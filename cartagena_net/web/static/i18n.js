@@ -90,6 +90,23 @@ function nt(one, many, n, args) {
   return I18N.fill(text, Object.assign({ n }, args || {}));
 }
 
+// A fraction (0.45) as a percentage the reader's way: "45%", in Swedish "45 %" (a
+// no-break space) and "12,5 %" with ``digits`` decimals; the browser's Intl formats it.
+const percentText = (() => {
+  const formats = {};
+  return (fraction, digits = 0) => {
+    const key = String(digits);
+    if (!formats[key]) {
+      try {
+        formats[key] = new Intl.NumberFormat(I18N.lang, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
+      } catch (err) {
+        formats[key] = { format: (x) => `${(x * 100).toFixed(digits)}%` };
+      }
+    }
+    return formats[key].format(Number(fraction) || 0);
+  };
+})();
+
 // The game's words in the reader's language (the glossary of docs/rules.md); the notation
 // and the host keep the engine's English ("skull", "red", "sloop").
 const Names = (() => {

@@ -46,6 +46,8 @@
     $("scores-note").hidden = !(rows || []).some((r) => r.bot);
   }
 
+  // How a game that no one won ended (the record's end: the data's word otherwise).
+  const endWord = (end) => ({ stopped: tr("stopped"), abandoned: tr("abandoned") })[end] || end;
   let gamesAsked = 0;
   async function loadGames() {
     const now = Date.now();
@@ -58,7 +60,7 @@
       $("finished").hidden = !data.games.length;
       $("games").replaceChildren(...data.games.map((g) => el("li", { class: "game-entry", "data-game": g.id },
         el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, `${g.ended || g.started || g.id}`),
-        ` · ${g.rules} · ${g.players.join(", ")} · ${g.end === "won" ? g.winner : g.end}`)));
+        ` · ${g.rules} · ${g.players.join(", ")} · ${g.end === "won" ? g.winner : endWord(g.end)}`)));
     } catch (err) { /* the list waits for the next change */ }
   }
 

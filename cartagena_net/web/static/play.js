@@ -226,14 +226,16 @@
 
   // What went wrong on the host, sent as data (docs/protocol.md 4.4, notices), in words.
   let hostNotices = [];
+  // The same messages as the terminal's (client/notices.py), as sentences.
   function noticeText(n) {
-    const kept = n.kept_as ? `; the damaged journal is kept on the host as ${n.kept_as}` : "";
-    const actions = (k) => `${k} action${k === 1 ? "" : "s"}`;
-    if (n.kind === "journal-failed") return `Game paused: the host's disk is full or refuses writes (${n.error || "?"}); it goes on by itself once there is room.`;
-    if (n.kind === "journal-shortened") return `This game came back shorter after the host restarted: its journal was damaged, so it resumes at action ${n.kept} and the ${actions(n.lost)} after it are lost${kept}.`;
-    if (n.kind === "journal-lost") return `The game of table ${n.table} could not come back after the host restarted: its journal was damaged (${n.why || "?"}), ${n.lost ? `its ${actions(n.lost)} are lost` : "it is lost"}${kept}.`;
-    if (n.kind === "no-journal") return `This game is not saved: the host cannot write its state folder ${n.folder || ""} (${n.error || "?"}), so a crash would lose it.`;
-    return null;
+    const count = (k) => (Number.isInteger(k) ? k : 0);
+    const kept = n.kept_as ? `; ${tr("the damaged journal is kept on the host as {file}", { file: n.kept_as })}` : "";
+    let text = null;
+    if (n.kind === "journal-failed") text = tr("game paused: the host's disk is full or refuses writes ({error}); it goes on by itself once there is room", { error: n.error || tr("it refuses writes") });
+    else if (n.kind === "journal-shortened") text = nt("this game came back shorter after the host restarted: its journal was damaged, so it resumes at action {kept} and the {n} action after it is lost", "this game came back shorter after the host restarted: its journal was damaged, so it resumes at action {kept} and the {n} actions after it are lost", count(n.lost), { kept: count(n.kept) }) + kept;
+    else if (n.kind === "journal-lost") text = tr("the game of table {table} could not come back after the host restarted: its journal was damaged ({why}), {what}", { table: n.table, why: n.why || "?", what: count(n.lost) ? nt("its {n} action is lost", "its {n} actions are lost", count(n.lost)) : tr("it is lost") }) + kept;
+    else if (n.kind === "no-journal") text = tr("this game is not saved: the host cannot write its state folder {folder} ({error}), so a crash would lose it", { folder: n.folder || "", error: n.error || "?" });
+    return text && `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
   }
   function renderNotices() {
     const t = here ? table() : null;
