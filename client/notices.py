@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cartagena_net.i18n import _, ngettext, pgettext
+from cartagena_net.i18n.system import damage_text, os_error_text
 
 
 def _count(value: Any) -> int:
@@ -14,14 +15,15 @@ def _count(value: Any) -> int:
 
 def notice_text(notice: dict[str, Any]) -> str | None:
     """One line for a notice, in the reader's language; None for a kind this client does
-    not know. The fields a host fills with its own words (an ``error``'s system message,
-    a ``why``) are shown as they come."""
+    not know. A disk's error is worded from its ``errno`` and a damaged journal from its
+    ``cause``; only where a host does not send them (an older host) or the error has no
+    name known here are the host's own words (``error``, ``why``) shown."""
     kind = notice.get("kind")
     kept_as = notice.get("kept_as")
     where = ("; " + _("the damaged journal is kept on the host as {file}").format(
         file=kept_as)) if kept_as else ""
     if kind == "journal-failed":
-        error = notice.get("error") or _("it refuses writes")
+        error = os_error_text(notice, default=_("it refuses writes"))
         return _("game paused: the host's disk is full or refuses writes ({error}); it goes "
                  "on by itself once there is room").format(error=error)
     if kind == "journal-shortened":
@@ -38,11 +40,11 @@ def notice_text(notice: dict[str, Any]) -> str | None:
             n=lost) if lost else _("it is lost"))
         return _("the game of table {table} could not come back after the host restarted: "
                  "its journal was damaged ({why}), {what}").format(
-            table=notice.get("table"), why=notice.get("why") or "?", what=what) + where
+            table=notice.get("table"), why=damage_text(notice), what=what) + where
     if kind == "no-journal":
         return _("this game is not saved: the host cannot write its state folder {folder} "
                  "({error}), so a crash would lose it").format(
-            folder=notice.get("folder") or "", error=notice.get("error") or "?")
+            folder=notice.get("folder") or "", error=os_error_text(notice))
     return None
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cartagena_net.i18n import _, ngettext
+from cartagena_net.portable.files import error_fields
 
 
 def sync_seconds(text: str) -> float:
@@ -128,7 +129,7 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
                 "no journal (cannot use {folder}: {error}); a crash will lose the game "
                 "(--state-dir DIR chooses another folder)").format(
                 folder=homes.hosts_dir(), error=exc),
-                off={"folder": str(homes.hosts_dir()), "error": exc.strerror or str(exc)})
+                off={"folder": str(homes.hosts_dir()), **error_fields(exc)})
     resume = args.resume
     games = unfinished_games(folder) if resume is None else []
     if resume is None and games:

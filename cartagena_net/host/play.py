@@ -21,6 +21,7 @@ from cartagena_net.host import gamerec, recorder
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
+from cartagena_net.portable.files import error_fields
 
 log = Logger(namespace="cartagena.host.table")
 
@@ -89,7 +90,7 @@ class PlayTable(Protocol):
     actions_seen: int
     faulted: bool
     journal_failing: bool
-    journal_error: str
+    journal_error: dict[str, str]
     started_at: float | None
     journal: Any
     viewers: _Broadcaster
@@ -321,7 +322,7 @@ class Play:
     def journal_trouble(self, exc: OSError) -> None:
         """The journal cannot be written: said once (until it writes again)."""
         t = self.table
-        t.journal_error = exc.strerror or str(exc)
+        t.journal_error = error_fields(exc)
         if not t.journal_failing:
             t.journal_failing = True
             log.error("table {table}: cannot write the journal {path} ({err}); actions "

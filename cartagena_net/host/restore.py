@@ -38,12 +38,14 @@ log = Logger(namespace="cartagena.host.restore")
 
 
 class JournalError(Exception):
-    """A journal no table can be rebuilt from: ``record`` (from 1, or None) and why."""
+    """A journal no table can be rebuilt from: ``record`` (from 1, or None), why, and
+    the kind of damage (``unfinished.CAUSES``)."""
 
-    def __init__(self, record: int | None, why: str) -> None:
+    def __init__(self, record: int | None, why: str, cause: str = "inconsistent") -> None:
         super().__init__(why)
         self.record = record
         self.why = why
+        self.cause = cause
 
 
 def restore_tables(host: Any, state_dir: Path) -> list[Table]:
@@ -59,11 +61,12 @@ def restore_tables(host: Any, state_dir: Path) -> list[Table]:
         try:
             table = restore_table(host, table_id, path)
         except JournalError as exc:
-            lost.append(_give_up(table_id, path, exc.record, exc.why))
+            lost.append(_give_up(table_id, path, exc.record, exc.why, exc.cause))
             continue
         except Exception as exc:  # noqa: BLE001 - one bad journal must not stop the others
             log.failure("cannot restore table {id} from {file}", id=table_id, file=str(path))
-            lost.append(_give_up(table_id, path, None, f"{type(exc).__name__}: {exc}"))
+            lost.append(_give_up(table_id, path, None, f"{type(exc).__name__}: {exc}",
+                                 "fault"))
             continue
         if table is not None:
             tables.append(table)
@@ -71,14 +74,15 @@ def restore_tables(host: Any, state_dir: Path) -> list[Table]:
     return tables
 
 
-def _give_up(table_id: int, path: Path, record: int | None, why: str) -> JournalDamage:
-    damage = JournalDamage(table_id, record, why, 0, lost_actions(path, 1), True)
+def _give_up(table_id: int, path: Path, record: int | None, why: str,
+             cause: str) -> JournalDamage:
+    damage = JournalDamage(table_id, record, why, 0, lost_actions(path, 1), True, cause=cause)
     try:
         damage = damage.with_copy(str(move_aside(path)))
     except OSError as exc:
         damage = damage.with_copy(f"{path} (it could not be moved: {exc})")
     log.error("cannot restore table {id}: journal {file}, {what}", id=table_id,
-              file=str(path), what=damage.describe(table=False), damage=damage.to_data())
+              file=str(path), what=damage.describe(table=False, detail=True), damage=damage.to_data())
     return damage
 
 
@@ -188,24 +192,25 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
     """
     read = read_journal(path)
     if read.size == 0:
-        raise JournalError(None, "the file is empty")
+        raise JournalError(None, "the file is empty", "empty")
     if not read.records:
         if read.bad is not None:
-            raise JournalError(1, f"the first record is unreadable: {read.bad[1]}")
-        raise JournalError(1, "it holds only an incomplete line")
+            raise JournalError(1, f"the first record is unreadable: {read.bad[1]}", "damaged")
+        raise JournalError(1, "it holds only an incomplete line", "empty")
     records = read.records
     meta = records[0]
     if meta.get("t") != "table":
         raise JournalError(1, "it does not start with a table record")
     table = _table_from_meta(host, table_id, meta)
-    stop = read.bad  # (record number, why) of the first bad record, if any
+    # (record number, why, cause) of the first bad record, if any
+    stop = None if read.bad is None else (*read.bad, "damaged")
     while True:
         rep = _Replay()
         for number, rec in enumerate(records[1:], start=2):
             try:
                 rep.take(number, rec)
             except ValueError as exc:
-                stop, records = (number, str(exc)), records[: number - 1]
+                stop, records = (number, str(exc), "inconsistent"), records[: number - 1]
                 break
         else:
             break
@@ -219,7 +224,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
             raise JournalError(number, f"the game cannot be dealt again: {exc}") from None
         if why is not None:
             number = rep.action_records[applied]
-            stop, records = (number, why), records[: number - 1]
+            stop, records = (number, why, "inconsistent"), records[: number - 1]
             rep = _Replay()
             for n, rec in enumerate(records[1:], start=2):
                 rep.take(n, rec)
@@ -246,12 +251,12 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         # saw, so that no action aimed at a lost state can be taken for this one.
         table.seq += read.lines - len(records) + 1
         damage = JournalDamage(table_id, stop[0], stop[1], len(rep.actions) if state else 0,
-                               lost_actions(path, stop[0]), False)
+                               lost_actions(path, stop[0]), False, cause=stop[2])
         kept = move_aside(path, keep_copy=True)
         write_journal(path, [*records, {"t": "seq", "seq": table.seq}])
         table.journal_damage = damage = damage.with_copy(str(kept))
         log.error("table {id}: journal {file}, {what} (the table is restored up to record "
-                  "{m})", id=table_id, file=str(path), what=damage.describe(table=False),
+                  "{m})", id=table_id, file=str(path), what=damage.describe(table=False, detail=True),
                   m=len(records), damage=damage.to_data())
     elif read.torn:
         with open(path, "r+b") as f:

@@ -33,6 +33,8 @@ from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredP
 from cartagena_net.host.reviewer import Reviewer
 from cartagena_net.host.table import Table
 from cartagena_net.host.thinker import Thinker
+from cartagena_net.i18n import ngettext
+from cartagena_net.i18n.system import os_error_text
 from cartagena_net.portable.sockets import listen_tcp
 from protocol import Connection, Role, encode_frame
 
@@ -285,17 +287,23 @@ class HostService(Service):
 
     def trouble(self) -> str | None:
         """What is wrong with this host's disk, in one sentence for its own client (its
-        log says it in detail); None when nothing is."""
+        log says it in detail), in this process's language; None when nothing is."""
         parts = []
         failing = [t for t in self.lobby.tables.values() if t.journal_failing]
         if failing:
             ids = ", ".join(str(t.id) for t in failing)
-            parts.append(f"cannot save the games of table {ids} ({failing[0].journal_error}) "
-                         f"in {self.state_dir}: their actions are refused until it has room")
+            parts.append(ngettext(
+                "cannot save the game of table {ids} ({error}) in {folder}: its actions are "
+                "refused until it has room",
+                "cannot save the games of tables {ids} ({error}) in {folder}: their actions "
+                "are refused until it has room", len(failing)).format(
+                ids=ids, error=os_error_text(failing[0].journal_error), folder=self.state_dir))
         waiting = self.records_waiting.records
         if waiting:
             folder = next(iter(waiting.values()))[0]
-            parts.append(f"{len(waiting)} game record(s) wait for room in {folder}")
+            parts.append(ngettext("{n} game record waits for room in {folder}",
+                                  "{n} game records wait for room in {folder}",
+                                  len(waiting)).format(n=len(waiting), folder=folder))
         return "; ".join(parts) or None
 
     def summary(self) -> dict[str, Any]:

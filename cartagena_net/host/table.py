@@ -76,7 +76,7 @@ class Table:
         self.bot_fallbacks = 0  # bot searches that failed here (the bot's fallback played)
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.journal_failing = False  # the last journal write failed (a full disk)
-        self.journal_error = ""  # why it failed (the OS's words)
+        self.journal_error: dict[str, str] = {}  # why it failed (portable.files.error_fields)
         # this game came back shorter from a damaged journal (restore.py): said to all
         self.journal_damage: Any = None
         self.paused = False  # a client's bots-only game nobody plays or watches
@@ -130,7 +130,7 @@ class Table:
         journal; its game came back from a damaged journal shorter than it was."""
         out: list[dict[str, Any]] = []
         if self.journal_failing:
-            out.append({"kind": "journal-failed", "error": self.journal_error[:200]})
+            out.append({"kind": "journal-failed", **self.journal_error})
         if self.journal_damage is not None:
             data = self.journal_damage.to_data()
             out.append({k: (v[:300] if isinstance(v, str) else v) for k, v in data.items()})

@@ -15,6 +15,13 @@ from cartagena_net.engine import make_game
 from cartagena_net.host import gamerec
 from cartagena_net.host.journal import list_journals, read_journal
 from cartagena_net.i18n import _, ngettext
+from cartagena_net.i18n.system import damage_text
+
+#: What kind of damage a journal has (``JournalDamage.cause``, a notice's ``cause``):
+#: a line that does not read as a record (checksum, JSON); records that read but do not
+#: fit together or the game; an empty file, or one holding only a line cut short; and a
+#: fault of the host's own while reading it.
+CAUSES = ("damaged", "inconsistent", "empty", "fault")  # worded: i18n.system.JOURNAL_DAMAGE
 
 
 @dataclass(frozen=True)
@@ -27,7 +34,8 @@ class JournalDamage:
     ``lost``: the actions lost from that line on (counted from the lines that still read
     as actions, a damaged one included); ``whole``: nothing of the game comes back (a new
     game starts); ``kept_as``: where the damaged file is kept (``.bad-<time>``), once it
-    is moved or copied aside."""
+    is moved or copied aside; ``cause``: what kind of damage, one of :data:`CAUSES`, for
+    clients to say in their own words (``why`` is the reader's own English detail)."""
 
     table: int
     line: int | None
@@ -36,21 +44,23 @@ class JournalDamage:
     lost: int
     whole: bool
     kept_as: str | None = None
+    cause: str = "damaged"
 
     def with_copy(self, kept_as: str) -> JournalDamage:
         return JournalDamage(self.table, self.line, self.why, self.kept, self.lost,
-                             self.whole, kept_as)
+                             self.whole, kept_as, self.cause)
 
     def to_data(self) -> dict[str, Any]:
         return {"kind": "journal-lost" if self.whole else "journal-shortened",
-                "table": self.table, "line": self.line, "why": self.why, "kept": self.kept,
-                "lost": self.lost, "kept_as": self.kept_as}
+                "table": self.table, "line": self.line, "cause": self.cause, "why": self.why,
+                "kept": self.kept, "lost": self.lost, "kept_as": self.kept_as}
 
-    def describe(self, table: bool = True) -> str:
+    def describe(self, table: bool = True, detail: bool = False) -> str:
         """``table 1: journal record 5: checksum mismatch (the record was damaged); the
         game comes back at action 3; 8 actions after it are lost; the damaged journal is
         kept as .../table-1.journal.bad-20261126T101500Z`` (``table=False``: without
-        the table), in the process's language (``why`` is the reader's own words)."""
+        the table), in the process's language: the kind of damage in words, and with
+        ``detail`` (the log) the reader's own English ``why`` after it."""
         where = (_("record {line}").format(line=self.line) if self.line is not None
                  else _("file"))
         if self.whole:
@@ -63,7 +73,10 @@ class JournalDamage:
                             "it are lost", self.lost).format(kept=self.kept, n=self.lost)
         kept = ("; " + _("the damaged journal is kept as {file}").format(file=self.kept_as)
                 if self.kept_as else "")
-        text = f"{where}: {self.why}; {what}{kept}"
+        cause = damage_text({"cause": self.cause, "why": self.why})
+        if detail and cause != self.why:
+            cause += f" ({self.why})"
+        text = f"{where}: {cause}; {what}{kept}"
         return (_("table {table}: journal {what}").format(table=self.table, what=text)
                 if table else text)
 
@@ -147,14 +160,15 @@ def unfinished_games(state_dir: str | os.PathLike[str]) -> list[UnfinishedGame]:
         try:
             game = _read(table_id, path)
         except Exception as exc:  # noqa: BLE001 - damaged: said, and restore keeps it aside
-            game = _lost(table_id, path, f"{type(exc).__name__}: {exc}")
+            game = _lost(table_id, path, f"{type(exc).__name__}: {exc}", cause="fault")
         if game is not None:
             found.append(game)
     return found
 
 
-def _lost(table_id: int, path: Path, why: str, line: int | None = 1) -> UnfinishedGame:
-    damage = JournalDamage(table_id, line, why, 0, lost_actions(path, 1), True)
+def _lost(table_id: int, path: Path, why: str, line: int | None = 1,
+          cause: str = "inconsistent") -> UnfinishedGame:
+    damage = JournalDamage(table_id, line, why, 0, lost_actions(path, 1), True, cause=cause)
     return UnfinishedGame(table=table_id, name="", rules="", players=[], actions=0,
                           to_act=None, path=path, damage=damage)
 
@@ -171,10 +185,11 @@ def _read(table_id: int, path: Path) -> UnfinishedGame | None:
     read = read_journal(path)
     records = read.records
     if read.size == 0:
-        return _lost(table_id, path, "the file is empty", None)
+        return _lost(table_id, path, "the file is empty", None, cause="empty")
     if not records:
         if read.bad is not None:
-            return _lost(table_id, path, f"the first record is unreadable: {read.bad[1]}")
+            return _lost(table_id, path, f"the first record is unreadable: {read.bad[1]}",
+                         cause="damaged")
         return None  # only a torn line: a table's first write cut by a crash
     if records[0].get("t") != "table":
         return _lost(table_id, path, "it does not start with a table record")
@@ -201,7 +216,8 @@ def _read(table_id: int, path: Path) -> UnfinishedGame | None:
     damage = None
     if why is not None:  # an action the game refuses: it and all after it are lost
         first = lines[applied]
-        damage = JournalDamage(table_id, first, why, applied, lost_actions(path, first), False)
+        damage = JournalDamage(table_id, first, why, applied, lost_actions(path, first), False,
+                               cause="inconsistent")
     elif read.bad is not None:
         damage = JournalDamage(table_id, read.bad[0], read.bad[1], applied,
                                lost_actions(path, read.bad[0]), False)

@@ -36,6 +36,17 @@ _NO_DIR_FSYNC = {errno.EACCES, errno.EPERM, errno.EISDIR, errno.EINVAL, errno.EB
                  errno.ENOTSUP if hasattr(errno, "ENOTSUP") else errno.EINVAL}
 
 
+def error_fields(exc: OSError) -> dict[str, str]:
+    """An OSError as data a client can word in its own language: ``error`` (the OS's
+    own words, English) and ``errno`` (the symbolic name, e.g. ``ENOSPC``, where the
+    error has one)."""
+    out = {"error": str(exc.strerror or exc)[:200]}
+    name = errno.errorcode.get(exc.errno) if isinstance(exc.errno, int) else None
+    if name:
+        out["errno"] = name
+    return out
+
+
 def open_fd(path: str | os.PathLike[str], flags: int, mode: int = 0o777) -> int:
     """``os.open`` in binary mode (never text mode, as Windows would by default), and not
     inherited by child processes."""

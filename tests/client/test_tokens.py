@@ -178,7 +178,7 @@ def test_the_client_retries_an_unsaved_key_and_shows_the_hosts_trouble(tmp_path)
             pass
 
     reactor = Later()
-    trouble = ["cannot save the games of table 1 (No space left on device)"]
+    trouble = ["cannot save the game of table 1 (the disk is full)"]
     store = TokenStore(tmp_path / "state")
     store.unsaved["h9"] = {"token": "tok9", "address": "", "table": 1, "seat": 0,
                            "saved": 0}
@@ -186,11 +186,11 @@ def test_the_client_retries_an_unsaved_key_and_shows_the_hosts_trouble(tmp_path)
                     host_trouble=lambda: trouble[0])
     app.refresh = lambda: None
     app._watch()
-    assert app.model.trouble.startswith("cannot save the games of table 1")
+    assert app.model.trouble.startswith("cannot save the game of table 1")
     from client.render import bottom_lines
 
     shown = ["".join(text for _, text in line) for line in bottom_lines(app.model, 100)]
-    assert any(line.startswith(" host  cannot save the games of table 1") for line in shown)
+    assert any(line.startswith(" host  cannot save the game of table 1") for line in shown)
     assert TokenStore(tmp_path / "state").lookup("h9") == "tok9" and not store.unsaved
     trouble[0] = None
     app._watch()

@@ -181,7 +181,8 @@ def test_unfinished_games_are_found_and_finished_or_damaged_ones_are_not(tmp_pat
     found, garbage = unfinished_games(tmp_path)
     # a journal no game can come back from is said, as a whole game lost
     assert garbage.table == 3 and garbage.damage is not None and garbage.damage.whole
-    assert "table 3: journal record 1: the first record is unreadable" in garbage.describe()
+    assert "table 3: journal record 1: a record in it is damaged" in garbage.describe()
+    assert "the first record is unreadable" in garbage.damage.describe(detail=True)
     assert "nothing of it can come back" in garbage.describe()
     assert found.damage is None
     assert (found.table, found.actions, found.rules) == (1, 4, "jamaica")

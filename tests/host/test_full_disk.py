@@ -238,7 +238,8 @@ def test_the_hosts_own_client_says_what_is_wrong_with_its_disk():
                 error = await _act(host, tid, players, rng, finish=False)
                 assert error is not None and error.code == "journal-failed"
                 trouble = host.trouble()
-                assert trouble and f"table {tid}" in trouble and "Read-only" in trouble
+                assert trouble and f"the game of table {tid}" in trouble
+                assert "the disk is read-only" in trouble  # its errno (EROFS), worded
             finally:
                 read_only(where, on=False)
             assert await _act(host, tid, players, rng) is None
@@ -304,7 +305,7 @@ def test_every_seat_is_told_the_game_is_paused_by_a_full_disk_and_when_it_goes_o
             model.table, model.seat = tid, other.seat
             text = " ".join(to_text(render_screen(model, 100, 30)).split())
             assert "game paused: the host's disk is full or refuses writes" in text, text
-            assert "No space left on device" in text
+            assert "(the disk is full)" in text  # its errno, ENOSPC, worded by the client
             filler.unlink()
             for _ in range(3000):
                 if table.state.is_over:

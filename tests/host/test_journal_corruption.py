@@ -85,7 +85,7 @@ def test_a_damaged_record_in_the_middle_restores_up_to_it_and_keeps_the_original
             kept_actions = len(table.state.history)
             total = len(snaps[len(lines)][0].history)
             assert table.journal_damage.to_data() == {
-                "kind": "journal-shortened", "table": tid, "line": k,
+                "kind": "journal-shortened", "table": tid, "line": k, "cause": "damaged",
                 "why": "checksum mismatch (the record was damaged)", "kept": kept_actions,
                 "lost": total - kept_actions, "kept_as": str(kept)}
             assert f"the game comes back at action {kept_actions}; " \
@@ -163,11 +163,13 @@ def test_a_wrong_action_record_is_reported_and_the_file_kept(tmp_state, case):
 
 
 CASES = {
-    "empty": (b"", "file: the file is empty"),
+    "empty": (b"", "file: it is empty (the file is empty)"),
     "garbage": (os.urandom(300).replace(b"\n", b"") + b"\n" + os.urandom(50),
-                "record 1: the first record is unreadable"),
-    "corrupt first line": (None, "record 1: the first record is unreadable: checksum mismatch"),
-    "torn only": (b'0badc0de {"t":"tab', "record 1: it holds only an incomplete line"),
+                "record 1: a record in it is damaged (the first record is unreadable"),
+    "corrupt first line": (None, "record 1: a record in it is damaged (the first record is "
+                                 "unreadable: checksum mismatch"),
+    "torn only": (b'0badc0de {"t":"tab', "record 1: it is empty (it holds only an "
+                                         "incomplete line"),
 }
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from cartagena_net import i18n
 from cartagena_net.host.unfinished import JournalDamage, UnfinishedGame
+from cartagena_net.i18n.system import os_error_text
 from cartagena_net.records.format import RecordError, loads
 from client.learn import ChanceCurve, chances_lines
 from client.notices import notice_text
@@ -66,16 +67,54 @@ def _game(**kw):
     return UnfinishedGame(**{**base, **kw})
 
 
+def test_a_disk_error_and_a_damaged_journal_are_worded_from_their_data():
+    """The host sends a disk error's ``errno`` and a damaged journal's ``cause``; each
+    client words them, and only an error with no name known here (or an older host's
+    notice without them) shows the host's own English words."""
+    full = {**FULL, "errno": "ENOSPC"}
+    ro = {**NONE, "errno": "EROFS"}
+    lost = {**LOST, "cause": "damaged", "why": "checksum mismatch (the record was damaged)"}
+    i18n.set_language("sv")
+    assert "(disken är full)" in notice_text(full)
+    assert "(disken är skrivskyddad)" in notice_text(ro)
+    assert "dess journal var skadad (en post i den är skadad)" in notice_text(lost)
+    assert "(tom)" not in notice_text({**lost, "cause": "empty"})
+    assert "(den är tom)" in notice_text({**lost, "cause": "empty"})
+    assert "(Bad things)" in notice_text({**FULL, "errno": "EWEIRD", "error": "Bad things"})
+    for text in map(notice_text, (full, ro, lost)):
+        assert not {"the", "is", "record", "damaged", "checksum", "space", "read-only"} & set(
+            text.replace(",", " ").replace(";", " ").replace("(", " ").replace(")", " ")
+            .split()), text
+    i18n.set_language("en")
+    assert "(the disk is full)" in notice_text(full)
+    assert "its journal was damaged (a record in it is damaged)" in notice_text(lost)
+
+
+def test_the_host_sends_a_disk_error_with_its_name():
+    import errno
+
+    from cartagena_net.portable.files import error_fields
+
+    fields = error_fields(OSError(errno.ENOSPC, "No space left on device"))
+    assert fields == {"error": "No space left on device", "errno": "ENOSPC"}
+    assert error_fields(OSError("odd")) == {"error": "odd"}
+    i18n.set_language("sv")
+    assert os_error_text(fields) == "disken är full"
+    i18n.set_language("en")
+    assert os_error_text({"error": "Weird"}) == "Weird" and os_error_text({}) == "?"
+
+
 def test_the_resume_question_describes_the_game_in_the_language():
     i18n.set_language("sv")
     assert _game().describe() == ("bord 1 \"ann's table\": jamaica, ann, Bo (greedy bot); "
                                   "1 drag spelat, ann spelar")
     damaged = _game(actions=3, damage=JournalDamage(1, 5, "checksum", 3, 2, False))
     assert damaged.describe().endswith("3 drag spelade, ann spelar [bord 1: journalens post "
-                                       "5: checksum; partiet kommer tillbaka vid drag 3; 2 "
+                                       "5: en post i den är skadad; partiet kommer tillbaka vid drag 3; 2 "
                                        "drag efter det är förlorade; en kopia av den sparas]")
-    whole = _game(damage=JournalDamage(1, None, "empty", 0, 1, True))
-    assert whole.describe() == ("bord 1: journalens fil: empty; hela partiet är förlorat "
+    whole = _game(damage=JournalDamage(1, None, "the file is empty", 0, 1, True,
+                                       cause="empty"))
+    assert whole.describe() == ("bord 1: journalens fil: den är tom; hela partiet är förlorat "
                                 "(1 drag); den sparas som table-1.journal.bad-<time> "
                                 "(eller i en arkivmapp)")
     i18n.set_language("en")

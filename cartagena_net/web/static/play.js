@@ -227,14 +227,33 @@
   // What went wrong on the host, sent as data (docs/protocol.md 4.4, notices), in words.
   let hostNotices = [];
   // The same messages as the terminal's (client/notices.py), as sentences.
+  // A disk's error by its name (cartagena_net/i18n/system.py), else the host's OS's words.
+  function osError(n, otherwise) {
+    const named = {
+      ENOSPC: () => tr("the disk is full"), EDQUOT: () => tr("the disk quota is used up"),
+      EROFS: () => tr("the disk is read-only"), EACCES: () => tr("permission denied"),
+      EPERM: () => tr("permission denied"), EIO: () => tr("the disk reports an input/output error"),
+      ENOENT: () => tr("the folder does not exist"), ENOTDIR: () => tr("a part of the path is not a folder"),
+      EMFILE: () => tr("too many files are open"), ENFILE: () => tr("too many files are open"),
+    };
+    return Object.hasOwn(named, n.errno) ? named[n.errno]() : (n.error || otherwise);
+  }
+  // A damaged journal's kind of damage (client/notices.py CAUSES), else the host's words.
+  function cause(n) {
+    const named = {
+      damaged: () => tr("a record in it is damaged"), inconsistent: () => tr("its records do not fit the game"),
+      empty: () => tr("it is empty"), fault: () => tr("the host could not read it"),
+    };
+    return Object.hasOwn(named, n.cause) ? named[n.cause]() : (n.why || "?");
+  }
   function noticeText(n) {
     const count = (k) => (Number.isInteger(k) ? k : 0);
     const kept = n.kept_as ? `; ${tr("the damaged journal is kept on the host as {file}", { file: n.kept_as })}` : "";
     let text = null;
-    if (n.kind === "journal-failed") text = tr("game paused: the host's disk is full or refuses writes ({error}); it goes on by itself once there is room", { error: n.error || tr("it refuses writes") });
+    if (n.kind === "journal-failed") text = tr("game paused: the host's disk is full or refuses writes ({error}); it goes on by itself once there is room", { error: osError(n, tr("it refuses writes")) });
     else if (n.kind === "journal-shortened") text = nt("this game came back shorter after the host restarted: its journal was damaged, so it resumes at action {kept} and the {n} action after it is lost", "this game came back shorter after the host restarted: its journal was damaged, so it resumes at action {kept} and the {n} actions after it are lost", count(n.lost), { kept: count(n.kept) }) + kept;
-    else if (n.kind === "journal-lost") text = tr("the game of table {table} could not come back after the host restarted: its journal was damaged ({why}), {what}", { table: n.table, why: n.why || "?", what: count(n.lost) ? nt("its {n} action is lost", "its {n} actions are lost", count(n.lost)) : tr("it is lost") }) + kept;
-    else if (n.kind === "no-journal") text = tr("this game is not saved: the host cannot write its state folder {folder} ({error}), so a crash would lose it", { folder: n.folder || "", error: n.error || "?" });
+    else if (n.kind === "journal-lost") text = tr("the game of table {table} could not come back after the host restarted: its journal was damaged ({why}), {what}", { table: n.table, why: cause(n), what: count(n.lost) ? nt("its {n} action is lost", "its {n} actions are lost", count(n.lost)) : tr("it is lost") }) + kept;
+    else if (n.kind === "no-journal") text = tr("this game is not saved: the host cannot write its state folder {folder} ({error}), so a crash would lose it", { folder: n.folder || "", error: osError(n, "?") });
     return text && `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
   }
   function renderNotices() {
