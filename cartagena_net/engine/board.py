@@ -75,6 +75,15 @@ class Board:
             return "the sloop"
         return goal if pos == self.boat else f"space {pos}"
 
+    def word(self, pos: int, start: str, goal: str) -> str | int:
+        """Position ``pos`` as a reason's ``place`` field (engine/reasons.py): the
+        place's word, or a space's number."""
+        if pos == 0:
+            return start
+        if pos == self.sloop:
+            return "sloop"
+        return goal if pos == self.boat else pos
+
     def is_space(self, pos: int) -> bool:
         """A space of a path (at most 3 pirates), not the start, the sloop or the goal."""
         return 0 < pos < self.boat and pos != self.sloop
