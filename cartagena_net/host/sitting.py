@@ -89,9 +89,8 @@ class Sitting:
         if color is not None:
             matches = [s for s in seats if s.color.casefold() == color.casefold()]
             if not matches:
-                names = ", ".join(s.color for s in seats)
-                raise HostError("bad-seat", "no-color-seat", color=color, colors=" ".join(
-                    s.color for s in seats))
+                raise HostError("bad-seat", "no-color-seat", color=color,
+                                colors=" ".join(s.color for s in seats))
             if seat is not None and seat != matches[0].index:
                 raise HostError("bad-seat", "seat-not-color", seat=seat, color=color)
             seat = matches[0].index

@@ -315,10 +315,12 @@ def test_a_reason_key_is_capped_and_strings_in_its_fields_too():
 
 def test_a_client_of_before_reads_an_error_with_a_reason():
     """What a client of before decodes with: the fields it knew, the rest ignored."""
+    from typing import ClassVar
+
     from protocol.fields import Bool, Opt, Str
 
     class OldError(messages.Error):
-        FIELDS = {"code": Str(32), "message": Str(500), "fatal": Bool(), "ref": Opt(Str(32))}
+        FIELDS: ClassVar = {"code": Str(32), "message": Str(500), "fatal": Bool(), "ref": Opt(Str(32))}
 
     sent = messages.Error(code="table-full", message="seat 2 (blue) is taken", ref="join_table",
                           why="seat-taken", args={"seat": 2, "color": "blue"})
