@@ -132,7 +132,7 @@ REASONS: dict[str, str] = {
     "leave-first": N_("leave table {table} first"),
     "table-password-needed": N_("table {table} needs its password"),
     "table-password-wrong": N_("wrong password for table {table}"),
-    "address-tables": N_("your address already holds {tables} on this host"),
+    "address-tables": N_("your address ({address}) already holds {tables} on this host"),
     "host-tables": N_("this host already has {tables}, as many as it allows"),
     "bots-count": N_("a table with {seats} takes 0 to {most} bots"),
     "options-not-plain": N_("the options must be plain values"),

@@ -213,7 +213,7 @@ class HostService(Service):
         if address is not None and sum(
             1 for t in self.lobby.tables.values() if t.creator == address
         ) >= cap:
-            raise HostError("too-many-tables", "address-tables", tables=cap)
+            raise HostError("too-many-tables", "address-tables", address=address, tables=cap)
         if len(self.lobby.tables) >= self.config.max_tables:
             # Tables nobody plays or watches never hold the last slots: the one paused
             # longest goes now (as after its grace period) to make room.
