@@ -67,14 +67,6 @@ class Board:
     def symbol_at(self, pos: int) -> int:
         return self.spaces[pos - 1]
 
-    def label(self, pos: int, start: str, goal: str) -> str:
-        """How a message names position ``pos``."""
-        if pos == 0:
-            return start
-        if pos == self.sloop:
-            return "the sloop"
-        return goal if pos == self.boat else f"space {pos}"
-
     def word(self, pos: int, start: str, goal: str) -> str | int:
         """Position ``pos`` as a reason's ``place`` field (engine/reasons.py): the
         place's word, or a space's number."""

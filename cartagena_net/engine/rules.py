@@ -83,8 +83,9 @@ class VariantState(Protocol):
         """Shuffle ``items`` with the game's chance source, recording the outcome so
         that the game replays exactly."""
 
-    def place_name(self, pos: int) -> str:
-        """A place's name for messages (a space's number, the start's or goal's name)."""
+    def place_arg(self, pos: int) -> str | int:
+        """A place as a reason's ``place`` field (engine/reasons.py): its word, or a
+        space's number."""
 
     def advance_target(self, pos: int, symbol: int) -> int:
         """Where a pirate at ``pos`` lands playing a card of ``symbol``."""

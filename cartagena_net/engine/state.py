@@ -794,9 +794,6 @@ class State:
         if self.events is not None:
             self.events.append(event)
 
-    def place_name(self, pos: int) -> str:
-        return self.board.label(pos, self.game.start_name, self.game.goal_name)
-
     def place_arg(self, pos: int) -> str | int:
         """Position ``pos`` as a reason's ``place`` field: the place's word (the start's,
         ``sloop``, the goal's) or a space's number."""

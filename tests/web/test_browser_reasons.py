@@ -35,8 +35,8 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             reasonText('discard-too-many', {cards: 'one', given: 2})]""")
         assert said == [
             "den här piraten flyttar 1 ruta bakåt och plockar upp 2 kort",
-            "kraften hos krok: de här två piraterna hoppar 9 rutor (ungefär 7 poäng bättre "
-            "än advance 0 key)",
+            ("kraften hos krok: de här två piraterna hoppar 9 rutor (ungefär 7 poäng bättre "
+             "än advance 0 key)"),
             "värden avslutade partiet",
             "du har ingen dödskalle på handen",
             "ingen stängd kista på ruta 6",
