@@ -271,34 +271,26 @@ def english(why: str, args: Mapping[str, Any] | None = None) -> str:
 
 def hint_reason(why: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """A ``hint``'s ``why`` map (docs/protocol.md 4.18) as a reason's key and fields,
-    without its ``gain`` (:func:`hint_text` adds it). None for a map that is not one."""
+    without its ``gain`` (:func:`hint_text` adds it). A field the map leaves out stays
+    out (the template then does not fit: the client shows the host's line). None for a
+    map that is not one."""
     if not isinstance(why, Mapping):
         return None
     kind = why.get("kind")
-    spaces, cards = why.get("spaces", 0), why.get("cards", 0)
-    if kind == "only":
-        return "hint-only", {}
+
+    def given(*names: str) -> dict[str, Any]:
+        return {n: why[n] for n in names if why.get(n) is not None}
+
     if kind == "jump":
         two = "-two" if (why.get("pirates") or 1) > 1 else ""
         if why.get("power"):
-            return f"hint-power-jump{two}", {"power": why["power"], "spaces": spaces}
-        return f"hint-jump{two}", {"spaces": spaces}
-    if kind == "boat":
-        return "hint-boat", {"spaces": spaces}
-    if kind == "retreat":
-        return "hint-retreat", {"spaces": spaces, "cards": cards}
-    if kind == "push":
-        return "hint-push", {"cards": cards}
-    if kind == "sail":
-        return "hint-sail", {}
-    if kind == "keep":
-        return "hint-keep", {"card": why.get("card"), "spaces": spaces}
-    if kind == "power":
-        return "hint-power", {"power": why.get("power")}
-    if kind == "choose":
-        return "hint-choose", {"card": why.get("card")}
-    if kind == "draw":
-        return "hint-draw", {}
+            return f"hint-power-jump{two}", given("power", "spaces")
+        return f"hint-jump{two}", given("spaces")
+    fields_of = {"only": (), "boat": ("spaces",), "retreat": ("spaces", "cards"),
+                 "push": ("cards",), "sail": (), "keep": ("card", "spaces"),
+                 "power": ("power",), "choose": ("card",), "draw": ()}
+    if kind in fields_of:
+        return f"hint-{kind}", given(*fields_of[kind])
     return "hint-gain", {}
 
 

@@ -167,20 +167,16 @@ function reasonText(why, args) {
 // cartagena_net/engine/reasons.py's hint_reason and hint_text; null if it cannot be said.
 function hintText(why) {
   if (!why || typeof why !== "object") return null;
-  const k = why.kind, spaces = why.spaces || 0, cards = why.cards || 0;
+  // A field the map leaves out stays out: the template does not fit, the host's line shows.
+  const given = (...names) => Object.fromEntries(names.filter((n) => why[n] !== undefined && why[n] !== null).map((n) => [n, why[n]]));
+  const FIELDS = { only: [], boat: ["spaces"], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
+                   keep: ["card", "spaces"], power: ["power"], choose: ["card"], draw: [] };
+  const k = why.kind;
   let found = ["hint-gain", {}];
-  if (k === "only") found = ["hint-only", {}];
-  else if (k === "jump") {
+  if (k === "jump") {
     const two = (why.pirates || 1) > 1 ? "-two" : "";
-    found = why.power ? [`hint-power-jump${two}`, { power: why.power, spaces }] : [`hint-jump${two}`, { spaces }];
-  } else if (k === "boat") found = ["hint-boat", { spaces }];
-  else if (k === "retreat") found = ["hint-retreat", { spaces, cards }];
-  else if (k === "push") found = ["hint-push", { cards }];
-  else if (k === "sail") found = ["hint-sail", {}];
-  else if (k === "keep") found = ["hint-keep", { card: why.card, spaces }];
-  else if (k === "power") found = ["hint-power", { power: why.power }];
-  else if (k === "choose") found = ["hint-choose", { card: why.card }];
-  else if (k === "draw") found = ["hint-draw", {}];
+    found = why.power ? [`hint-power-jump${two}`, given("power", "spaces")] : [`hint-jump${two}`, given("spaces")];
+  } else if (typeof k === "string" && Object.prototype.hasOwnProperty.call(FIELDS, k)) found = [`hint-${k}`, given(...FIELDS[k])];
   let line = reasonText(found[0], found[1]);
   if (line !== null && why.gain) line = reasonText("hint-better", { line, gain: why.gain, next: String(why.next) });
   return line;
