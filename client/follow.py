@@ -12,7 +12,7 @@ from typing import Any
 
 from cartagena_net.engine.numbers import reconcile
 from cartagena_net.i18n import N_, _
-from client.plain import plain_error
+from client.plain import bye_reason, plain_error
 from client.sentences import event_lines
 
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
@@ -172,7 +172,7 @@ class HostFollowing:
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         code = str(msg.get("code") or "")
-        text = plain_error(code, str(msg.get("message") or ""))
+        text = plain_error(code, str(msg.get("message") or ""), msg.get("why"), msg.get("args"))
         self.preview = None
         if code == "resumed-elsewhere":
             self.stop(_("{error}: this client stopped so the two do not fight over it").format(
@@ -190,7 +190,7 @@ class HostFollowing:
         self.add_log([f"<{sender}> {text}"])
 
     def _on_bye(self, msg: dict[str, Any]) -> None:
-        self.stop(str(msg.get("reason") or _("the host closed the connection")))
+        self.stop(bye_reason(msg) or _("the host closed the connection"))
 
     def stop(self, why: str) -> None:
         """The client stops talking to this host (no more retries) and says why."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cartagena_net.i18n import _, percent
+from client.plain import hint_reason
 
 SPARKS = "▁▂▃▄▅▆▇█"
 ASCII_SPARKS = "_.-=+*#@"
@@ -78,7 +79,7 @@ def chances_lines(curve: ChanceCurve, names: Sequence[str], width: int = 40,
 def hint_line(msg: Mapping[str, Any]) -> str:
     """A ``hint`` message in one line: the move and why."""
     action = msg.get("action") or "?"
-    reason = msg.get("reason") or ""
+    reason = hint_reason(msg.get("why")) or msg.get("reason") or ""
     return _("hint: {action}").format(action=action) + (f" — {reason}" if reason else "")
 
 

@@ -184,7 +184,9 @@ class HostLink:
             return
         if code:
             self.model.reconnecting = False
-            self.model.set_status(plain_error(code, getattr(failure.value, "message", "")),
+            self.model.set_status(plain_error(code, getattr(failure.value, "message", ""),
+                                              getattr(failure.value, "why", None),
+                                              getattr(failure.value, "fields", None)),
                                   error=True)
             if code == "bad-password":  # ask for it (Enter tries again, Esc gives up)
                 self.model.start_input("password", _("password for {host}: ").format(

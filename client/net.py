@@ -30,6 +30,7 @@ from twisted.python.failure import Failure
 
 import protocol
 from cartagena_net.i18n import _
+from client.plain import bye_reason, plain_error
 from protocol import Connection, LocalProtocolError, RemoteProtocolError, Role, messages
 
 PROTOCOL_VERSIONS: tuple[int, ...] = tuple(getattr(protocol, "PROTOCOL_VERSIONS", (1,)))
@@ -39,12 +40,16 @@ CloseHandler = Callable[[str], None]
 
 
 class HostError(Exception):
-    """The host refused the handshake with an ``error`` message."""
+    """The host refused the handshake with an ``error`` message (``why``, ``args``: its
+    reason as data, when the host sent one)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, why: str | None = None,
+                 args: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.why = why
+        self.fields = args
 
 
 class SessionClosed(Exception):
@@ -144,7 +149,8 @@ class ClientSession(tprotocol.Protocol):
                 pass  # closing anyway: a pong is no longer allowed
             return
         if isinstance(msg, messages.Bye):
-            self._note_reason(_("host said bye: {reason}").format(reason=msg.reason))
+            self._note_reason(_("host said bye: {reason}").format(
+                reason=bye_reason(msg.to_wire())))
             self.transport.loseConnection()
         if self.welcome is None:
             if isinstance(msg, messages.Welcome):
@@ -153,12 +159,12 @@ class ClientSession(tprotocol.Protocol):
                 d.callback((self, msg))
                 return
             if isinstance(msg, messages.Error):
-                self._note_reason(f"{msg.code}: {msg.message}")
-                self._fail_handshake(HostError(msg.code, msg.message))
+                self._note_reason(plain_error(msg.code, msg.message, msg.why, msg.args))
+                self._fail_handshake(HostError(msg.code, msg.message, msg.why, msg.args))
                 self.transport.loseConnection()
                 return
         if isinstance(msg, messages.Error) and msg.fatal:
-            self._note_reason(f"{msg.code}: {msg.message}")
+            self._note_reason(plain_error(msg.code, msg.message, msg.why, msg.args))
         self._deliver(msg)
 
     def _deliver(self, msg: Any) -> None:

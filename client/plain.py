@@ -1,7 +1,18 @@
-"""Host errors and counts in plain words: no protocol codes on a player's screen."""
+"""Host errors and counts in plain words: no protocol codes on a player's screen.
+
+The host's reasons (an ``error``'s and a ``bye``'s ``why`` and ``args``, a ``hint``'s
+``why``) are worded here in the reader's language from their data, with the table of
+:mod:`cartagena_net.engine.reasons` and the game's words of :mod:`client.glyphs`; the
+host's English line is shown only for a reason this client does not know.
+"""
 from __future__ import annotations
 
-from cartagena_net.i18n import N_, _
+from collections.abc import Mapping
+from typing import Any
+
+from cartagena_net.engine.reasons import hint_text, reason_text
+from cartagena_net.i18n import N_, _, language, translation
+from client.glyphs import color_name, place, symbol_name
 
 # What a player reads for each error code; ``{message}`` is the host's own sentence.
 PLAIN: dict[str, str] = {
@@ -33,10 +44,31 @@ PLAIN: dict[str, str] = {
 }
 
 
-def plain_error(code: str, message: str = "") -> str:
-    """An ``error`` (code and host message) as a sentence for a player."""
+def reason(why: Any, args: Any = None) -> str | None:
+    """A host's reason (``why`` and its ``args``) in the reader's language; None for one
+    this client cannot say (a newer host's key, fields that do not fit)."""
+    if not isinstance(why, str) or not (args is None or isinstance(args, Mapping)):
+        return None
+    return reason_text(why, args, translation(language()), color_name, symbol_name, place)
+
+
+def hint_reason(why: Any) -> str | None:
+    """A ``hint``'s ``why`` map in the reader's language (None if it cannot be said)."""
+    if not isinstance(why, Mapping):
+        return None
+    return hint_text(why, translation(language()), symbol_name)
+
+
+def bye_reason(msg: Mapping[str, Any]) -> str:
+    """Why the host said ``bye``: worded from its data, else the host's line."""
+    return reason(msg.get("why"), msg.get("args")) or str(msg.get("reason") or "")
+
+
+def plain_error(code: str, message: str = "", why: Any = None, args: Any = None) -> str:
+    """An ``error`` (code, the host's reason as data and its English message) as a
+    sentence for a player."""
     template = _(PLAIN[code]) if code in PLAIN else None
-    message = (message or "").strip()
+    message = reason(why, args) or (message or "").strip()
     if template is None:
         return message or code.replace("-", " ")
     if "{message}" in template and not message:

@@ -229,6 +229,38 @@ class Options(Kind):
         return dict(value)
 
 
+class Args(Kind):
+    """A reason's fields (``error.args``, ``bye.args``): at most 8 entries, each a
+    str<=32 key -> str<=200 | int (64-bit) | bool; anything else is refused."""
+
+    MAX = 8
+
+    def clean(self, value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise FieldError(f"{where}: expected map, got {type(value).__name__}")
+        if len(value) > self.MAX:
+            raise FieldError(f"{where}: more than {self.MAX} entries")
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise FieldError(f"{where}: key {key!r} is not a str")
+            key = clean_text(key, 32)
+            if isinstance(item, bool):
+                out[key] = item
+            elif _is_int(item):
+                if not -(2**63) <= item < 2**63:
+                    raise FieldError(f"{where}.{key}: {item} outside 64-bit range")
+                out[key] = item
+            elif isinstance(item, str):
+                out[key] = clean_text(item, 200)
+            else:
+                raise FieldError(f"{where}.{key}: expected str, int or bool")
+        return out
+
+    def wire(self, value: dict[str, Any]) -> dict[str, Any]:
+        return dict(value)
+
+
 class _DataError(Exception):
     def __init__(self, why: str) -> None:
         super().__init__(why)
@@ -398,7 +430,7 @@ class Record:
 
 
 __all__ = [
-    "MAX_SECRET", "Bin", "Bool", "Data", "Enum", "FieldError", "Float", "Int", "Kind", "Nested",
+    "MAX_SECRET", "Args", "Bin", "Bool", "Data", "Enum", "FieldError", "Float", "Int", "Kind", "Nested",
     "Opt", "Options", "Record", "Secret", "Seq", "Str", "clean_data", "clean_secret",
     "clean_text",
 ]

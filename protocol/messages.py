@@ -21,6 +21,7 @@ from .fields import (
     U8,
     U16,
     U32,
+    Args,
     Bool,
     Data,
     Enum,
@@ -199,11 +200,15 @@ class Error(Message):
         "message": Str(500),
         "fatal": Bool(),
         "ref": Opt(Str(32)),
+        "why": Opt(Str(32)),
+        "args": Opt(Args()),
     }
     code: str
     message: str = ""
     fatal: bool = False
     ref: str | None = None
+    why: str | None = None  # the reason as data, for a client to word (docs 4.3)
+    args: dict[str, Any] | None = None
 
     @classmethod
     def from_exception(cls, exc: ProtocolError, ref: str | None = None) -> Error:
@@ -406,8 +411,10 @@ class Bye(Message):
     """Either way: the sender closes the connection after this message."""
 
     TYPE: ClassVar[str] = "bye"
-    FIELDS: ClassVar = {"reason": Str(200)}
+    FIELDS: ClassVar = {"reason": Str(200), "why": Opt(Str(32)), "args": Opt(Args())}
     reason: str = ""
+    why: str | None = None  # the reason as data, for a client to word (docs 4.17)
+    args: dict[str, Any] | None = None
 
 
 #: Every message class by wire type.

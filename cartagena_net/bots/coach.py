@@ -26,6 +26,7 @@ from typing import Any
 
 from cartagena_net.engine import RandomChance
 from cartagena_net.engine.determinize import Determinizer
+from cartagena_net.engine.reasons import hint_text
 
 LIVE_PLAYOUTS = 96  # as many as the review's: the same estimator, the same calibration
 EPSILON = 0.15  # the playouts' share of random moves, as in the search
@@ -184,39 +185,6 @@ def reason(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None,
 
 
 def say(why: Mapping[str, Any], action: str = "") -> str:
-    """The English line for a reason's data (a client may say it in its own words)."""
-    kind = why.get("kind")
-    n = why.get("spaces", 0)
-    spaces = f"{n} space{'s' if n != 1 else ''}"
-    cards = why.get("cards", 0)
-    drawn = f"{cards} card{'s' if cards != 1 else ''}"
-    if kind == "only":
-        line = "it is the only move you have"
-    elif kind == "jump":
-        who = "these two pirates jump" if why.get("pirates", 1) > 1 else "this pirate jumps"
-        line = f"{who} {spaces}"
-        if why.get("power"):
-            line = f"the {why['power']} power: {line}"
-    elif kind == "boat":
-        line = f"this pirate jumps {spaces} and reaches the boat"
-    elif kind == "retreat":
-        line = f"this pirate steps back {spaces} and draws {drawn}"
-    elif kind == "push":
-        line = f"moving that pirate forward draws you {drawn}"
-    elif kind == "sail":
-        line = "the sloop sails with your pirates aboard"
-    elif kind == "keep":
-        line = (f"keeps the card you need next: a {why.get('card')} moves a pirate "
-                f"{spaces}")
-    elif kind == "power":
-        line = f"the {why.get('power')} power is worth most now"
-    elif kind == "choose":
-        line = f"the {why.get('card')} is the best choice here"
-    elif kind == "draw":
-        line = "a new card is worth most now"
-    else:
-        line = "the bot rates it best"
-    gain = why.get("gain")
-    if gain:
-        line += f" (about {gain} points better than {why.get('next')})"
-    return line
+    """The English line for a reason's data (each client says it in its own words from
+    the same templates: :func:`cartagena_net.engine.reasons.hint_text`)."""
+    return hint_text(why) or "the bot rates it best"

@@ -309,7 +309,10 @@ def run(args: argparse.Namespace) -> int:
             if all(seat.bot_kind for seat in table.seats):
                 table.start(None)  # a table of bots only plays at once (spectators watch)
         except HostError as exc:
-            print(f"cartagena host: {exc.message}", file=sys.stderr)
+            from client.plain import reason
+
+            print("cartagena host: " + (reason(exc.why, exc.fields) or exc.message),
+                  file=sys.stderr)
             service.stopService()
             return 2
     print("cartagena host: " + _("listening on port {port}").format(port=service.port),

@@ -130,7 +130,10 @@ def run(args: argparse.Namespace) -> int:
                                          hints=args.hints, player_chances=args.player_chances)
     except HostError as exc:
         service.stopService()
-        print(f"cartagena play: {exc.message}", file=sys.stderr)
+        from client.plain import reason
+
+        print("cartagena play: " + (reason(exc.why, exc.fields) or exc.message),
+              file=sys.stderr)
         return 2
     except (OSError, CannotListenError) as exc:
         print("cartagena play: " + _("cannot start the host: {error}").format(error=exc),

@@ -101,44 +101,46 @@ def _int(word: str, text: str) -> int:
     # Only ASCII digits are numbers: str.isdigit() also admits '²' or '①', which int()
     # refuses, and int() alone admits '٣' or '+3'.
     if not _DIGITS.match(word) or int(word) > _MAX_POS:
-        raise InvalidActionError(f"{word!r} is not a position or seat number in {text!r}")
+        raise InvalidActionError("notation-number", {"word": repr(word), "text": repr(text)})
     return int(word)
 
 
 def _card(word: str, text: str) -> str:
     if not _CARD.match(word):
-        raise InvalidActionError(f"{word!r} is not a card name in {text!r}")
+        raise InvalidActionError("notation-card", {"word": repr(word), "text": repr(text)})
     return word
 
 
 def parse_action(text: str) -> Action:
     """Parse the notation; raise :class:`InvalidActionError` on anything malformed."""
     if not isinstance(text, str) or len(text) > 200:
-        raise InvalidActionError("an action is a short text, e.g. 'advance 0 skull'")
+        raise InvalidActionError("notation-long")
     words = text.strip().lower().split()
     if not words:
-        raise InvalidActionError("empty action")
+        raise InvalidActionError("notation-empty")
     kind, args = words[0], words[1:]
     arity = {"advance": 2, "retreat": 1, "morgan": 2, "draw": 0, "end": 0, "sail": 0,
              "undo": 0}
     if kind == "discard":
         if not 1 <= len(args) <= 30:
-            raise InvalidActionError("discard names 1 to 30 cards, e.g. 'discard skull key'")
+            raise InvalidActionError("notation-discard")
         return Action("discard", cards=tuple(_card(w, text) for w in args))
     if kind == "power":
         return _parse_power(args, text)
     if kind in ("take", "keep", "stack"):
         if len(args) != 1:
-            raise InvalidActionError(f"{kind!r} names one card: {text!r}")
+            raise InvalidActionError("notation-one-card", {"kind": repr(kind),
+                                                           "text": repr(text)})
         return Action(kind, card=_card(args[0], text))
     if kind == "give":
         if len(args) != 2:
-            raise InvalidActionError(f"'give' takes a seat and a card: {text!r}")
+            raise InvalidActionError("notation-give", {"text": repr(text)})
         return Action("give", seat=_int(args[0], text), card=_card(args[1], text))
     if kind not in arity:
-        raise InvalidActionError(f"unknown action {kind!r}; one of: {', '.join(KINDS)}")
+        raise InvalidActionError("notation-kind", {"kind": repr(kind), "kinds": ", ".join(KINDS)})
     if len(args) != arity[kind]:
-        raise InvalidActionError(f"{kind!r} takes {arity[kind]} argument(s): {text!r}")
+        raise InvalidActionError("notation-arity", {"kind": repr(kind), "n": arity[kind],
+                                                    "text": repr(text)})
     if kind == "advance":
         return Action("advance", pos=_int(args[0], text), card=_card(args[1], text))
     if kind == "retreat":
@@ -150,19 +152,19 @@ def parse_action(text: str) -> Action:
 
 def _parse_power(args: list[str], text: str) -> Action:
     if not args:
-        raise InvalidActionError("'power' names a card, e.g. 'power rum' or 'power gun 1'")
+        raise InvalidActionError("notation-power")
     card = _card(args[0], text)
     shape = POWER_ARGS.get(card.removesuffix("*"))
     if shape is None:
-        raise InvalidActionError(
-            f"{card!r} has no power; powers: {', '.join(POWER_ARGS)} (Black Magic Woman)")
+        raise InvalidActionError("notation-no-power", {"word": repr(card),
+                                                       "powers": ", ".join(POWER_ARGS)})
     rest = args[1:]
     if len(rest) != len(shape):
         example = {"gun": "power gun 1", "rum": "power rum", "lantern": "power lantern",
                    "chest": "power chest 6", "parrot": "power parrot parrot 3 rum",
                    "hook": "power hook rum 3"}[card.removesuffix("*")]
-        raise InvalidActionError(f"wrong words for a {card} power in {text!r}; e.g. "
-                                 f"{example!r}")
+        raise InvalidActionError("notation-power-words", {
+            "card": card, "text": repr(text), "example": repr(example)})
     seat, pos, cards = -1, -1, []
     for code, word in zip(shape, rest, strict=True):
         if code == "s":

@@ -67,13 +67,14 @@ class Board:
     def symbol_at(self, pos: int) -> int:
         return self.spaces[pos - 1]
 
-    def label(self, pos: int, start: str, goal: str) -> str:
-        """How a message names position ``pos``."""
+    def word(self, pos: int, start: str, goal: str) -> str | int:
+        """Position ``pos`` as a reason's ``place`` field (engine/reasons.py): the
+        place's word, or a space's number."""
         if pos == 0:
             return start
         if pos == self.sloop:
-            return "the sloop"
-        return goal if pos == self.boat else f"space {pos}"
+            return "sloop"
+        return goal if pos == self.boat else pos
 
     def is_space(self, pos: int) -> bool:
         """A space of a path (at most 3 pirates), not the start, the sloop or the goal."""

@@ -29,19 +29,18 @@ class Filibusters(Variant):
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         if not state.pending or state.pending[0][2] != "discard":
-            raise IllegalActionError("no discard is owed now", "discard-not-owed")
+            raise IllegalActionError("discard-not-owed")
         cards = action.cards
         owed = state.pending[0][1]
         if len(cards) > owed:
-            raise IllegalActionError(f"you owe {owed} discard(s), not {len(cards)}",
-                                     "discard-too-many")
+            raise IllegalActionError("discard-too-many", {"cards": owed, "given": len(cards)})
         g = self.game
         hand = list(state.hands[seat])
         ks = []
         for c in cards:
             k = g.card_index.get(c)
             if k is None or not hand[k]:
-                raise IllegalActionError(f"you hold no {c} card to discard", "card-not-in-hand")
+                raise IllegalActionError("card-not-in-hand", {"card": c})
             hand[k] -= 1
             ks.append(k)
         state.hands[seat] = hand

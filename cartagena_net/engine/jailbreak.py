@@ -66,14 +66,13 @@ class Sloop(Variant):
         mine = state.pirates[seat]
         if state.extra["shore"] == CARTAGENA:
             if sloop not in mine:
-                return ("the sloop sails for Tortuga only with one of your pirates aboard",
-                        "sail-nobody-aboard")
+                return ("sail-nobody-aboard",)
             return None
         first = 0 if self.game.jail_in_passage else 1
         if not any(first <= p < sloop for p in mine):
-            where = "in the jail or " if first == 0 else ""
-            return (("the sloop sails back to Cartagena only for a player with a pirate still "
-                    f"{where}in the underground passage"), "sail-nobody-waiting")
+            if first == 0:
+                return ("sail-nobody-waiting-jail", None, "sail-nobody-waiting")
+            return ("sail-nobody-waiting",)
         return None
 
     def free(self, state: State, seat: int) -> bool:
@@ -92,7 +91,7 @@ class Sloop(Variant):
             raise IllegalActionError(*refused)
         free = self.free(state, seat)
         if not free and state.taken >= self.game.actions:
-            raise IllegalActionError("no actions left this turn", "no-actions-left")
+            raise IllegalActionError("no-actions-left")
         shore = TORTUGA if state.extra["shore"] == CARTAGENA else CARTAGENA
         state.extra["shore"] = shore
         if free:
@@ -116,18 +115,14 @@ def refusal(sloop: int, shore: str, aboard: int, frm: int, to: int, how: str,
     if frm == sloop:
         if how == "retreat":
             if shore == TORTUGA:
-                return ("the sloop is at Tortuga: behind it is the sea, no retreat",
-                        "no-retreat-from-sloop")
+                return ("no-retreat-from-sloop",)
         elif shore == CARTAGENA:
-            return (("the sloop is at Cartagena: it must sail to Tortuga before its "
-                    "pirates land"), "sloop-at-cartagena")
+            return ("sloop-at-cartagena",)
     if to == sloop:
         if shore == TORTUGA:
-            return (("no free space ahead, and the sloop is away at Tortuga: nobody can "
-                    "board"), "sloop-away")
+            return ("sloop-away",)
         if aboard >= CAPACITY:
-            return ((f"{CAPACITY} {color + ' ' if color else ''}pirates are already aboard "
-                    "the sloop"), "sloop-full")
+            return ("sloop-full", {"n": CAPACITY, "color": color})
     return None
 
 

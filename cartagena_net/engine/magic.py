@@ -291,9 +291,9 @@ class Magic(Variant):
     def card(self, state: State, seat: int, name: str, hand: list[int] | None = None) -> int:
         k = self.game.card_index.get(name)
         if k is None:
-            raise IllegalActionError(f"there is no {name!r} card in this game", "unknown-card")
+            raise IllegalActionError("unknown-card", {"card": name})
         if not (state.hands[seat] if hand is None else hand)[k]:
-            raise IllegalActionError(f"you hold no {name} card", "card-not-in-hand")
+            raise IllegalActionError("card-not-in-hand", {"card": name})
         return k
 
     def done(self, state: State, seat: int, ks: tuple[int, ...]) -> None:
@@ -310,9 +310,9 @@ class Magic(Variant):
     def power_gun(self, state: State, seat: int, k: int, action: Action, g) -> int:
         t = action.seat
         if not 0 <= t < g.players or t == seat:
-            raise IllegalActionError("the Gun aims at an opponent's seat", "gun-no-target")
+            raise IllegalActionError("gun-no-target")
         if not any(state.hands[t]):
-            raise IllegalActionError(f"{g.colors[t]} has no cards to take", "gun-empty-hand")
+            raise IllegalActionError("gun-empty-hand", {"color": g.colors[t]})
         state.extra["power"] = ("gun", seat, k, t)
         self.owe(state, seat, 1, "take")
         state.log(("power", seat, k, t))
@@ -347,7 +347,7 @@ class Magic(Variant):
         spaces = self.chests_of(state)
         x = state.extra
         if pos not in spaces or x["chests"][spaces.index(pos)] == NO_TILE:
-            raise IllegalActionError(f"no closed chest at {state.place_name(pos)}", "no-chest-there")
+            raise IllegalActionError("no-chest-there", {"place": state.place_arg(pos)})
         i = spaces.index(pos)
         tile = x["chests"][i]
         x["chests"] = x["chests"][:i] + (NO_TILE,) + x["chests"][i + 1:]
@@ -372,11 +372,11 @@ class Magic(Variant):
         hand[k] -= 1
         k2 = self.card(state, seat, action.cards[0], hand)
         if k % self.nsym != self.sym["parrot"] or k2 % self.nsym != self.sym["parrot"]:
-            raise IllegalActionError("the parrot power plays two parrots", "parrot-pair")
+            raise IllegalActionError("parrot-pair")
         s = g.symbols.index(action.cards[1]) if action.cards[1] in g.symbols else -1
         if s < 0:
-            raise IllegalActionError(
-                f"two parrots stand for a symbol: {', '.join(g.symbols)}", "unknown-card")
+            raise IllegalActionError("parrot-symbol", {"symbols": " ".join(g.symbols)},
+                                     "unknown-card")
         pos = action.pos
         self.check_start(state, seat, pos)
         to = state.advance_target(pos, s)
@@ -392,17 +392,14 @@ class Magic(Variant):
 
     def power_hook(self, state: State, seat: int, k: int, action: Action, g) -> int:
         if state.taken + 2 > g.actions:
-            raise IllegalActionError("the hook needs two of the turn's actions",
-                                     "no-actions-left")
+            raise IllegalActionError("hook-two-actions", rule="no-actions-left")
         hand = list(state.hands[seat])
         hand[k] -= 1
         k2 = self.card(state, seat, action.cards[0], hand)
         pos = action.pos
         self.check_start(state, seat, pos)
         if state.pirates[seat].count(pos) < 2:
-            raise IllegalActionError(
-                f"the hook moves two of your pirates from one place; you have fewer at "
-                f"{state.place_name(pos)}", "hook-needs-two")
+            raise IllegalActionError("hook-needs-two", {"place": state.place_arg(pos)})
         to = state.advance_target(pos, k2 % self.nsym)
         for _ in range(2):  # each must be allowed there (the sloop's room included)
             g.rules.check(state, seat, seat, pos, to, "advance")
@@ -417,8 +414,7 @@ class Magic(Variant):
 
     def check_start(self, state: State, seat: int, pos: int) -> None:
         if pos == state.board.boat:
-            raise IllegalActionError(f"a pirate in the {self.game.goal_name} cannot advance",
-                                     "advance-from-boat")
+            raise IllegalActionError("advance-from-boat", {"place": self.game.goal_name})
         state.own_pirate(seat, pos)
 
     # -- pools: cards drawn for a power, seen by their drawer only ----------------------
@@ -438,7 +434,7 @@ class Magic(Variant):
     def take_from(self, pool: tuple[int, ...], name: str) -> tuple[int, tuple[int, ...]]:
         k = self.game.card_index.get(name)
         if k is None or k not in pool:
-            raise IllegalActionError(f"no {name} among the cards drawn", "card-not-drawn")
+            raise IllegalActionError("card-not-drawn", {"card": name})
         rest = list(pool)
         rest.remove(k)
         return k, tuple(rest)
@@ -470,8 +466,7 @@ class Magic(Variant):
         _, _, k, pool, given = self.owed(state, seat, "give")
         to = action.seat
         if not 0 <= to < self.game.players or to == seat or to in given:
-            raise IllegalActionError("give one card to each other player, one at a time",
-                                     "give-to-whom")
+            raise IllegalActionError("give-to-whom")
         c, pool = self.take_from(pool, action.card)
         state.hands[to][c] += 1
         state.log(("give", seat, to, c))

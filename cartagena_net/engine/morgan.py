@@ -60,13 +60,11 @@ class Morgan(Variant):
         need_action(state)
         owner, pos = action.seat, action.pos
         if not 0 <= owner < g.players:
-            raise IllegalActionError(f"there is no seat {owner}", "no-such-seat")
+            raise IllegalActionError("no-such-seat", {"seat": owner})
         if owner == seat:
-            raise IllegalActionError("Morgan moves an opponent's pirate, not your own",
-                                     "morgan-own-pirate")
+            raise IllegalActionError("morgan-own-pirate")
         if pos == state.board.boat:
-            raise IllegalActionError(f"a pirate in the {g.goal_name} cannot be moved on",
-                                     "morgan-boat")
+            raise IllegalActionError("morgan-boat", {"place": g.goal_name})
         state.own_pirate(owner, pos)
         target, n = push_target(state, pos)
         g.rules.check(state, seat, owner, pos, target, "morgan")
@@ -81,9 +79,7 @@ def island_refusal(on_island: bool, how: str) -> Refusal | None:
     """``morgan=island``: why a retreat on the island or a push in the passage is not
     allowed, or None. Pure: shared with the previews on a view."""
     if how == "retreat" and on_island:
-        return (("in this game pirates on the island do not retreat: Morgan recharges "
-                "there"), "no-retreat-on-island")
+        return ("no-retreat-on-island",)
     if how == "morgan" and not on_island:
-        return (("in this game Morgan recharges only on the island: retreat in the "
-                "passage"), "morgan-not-on-island")
+        return ("morgan-not-on-island",)
     return None

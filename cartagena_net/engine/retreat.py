@@ -38,15 +38,12 @@ class Retreat(Variant):
             need_action(state)  # raises
         pos = action.pos
         if pos == 0:
-            raise IllegalActionError(
-                f"a pirate at the {state.game.start_name} cannot retreat", "retreat-from-start")
+            raise IllegalActionError("retreat-from-start", {"place": state.game.start_name})
         if pos not in state.pirates[seat]:
             state.own_pirate(seat, pos)  # raises
         target = moves.retreat_target(state.occ, pos, state.board.back[pos])
         if not target:
-            raise IllegalActionError(
-                "no space behind holds 1 or 2 pirates, and nothing retreats to the "
-                f"{state.game.start_name}", "no-retreat-target")
+            raise IllegalActionError("no-retreat-target", {"place": state.game.start_name})
         rules = self.game.rules
         if rules.checks:
             rules.check(state, seat, seat, pos, target, "retreat")

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
     from .state import State
 
-Refusal = tuple[str, str]  # (message, rule)
+Refusal = tuple  # (why, fields[, rule]): IllegalActionError's arguments
 
 
 class VariantState(Protocol):
@@ -83,8 +83,9 @@ class VariantState(Protocol):
         """Shuffle ``items`` with the game's chance source, recording the outcome so
         that the game replays exactly."""
 
-    def place_name(self, pos: int) -> str:
-        """A place's name for messages (a space's number, the start's or goal's name)."""
+    def place_arg(self, pos: int) -> str | int:
+        """A place as a reason's ``place`` field (engine/reasons.py): its word, or a
+        space's number."""
 
     def advance_target(self, pos: int, symbol: int) -> int:
         """Where a pirate at ``pos`` lands playing a card of ``symbol``."""
@@ -148,7 +149,7 @@ class Variant:
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         """Apply one of ``kinds``; return the number of the turn's actions it used."""
-        raise IllegalActionError(f"unknown action {action.kind!r}", "unknown")
+        raise IllegalActionError("unknown-action", {"action": action.kind}, "unknown")
 
     def undo_note(self, state: State, action: Action) -> tuple:
         """What an ``undo`` event says about an undoable action just applied."""
@@ -190,18 +191,18 @@ class Variant:
 def need_action(state: State) -> None:
     """Raise unless one of the turn's actions is left."""
     if state.taken >= state.game.actions:
-        raise IllegalActionError("no actions left this turn", "no-actions-left")
+        raise IllegalActionError("no-actions-left")
 
 
 # Why an action kind is refused when no variant of the game applies it.
 ABSENT: dict[str, Refusal] = {
-    "retreat": ("in this game Morgan replaces retreating", "no-retreat"),
-    "morgan": ("the Morgan option is off in this game", "morgan-off"),
-    "discard": ("no discard is owed now", "discard-not-owed"),
-    "sail": ("there is no sloop to sail in this story (story=whole has one)", "no-sloop"),
-    "power": ("card powers are the Black Magic Woman's (-o magic=true)", "magic-off"),
-    "take": ("no Gun choice is owed now", "take-not-owed"),
-    "give": ("no Rum hand-out is owed now", "give-not-owed"),
-    "keep": ("no Lantern choice is owed now", "keep-not-owed"),
-    "stack": ("no Lantern cards are to be put back now", "stack-not-owed"),
+    "retreat": ("no-retreat",),
+    "morgan": ("morgan-off",),
+    "discard": ("discard-not-owed",),
+    "sail": ("no-sloop",),
+    "power": ("magic-off",),
+    "take": ("take-not-owed",),
+    "give": ("give-not-owed",),
+    "keep": ("keep-not-owed",),
+    "stack": ("stack-not-owed",),
 }

@@ -421,7 +421,7 @@ class State:
         if isinstance(action, str):
             action = self.tables.by_text.get(action) or parse_action(action)
         if self.outcome is not None:
-            raise IllegalActionError("the game is over", "game-over")
+            raise IllegalActionError("game-over")
         if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:
             self._plain_advance(action, seat)
             return
@@ -501,7 +501,7 @@ class State:
         self.history.append(action)
 
     def _not_your_turn(self, actor: int) -> None:
-        raise IllegalActionError(f"it is {self.game.colors[actor]}'s move, not yours",
+        raise IllegalActionError("not-your-move", {"color": self.game.colors[actor]},
                                  "not-your-turn")
 
     def _note_undo(self, action: Action, saved: tuple, note: tuple | None) -> None:
@@ -519,9 +519,7 @@ class State:
         if seat is not None and seat != actor:
             self._not_your_turn(actor)
         if not self.can_undo():
-            raise IllegalActionError(
-                "nothing to take back: only the last advance or sail of this turn, if it "
-                "drew no card, won nothing and left nothing owed", "undo-not-allowed")
+            raise IllegalActionError("undo-not-allowed")
         position, undone = self.undo_stack.pop()
         if position is None:  # a plain advance (_plain_advance): move back, card back
             _, pos, target, k = undone
@@ -614,24 +612,20 @@ class State:
         kind = action.kind
         if self.pending and kind != self.pending[0][2]:
             _, owed, what = self.pending[0]
-            raise IllegalActionError(
-                f"{self.game.colors[actor]} must first {what} ({owed} to go)",
-                "decision-owed")
+            raise IllegalActionError(f"owes-{what}", {"color": self.game.colors[actor],
+                                                      "n": owed}, "decision-owed")
         g = self.game
         note = None
         if kind == "end":
             if self.taken < g.min_actions:
-                raise IllegalActionError(
-                    f"at least {g.min_actions} action(s) before ending the turn",
-                    "min-actions")
+                raise IllegalActionError("min-actions", {"actions": g.min_actions})
             self.log(("end", actor))
             self._next_turn()
         elif kind == "draw":
             if self.taken or not self._may_draw(actor):
                 raise IllegalActionError(
-                    "drawing as the whole turn is only allowed at the start of a turn with "
-                    "no cards" + (" and no legal recharge" if g.empty_hand_draw
-                                  == "stuck" else ""), "draw-not-allowed")
+                    "draw-not-stuck" if g.empty_hand_draw == "stuck" else "draw-not-allowed",
+                    rule="draw-not-allowed")
             self.log(("draw", actor, tuple(self.draw_cards(actor, 1))))
             self._next_turn()
         else:
@@ -644,7 +638,7 @@ class State:
                 handler = g.rules.handlers.get(kind)
                 if handler is None:
                     raise IllegalActionError(*ABSENT.get(
-                        kind, (f"unknown action {kind!r}", "unknown")))
+                        kind, ("unknown-action", {"action": kind}, "unknown")))
                 cost = handler.apply(self, actor, action)
                 if kind in g.rules.undoable:
                     note = handler.undo_note(self, action)
@@ -656,8 +650,8 @@ class State:
 
     def own_pirate(self, seat: int, pos: int) -> None:
         if pos not in self.pirates[seat]:
-            raise IllegalActionError(
-                f"{self.game.colors[seat]} has no pirate at {self.place_name(pos)}", "no-pirate-there")
+            raise IllegalActionError("no-pirate-there", {"color": self.game.colors[seat],
+                                                         "place": self.place_arg(pos)})
 
     def _advance(self, seat: int, pos: int, card: str) -> tuple:
         k, target = self._advance_move(seat, pos, card)
@@ -682,15 +676,12 @@ class State:
         g = self.game
         k = g.card_index.get(card)
         if k is None:
-            raise IllegalActionError(
-                f"there is no {card!r} card in {g.preset}; cards: {', '.join(g.card_names)}",
-                "unknown-card")
+            raise IllegalActionError("unknown-card", {"card": card})
         hand = self.hands[seat]
         if not hand[k]:
-            raise IllegalActionError(f"you hold no {card} card", "card-not-in-hand")
+            raise IllegalActionError("card-not-in-hand", {"card": card})
         if pos == self.board.boat:
-            raise IllegalActionError(f"a pirate in the {g.goal_name} cannot advance",
-                                     "advance-from-boat")
+            raise IllegalActionError("advance-from-boat", {"place": g.goal_name})
         if pos not in self.pirates[seat]:
             self.own_pirate(seat, pos)  # raises
         b = self.board
@@ -803,8 +794,10 @@ class State:
         if self.events is not None:
             self.events.append(event)
 
-    def place_name(self, pos: int) -> str:
-        return self.board.label(pos, self.game.start_name, self.game.goal_name)
+    def place_arg(self, pos: int) -> str | int:
+        """Position ``pos`` as a reason's ``place`` field: the place's word (the start's,
+        ``sloop``, the goal's) or a space's number."""
+        return self.board.word(pos, self.game.start_name, self.game.goal_name)
 
     # -- set-up positions (puzzles, tests, rule examples) ----------------------------
     def setup(

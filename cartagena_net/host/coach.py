@@ -326,8 +326,7 @@ class Coach:
             log.error("table {table}: a hint for seat {seat} failed: {why}",
                       table=table.id, seat=seat, why=failure.getErrorMessage())
             if not getattr(conn, "closed", False):
-                conn.error("table-fault", "the host could not work out a hint "
-                           "(a fault logged on the host); play on", ref="hint")
+                conn.refuse("table-fault", "hint-failed", ref="hint")
 
         self.hint(seat, legal).addCallbacks(send, failed)
 

@@ -13,6 +13,7 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from cartagena_net.engine.reasons import english
 from cartagena_net.host.eager import pending_bytes, write_now
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.limits import TokenBucket
@@ -54,9 +55,10 @@ class HostConnection(tprotocol.Protocol):
     # -- twisted Protocol ------------------------------------------------------
 
     def connectionMade(self) -> None:
+        why = self.host.caps.refusal(self.address)
         refusal = self.host.admit(self)
         if refusal is not None:
-            self.fail("server-full", refusal)
+            self.fail("server-full", refusal, why=why)
             return
         self.admitted = True
         if hasattr(self.transport, "setTcpNoDelay"):
@@ -88,7 +90,7 @@ class HostConnection(tprotocol.Protocol):
                     return
                 self._last_rx = self.reactor.seconds()
                 if not self._bucket.take():
-                    self.fail("rate-limited", "too many messages: slow down")
+                    self.refuse("rate-limited", "rate-limited", fatal=True)
                     return
                 self.error(exc.code, exc.message, ref=exc.ref)
                 continue
@@ -97,7 +99,7 @@ class HostConnection(tprotocol.Protocol):
             # Only complete messages count as activity (a trickle of bytes does not).
             self._last_rx = self.reactor.seconds()
             if not self._bucket.take():
-                self.fail("rate-limited", "too many messages: slow down", ref=msg.TYPE)
+                self.refuse("rate-limited", "rate-limited", ref=msg.TYPE, fatal=True)
                 return
             self._handle(msg)
 
@@ -124,8 +126,8 @@ class HostConnection(tprotocol.Protocol):
             return
         age = self.reactor.seconds() - self._partial_since
         if age >= limit:
-            self.fail("idle-timeout", f"a frame was still incomplete after {age:.0f} s "
-                      f"(at most {limit:g} s)")
+            self.refuse("idle-timeout", "frame-incomplete", fatal=True,
+                        seconds=f"{age:.0f}", limit=f"{limit:g}")
             return
         self._partial_call = self.reactor.callLater(max(limit - age, 0.01), self._check_partial)
 
@@ -178,29 +180,43 @@ class HostConnection(tprotocol.Protocol):
             self.closed = True
             self.transport.abortConnection()
 
-    def error(self, code: str, message: str, ref: str | None = None, fatal: bool = False) -> None:
-        """Send an ``error`` message (``fatal``: the host closes after it)."""
-        self.send_message(
-            messages.Error(code=code[:32], message=message[:500], fatal=fatal, ref=ref)
-        )
+    def error(self, code: str, message: str, ref: str | None = None, fatal: bool = False,
+              why: tuple[str, dict[str, Any]] | None = None) -> None:
+        """Send an ``error`` message (``fatal``: the host closes after it); ``why``: the
+        reason as data (its key and fields, docs/protocol.md 4.3), if it has one."""
+        self.send_message(messages.Error(
+            code=code[:32], message=message[:500], fatal=fatal, ref=ref,
+            why=why[0] if why else None, args=why[1] if why else None))
 
-    def fail(self, code: str, message: str, ref: str | None = None) -> None:
+    def refuse(self, code: str, why: str, ref: str | None = None, fatal: bool = False,
+               **fields: Any) -> None:
+        """Send an ``error`` with the reason ``why`` (fatal: and drop the connection)."""
+        message = english(why, fields)
+        if fatal:
+            self.fail(code, message, ref=ref, why=(why, fields))
+        else:
+            self.error(code, message, ref=ref, why=(why, fields))
+
+    def fail(self, code: str, message: str, ref: str | None = None,
+             why: tuple[str, dict[str, Any]] | None = None) -> None:
         """Send a fatal error and drop the connection (aborting it if it does not drain)."""
         if self.closed:
             return
         log.info("dropping {addr}: {code}", addr=self.address, code=code)
-        self.error(code, message, ref=ref, fatal=True)
+        self.error(code, message, ref=ref, fatal=True, why=why)
         self.closed = True
         if self.transport is not None:
             self.transport.loseConnection()
             transport = self.transport
             self._timers.append(self.reactor.callLater(ABORT_GRACE, transport.abortConnection))
 
-    def say_bye(self, reason: str) -> None:
-        """Say ``bye`` with a reason (the host stops) and close, aborting if it does not drain."""
+    def say_bye(self, why: str, **fields: Any) -> None:
+        """Say ``bye`` with a reason (the host stops: its key and fields, docs/protocol.md
+        4.17) and close, aborting if it does not drain."""
         if self.closed:
             return
-        self.send_message(messages.Bye(reason=reason[:200]))
+        self.send_message(messages.Bye(reason=english(why, fields)[:200], why=why,
+                                       args=fields or None))
         self.closed = True
         if self.transport is not None:
             self.transport.loseConnection()
@@ -210,13 +226,13 @@ class HostConnection(tprotocol.Protocol):
     def displaced(self) -> None:
         """Another connection resumed this one's seat with its token."""
         self.table = None
-        self.fail("resumed-elsewhere", "your seat was resumed by another connection")
+        self.refuse("resumed-elsewhere", "resumed-elsewhere", fatal=True)
 
     # -- limits ------------------------------------------------------------------
 
     def _handshake_expired(self) -> None:
         if not self.welcomed and not self.closed:
-            self.fail("handshake-timeout", "no hello within the handshake deadline")
+            self.refuse("handshake-timeout", "handshake-timeout", fatal=True)
 
     def _check_idle(self) -> None:
         self._idle_call = None
@@ -226,7 +242,7 @@ class HostConnection(tprotocol.Protocol):
             self._last_rx = self.reactor.seconds()
         idle = self.reactor.seconds() - self._last_rx
         if idle >= self.config.idle_timeout:
-            self.fail("idle-timeout", f"nothing heard for {idle:.0f} s")
+            self.refuse("idle-timeout", "idle", fatal=True, seconds=f"{idle:.0f}")
             return
         if idle >= self.config.ping_interval and self.welcomed:
             self._ping_nonce = secrets.randbelow(2**32)
@@ -251,7 +267,7 @@ class HostConnection(tprotocol.Protocol):
             elif isinstance(msg, messages.Error):
                 self._peer_error(msg)
             elif not self.welcomed:
-                raise HostError("not-allowed", "say hello first", fatal=True)
+                raise HostError("not-allowed", "hello-first", fatal=True)
             else:
                 later = self.host.lobby.handle(self, msg)
         except Exception as exc:  # noqa: BLE001 - see _refused
@@ -263,14 +279,11 @@ class HostConnection(tprotocol.Protocol):
     def _refused(self, exc: BaseException, ref: str) -> None:
         """A request failed: a HostError is answered; anything else is a host bug."""
         if isinstance(exc, HostError):
-            if exc.fatal:
-                self.fail(exc.code, exc.message, ref=ref)
-            else:
-                self.error(exc.code, exc.message, ref=ref)
+            self.refuse(exc.code, exc.why, ref=ref, fatal=exc.fatal, **exc.fields)
             return
         log.failure("internal error handling {ref} from {addr}", failure=Failure(exc),
                     ref=ref, addr=self.address)
-        self.fail("internal", "internal error in the host", ref=ref)
+        self.refuse("internal", "internal", ref=ref, fatal=True)
 
     def _hold(self, later: Deferred, ref: str) -> None:
         """Answer a request later: stop reading and handling until ``later`` fires."""
@@ -308,7 +321,7 @@ class HostConnection(tprotocol.Protocol):
 
     def _hello(self, msg: Any) -> Deferred | None:
         if self.welcomed:
-            raise HostError("not-allowed", "hello was already said")
+            raise HostError("not-allowed", "hello-again")
         self.name = (msg.name or "").strip()[:32] or "player"
         self.role = msg.role
         # The deadline is met: a hello came (the password may take the host a while).

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
+from cartagena_net.engine.reasons import english
 from cartagena_net.portable.sockets import (
     OWN_FILES,
     connection_limits,
@@ -56,12 +58,20 @@ class ConnectionCaps:
         self._by_address: Counter[str] = Counter()
         self.total = 0
 
-    def admit(self, address: str) -> str | None:
-        """Register a connection; return None, or why it is refused."""
+    def refusal(self, address: str) -> tuple[str, dict[str, Any]] | None:
+        """Why a connection from ``address`` would be refused now, as a reason (its key
+        and fields: cartagena_net/engine/reasons.py), or None."""
         if self.total >= self.max_total:
-            return f"the host is full ({self.max_total} connections)"
+            return "host-full", {"n": self.max_total}
         if self._by_address[address] >= self.max_per_address:
-            return f"too many connections from {address} (at most {self.max_per_address})"
+            return "address-full", {"address": address, "n": self.max_per_address}
+        return None
+
+    def admit(self, address: str) -> str | None:
+        """Register a connection; return None, or why it is refused (in English)."""
+        refused = self.refusal(address)
+        if refused is not None:
+            return english(*refused)
         self._by_address[address] += 1
         self.total += 1
         return None

@@ -8,7 +8,13 @@ from twisted.logger import Logger
 import cartagena_net
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.table import Table
-from protocol import LocalProtocolError, RemoteProtocolError, choose_version, messages
+from protocol import (
+    PROTOCOL_VERSIONS,
+    LocalProtocolError,
+    RemoteProtocolError,
+    choose_version,
+    messages,
+)
 
 log = Logger(namespace="cartagena.host.lobby")
 
@@ -40,7 +46,7 @@ class Lobby:
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, int) else None
         if table is None:
-            raise HostError("no-such-table", f"there is no table {table_id}")
+            raise HostError("no-such-table", "no-such-table", table=table_id)
         return table
 
     def entries(self) -> list[dict[str, Any]]:
@@ -100,14 +106,14 @@ class Lobby:
         try:
             version = choose_version(msg.versions)
         except RemoteProtocolError as exc:
-            raise HostError(exc.code, exc.message, fatal=True) from None
+            raise HostError(exc.code, "no-common-version", fatal=True, versions=", ".join(
+                str(v) for v in PROTOCOL_VERSIONS)) from None
         if msg.token:
             if msg.role == "spectator":
-                raise HostError("not-allowed", "a spectator has no seat to resume: say hello "
-                                "as a player to use a seat token", fatal=True)
+                raise HostError("not-allowed", "spectator-no-seat", fatal=True)
             table, seat = self.find_token(msg.token)
             if seat is None:
-                raise HostError("bad-token", "unknown or expired seat token", fatal=True)
+                raise HostError("bad-token", "bad-token", fatal=True)
             self._welcome(conn, version, table, seat)
             return None
         stored = self.host.password
@@ -115,11 +121,11 @@ class Lobby:
             self._welcome(conn, version, None, None)
             return None
         if msg.password is None:
-            raise HostError("bad-password", "this host needs its password", fatal=True)
+            raise HostError("bad-password", "host-password-needed", fatal=True)
 
         def checked(ok: bool) -> None:
             if not ok:
-                raise HostError("bad-password", "wrong password for this host", fatal=True)
+                raise HostError("bad-password", "host-password-wrong", fatal=True)
             self._welcome(conn, version, None, None)
 
         return self.host.passwords.check(conn.address, msg.password, stored,
@@ -164,23 +170,23 @@ class Lobby:
         """Answer one request; a Deferred when the answer comes later."""
         handler = getattr(self, "on_" + type(msg).__name__, None)
         if handler is None:
-            raise HostError("not-allowed", f"a client may not send {type(msg).__name__}")
+            raise HostError("not-allowed", "client-may-not-send", type=msg.TYPE)
         return handler(conn, msg)
 
     def _player(self, conn: Any) -> None:
         if conn.role != "player":
-            raise HostError("not-allowed", "spectators watch: they cannot do that")
+            raise HostError("not-allowed", "spectators-cannot")
 
     def _at(self, conn: Any, table_id: Any) -> Table:
         table = self.table(table_id)
         if conn.table is not table:
-            raise HostError("wrong-table", f"you are not at table {table_id}")
+            raise HostError("wrong-table", "not-at-table", table=table_id)
         return table
 
     def on_CreateTable(self, conn: Any, msg: Any) -> Any:
         self._player(conn)
         if conn.table is not None:
-            raise HostError("not-allowed", f"leave table {conn.table.id} first")
+            raise HostError("not-allowed", "leave-first", table=conn.table.id)
         if msg.password is None:
             self._create(conn, msg, None)
             return None
@@ -205,22 +211,21 @@ class Lobby:
 
     def on_JoinTable(self, conn: Any, msg: Any) -> Any:
         if conn.table is not None:
-            raise HostError("not-allowed", f"leave table {conn.table.id} first")
+            raise HostError("not-allowed", "leave-first", table=conn.table.id)
         if conn.role == "spectator" and not msg.spectate:
-            raise HostError("not-allowed", "a spectator connection only watches: "
-                            "send join_table with spectate true")
+            raise HostError("not-allowed", "spectator-only-watches")
         table = self.table(msg.table)
         if table.password is None:
             self._join(conn, table, msg)
             return None
         if msg.password is None:
-            raise HostError("bad-password", f"table {table.id} needs its password")
+            raise HostError("bad-password", "table-password-needed", table=table.id)
 
         def checked(ok: bool) -> None:
             if not ok:
-                raise HostError("bad-password", f"wrong password for table {table.id}")
+                raise HostError("bad-password", "table-password-wrong", table=table.id)
             if self.tables.get(table.id) is not table:
-                raise HostError("no-such-table", f"table {table.id} is gone")
+                raise HostError("no-such-table", "table-gone", table=table.id)
             self._join(conn, table, msg)
 
         return self.host.passwords.check(conn.address, msg.password, table.password,

@@ -272,10 +272,11 @@ class PasswordChecker:
     def check_now(self, address: str, offered: str | None, stored: StoredPassword,
                   what: str) -> str | None:
         """A check that cannot wait (an HTTP request): None if ``offered`` matches, else
-        why not. An address that must wait is refused unchecked; a password this
+        why not (a reason's key, cartagena_net/engine/reasons.py). An address that must
+        wait is refused unchecked; a password this
         process has not seen yet is checked in the background (ask again soon)."""
         if self.throttle.delay(address) > 0:
-            return "too many wrong passwords from your address: wait a little"
+            return "password-wait"
         quick = stored.quick_check(offered)
         if quick is None:
             # One check per offer: a browser asking again while it runs must not queue
@@ -289,9 +290,9 @@ class PasswordChecker:
                     return result
 
                 self.check(address, offered, stored, what).addBoth(done)
-            return "checking the password: try again in a moment"
+            return "password-checking"
         if not self._judged(quick, address, what):
-            return "wrong or missing password"
+            return "password-wrong"
         return None
 
     def _judged(self, ok: bool, address: str, what: str) -> bool:

@@ -115,13 +115,10 @@ class Play:
         if conn is not None:
             t.sitting.require_owner(conn)
         if t.status == "playing":
-            raise HostError("already-started", f"table {t.id} is already playing")
+            raise HostError("already-started", "table-playing", table=t.id)
         empty = [s.color for s in t.seats if not s.occupied]
         if empty:
-            raise HostError(
-                "seats-empty",
-                f"{len(empty)} seat(s) empty ({', '.join(empty)}): wait for players or add bots",
-            )
+            raise HostError("seats-empty", "seats-empty", colors=" ".join(empty))
         rotated = t.status == "finished"
         if rotated:
             self._rotate_start_player()
@@ -138,7 +135,8 @@ class Play:
                 self.journal_trouble(exc)
                 if rotated:  # the seats as they were
                     t.sitting.reseat(t.seats[-1:] + t.seats[:-1])
-                raise HostError("journal-failed", self.journal_message(exc)) from None
+                raise HostError("journal-failed", "journal-failed",
+                                error=exc.strerror or str(exc)) from None
             self.journal_ok()
         t.seq += 1
         t.started_at = started_at
@@ -174,18 +172,18 @@ class Play:
         """A player's action: checked by the engine; nothing changes if it is refused."""
         t = self.table
         if conn in t.spectators:
-            raise HostError("not-allowed", "spectators watch: they cannot act")
+            raise HostError("not-allowed", "spectators-cannot-act")
         seat = t.sitting.seat_of(conn)
         if seat is None:
-            raise HostError("not-allowed", f"you have no seat at table {t.id}")
+            raise HostError("not-allowed", "no-seat-here", table=t.id)
         if t.status != "playing" or t.state is None:
-            raise HostError("not-started", f"table {t.id} is not playing")
+            raise HostError("not-started", "not-playing", table=t.id)
         if t.faulted:
-            raise HostError("table-fault", f"table {t.id} stopped after a host fault")
+            raise HostError("table-fault", "table-faulted", table=t.id)
         if seq != t.seq:
-            raise HostError("stale", f"stale action: seq {seq} but the game is at {t.seq}")
+            raise HostError("stale", "stale", seq=seq, now=t.seq)
         if t.state.actor != seat.index:
-            raise HostError("not-your-turn", f"it is not {seat.color}'s turn to act")
+            raise HostError("not-your-turn", "not-your-turn", color=seat.color)
         self.apply(seat.index, text)
 
     def apply(self, seat: int, text: str) -> None:
@@ -198,16 +196,12 @@ class Play:
         try:
             t.state.apply(text)
         except IllegalActionError as exc:
-            raise HostError("illegal-action", str(exc) or "that action breaks a rule") from None
+            raise HostError.of("illegal-action", exc) from None
         except InvalidActionError as exc:
-            raise HostError("bad-action", str(exc) or f"cannot read {text!r}") from None
+            raise HostError.of("bad-action", exc) from None
         except Exception:  # noqa: BLE001 - an engine bug must not take the table down
             self._engine_fault(seat, text)
-            raise HostError(
-                "table-fault",
-                f"the host failed to apply {text[:60]!r} (a fault logged on the host); "
-                "the action was refused and the game is unchanged",
-            ) from None
+            raise HostError("table-fault", "action-fault", action=repr(text[:60])) from None
         hinted = t.coach.was_hinted(seat, t.seq)  # the record marks a move after a hint
         if t.journal is not None:
             record: dict[str, Any] = {"t": "act", "seq": t.seq + 1, "seat": seat,
@@ -223,7 +217,8 @@ class Play:
                 # state, and nothing is sent but the refusal.
                 self.journal_trouble(exc)
                 self._restore_last_good()
-                raise HostError("journal-failed", self.journal_message(exc)) from None
+                raise HostError("journal-failed", "journal-failed",
+                                error=exc.strerror or str(exc)) from None
             self.journal_ok()
         if hinted:
             t.coach.hinted_moves.append(t.actions_seen)
@@ -313,11 +308,6 @@ class Play:
                 self.table.journal.rewrite(self.meta_record(), self.seats_record())
             except OSError as exc:
                 self.journal_trouble(exc)
-
-    @staticmethod
-    def journal_message(exc: OSError) -> str:
-        return (f"the host cannot save the game ({exc.strerror or exc}): nothing was "
-                "changed; try again once the host's disk has room")
 
     def journal_trouble(self, exc: OSError) -> None:
         """The journal cannot be written: said once (until it writes again)."""

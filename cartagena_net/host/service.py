@@ -42,7 +42,7 @@ log = Logger(namespace="cartagena.host")
 
 GAME_CACHE = 64
 HOST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a host-id file may hold
-HOST_ENDED = "the host ended the game"  # the reason every client is given on a stop
+HOST_ENDED = "host-ended"  # the reason every client is given on a stop (a reason's key)
 
 
 class _Factory(tprotocol.Factory):
@@ -210,20 +210,19 @@ class HostService(Service):
             try:
                 stored_password = StoredPassword.make(password)
             except ValueError as exc:
-                raise HostError("bad-field", f"unusable table password: {exc}") from None
+                raise HostError("bad-field", "password-unusable", detail=str(exc)) from None
         cap = self.config.max_tables_per_address
         if address is not None and sum(
             1 for t in self.lobby.tables.values() if t.creator == address
         ) >= cap:
-            raise HostError("too-many-tables",
-                            f"{address} already holds {cap} tables on this host")
+            raise HostError("too-many-tables", "address-tables", address=address, tables=cap)
         if len(self.lobby.tables) >= self.config.max_tables:
             # Tables nobody plays or watches never hold the last slots: the one paused
             # longest goes now (as after its grace period) to make room.
             paused = [t for t in self.lobby.tables.values() if t.paused and t.unattended()]
             if not paused:
-                raise HostError("too-many-tables",
-                                f"this host has {self.config.max_tables} tables")
+                raise HostError("too-many-tables", "host-tables",
+                                tables=self.config.max_tables)
             min(paused, key=lambda t: (t.paused_since, t.id)).abandon("room")
         while True:
             table_id = self.lobby.next_id
@@ -245,7 +244,8 @@ class HostService(Service):
             table.close()
             if table.journal is not None:
                 table.journal.remove()
-            raise HostError("bad-field", f"a table of {len(table.seats)} seats takes 0..{len(table.seats)} bots")
+            raise HostError("bad-field", "bots-count", seats=len(table.seats),
+                            most=len(table.seats))
         if table.journal is not None:
             table.journal.append(table.meta_record())
         for i in range(bots):
@@ -322,13 +322,14 @@ class HostService(Service):
             key = (rules, tuple(sorted(options.items())))
             hash(key)
         except TypeError:
-            raise HostError("bad-rules", "options must be plain values") from None
+            raise HostError("bad-rules", "options-not-plain") from None
         game = self._games.get(key)
         if game is None:
             try:
                 game = make_game(rules, **options)
             except Exception as exc:  # noqa: BLE001 - whatever the engine refuses is bad-rules
-                raise HostError("bad-rules", f"cannot make a {rules!r} game: {exc}") from None
+                raise HostError("bad-rules", "rules-unusable", rules=repr(rules),
+                                detail=str(exc)) from None
             if len(self._games) >= GAME_CACHE:
                 self._games.clear()
             self._games[key] = game
@@ -343,7 +344,7 @@ class HostService(Service):
             return
         refused = self.passwords.check_now(address, password, self.password, "host")
         if refused is not None:
-            raise HostError("bad-password", f"this host needs its password: {refused}")
+            raise HostError("bad-password", refused)
 
     def lobby_changed(self, table: Any = None) -> None:
         if table is not None:  # someone came or went: a bots-only table may pause or resume

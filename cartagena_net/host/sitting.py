@@ -72,7 +72,7 @@ class Sitting:
         """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""
         t = self.table
         if t.playing:
-            raise HostError("already-started", f"table {t.id} is playing")
+            raise HostError("already-started", "table-playing", table=t.id)
         chosen = self._choose_seat(seat, color)
         chosen.name = name
         chosen.token = new_token()
@@ -89,20 +89,20 @@ class Sitting:
         if color is not None:
             matches = [s for s in seats if s.color.casefold() == color.casefold()]
             if not matches:
-                names = ", ".join(s.color for s in seats)
-                raise HostError("bad-seat", f"no {color!r} seat at this table (colours: {names})")
+                raise HostError("bad-seat", "no-color-seat", color=color,
+                                colors=" ".join(s.color for s in seats))
             if seat is not None and seat != matches[0].index:
-                raise HostError("bad-seat", f"seat {seat} is not {color}")
+                raise HostError("bad-seat", "seat-not-color", seat=seat, color=color)
             seat = matches[0].index
         if seat is None:
             for s in seats:
                 if not s.occupied:
                     return s
-            raise HostError("table-full", f"table {t.id} has no free seat")
+            raise HostError("table-full", "no-free-seat", table=t.id)
         if not 0 <= seat < len(seats):
-            raise HostError("bad-seat", f"seat {seat} does not exist (0..{len(seats) - 1})")
+            raise HostError("bad-seat", "seat-out-of-range", seat=seat, last=len(seats) - 1)
         if seats[seat].occupied:
-            raise HostError("table-full", f"seat {seat} ({seats[seat].color}) is taken")
+            raise HostError("table-full", "seat-taken", seat=seat, color=seats[seat].color)
         return seats[seat]
 
     def detach(self, conn: Any) -> None:
@@ -168,7 +168,7 @@ class Sitting:
             if present and present[0] is seat:
                 return
         if seat is None or seat.index != t.owner:
-            raise HostError("not-owner", "only the table's owner (the first to sit) may do that")
+            raise HostError("not-owner", "owner-only")
 
     # -- takeovers: a stand-in bot for an absent player --------------------------
 
@@ -233,12 +233,10 @@ class Sitting:
         """During a game: a bot plays an absent player's seat until the player returns."""
         seats = self.table.seats
         if seat is None or not 0 <= seat < len(seats):
-            raise HostError("already-started", "during a game a bot can only stand in for "
-                            "an absent player: name the seat")
+            raise HostError("already-started", "stand-in-name-seat")
         chosen = seats[seat]
         if not chosen.human or chosen.conn is not None:
-            raise HostError("bad-seat", f"the {chosen.color} player is here: a bot stands in "
-                            "only for an absent player")
+            raise HostError("bad-seat", "player-here", color=chosen.color)
         self.stand_in(chosen, kind)
         return chosen
 
@@ -247,12 +245,11 @@ class Sitting:
         t = self.table
         self.require_owner(conn)
         if not 0 <= seat < len(t.seats):
-            raise HostError("bad-seat", f"seat {seat} does not exist (0..{len(t.seats) - 1})")
+            raise HostError("bad-seat", "seat-out-of-range", seat=seat, last=len(t.seats) - 1)
         chosen = t.seats[seat]
         if t.playing:
             if chosen.takeover_bot is None:
-                raise HostError("already-started", "during a game only a bot standing in "
-                                "for an absent player can be taken off")
+                raise HostError("already-started", "stand-in-only")
             chosen.stand_in(None, None)  # the seat waits for its player again
             t.host.lobby_changed(t)
             return
@@ -260,7 +257,7 @@ class Sitting:
             self.remove_seat(seat)
             return
         if chosen.bot_kind is None:
-            raise HostError("bad-seat", f"seat {seat} has no bot")
+            raise HostError("bad-seat", "no-bot", seat=seat)
         chosen.clear()
         t.play.journal_seats()
         t.host.lobby_changed(t)
@@ -272,8 +269,8 @@ class Sitting:
         try:
             self.reseat(keep)
         except HostError:
-            raise HostError("bad-seat", f"a {t.rules} table cannot have "
-                            f"{len(keep)} seats") from None
+            raise HostError("bad-seat", "seats-unusable", rules=t.rules,
+                            seats=len(keep)) from None
         t.play.rewrite_journal()
         t.host.lobby_changed(t)
 

@@ -172,7 +172,7 @@ class Table:
         refused = self.host.passwords.check_now(address, password, self.password,
                                                 f"table {self.id}")
         if refused is not None:
-            raise HostError("bad-password", f"table {self.id} needs its password: {refused}")
+            raise HostError("bad-password", refused)
 
     def sit(self, conn: Any, seat: int | None, name: str, color: str | None) -> Seat:
         """Seat ``conn`` (a new player) and return the seat; the first to sit owns it."""

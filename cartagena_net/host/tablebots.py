@@ -34,7 +34,7 @@ def check_bot_kind(kind: str) -> None:
     from cartagena_net.bots.kinds import BOT_KINDS
 
     if kind not in BOT_KINDS:
-        raise HostError("bad-field", f"unknown bot kind {kind!r} (one of {', '.join(BOT_KINDS)})")
+        raise HostError("bad-field", "unknown-bot", kind=repr(kind), kinds=", ".join(BOT_KINDS))
 
 
 def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
@@ -184,15 +184,14 @@ class TableBots:
         t = self.table
         seat = None if conn in t.spectators else t.sitting.seat_of(conn)
         if seat is None:
-            raise HostError("not-allowed", "only a seated player may ask for a hint")
+            raise HostError("not-allowed", "hint-seated-only")
         if not t.coach.hints:
-            raise HostError("not-allowed", f"table {t.id} does not allow hints "
-                            "(its owner chooses when creating it)")
+            raise HostError("not-allowed", "no-hints", table=t.id)
         if t.status != "playing" or t.state is None or t.state.is_over or t.faulted:
-            raise HostError("not-allowed", f"table {t.id} is not playing")
+            raise HostError("not-allowed", "not-playing", table=t.id)
         actions = [a for a in legal(t.state, seat.index) if a != "undo"]
         if not actions:
-            raise HostError("not-your-turn", "you have nothing to decide now: ask on your turn")
+            raise HostError("not-your-turn", "hint-not-now")
         t.coach.ask(conn, seat.index, actions)
 
     def think(self, seat: Seat) -> None:

@@ -79,7 +79,7 @@ class Viewers:
     def check_spectators(self) -> None:
         t = self.table
         if not t.allow_spectators:
-            raise HostError("no-spectators", f"table {t.id} is closed to spectators")
+            raise HostError("no-spectators", "no-spectators", table=t.id)
 
     def spectate(self, conn: Any) -> None:
         t = self.table

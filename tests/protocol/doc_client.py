@@ -16,7 +16,7 @@ MAX_FRAME = 65536
 # Section 4: every field of every message the host sends.
 HOST_FIELDS = {
     "welcome": {"host_id", "host_name", "server_version", "version", "session", "resumed"},
-    "error": {"code", "message", "fatal", "ref"},
+    "error": {"code", "message", "fatal", "ref", "why", "args"},
     "lobby": {"tables", "scores", "notices"},
     "joined": {"table", "seat", "token"},
     "state": {"table", "seq", "view", "legal", "events", "lines", "chances"},
@@ -24,7 +24,7 @@ HOST_FIELDS = {
     "chat": {"table", "text", "sender"},
     "ping": {"nonce"},
     "pong": {"nonce"},
-    "bye": {"reason"},
+    "bye": {"reason", "why", "args"},
 }
 # Section 4.13: the fields of every event type ("?" = left out when hidden).
 EVENT_FIELDS = {

@@ -68,12 +68,13 @@ MESSAGES: dict[str, m.Message] = {
     "hint_answer": m.Hint(table=1, seq=4, action="advance 0 key",
                           reason="this pirate jumps 9 spaces",
                           why={"kind": "jump", "spaces": 9, "pirates": 1}),
-    "error": m.Error(code="stale", message="seq 3 but the game is at 4", fatal=False,
-                     ref="action"),
+    "error": m.Error(code="stale", message="the game moved on: your move answered position "
+                     "3, the game is at 4", fatal=False, ref="action", why="stale",
+                     args={"seq": 3, "now": 4}),
     "chat": m.Chat(text="ahoy", table=1, sender="ann"),
     "ping": m.Ping(nonce=7),
     "pong": m.Pong(nonce=7),
-    "bye": m.Bye(reason="done"),
+    "bye": m.Bye(reason="the host ended the game", why="host-ended"),
 }
 
 ANNOUNCE = discovery.Announce(

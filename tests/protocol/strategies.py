@@ -55,6 +55,10 @@ def for_kind(kind: f.Kind) -> st.SearchStrategy[Any]:
         value = st.one_of(st.none(), st.booleans(), st.text(max_size=70),
                           st.integers(min_value=f.I32_MIN, max_value=f.I32_MAX))
         return st.dictionaries(st.text(max_size=40), value, max_size=6)
+    if isinstance(kind, f.Args):
+        value = st.one_of(st.booleans(), st.text(max_size=210),
+                          st.integers(min_value=-(2**63), max_value=2**63 - 1))
+        return st.dictionaries(st.text(max_size=40), value, max_size=f.Args.MAX)
     if isinstance(kind, f.Data):
         return plain_map
     if isinstance(kind, f.Nested):

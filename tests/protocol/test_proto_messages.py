@@ -265,3 +265,68 @@ def test_deepest_allowed_view_still_encodes_and_decodes():
         node = node["d"]
     msg = messages.State(table=1, seq=1, view=deep)
     assert through_wire(msg) == msg
+
+
+# -- a reason as data: error.why/args and bye.why/args (docs 4.3, 4.17) -------------------
+
+@pytest.mark.parametrize("kind", ["error", "bye"])
+def test_a_reason_as_data_goes_through_the_wire(kind):
+    base = {"type": "error", "code": "table-full", "message": "seat 2 (blue) is taken"} \
+        if kind == "error" else {"type": "bye", "reason": "the host ended the game"}
+    args = {"seat": 2, "color": "blue", "again": False, "big": 2**62, "x\x07y": "a\u202eb"}
+    got = through_wire(messages.decode({**base, "why": "seat-taken", "args": args}))
+    assert got.why == "seat-taken"
+    assert got.args == {"seat": 2, "color": "blue", "again": False, "big": 2**62, "xy": "ab"}
+    # Absent or nil: no reason as data, as a host of before sends.
+    old = messages.decode(base)
+    assert old.why is None and old.args is None
+    assert messages.decode({**base, "why": None, "args": None}) == old
+
+
+@pytest.mark.parametrize("kind", ["error", "bye"])
+@pytest.mark.parametrize("args", [
+    {f"k{i}": i for i in range(9)},          # more than 8 fields
+    {"n": 1.5}, {"n": None}, {"n": [1]}, {"n": {"a": 1}}, {"n": b"x"},
+    {"n": 2**63}, {"n": -(2**63) - 1},
+    {1: "x"},                                  # a key that is no string
+    ["seat", 2], "seat 2", 7,                  # not a map at all
+])
+def test_a_reason_with_unusable_fields_is_bad_field(kind, args):
+    base = {"type": "error", "code": "stale"} if kind == "error" else {"type": "bye"}
+    with pytest.raises(RemoteProtocolError) as err:
+        messages.decode({**base, "why": "stale", "args": args})
+    assert err.value.code == "bad-field" and not err.value.fatal
+    with pytest.raises(RemoteProtocolError) as err:
+        messages.decode({**base, "why": 5})
+    assert err.value.code == "bad-field"
+    cls = messages.Error if kind == "error" else messages.Bye
+    with pytest.raises(LocalProtocolError):
+        cls(**({"code": "stale"} if kind == "error" else {}), why="stale", args=args)
+
+
+def test_a_reason_key_is_capped_and_strings_in_its_fields_too():
+    got = messages.decode({"type": "error", "code": "x", "why": "w" * 40,
+                           "args": {"k" * 40: "v" * 300}})
+    assert got.why == "w" * 32
+    assert got.args == {"k" * 32: "v" * 200}
+    assert set(messages.Error(code="x").to_wire()) == {
+        "type", "code", "message", "fatal", "ref", "why", "args"}
+
+
+def test_a_client_of_before_reads_an_error_with_a_reason():
+    """What a client of before decodes with: the fields it knew, the rest ignored."""
+    from typing import ClassVar
+
+    from protocol.fields import Bool, Opt, Str
+
+    class OldError(messages.Error):
+        FIELDS: ClassVar = {"code": Str(32), "message": Str(500), "fatal": Bool(), "ref": Opt(Str(32))}
+
+    sent = messages.Error(code="table-full", message="seat 2 (blue) is taken", ref="join_table",
+                          why="seat-taken", args={"seat": 2, "color": "blue"})
+    decoder = FrameDecoder()
+    decoder.receive_data(encode_frame(sent.to_wire()))
+    old = OldError.from_wire(decoder.next_frame())
+    assert (old.code, old.message, old.ref) == ("table-full", "seat 2 (blue) is taken",
+                                                "join_table")
+    assert old.why is None and old.args is None  # never read: the fields it knew only

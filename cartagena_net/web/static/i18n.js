@@ -144,6 +144,61 @@ const Names = (() => {
   return { card, color, place };
 })();
 
+// A host's reason (an error's or a bye's why and args: docs/protocol.md 4.3) in the
+// reader's language, from the templates the host writes into /i18n.js (the table of
+// cartagena_net/engine/reasons.py, translated by the same catalog); a field is shown by its
+// name as the terminal shows it. null for a key not known here or fields that do not fit
+// (the page then shows the host's English line).
+function reasonText(why, args) {
+  const reasons = (window.CARTAGENA_I18N || {}).reasons || {};
+  if (typeof why !== "string" || !Object.prototype.hasOwnProperty.call(reasons, why)) return null;
+  const template = reasons[why];
+  const COUNTS = {
+    cards: (n) => nt("{n} card", "{n} cards", n), spaces: (n) => nt("{n} space", "{n} spaces", n),
+    actions: (n) => nt("{n} action", "{n} actions", n), seats: (n) => nt("{n} seat", "{n} seats", n),
+    tables: (n) => nt("{n} table", "{n} tables", n),
+  };
+  const shown = {};
+  for (const [name, value] of Object.entries(args && typeof args === "object" ? args : {})) {
+    if (name in COUNTS) {
+      if (!Number.isInteger(value)) return null;
+      shown[name] = COUNTS[name](value);
+    } else if (typeof value === "boolean") shown[name] = String(value);
+    else if (name === "card" || name === "power") shown[name] = Names.card(value);
+    else if (name === "color") shown[name] = Names.color(value);
+    else if (name === "colors") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.color).join(", ");
+    else if (name === "symbols") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.card).join(", ");
+    else if (name === "place") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : Names.place(value);
+    else shown[name] = value;
+  }
+  let missing = false;
+  const text = String(template).replace(/\{([a-z_]+)\}/g, (all, name) => {
+    if (Object.prototype.hasOwnProperty.call(shown, name)) return String(shown[name]);
+    missing = true;
+    return all;
+  });
+  return missing ? null : text;
+}
+
+// A hint's reason from its why map (docs/protocol.md 4.18), the port of
+// cartagena_net/engine/reasons.py's hint_reason and hint_text; null if it cannot be said.
+function hintText(why) {
+  if (!why || typeof why !== "object") return null;
+  // A field the map leaves out stays out: the template does not fit, the host's line shows.
+  const given = (...names) => Object.fromEntries(names.filter((n) => why[n] !== undefined && why[n] !== null).map((n) => [n, why[n]]));
+  const FIELDS = { only: [], boat: ["spaces"], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
+                   keep: ["card", "spaces"], power: ["power"], choose: ["card"], draw: [] };
+  const k = why.kind;
+  let found = ["hint-gain", {}];
+  if (k === "jump") {
+    const two = (why.pirates || 1) > 1 ? "-two" : "";
+    found = why.power ? [`hint-power-jump${two}`, given("power", "spaces")] : [`hint-jump${two}`, given("spaces")];
+  } else if (typeof k === "string" && Object.prototype.hasOwnProperty.call(FIELDS, k)) found = [`hint-${k}`, given(...FIELDS[k])];
+  let line = reasonText(found[0], found[1]);
+  if (line !== null && why.gain) line = reasonText("hint-better", { line, gain: why.gain, next: String(why.next) });
+  return line;
+}
+
 // An event's line in the reader's language, from its data (the port of
 // cartagena_net/engine/sentences.py: the same templates, from the same catalog); the
 // host's English line for a kind not known here. who(seat) names a seat.

@@ -162,11 +162,11 @@
       }
       if (msg.code === "bad-password" && msg.ref === "join_table" && asking !== null) return askSecret(asking, tr("Table {n} needs its password", { n: asking }), true);
       if (msg.code === "bad-password" && msg.ref === "join_table") return;
-      notice(msg.message || msg.code);
+      notice(reasonText(msg.why, msg.args) || msg.message || msg.code);
     },
     hint(msg) { Learn.hint(msg); },
     ping(msg) { send({ type: "pong", nonce: msg.nonce }); },
-    bye(msg) { notice(tr("The host stopped: {reason}", { reason: msg.reason })); },
+    bye(msg) { notice(tr("The host stopped: {reason}", { reason: reasonText(msg.why, msg.args) || msg.reason })); },
     chat(msg) { events = events.concat([{ type: "chat", text: `${msg.sender || "?"}: ${msg.text}` }]).slice(-MAX_LOG); render(); },
   };
 
@@ -604,7 +604,7 @@
         $("hint").textContent = asked === seq ? tr("Thinking…") : tr("Hint");
         const reason = shown && prefix.join(" ") === shown.action ? shown : null;
         $("hint-reason").hidden = !reason;
-        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: reason.action, reason: reason.reason }) : "";
+        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: reason.action, reason: hintText(reason.why) || reason.reason }) : "";
         LiveChances.draw($("chances"), chances, view.seats, seatName);
       },
     };

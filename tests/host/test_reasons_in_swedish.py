@@ -1,0 +1,89 @@
+"""A host's refusals and its bye reach a Swedish client as data it words itself: a seat
+taken, a wrong table password, an illegal move and the host stopping, provoked over real
+TCP, each an ``error``/``bye`` with a ``why`` of the reasons' table whose English
+``message`` is that template filled with its ``args``; a Swedish terminal client's
+status line says each in Swedish (no English word), an English one as the host wrote it."""
+from __future__ import annotations
+
+from typing import Any
+
+from cartagena_net.engine.reasons import REASONS, fields, reason_text
+from cartagena_net.i18n import language, set_language
+from client.model import ClientModel
+from protocol import messages
+from tests.client.test_tmux_swedish import english_left
+from tests.host.helpers import join, make_host, run, stop_host
+from tests.twisted_loop import until
+
+
+def _status(msg: dict[str, Any], lang: str) -> str:
+    before = language()
+    set_language(lang)
+    try:
+        m = ClientModel(name="ann")
+        m.host_label = "127.0.0.1:41672"
+        m.on_message(msg)
+        return m.status
+    finally:
+        set_language(before)
+
+
+async def _provoke() -> list[dict[str, Any]]:
+    host = make_host(guess_free=10**9)
+    open_table = host.create_table("bordet", "jamaica", {"players": 2})
+    locked = host.create_table("hemligt", "jamaica", {"players": 2}, password="pw")
+    port = host.port
+    got: list[dict[str, Any]] = []
+    a, _ = await join(port, "ann")
+    b, _ = await join(port, "bob")
+    c, _ = await join(port, "cid")
+    a.send(messages.JoinTable(table=open_table, seat=0))
+    await a.expect(messages.Joined)
+    b.send(messages.JoinTable(table=open_table, seat=0))  # taken
+    got.append((await b.expect(messages.Error)).to_wire())
+    c.send(messages.JoinTable(table=locked, password="wrong"))
+    got.append((await c.expect(messages.Error)).to_wire())
+    b.send(messages.JoinTable(table=open_table, seat=1))
+    await b.expect(messages.Joined)
+    a.send(messages.Start(table=open_table))
+    state = await a.expect(messages.State)
+    mover = a if state.view["actor"] == 0 else b
+    mover.send(messages.Action(table=open_table, seq=state.seq, action="retreat 0"))
+    got.append((await mover.expect(messages.Error)).to_wire())
+    a.send(messages.AddBot(table=open_table, seat=1, kind="greedy"))  # the player is here
+    got.append((await a.expect(messages.Error)).to_wire())
+    await stop_host(host)
+    got.append((await a.expect(messages.Bye)).to_wire())
+    await until(lambda: c.lost.done(), "the host closed")
+    return got
+
+
+def test_refusals_and_bye_carry_their_reason_and_a_swedish_client_words_them():
+    got = run(_provoke())
+    whys = [m["why"] for m in got]
+    assert whys == ["seat-taken", "table-password-wrong", "retreat-from-start", "player-here",
+                    "host-ended"]
+    for m in got:
+        assert m["why"] in REASONS and set(m["args"] or {}) == fields(m["why"]), m
+        line = m["message"] if m["type"] == "error" else m["reason"]
+        assert line == reason_text(m["why"], m["args"]), m  # the host's line: the template
+    seat, retreat = got[0], got[2]
+    assert seat["args"] == {"seat": 0, "color": "red"}
+    assert retreat["code"] == "illegal-action" and retreat["args"] == {"place": "start"}
+
+    said = {m["why"]: _status(m, "sv") for m in got}
+    assert said["seat-taken"] == "ingen ledig plats: plats 0 (röd) är upptagen"
+    assert said["table-password-wrong"] == "fel eller saknat lösenord"
+    assert said["retreat-from-start"] == \
+        "inte tillåtet: en pirat vid start kan inte flytta bakåt"
+    assert said["player-here"] == ("spelaren med färgen blå är här: en bot ersätter bara en "
+                                   "frånvarande spelare")
+    assert said["host-ended"] == "värden avslutade partiet"
+    for why, text in said.items():
+        assert english_left(text) == [], (why, text)
+    # An English client reads the host's own words; one of before (no why) too.
+    assert _status(seat, "en") == "no free seat: seat 0 (red) is taken"
+    old = {k: v for k, v in retreat.items() if k not in ("why", "args")}
+    assert _status(old, "sv") == "inte tillåtet: a pirate at the start cannot retreat"
+    assert _status({**retreat, "why": "a-reason-of-tomorrow"}, "sv") == \
+        "inte tillåtet: a pirate at the start cannot retreat"

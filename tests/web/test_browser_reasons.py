@@ -1,0 +1,46 @@
+"""A host's reasons on /play in a Swedish Chromium: the refusal of a start with empty
+seats, sent by the host as data, is worded by the page in Swedish (the host's English
+line never shown), and a hint's and a bye's reasons go through the same templates."""
+from __future__ import annotations
+
+from tests.web.test_browser import wait_for
+from tests.web.test_browser_phone import QUICK, guest_page, new_table
+from tests.web.test_browser_seats import click_css, wait_for_page
+from tests.web.test_browser_swedish import ENGLISH, make_browser
+
+
+def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
+    driver = make_browser("sv-SE")
+    try:
+        host = host_process(*QUICK)
+        guest_page(driver, host.url, "zoe")
+        new_table(driver, "jamaica", 3)
+        wait_for_page(driver, "document.body.dataset.screen === 'waiting'", "the waiting room")
+        click_css(driver, "#start:not([hidden])", "Starta partiet")  # two seats empty
+        wait_for(driver, "!document.getElementById('notice').hidden", "the refusal")
+        notice = driver.execute_script("return document.getElementById('notice').textContent")
+        assert notice == ("platser som fortfarande är tomma: blå, gul; vänta på spelare "
+                          "eller lägg till bottar"), notice
+        assert not ENGLISH.search(notice), notice
+        said = driver.execute_script("""return [
+            hintText({kind: 'retreat', spaces: 1, cards: 2}),
+            hintText({kind: 'jump', spaces: 9, pirates: 2, power: 'hook', gain: 7,
+                      next: 'advance 0 key'}),
+            reasonText('host-ended', null),
+            reasonText('card-not-in-hand', {card: 'skull'}),
+            reasonText('no-chest-there', {place: 6}),
+            reasonText('discard-too-many', {cards: 1, given: 2}),
+            reasonText('a-reason-of-tomorrow', {}),
+            reasonText('seat-taken', {seat: 1}),
+            reasonText('discard-too-many', {cards: 'one', given: 2})]""")
+        assert said == [
+            "den här piraten flyttar 1 ruta bakåt och plockar upp 2 kort",
+            ("kraften hos krok: de här två piraterna hoppar 9 rutor (ungefär 7 poäng bättre "
+             "än advance 0 key)"),
+            "värden avslutade partiet",
+            "du har ingen dödskalle på handen",
+            "ingen stängd kista på ruta 6",
+            "du ska slänga 1 kort, inte 2",
+            None, None, None], said
+    finally:
+        driver.quit()
