@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartagena_net.engine.reasons import damage_text, os_error_text
 from cartagena_net.i18n import _, ngettext, pgettext
-from cartagena_net.i18n.system import damage_text, os_error_text
 
 
 def _count(value: Any) -> int:
@@ -23,7 +23,7 @@ def notice_text(notice: dict[str, Any]) -> str | None:
     where = ("; " + _("the damaged journal is kept on the host as {file}").format(
         file=kept_as)) if kept_as else ""
     if kind == "journal-failed":
-        error = os_error_text(notice, default=_("it refuses writes"))
+        error = os_error_text(notice, _, default=_("it refuses writes"))
         return _("game paused: the host's disk is full or refuses writes ({error}); it goes "
                  "on by itself once there is room").format(error=error)
     if kind == "journal-shortened":
@@ -40,11 +40,11 @@ def notice_text(notice: dict[str, Any]) -> str | None:
             n=lost) if lost else _("it is lost"))
         return _("the game of table {table} could not come back after the host restarted: "
                  "its journal was damaged ({why}), {what}").format(
-            table=notice.get("table"), why=damage_text(notice), what=what) + where
+            table=notice.get("table"), why=damage_text(notice, _), what=what) + where
     if kind == "no-journal":
         return _("this game is not saved: the host cannot write its state folder {folder} "
                  "({error}), so a crash would lose it").format(
-            folder=notice.get("folder") or "", error=os_error_text(notice))
+            folder=notice.get("folder") or "", error=os_error_text(notice, _))
     return None
 
 

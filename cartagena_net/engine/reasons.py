@@ -207,8 +207,56 @@ def fields(why: str) -> set[str]:
     return {f for _text, f, _spec, _conv in string.Formatter().parse(REASONS[why]) if f}
 
 
+#: What an operating system's error means, by its symbolic name (``errno``): a field
+#: ``error`` that comes with an ``errno`` known here is shown as these words, not as the
+#: host's system's own (:func:`os_error_text`).
+OS_ERRORS: dict[str, str] = {
+    "ENOSPC": N_("the disk is full"),
+    "EDQUOT": N_("the disk quota is used up"),
+    "EROFS": N_("the disk is read-only"),
+    "EACCES": N_("permission denied"),
+    "EPERM": N_("permission denied"),
+    "EIO": N_("the disk reports an input/output error"),
+    "ENOENT": N_("the folder does not exist"),
+    "ENOTDIR": N_("a part of the path is not a folder"),
+    "EMFILE": N_("too many files are open"),
+    "ENFILE": N_("too many files are open"),
+}
+
+
 def _same(text: str) -> str:
     return text
+
+
+#: A damaged journal's kind of damage (``host/unfinished.JournalDamage.cause``, a
+#: notice's ``cause``: docs/protocol.md 4.4).
+JOURNAL_DAMAGE: dict[str, str] = {
+    "damaged": N_("a record in it is damaged"),
+    "inconsistent": N_("its records do not fit the game"),
+    "empty": N_("it is empty"),
+    "fault": N_("the host could not read it"),
+}
+
+
+def damage_text(fields: Mapping[str, Any], gettext: Callable[[str], str] = _same) -> str:
+    """A damaged journal's ``cause`` in words through ``gettext``, else the host's own
+    ``why`` (an older host sends no cause)."""
+    cause = fields.get("cause")
+    if isinstance(cause, str) and cause in JOURNAL_DAMAGE:
+        return gettext(JOURNAL_DAMAGE[cause])
+    return str(fields.get("why") or "?")
+
+
+def os_error_text(fields: Mapping[str, Any], gettext: Callable[[str], str] = _same,
+                  default: str = "?") -> str:
+    """An OS error sent as data (``errno``, ``error``: ``portable.files.error_fields``)
+    in words through ``gettext``: its name's meaning where known, else the OS's own
+    words, else ``default``."""
+    name = fields.get("errno")
+    if isinstance(name, str) and name in OS_ERRORS:
+        return gettext(OS_ERRORS[name])
+    text = fields.get("error")
+    return str(text) if isinstance(text, str) and text else default
 
 
 def _count(name: str, n: Any, tr: Translations) -> str:
@@ -252,6 +300,8 @@ def reason_text(why: Any, args: Mapping[str, Any] | None = None, tr: Translation
                 shown[name] = ", ".join(card(c) for c in str(value).split())
             elif name == "colors":
                 shown[name] = ", ".join(color(c) for c in str(value).split())
+            elif name == "error" and (args or {}).get("errno") in OS_ERRORS:
+                shown[name] = tr.gettext(OS_ERRORS[args["errno"]])  # type: ignore[index]
             elif name == "place":
                 shown[name] = (tr.gettext("space {n}").format(n=value)
                                if isinstance(value, int) else place(str(value)))

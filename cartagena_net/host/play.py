@@ -136,7 +136,7 @@ class Play:
                 if rotated:  # the seats as they were
                     t.sitting.reseat(t.seats[-1:] + t.seats[:-1])
                 raise HostError("journal-failed", "journal-failed",
-                                error=exc.strerror or str(exc)) from None
+                                **error_fields(exc)) from None
             self.journal_ok()
         t.seq += 1
         t.started_at = started_at
@@ -218,7 +218,7 @@ class Play:
                 self.journal_trouble(exc)
                 self._restore_last_good()
                 raise HostError("journal-failed", "journal-failed",
-                                error=exc.strerror or str(exc)) from None
+                                **error_fields(exc)) from None
             self.journal_ok()
         if hinted:
             t.coach.hinted_moves.append(t.actions_seen)

@@ -14,6 +14,7 @@ from twisted.internet import protocol as tprotocol
 from twisted.logger import Logger
 
 from cartagena_net.engine import make_game
+from cartagena_net.engine.reasons import os_error_text
 from cartagena_net.host import recorder
 from cartagena_net.host.config import HostConfig
 from cartagena_net.host.connection import HostConnection
@@ -33,8 +34,7 @@ from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredP
 from cartagena_net.host.reviewer import Reviewer
 from cartagena_net.host.table import Table
 from cartagena_net.host.thinker import Thinker
-from cartagena_net.i18n import ngettext
-from cartagena_net.i18n.system import os_error_text
+from cartagena_net.i18n import _, ngettext
 from cartagena_net.portable.sockets import listen_tcp
 from protocol import Connection, Role, encode_frame
 
@@ -297,7 +297,7 @@ class HostService(Service):
                 "refused until it has room",
                 "cannot save the games of tables {ids} ({error}) in {folder}: their actions "
                 "are refused until it has room", len(failing)).format(
-                ids=ids, error=os_error_text(failing[0].journal_error), folder=self.state_dir))
+                ids=ids, error=os_error_text(failing[0].journal_error, _), folder=self.state_dir))
         waiting = self.records_waiting.records
         if waiting:
             folder = next(iter(waiting.values()))[0]

@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from cartagena_net.engine import make_game
+from cartagena_net.engine.reasons import damage_text
 from cartagena_net.host import gamerec
 from cartagena_net.host.journal import list_journals, read_journal
 from cartagena_net.i18n import _, ngettext
-from cartagena_net.i18n.system import damage_text
 
 #: What kind of damage a journal has (``JournalDamage.cause``, a notice's ``cause``):
 #: a line that does not read as a record (checksum, JSON); records that read but do not
 #: fit together or the game; an empty file, or one holding only a line cut short; and a
 #: fault of the host's own while reading it.
-CAUSES = ("damaged", "inconsistent", "empty", "fault")  # worded: i18n.system.JOURNAL_DAMAGE
+CAUSES = ("damaged", "inconsistent", "empty", "fault")  # worded: engine/reasons.JOURNAL_DAMAGE
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class JournalDamage:
                             "it are lost", self.lost).format(kept=self.kept, n=self.lost)
         kept = ("; " + _("the damaged journal is kept as {file}").format(file=self.kept_as)
                 if self.kept_as else "")
-        cause = damage_text({"cause": self.cause, "why": self.why})
+        cause = damage_text({"cause": self.cause, "why": self.why}, _)
         if detail and cause != self.why:
             cause += f" ({self.why})"
         text = f"{where}: {cause}; {what}{kept}"

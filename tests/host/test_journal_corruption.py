@@ -166,10 +166,10 @@ CASES = {
     "empty": (b"", "file: it is empty (the file is empty)"),
     "garbage": (os.urandom(300).replace(b"\n", b"") + b"\n" + os.urandom(50),
                 "record 1: a record in it is damaged (the first record is unreadable"),
-    "corrupt first line": (None, "record 1: a record in it is damaged (the first record is "
-                                 "unreadable: checksum mismatch"),
-    "torn only": (b'0badc0de {"t":"tab', "record 1: it is empty (it holds only an "
-                                         "incomplete line"),
+    "corrupt first line": (None, ("record 1: a record in it is damaged (the first record is "
+                                 "unreadable: checksum mismatch")),
+    "torn only": (b'0badc0de {"t":"tab', ("record 1: it is empty (it holds only an "
+                                         "incomplete line")),
 }
 
 

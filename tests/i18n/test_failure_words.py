@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 
 from cartagena_net import i18n
+from cartagena_net.engine.reasons import os_error_text
 from cartagena_net.host.unfinished import JournalDamage, UnfinishedGame
-from cartagena_net.i18n.system import os_error_text
 from cartagena_net.records.format import RecordError, loads
 from client.learn import ChanceCurve, chances_lines
 from client.notices import notice_text
@@ -99,7 +99,7 @@ def test_the_host_sends_a_disk_error_with_its_name():
     assert fields == {"error": "No space left on device", "errno": "ENOSPC"}
     assert error_fields(OSError("odd")) == {"error": "odd"}
     i18n.set_language("sv")
-    assert os_error_text(fields) == "disken är full"
+    assert os_error_text(fields, i18n.gettext) == "disken är full"
     i18n.set_language("en")
     assert os_error_text({"error": "Weird"}) == "Weird" and os_error_text({}) == "?"
 

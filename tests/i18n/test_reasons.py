@@ -43,7 +43,10 @@ def test_every_host_refusal_names_a_reason_and_fills_its_template():
         if len(node.args) < 2:
             continue  # a definition's own call, or HostError.of (the engine's reasons)
         why = literal(node.args[1])
-        given = {k.arg for k in node.keywords} - {"fatal", "ref"}
+        given = {k.arg for k in node.keywords if k.arg} - {"fatal", "ref"}
+        for k in node.keywords:  # **error_fields(exc): an OS error's words and its errno
+            if k.arg is None and ast.unparse(k.value).startswith("error_fields("):
+                given.add("error")
         if why is None:
             # a computed key: a password check's answer or the stop's; checked below
             assert ast.unparse(node.args[1]) in ("refused", "exc.why", "HOST_ENDED"), where
@@ -170,3 +173,20 @@ def test_a_hint_reads_from_its_data_in_swedish():
     assert hint_text({"kind": "jump", "spaces": 1, "pirates": 2, "power": "hook"}) == \
         "the hook power: these two pirates jump 1 space"
     assert hint_text({"kind": "mystery"}) == "the bot rates it best"
+
+
+def test_an_os_error_in_a_reason_is_worded_by_its_name():
+    """``journal-failed`` carries the disk's error as ``error`` and ``errno``: a reader
+    words a known errno itself (the host's system says it in English), and shows the
+    system's words for one it does not know."""
+    import errno
+
+    from cartagena_net.portable.files import error_fields
+
+    args = error_fields(OSError(errno.ENOSPC, "No space left on device"))
+    assert reason_text("journal-failed", args).startswith(
+        "the host cannot save the game (the disk is full)")
+    sv = translation("sv")
+    assert "(disken är full)" in reason_text("journal-failed", args, sv)
+    odd = {"error": "Strange failure", "errno": "EWHAT"}
+    assert "(Strange failure)" in reason_text("journal-failed", odd, sv)

@@ -149,6 +149,12 @@ const Names = (() => {
 // cartagena_net/engine/reasons.py, translated by the same catalog); a field is shown by its
 // name as the terminal shows it. null for a key not known here or fields that do not fit
 // (the page then shows the host's English line).
+// An operating system's error by its name (ENOSPC...), in the page's language
+// (cartagena_net/engine/reasons.py OS_ERRORS, written into /i18n.js by the host).
+function osErrors() {
+  return (window.CARTAGENA_I18N || {}).os_errors || {};
+}
+
 function reasonText(why, args) {
   const reasons = (window.CARTAGENA_I18N || {}).reasons || {};
   if (typeof why !== "string" || !Object.prototype.hasOwnProperty.call(reasons, why)) return null;
@@ -168,6 +174,7 @@ function reasonText(why, args) {
     else if (name === "color") shown[name] = Names.color(value);
     else if (name === "colors") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.color).join(", ");
     else if (name === "symbols") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.card).join(", ");
+    else if (name === "error" && Object.prototype.hasOwnProperty.call(osErrors(), args.errno)) shown[name] = osErrors()[args.errno];
     else if (name === "place") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : Names.place(value);
     else shown[name] = value;
   }

@@ -227,16 +227,9 @@
   // What went wrong on the host, sent as data (docs/protocol.md 4.4, notices), in words.
   let hostNotices = [];
   // The same messages as the terminal's (client/notices.py), as sentences.
-  // A disk's error by its name (cartagena_net/i18n/system.py), else the host's OS's words.
+  // A disk's error by its name (osErrors, i18n.js), else the host's OS's words.
   function osError(n, otherwise) {
-    const named = {
-      ENOSPC: () => tr("the disk is full"), EDQUOT: () => tr("the disk quota is used up"),
-      EROFS: () => tr("the disk is read-only"), EACCES: () => tr("permission denied"),
-      EPERM: () => tr("permission denied"), EIO: () => tr("the disk reports an input/output error"),
-      ENOENT: () => tr("the folder does not exist"), ENOTDIR: () => tr("a part of the path is not a folder"),
-      EMFILE: () => tr("too many files are open"), ENFILE: () => tr("too many files are open"),
-    };
-    return Object.hasOwn(named, n.errno) ? named[n.errno]() : (n.error || otherwise);
+    return Object.hasOwn(osErrors(), n.errno) ? osErrors()[n.errno] : (n.error || otherwise);
   }
   // A damaged journal's kind of damage (client/notices.py CAUSES), else the host's words.
   function cause(n) {
