@@ -7,7 +7,9 @@ The host sends an ``error`` and a ``bye`` with ``why`` and ``args`` beside the E
 words a reason in its reader's language from the data alone, through the same table:
 the terminal with the catalog (``client/plain.py``), the pages with the templates the
 host writes into ``/i18n.js``. A key this code does not know gives None: the client
-then shows the host's English line.
+then shows the host's English line. The engine's own refusals carry their reason the
+same way: an action the rules forbid (:class:`.errors.ActionError`), and rules or
+options no game can be made with (:class:`.errors.OptionError`).
 
 A field is shown by its name: ``card`` and ``power`` name a card, ``color`` a seat
 colour, ``colors`` several and ``symbols`` several cards (space-separated), ``place`` a place (a number is a space);
