@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from cartagena_net.cli.game_args import option_pair
-from cartagena_net.engine import OPTIONS, PRESETS, make_game
+from cartagena_net.cli.game_args import checked_game, option_pair
+from cartagena_net.engine import OPTIONS, PRESETS
 from cartagena_net.i18n import N_, _, ngettext
 
 HELP = N_("list rules presets, options, stories and the action notation")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("cartagena rules: " + _(
             "-o needs a PRESET, e.g. `cartagena rules studiogiochi-2017 -o story=whole`"))
     try:
-        games = {n: make_game(n, **chosen) for n in names}
+        games = {n: checked_game(n, **chosen) for n in names}
     except ValueError as err:
         raise SystemExit(f"cartagena rules: {err}") from None
     if args.json:

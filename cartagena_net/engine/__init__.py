@@ -1,7 +1,7 @@
 """The rules engine: pure Python, no I/O. See docs/architecture.md for the API."""
 from .actions import Action, parse_action
 from .chance import RandomChance, ReplayChance
-from .errors import ActionError, IllegalActionError, InvalidActionError
+from .errors import ActionError, IllegalActionError, InvalidActionError, OptionError
 from .game import Game
 from .presets import OPTIONS, PRESETS, coerce_option, make_game
 from .state import Outcome, State, legal_actions
@@ -16,6 +16,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "InvalidActionError",
+    "OptionError",
     "Outcome",
     "RandomChance",
     "ReplayChance",

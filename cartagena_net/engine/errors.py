@@ -38,3 +38,18 @@ class IllegalActionError(ActionError):
     def __init__(self, why: str, fields: Mapping[str, Any] | None = None,
                  rule: str | None = None) -> None:
         super().__init__(why, fields, rule if rule is not None else why)
+
+
+class OptionError(ValueError):
+    """Rules or options a game cannot be made with (an unknown preset, an option's bad
+    value, options that do not go together): ``why``, the reason's key in
+    :data:`cartagena_net.engine.reasons.REASONS`, and its ``fields`` (option names and
+    values as they were given: the notation, shown as they are in every language). The
+    exception's text is the English sentence; a caller words it in its reader's language
+    with :func:`cartagena_net.engine.reasons.reason_text`. A ValueError, so that every
+    ``except ValueError`` keeps catching it."""
+
+    def __init__(self, why: str, fields: Mapping[str, Any] | None = None) -> None:
+        self.why = why
+        self.fields = dict(fields or {})
+        super().__init__(english(why, self.fields))

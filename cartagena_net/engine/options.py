@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import OptionError
+
 PALETTE = ("red", "blue", "yellow", "green", "purple", "grey")
 STORIES = ("escape", "island", "whole")
 
@@ -64,16 +66,16 @@ def coerce_option(name: str, value: Any) -> Any:
     """Turn a command-line string (or a plain value) into the option's type."""
     opt = OPTIONS.get(name)
     if opt is None:
-        raise ValueError(f"unknown option {name!r}; options: {', '.join(OPTIONS)}")
+        raise OptionError("unknown-option", {"option": repr(name), "options": ", ".join(OPTIONS)})
     if opt.kind is bool and isinstance(value, str):
         low = value.strip().lower()
         if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
-            raise ValueError(f"option {name} takes yes or no, not {value!r}")
+            raise OptionError("option-yes-no-not", {"option": name, "value": repr(value)})
         return low in ("1", "true", "yes", "on")
     if opt.kind is int and isinstance(value, str):
         # Only ASCII digits are numbers: int() alone also takes '٣', '３', '+3', ' 3', '3_0'.
         if not (value.isascii() and value.isdigit() and len(value) <= 6):
-            raise ValueError(f"option {name} takes a whole number, not {value!r}")
+            raise OptionError("option-number-not", {"option": name, "value": repr(value)})
         return int(value)
     if name == "colors" and isinstance(value, str):
         return tuple(c.strip() for c in value.split(",") if c.strip())

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import SEGMENT
+from .errors import OptionError
 from .game import Game
 from .options import OPTIONS, PALETTE, STORIES, Option, coerce_option  # noqa: F401
 
@@ -23,6 +24,7 @@ _BASE: dict[str, Any] = {
     "board": None, "story": "escape", "island_segments": None, "jail_in_passage": None,
 }
 WHOLE_SEGMENTS = 3  # the default (and least) segments of each path in the Whole Jailbreak
+COLOR_LETTERS = 16  # the longest seat colour's letters
 
 
 @dataclass(frozen=True)
@@ -73,9 +75,7 @@ def _parse_board(text: str, symbols: tuple[str, ...], paths: int = 1) -> str:
     parts are split by one '/' (the sloop)."""
     parts = text.split("/")
     if len(parts) != paths:
-        raise ValueError("board: with story=whole give the two paths split by '/', e.g. "
-                         "'GRLPHC.../PHCGRL...'" if paths == 2 else
-                         "board: '/' (the sloop) needs story=whole")
+        raise OptionError("board-two-paths" if paths == 2 else "board-sloop")
     if paths == 2:
         return "/".join(_parse_board(part, symbols) for part in parts)
     letters = {s[0].upper(): s for s in symbols}
@@ -87,14 +87,16 @@ def _parse_board(text: str, symbols: tuple[str, ...], paths: int = 1) -> str:
         out = "".join(c.upper() for c in text if not c.isspace() and c not in ",-|")
     bad = sorted({c for c in out if c not in letters})
     if not out or bad:
-        raise ValueError(f"board: unknown symbol letters {bad}; use {''.join(letters)}")
+        raise OptionError("board-letters", {"letters": " ".join(bad) or "-",
+                                            "use": "".join(letters)})
     return out
 
 
 def make_game(preset: str = "jamaica", **options: Any) -> Game:
-    """Build a :class:`Game` from a preset and options; raises ValueError with a reason."""
+    """Build a :class:`Game` from a preset and options; raises :class:`OptionError` (a
+    ValueError) with the reason as data."""
     if preset not in PRESETS:
-        raise ValueError(f"unknown rules {preset!r}; presets: {', '.join(PRESETS)}")
+        raise OptionError("unknown-rules", {"preset": repr(preset), "presets": ", ".join(PRESETS)})
     p = PRESETS[preset]
     values = dict(p.values)
     players = p.default_players
@@ -107,18 +109,20 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
         value = coerce_option(name, raw)
         opt = OPTIONS[name]
         if opt.kind is int and (not isinstance(value, int) or isinstance(value, bool)):
-            raise ValueError(f"option {name} takes a whole number")
+            raise OptionError("option-number", {"option": name})
         if opt.kind is bool and not isinstance(value, bool):
-            raise ValueError(f"option {name} takes yes or no")
+            raise OptionError("option-yes-no", {"option": name})
         if opt.kind is str and name != "colors" and not isinstance(value, str):
-            raise ValueError(f"option {name} takes a text value")
+            raise OptionError("option-text", {"option": name})
         if name == "colors" and (not isinstance(value, (list, tuple))
                                  or not all(isinstance(c, str) for c in value)):
-            raise ValueError("option colors takes colour names, comma separated")
+            raise OptionError("option-colors")
         if opt.bounds and not opt.bounds[0] <= value <= opt.bounds[1]:
-            raise ValueError(f"option {name} must be {opt.bounds[0]}..{opt.bounds[1]}")
+            raise OptionError("option-range", {"option": name, "lo": opt.bounds[0],
+                                               "hi": opt.bounds[1]})
         if opt.choices and value not in opt.choices:
-            raise ValueError(f"option {name} is one of {', '.join(opt.choices)}")
+            raise OptionError("option-choices", {"option": name,
+                                                 "choices": ", ".join(opt.choices)})
         if name == "players":
             players = value
         elif name == "colors":
@@ -127,7 +131,7 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
             values[name] = value
     lo, hi = p.players
     if not lo <= players <= hi:
-        raise ValueError(f"{preset} is for {lo} to {hi} players")
+        raise OptionError("preset-players", {"preset": preset, "lo": lo, "hi": hi})
     _story(preset, values, given)
     if values["board"]:
         whole = values["story"] == "whole"
@@ -137,19 +141,19 @@ def make_game(preset: str = "jamaica", **options: Any) -> Game:
         if whole:
             values["island_segments"] = max(1, lengths[1] // SEGMENT)
     if values["filibusters"] and not values["dark_per_symbol"]:
-        raise ValueError("filibusters needs dark cards (studiogiochi-2017)")
+        raise OptionError("filibusters-no-dark")
     if values["magic"]:
         if values["symbols"] != STUDIOGIOCHI:
-            raise ValueError("magic needs the 2017 symbols (studiogiochi-2017)")
+            raise OptionError("magic-symbols")
         if values["row_size"]:
-            raise ValueError("magic draws from the hidden stock: no face-up row")
+            raise OptionError("magic-row")
     if len(colors) < players or len(set(colors[:players])) != players:
-        raise ValueError(f"colors: {players} different colours needed")
-    if any(not c.isalpha() or len(c) > 16 for c in colors[:players]):
-        raise ValueError("colors: each colour is a word of at most 16 letters")
+        raise OptionError("colors-too-few", {"n": players})
+    if any(not c.isalpha() or len(c) > COLOR_LETTERS for c in colors[:players]):
+        raise OptionError("colors-words", {"most": COLOR_LETTERS})
     needed = players * values["deal"] + values["start_bonus"] + values["row_size"]
     if needed > values["per_symbol"] * len(values["symbols"]):
-        raise ValueError("not enough cards to deal that many")
+        raise OptionError("deal-too-many")
     return Game(preset=preset, players=players, colors=tuple(colors[:players]), **values)
 
 
@@ -157,27 +161,26 @@ def _story(preset: str, values: dict[str, Any], given: set[str]) -> None:
     """Check and complete the options of the part of the story played (rules D24)."""
     story = values["story"]
     if story != "escape" and values["symbols"] != STUDIOGIOCHI:
-        raise ValueError(f"story={story} needs the 2017 island boards (studiogiochi-2017)")
+        raise OptionError("story-needs-2017", {"story": story})
     if story == "whole":
         if values["side"] != "tunnel":
-            raise ValueError("story=whole has its own places (jail, sloop, cove): no side")
+            raise OptionError("whole-no-side")
         if "segments" not in given:
             values["segments"] = WHOLE_SEGMENTS
         if values["island_segments"] is None:
             values["island_segments"] = WHOLE_SEGMENTS
         if values["jail_in_passage"] is None:
             values["jail_in_passage"] = True
-        if not values["board"] and min(values["segments"], values["island_segments"]) < 3:
-            raise ValueError("story=whole needs 3 or more segments on each path "
-                             "(segments= the tunnel's, island_segments= the island's)")
+        least = WHOLE_SEGMENTS
+        if not values["board"] and min(values["segments"], values["island_segments"]) < least:
+            raise OptionError("whole-segments", {"least": least})
         return
     for name in ("island_segments", "jail_in_passage"):
         if values[name] is not None:
-            raise ValueError(f"option {name} is for story=whole only")
+            raise OptionError("option-whole-only", {"option": name})
     if values["morgan"] == "island":
-        raise ValueError("morgan=island (retreat in the passage, Morgan on the island) is "
-                         "for story=whole only")
+        raise OptionError("morgan-island-whole")
     if story == "island":
         if "side" in given and values["side"] != "island":
-            raise ValueError("story=island plays the island side: no other side")
+            raise OptionError("island-side")
         values["side"] = "island"

@@ -7,7 +7,9 @@ The host sends an ``error`` and a ``bye`` with ``why`` and ``args`` beside the E
 words a reason in its reader's language from the data alone, through the same table:
 the terminal with the catalog (``client/plain.py``), the pages with the templates the
 host writes into ``/i18n.js``. A key this code does not know gives None: the client
-then shows the host's English line.
+then shows the host's English line. The engine's own refusals carry their reason the
+same way: an action the rules forbid (:class:`.errors.ActionError`), and rules or
+options no game can be made with (:class:`.errors.OptionError`).
 
 A field is shown by its name: ``card`` and ``power`` name a card, ``color`` a seat
 colour, ``colors`` several and ``symbols`` several cards (space-separated), ``place`` a place (a number is a space);
@@ -108,6 +110,38 @@ REASONS: dict[str, str] = {
     "notation-power": N_("'power' names a card, e.g. 'power rum' or 'power gun 1'"),
     "notation-no-power": N_("{word} has no power; powers: {powers} (Black Magic Woman)"),
     "notation-power-words": N_("wrong words for a {card} power in {text}; e.g. {example}"),
+    # -- the engine: rules or options a game cannot be made with (OptionError) ----------
+    # (option names and values are the notation: ``option`` an option's name, ``value``
+    # a value as typed, ``preset`` a preset's name, ``lo``/``hi`` a range's ends)
+    "unknown-rules": N_("unknown rules {preset}; presets: {presets}"),
+    "unknown-option": N_("unknown option {option}; options: {options}"),
+    "option-yes-no-not": N_("option {option} takes yes or no, not {value}"),
+    "option-number-not": N_("option {option} takes a whole number, not {value}"),
+    "option-number": N_("option {option} takes a whole number"),
+    "option-yes-no": N_("option {option} takes yes or no"),
+    "option-text": N_("option {option} takes a text value"),
+    "option-colors": N_("option colors takes colour names, comma separated"),
+    "option-range": N_("option {option} must be {lo}..{hi}"),
+    "option-choices": N_("option {option} is one of {choices}"),
+    "preset-players": N_("{preset} is for {lo} to {hi} players"),
+    "filibusters-no-dark": N_("filibusters needs dark cards (studiogiochi-2017)"),
+    "magic-symbols": N_("magic needs the 2017 symbols (studiogiochi-2017)"),
+    "magic-row": N_("magic draws from the hidden stock: no face-up row"),
+    "colors-too-few": N_("colors: {n} different colours needed"),
+    "colors-words": N_("colors: each colour is a word of at most {most} letters"),
+    "deal-too-many": N_("not enough cards to deal that many"),
+    "story-needs-2017": N_("story={story} needs the 2017 island boards (studiogiochi-2017)"),
+    "whole-no-side": N_("story=whole has its own places (jail, sloop, cove): no side"),
+    "whole-segments": N_("story=whole needs {least} or more segments on each path (segments= "
+                         "the tunnel's, island_segments= the island's)"),
+    "option-whole-only": N_("option {option} is for story=whole only"),
+    "morgan-island-whole": N_("morgan=island (retreat in the passage, Morgan on the island) "
+                              "is for story=whole only"),
+    "island-side": N_("story=island plays the island side: no other side"),
+    "board-two-paths": N_("board: with story=whole give the two paths split by '/', e.g. "
+                          "'GRLPHC.../PHCGRL...'"),
+    "board-sloop": N_("board: '/' (the sloop) needs story=whole"),
+    "board-letters": N_("board: unknown symbol letters {letters}; use {use}"),
     # -- the host: a request refused -----------------------------------------------------
     "hello-first": N_("say hello first"),
     "hello-again": N_("hello was already said"),

@@ -14,6 +14,7 @@ from twisted.internet import protocol as tprotocol
 from twisted.logger import Logger
 
 from cartagena_net.engine import make_game
+from cartagena_net.engine.errors import OptionError
 from cartagena_net.engine.reasons import os_error_text
 from cartagena_net.host import recorder
 from cartagena_net.host.config import HostConfig
@@ -327,6 +328,8 @@ class HostService(Service):
         if game is None:
             try:
                 game = make_game(rules, **options)
+            except OptionError as exc:  # the engine's reason as data: every client words it
+                raise HostError.of("bad-rules", exc) from None
             except Exception as exc:  # noqa: BLE001 - whatever the engine refuses is bad-rules
                 raise HostError("bad-rules", "rules-unusable", rules=repr(rules),
                                 detail=str(exc)) from None

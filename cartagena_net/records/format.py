@@ -24,6 +24,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
+from cartagena_net.engine.errors import OptionError
+from cartagena_net.engine.reasons import REASONS
 from cartagena_net.i18n import N_, _
 
 FORMAT = "cartagena-net record"
@@ -274,6 +276,9 @@ def check(rec: Any) -> dict[str, Any]:
           N_("damaged record: no rules (spec)"))
     try:
         game = make_game(**spec)
+    except OptionError as exc:  # the engine's reason, worded in each reader's language
+        raise RecordError(N_("damaged record: its rules cannot be set up: {error}"),
+                          error=RecordError(REASONS[exc.why], **exc.fields)) from None
     except Exception as exc:  # noqa: BLE001 - whatever the engine refuses: a bad record
         raise RecordError(N_("damaged record: its rules cannot be set up: {error}"),
                           error=exc) from None

@@ -5,6 +5,7 @@ TCP, each an ``error``/``bye`` with a ``why`` of the reasons' table whose Englis
 status line says each in Swedish (no English word), an English one as the host wrote it."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cartagena_net.engine.reasons import REASONS, fields, reason_text
@@ -87,3 +88,52 @@ def test_refusals_and_bye_carry_their_reason_and_a_swedish_client_words_them():
     assert _status(old, "sv") == "inte tillåtet: a pirate at the start cannot retreat"
     assert _status({**retreat, "why": "a-reason-of-tomorrow"}, "sv") == \
         "inte tillåtet: a pirate at the start cannot retreat"
+
+
+async def _bad_rules() -> tuple[list[dict[str, Any]], Any]:
+    host = make_host(guess_free=10**9)
+    a, _ = await join(host.port, "ann")
+    got = []
+    for rules, options in (("jamaica", {"players": 9}), ("nope", {}),
+                           ("jamaica", {"segments": "x"}), ("jamaica", {"fog": True}),
+                           ("studiogiochi-2017", {"story": "whole", "segments": 2})):
+        a.send(messages.CreateTable(name="bordet", rules=rules, options=options))
+        got.append((await a.expect(messages.Error)).to_wire())
+    a.send(messages.CreateTable(name="bordet", rules="jamaica", options={"players": 3}))
+    joined = await a.expect(messages.Joined)  # refused requests lost nothing
+    await stop_host(host)
+    return got, joined
+
+
+def test_rules_a_game_cannot_be_made_with_come_as_the_engines_reason():
+    """A create_table the engine refuses: ``bad-rules`` with the engine's own reason as
+    ``why``/``args`` (the option names and values as sent), ``message`` its English line
+    for a client of before; a Swedish client says it in Swedish."""
+    from cartagena_net.engine import OPTIONS, PRESETS
+
+    got, joined = run(_bad_rules())
+    assert joined.seat == 0
+    assert [m["code"] for m in got] == ["bad-rules"] * 5
+    assert [m["why"] for m in got] == ["preset-players", "unknown-rules", "option-number-not",
+                                       "unknown-option", "whole-segments"]
+    for m in got:
+        assert set(m["args"] or {}) == fields(m["why"]), m
+        assert m["message"] == reason_text(m["why"], m["args"]), m
+    assert got[0]["args"] == {"preset": "jamaica", "lo": 2, "hi": 5}
+    assert got[0]["message"] == "jamaica is for 2 to 5 players"
+    assert got[2]["args"] == {"option": "segments", "value": "'x'"}
+    said = [_status(m, "sv") for m in got]
+    assert said[0] == "de reglerna eller alternativen är ogiltiga: jamaica är för 2 till 5 spelare"
+    assert said[2] == ("de reglerna eller alternativen är ogiltiga: alternativet segments tar "
+                       "ett heltal, inte 'x'")
+    assert said[3].startswith("de reglerna eller alternativen är ogiltiga: okänt alternativ "
+                              "'fog'; alternativ: players, pirates")
+    assert "kräver 3 eller fler segment på varje väg" in said[4]
+    for text in said:  # the option names, their values and presets are the notation
+        notation = re.sub(r"\S+=\S+", " ", text)
+        assert english_left(notation, names=(*OPTIONS, *PRESETS)) == [], text
+    assert _status(got[0], "en") == ("those rules or options are not valid: jamaica is for 2 "
+                                     "to 5 players")
+    old = {k: v for k, v in got[0].items() if k not in ("why", "args")}  # a host of before
+    assert _status(old, "sv") == ("de reglerna eller alternativen är ogiltiga: jamaica is for "
+                                  "2 to 5 players")

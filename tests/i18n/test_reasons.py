@@ -76,6 +76,81 @@ def test_every_engine_refusal_names_a_reason_and_fills_its_template():
     assert seen >= 40
 
 
+def test_every_option_error_of_the_engine_names_a_reason_and_fills_its_template():
+    """OptionError(why, {fields}): the rules and options a game cannot be made with
+    (presets.py, options.py) each name a key of the table, with its template's fields
+    exactly; and no plain ValueError is left where the engine checks rules or options."""
+    seen = 0
+    for where, node in calls(ENGINE, {"OptionError"}):
+        if not node.args:
+            continue
+        first = node.args[0]
+        keys = ([literal(first.body), literal(first.orelse)] if isinstance(first, ast.IfExp)
+                else [literal(first)])
+        assert all(keys), f"{where}: the reason's key is not a literal"
+        given: set[str] = set()
+        if len(node.args) > 1:
+            assert isinstance(node.args[1], ast.Dict), where
+            given = {literal(k) for k in node.args[1].keys}
+        for key in keys:
+            assert key in REASONS, f"{where}: {key!r} is no reason"
+            assert given == fields(key), f"{where}: {key} takes {fields(key)}, given {given}"
+            seen += 1
+    assert seen >= 26
+    for name in ("presets.py", "options.py"):
+        left = [f"{where}" for where, _node in calls(ENGINE, {"ValueError"})
+                if where.startswith(f"cartagena_net/engine/{name}")]
+        assert left == [], left
+
+
+@pytest.mark.parametrize("preset, options, why, args", [
+    ("jamaica", {"players": 9}, "preset-players", {"preset": "jamaica", "lo": 2, "hi": 5}),
+    ("nope", {}, "unknown-rules", None),
+    ("jamaica", {"foo": 1}, "unknown-option", None),
+    ("jamaica", {"segments": "x"}, "option-number-not", {"option": "segments",
+                                                          "value": "'x'"}),
+    ("jamaica", {"segments": True}, "option-number", {"option": "segments"}),
+    ("jamaica", {"hands_public": "maybe"}, "option-yes-no-not", None),
+    ("jamaica", {"hands_public": 3}, "option-yes-no", {"option": "hands_public"}),
+    ("jamaica", {"side": 3}, "option-text", {"option": "side"}),
+    ("jamaica", {"colors": 3}, "option-colors", {}),
+    ("jamaica", {"segments": 13}, "option-range", {"option": "segments", "lo": 1, "hi": 12}),
+    ("jamaica", {"morgan": "often"}, "option-choices", None),
+    ("jamaica", {"filibusters": "yes"}, "filibusters-no-dark", {}),
+    ("jamaica", {"magic": "yes"}, "magic-symbols", {}),
+    ("studiogiochi-2017", {"magic": "yes", "row_size": "6"}, "magic-row", {}),
+    ("jamaica", {"colors": "red,red"}, "colors-too-few", {"n": 4}),
+    ("jamaica", {"players": 2, "colors": "red,blue5"}, "colors-words", {"most": 16}),
+    # (deal-too-many, a guard: no preset's cards run short within the options' bounds)
+    ("jamaica", {"story": "island"}, "story-needs-2017", {"story": "island"}),
+    ("studiogiochi-2017", {"story": "whole", "side": "jungle"}, "whole-no-side", {}),
+    ("studiogiochi-2017", {"story": "whole", "segments": 2}, "whole-segments", {"least": 3}),
+    ("studiogiochi-2017", {"island_segments": 4}, "option-whole-only",
+     {"option": "island_segments"}),
+    ("studiogiochi-2017", {"morgan": "island"}, "morgan-island-whole", {}),
+    ("studiogiochi-2017", {"story": "island", "side": "jungle"}, "island-side", {}),
+    ("studiogiochi-2017", {"story": "whole", "board": "GRL"}, "board-two-paths", {}),
+    ("jamaica", {"board": "SDK/BPH"}, "board-sloop", {}),
+    ("jamaica", {"board": "SXDZ"}, "board-letters", {"letters": "X Z", "use": "SDKBPH"}),
+])
+def test_each_option_error_carries_its_reason_and_reads_in_swedish(preset, options, why,
+                                                                   args):
+    from cartagena_net.engine.errors import OptionError
+
+    with pytest.raises(OptionError) as caught:
+        make_game(preset, **options)
+    err = caught.value
+    assert isinstance(err, ValueError)  # every ``except ValueError`` still catches it
+    assert err.why == why and set(err.fields) == fields(why), (err.why, err.fields)
+    if args is not None:
+        assert err.fields == args
+    assert str(err) == reason_text(why, err.fields) and "{" not in str(err)
+    swedish = reason_text(why, err.fields, translation("sv"))
+    assert swedish and swedish != str(err)
+    for value in err.fields.values():  # the notation stays as it was typed
+        assert str(value) in swedish
+
+
 def _computed(node: ast.expr) -> list[str]:
     if isinstance(node, ast.JoinedStr):  # f"owes-{what}": every decision a game owes
         return [f"owes-{k}" for k in ("discard", "take", "give", "keep", "stack")]

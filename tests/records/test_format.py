@@ -187,6 +187,27 @@ def test_a_damaged_record_gets_a_clear_error(name, data, message, tmp_path):
     assert str(caught.value).count(str(path)) == 1  # named once, found reading or replaying
 
 
+def test_a_records_rules_the_engine_refuses_are_worded_in_each_language():
+    """A record whose rules no game can be made with says the engine's reason in the
+    reader's language (the web port words it for each browser), its notation as is."""
+    from cartagena_net.i18n import translation
+
+    state = bot_game("jamaica", {"players": 2, "segments": 2}, seed=9)
+    for change, english, swedish in (
+            ({"preset": "chess"}, "unknown rules 'chess'; presets: jamaica",
+             "okänd regeluppsättning 'chess'; regeluppsättningar: jamaica"),
+            ({"segments": 40}, "option segments must be 1..12",
+             "alternativet segments måste vara 1..12")):
+        rec = json.loads(dumps(record_of(state)))
+        rec["spec"].update(change)
+        with pytest.raises(RecordError) as caught:
+            fmt.check(rec)
+        assert caught.value.text(lambda m: m).startswith(
+            "damaged record: its rules cannot be set up: " + english)
+        said = caught.value.text(translation("sv").gettext)
+        assert said.startswith("skadad partifil: dess regler kan inte ställas upp: " + swedish)
+
+
 @pytest.mark.parametrize(("name", "data", "message"), [
     c for c in damaged_cases() if c[0] in ("edited action", "wrong seat", "moves cut",
                                            "lost chance", "edited chance", "truncated")],

@@ -1,6 +1,7 @@
 """A host's reasons on /play in a Swedish Chromium: the refusal of a start with empty
 seats, sent by the host as data, is worded by the page in Swedish (the host's English
-line never shown), and a hint's and a bye's reasons go through the same templates."""
+line never shown), and a hint's, a bye's and the engine's refusal of options (a New
+table's ``bad-rules``) go through the same templates."""
 from __future__ import annotations
 
 from tests.web.test_browser import wait_for
@@ -32,7 +33,9 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             reasonText('discard-too-many', {cards: 1, given: 2}),
             reasonText('a-reason-of-tomorrow', {}),
             reasonText('seat-taken', {seat: 1}),
-            reasonText('discard-too-many', {cards: 'one', given: 2})]""")
+            reasonText('discard-too-many', {cards: 'one', given: 2}),
+            reasonText('preset-players', {preset: 'jamaica', lo: 2, hi: 5}),
+            reasonText('option-number-not', {option: 'segments', value: "'x'"})]""")
         assert said == [
             "den här piraten flyttar 1 ruta bakåt och plockar upp 2 kort",
             ("kraften hos krok: de här två piraterna hoppar 9 rutor (ungefär 7 poäng bättre "
@@ -41,6 +44,8 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             "du har ingen dödskalle på handen",
             "ingen stängd kista på ruta 6",
             "du ska slänga 1 kort, inte 2",
-            None, None, None], said
+            None, None, None,
+            "jamaica är för 2 till 5 spelare",  # a bad-rules error: the engine's reason
+            "alternativet segments tar ett heltal, inte 'x'"], said
     finally:
         driver.quit()
