@@ -119,7 +119,8 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
         if task[4] in earlier:
             results[task[0]].append(earlier[task[4]])
     tasks = [t for t in tasks if t[4] not in earlier]
-    record = open(args.record, "a", encoding="utf-8") if args.record else None
+    # closed in the finally below, after the games it records
+    record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
     start = shown = time.perf_counter()
     cut = False
     if args.jobs > 1:
