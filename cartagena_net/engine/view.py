@@ -8,7 +8,6 @@ face-up row, and every public event. A spectator sees public information only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from .jailbreak import CAPACITY
@@ -123,11 +122,17 @@ def fixed_part(state: State) -> dict[str, Any]:
     """The first entries of every view of ``state``'s game, which never change during it:
     its rules, options and board. Built once per game (kept with its board) and the same
     objects every time: read-only."""
+    return _board_memo(state)[1]
+
+
+def _board_memo(state: State) -> tuple[Any, dict[str, Any], Callable[[int], str]]:
+    """What the views derive from a game's board, made once per game and kept with the
+    board: the game, the fixed part, the host's names of its positions."""
     g = state.game
     board = state.board
     kept = board.memo
     if kept is not None and kept[0] is g:
-        return kept[1]
+        return kept
     part = {
         "rules": g.preset,
         "options": g.options(),
@@ -140,8 +145,9 @@ def fixed_part(state: State) -> dict[str, Any]:
         "paths": [{"name": name, "first": first, "last": last}
                   for name, (first, last) in zip(g.path_names, board.paths, strict=True)],
     }
-    board.memo = (g, part)
-    return part
+    kept = board.memo = (g, part, _english_places(g.start_name, g.goal_name, board.boat,
+                                                  board.sloop))
+    return kept
 
 
 def _public(state: State) -> dict[str, Any]:
@@ -310,17 +316,14 @@ def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
     else:  # pragma: no cover - every event kind is listed above
         raise ValueError(f"unknown event {kind!r}")
     # The host's English line, from the event's data alone (as each client renders it).
-    board = state.board
-    d["text"] = event_sentence(d, g.colors.__getitem__, _english_places(
-        g.start_name, g.goal_name, board.boat, board.sloop), str)
+    d["text"] = event_sentence(d, g.colors.__getitem__, _board_memo(state)[2], str)
     return d
 
 
-@lru_cache(maxsize=64)
 def _english_places(start: str, goal: str, boat: int, sloop: int | None) -> Callable[[int], str]:
     """:func:`.sentences.english_place` for the positions a game's events name (start,
     the spaces, the sloop, the goal, and -1 for the goal too) as a lookup in a table
-    made once per board: no Python call for each name."""
+    made once per board (kept in its memo): no Python call for each name."""
     table = [start, *map(str, range(1, boat)), goal]
     if sloop is not None:
         table[sloop] = "sloop"

@@ -166,18 +166,27 @@ class Viewers:
         told = parts.get(told_key)
         if told is None:
             told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
-        # The seats' faces: the public ones (the others' faces in every frame) encoded
-        # once, the seat's own (its hand) for it alone; the view's "seats" comes first
-        # after the head, then the rest ("viewer", "magic").
-        public = shared["seats"]
-        faces = parts.get("faces")
-        if faces is None:
-            faces = parts["faces"] = [self._face(i, f) for i, f in enumerate(public)]
-        seats = v.pop("seats")
-        mine = [faces[i] if f is public[i] else self._face(("own", i), f)
-                for i, f in enumerate(seats)]
         wire = {"type": "state", "table": t.id, "seq": t.seq, "legal": legal(state, seat),
                 "chances": self._chances(seat)}
+        faces = parts.get("faces")
+        if faces is None:  # the first frame (the acting seat's): encoded as it is, at once
+            parts["faces"] = {}
+            return encode_frame_nested(wire, "view", head[0], head[1], v, more=told,
+                                       more_count=2)
+        # The others': the seats' faces spliced in, each public one encoded once (and
+        # kept while unchanged), a seat's own (its hand) for it alone; the view's
+        # "seats" comes first after the head, then the rest ("viewer", "magic").
+        public = shared["seats"]
+        seats = v.pop("seats")
+        mine = []
+        for i, f in enumerate(seats):
+            if f is public[i]:
+                data = faces.get(i)
+                if data is None:
+                    data = faces[i] = self._face(i, f)
+            else:
+                data = self._face(("own", i), f)
+            mine.append(data)
         return encode_frame_nested(wire, "view", head[0] + pack_array_entry("seats", mine),
                                    head[1] + 1, v, more=told, more_count=2)
 
