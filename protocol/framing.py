@@ -249,6 +249,28 @@ def pack_entries(d: dict[str, Any]) -> bytes:
     return body[1 if body[0] < 0xDE else 3 if body[0] == 0xDE else 5 :]
 
 
+def pack_value(value: Any) -> bytes:
+    """The msgpack encoding of one value, for :func:`pack_array_entry` (plain data the
+    caller built: not walked, as ``check=False``)."""
+    return _packb(value)
+
+
+def _array_header(n: int) -> bytes:
+    """msgpack's header of an array of ``n`` items."""
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 1 << 16:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+def pack_array_entry(key: str, items: list[bytes]) -> bytes:
+    """One map entry, as :func:`pack_entries` encodes it: ``key`` and an array of items
+    each encoded already (:func:`pack_value`), so that a value the same in many frames
+    is encoded once and put into each as it is."""
+    return b"".join((_packb(key), _array_header(len(items)), *items))
+
+
 def encode_frame_nested(
     d: dict[str, Any], key: str, head: bytes, head_count: int, rest: dict[str, Any],
     max_frame: int = MAX_FRAME, *, more: bytes = b"", more_count: int = 0,

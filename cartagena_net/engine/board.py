@@ -26,7 +26,7 @@ class Board:
     sloop from the first path, else the goal), and ``back[p]`` is the first space of the
     path a retreat from ``p`` scans back to (the sloop and the goal retreat onto the path
     that ends at them). ``memo`` is where the views keep what they derive from the board,
-    built once (``view.fixed_part``); nothing else of a board changes after it is made.
+    built once (``view.fixed_part``, the host's names of its positions); nothing else of a board changes after it is made.
     """
 
     __slots__ = ("ahead", "back", "boat", "end", "length", "memo", "names", "paths", "sloop",
@@ -36,7 +36,7 @@ class Board:
                  sloop: int | None = None) -> None:
         nsymbols = len(symbols)
         self.spaces = spaces
-        self.memo: tuple[Any, dict[str, Any]] | None = None
+        self.memo: tuple[Any, ...] | None = None
         self.names = tuple(None if s == SLOOP else symbols[s] for s in spaces)
         self.length = len(spaces)
         self.boat = self.length + 1

@@ -7,12 +7,13 @@ face-up row, and every public event. A spectator sees public information only.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .jailbreak import CAPACITY
 from .magic import TILE_NAMES, chest_spaces, known_top
 from .numbers import numbered
-from .sentences import english_place, event_sentence
+from .sentences import event_sentence
 from .state import State
 
 SPECTATOR = "spectator"
@@ -121,11 +122,17 @@ def fixed_part(state: State) -> dict[str, Any]:
     """The first entries of every view of ``state``'s game, which never change during it:
     its rules, options and board. Built once per game (kept with its board) and the same
     objects every time: read-only."""
+    return _board_memo(state)[1]
+
+
+def _board_memo(state: State) -> tuple[Any, dict[str, Any], Callable[[int], str]]:
+    """What the views derive from a game's board, made once per game and kept with the
+    board: the game, the fixed part, the host's names of its positions."""
     g = state.game
     board = state.board
     kept = board.memo
     if kept is not None and kept[0] is g:
-        return kept[1]
+        return kept
     part = {
         "rules": g.preset,
         "options": g.options(),
@@ -138,8 +145,9 @@ def fixed_part(state: State) -> dict[str, Any]:
         "paths": [{"name": name, "first": first, "last": last}
                   for name, (first, last) in zip(g.path_names, board.paths, strict=True)],
     }
-    board.memo = (g, part)
-    return part
+    kept = board.memo = (g, part, _english_places(g.start_name, g.goal_name, board.boat,
+                                                  board.sloop))
+    return kept
 
 
 def _public(state: State) -> dict[str, Any]:
@@ -214,97 +222,109 @@ def _magic(state: State, me: int | None) -> dict[str, Any]:
 def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
     g = state.game
     names = g.card_names
-    color = g.colors
-
-    def drawn(seat: int, ks: tuple[int, ...]) -> dict[str, Any]:
-        # Cards from the face-up row, or into open hands, are public; stock draws are not.
-        if g.hands_public or state.row is not None or seat == me:
-            return {"drawn": len(ks), "cards": [names[k] for k in ks]}
-        return {"drawn": len(ks)}
+    # Cards from the face-up row, or into open hands, are public; stock draws are not
+    # (but to the seat that drew them). Each map is written out in its keys' order.
+    public = g.hands_public or state.row is not None
 
     kind = e[0]
-    d: dict[str, Any] = {"type": kind}
+    d: dict[str, Any]
     if kind == "advance":
         _, seat, frm, to, k = e
-        d.update(seat=seat, **{"from": frm, "to": to}, card=names[k])
+        d = {"type": kind, "seat": seat, "from": frm, "to": to, "card": names[k]}
     elif kind == "retreat":
         _, seat, frm, to, ks = e
-        extra = drawn(seat, ks)
-        d.update(seat=seat, **{"from": frm, "to": to}, **extra)
+        d = {"type": kind, "seat": seat, "from": frm, "to": to, "drawn": len(ks)}
+        if public or seat == me:
+            d["cards"] = [names[k] for k in ks]
     elif kind == "morgan":
         _, seat, owner, frm, to, ks = e
-        extra = drawn(seat, ks)
-        d.update(seat=seat, owner=owner, **{"from": frm, "to": to}, **extra)
+        d = {"type": kind, "seat": seat, "owner": owner, "from": frm, "to": to,
+             "drawn": len(ks)}
+        if public or seat == me:
+            d["cards"] = [names[k] for k in ks]
     elif kind == "undo" and e[2] == "sail":
         _, seat, _, shore = e
-        d.update(seat=seat, action="sail", shore=shore)
+        d = {"type": kind, "seat": seat, "action": "sail", "shore": shore}
     elif kind == "undo":
         _, seat, _, frm, to, k = e
-        d.update(seat=seat, action="advance", **{"from": frm, "to": to}, card=names[k])
+        d = {"type": kind, "seat": seat, "action": "advance", "from": frm, "to": to,
+             "card": names[k]}
     elif kind == "sail":
         _, seat, shore, free = e
-        d.update(seat=seat, shore=shore, free=free)
-    elif kind == "captain":
-        d["seat"] = e[1]
+        d = {"type": kind, "seat": seat, "shore": shore, "free": free}
+    elif kind == "captain" or kind == "turn" or kind == "end" or kind == "win":
+        d = {"type": kind, "seat": e[1]}
     elif kind == "draw":
         _, seat, ks = e
-        extra = drawn(seat, ks)
-        d.update(seat=seat, **extra)
+        d = {"type": kind, "seat": seat, "drawn": len(ks)}
+        if public or seat == me:
+            d["cards"] = [names[k] for k in ks]
     elif kind == "discard":
         _, seat, k = e
-        d.update(seat=seat, card=names[k])
+        d = {"type": kind, "seat": seat, "card": names[k]}
     elif kind == "owe":
         _, seat, n = e
-        d.update(seat=seat, count=n)
+        d = {"type": kind, "seat": seat, "count": n}
     elif kind == "reshuffle":
-        d["size"] = e[1]
+        d = {"type": kind, "size": e[1]}
     elif kind == "row":
-        d["cards"] = [names[k] for k in e[1]]
+        d = {"type": kind, "cards": [names[k] for k in e[1]]}
     elif kind == "power":
         _, seat, k, arg = e
         power = names[k].removesuffix("*")
-        d.update(seat=seat, card=names[k], power=power)
+        d = {"type": kind, "seat": seat, "card": names[k], "power": power}
         if power == "gun":
             d["target"] = arg
         else:
             d["drawn"] = arg
     elif kind == "take":
         _, seat, target, c, ks = e
-        d.update(seat=seat, target=target)
+        d = {"type": kind, "seat": seat, "target": target}
         if me in (seat, target):
             d["card"] = names[c]
-        extra = drawn(target, ks)
-        d.update(**extra)
+        d["drawn"] = len(ks)
+        if public or target == me:
+            d["cards"] = [names[k] for k in ks]
     elif kind == "give":
         _, seat, to, c = e
-        d.update(seat=seat, to=to)
+        d = {"type": kind, "seat": seat, "to": to}
         if me in (seat, to):
             d["card"] = names[c]
     elif kind in ("keep", "stack"):
         _, seat, ks = e
-        d.update(seat=seat, count=len(ks))
-        shown = seat == me or g.hands_public and kind == "keep"
-        if shown:
+        d = {"type": kind, "seat": seat, "count": len(ks)}
+        if seat == me or g.hands_public and kind == "keep":
             d["cards"] = [names[k] for k in ks]
     elif kind == "chest":
         _, seat, k, pos, tile, ks, to = e
-        d.update(seat=seat, card=names[k], pos=pos, tile=TILE_NAMES[tile], to=to, drawn=0)
+        d = {"type": kind, "seat": seat, "card": names[k], "pos": pos,
+             "tile": TILE_NAMES[tile], "to": to, "drawn": 0}
         if tile and tile != 4:
-            d.update(**drawn(seat, ks))
+            d["drawn"] = len(ks)
+            if public or seat == me:
+                d["cards"] = [names[k] for k in ks]
     elif kind == "tiles":
-        d["chests"] = e[1]
+        d = {"type": kind, "chests": e[1]}
     elif kind == "parrot":
         _, seat, frm, to, k, k2, sym = e
-        d.update(seat=seat, **{"from": frm, "to": to}, cards=[names[k], names[k2]],
-                 card=g.symbols[sym])
+        d = {"type": kind, "seat": seat, "from": frm, "to": to,
+             "cards": [names[k], names[k2]], "card": g.symbols[sym]}
     elif kind == "hook":
         _, seat, frm, to, k, k2 = e
-        d.update(seat=seat, **{"from": frm, "to": to}, cards=[names[k], names[k2]])
-    elif kind == "turn" or kind == "end" or kind == "win":
-        d["seat"] = e[1]
+        d = {"type": kind, "seat": seat, "from": frm, "to": to,
+             "cards": [names[k], names[k2]]}
     else:  # pragma: no cover - every event kind is listed above
         raise ValueError(f"unknown event {kind!r}")
     # The host's English line, from the event's data alone (as each client renders it).
-    d["text"] = event_sentence(d, color.__getitem__, english_place(
-        g.start_name, g.goal_name, state.board.boat, state.board.sloop))
+    d["text"] = event_sentence(d, g.colors.__getitem__, _board_memo(state)[2], str)
     return d
+
+
+def _english_places(start: str, goal: str, boat: int, sloop: int | None) -> Callable[[int], str]:
+    """:func:`.sentences.english_place` for the positions a game's events name (start,
+    the spaces, the sloop, the goal, and -1 for the goal too) as a lookup in a table
+    made once per board (kept in its memo): no Python call for each name."""
+    table = [start, *map(str, range(1, boat)), goal]
+    if sloop is not None:
+        table[sloop] = "sloop"
+    return tuple(table).__getitem__

@@ -25,7 +25,12 @@ from cartagena_net.engine.view import fixed_part
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.play import RECENT_EVENTS, legal
 from cartagena_net.host.seats import Seat
-from protocol.framing import encode_frame_nested, pack_entries
+from protocol.framing import (
+    encode_frame_nested,
+    pack_array_entry,
+    pack_entries,
+    pack_value,
+)
 
 log = Logger(namespace="cartagena.host.table")
 
@@ -73,6 +78,8 @@ class Viewers:
     def __init__(self, table: ViewersTable) -> None:
         self.table = table
         self._fixed: tuple[dict[str, Any], bytes] | None = None  # see seat_frame
+        # each seat's face as last encoded, the public one and its own (see _face)
+        self._faces: dict[Any, tuple[dict[str, Any], bytes]] = {}
 
     # -- spectators ----------------------------------------------------------
 
@@ -139,8 +146,10 @@ class Viewers:
         ``parts``: what this broadcast encoded already). What is the same in every
         seat's frame is encoded once and put in as it is: the view's fixed part (the
         game's rules and board, once per game), its public part (once per broadcast),
-        and the events with their lines (once for each list of events: every seat not
-        named by one of them reads the same). The frame decodes to the whole message."""
+        the events with their lines (once for each list of events: every seat not
+        named by one of them reads the same), and the seats' faces (each once, and
+        kept from one broadcast to the next while it is the same: :meth:`_face`). The
+        frame decodes to the whole message."""
         t = self.table
         state = t.state
         v = view(state, seat, since=since, shared=shared, fixed=False, public=False)
@@ -159,7 +168,40 @@ class Viewers:
             told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
         wire = {"type": "state", "table": t.id, "seq": t.seq, "legal": legal(state, seat),
                 "chances": self._chances(seat)}
-        return encode_frame_nested(wire, "view", head[0], head[1], v, more=told, more_count=2)
+        faces = parts.get("faces")
+        if faces is None:  # the first frame (the acting seat's): encoded as it is, at once
+            parts["faces"] = {}
+            return encode_frame_nested(wire, "view", head[0], head[1], v, more=told,
+                                       more_count=2)
+        # The others': the seats' faces spliced in, each public one encoded once (and
+        # kept while unchanged), a seat's own (its hand) for it alone; the view's
+        # "seats" comes first after the head, then the rest ("viewer", "magic").
+        public = shared["seats"]
+        seats = v.pop("seats")
+        mine = []
+        for i, f in enumerate(seats):
+            if f is public[i]:
+                data = faces.get(i)
+                if data is None:
+                    data = faces[i] = self._face(i, f)
+            else:
+                data = self._face(("own", i), f)
+            mine.append(data)
+        return encode_frame_nested(wire, "view", head[0] + pack_array_entry("seats", mine),
+                                   head[1] + 1, v, more=told, more_count=2)
+
+    def _face(self, key: Any, face: dict[str, Any]) -> bytes:
+        """A seat's face (``key``: its seat, or ``("own", seat)`` for the face with its
+        hand) encoded, and kept while the face stays the same: from one action to the
+        next most seats' faces do (a face equal to the last one encodes alike: the
+        engine builds every face with the same keys in the same order, of the same
+        types)."""
+        kept = self._faces.get(key)
+        if kept is not None and kept[0] == face:
+            return kept[1]
+        data = pack_value(face)
+        self._faces[key] = (face, data)
+        return data
 
     def full_state(self, viewer: Any, web: bool = False) -> dict[str, Any]:
         """A fresh full ``state`` map for ``viewer`` with the recent events (a reconnect,

@@ -86,3 +86,23 @@ def test_an_unknown_kind_or_broken_fields_show_the_hosts_english_line(swedish):
     # events and lines that do not pair up: the host's lines as they are
     assert event_lines(v, events[:2], lines) == lines
     assert event_lines(None, events, lines) == lines
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("jamaica", {}), ("ravensburger", {}), ("studiogiochi-2017", {"story": "whole"}),
+    ("studiogiochi-2017", {"story": "island"}),
+])
+def test_the_views_table_of_place_names_names_every_position_as_english_place(
+        preset, options):
+    """The view names the positions in its events' lines from a table made once per
+    board: the same names as english_place for every position an event may name (the
+    start, each space, the sloop, the goal, and -1 for the goal of a win)."""
+    from cartagena_net.engine.view import _english_places
+
+    state = make_game(preset, players=3, **options).new_state(seed=5)
+    g, board = state.game, state.board
+    place = english_place(g.start_name, g.goal_name, board.boat, board.sloop)
+    table = _english_places(g.start_name, g.goal_name, board.boat, board.sloop)
+    for p in [-1, *range(board.boat + 1)]:
+        assert table(p) == place(p), p
+    assert (board.sloop is not None) == (options.get("story") == "whole")

@@ -19,7 +19,12 @@ from protocol import (
     encode_frame,
     messages,
 )
-from protocol.framing import encode_frame_nested, pack_entries
+from protocol.framing import (
+    encode_frame_nested,
+    pack_array_entry,
+    pack_entries,
+    pack_value,
+)
 
 from .examples import EXAMPLES
 from .strategies import plain_data
@@ -264,6 +269,22 @@ def test_a_nested_frame_decodes_as_the_whole_map(outer, more, head, second, rest
     got = drain(decoder)
     assert got == [whole]
     assert len(data) == len(encode_frame(whole))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=8), st.lists(plain_data, max_size=40))
+def test_an_array_entry_of_items_encoded_apart_is_the_entry_encoded_whole(key, items):
+    """A map entry whose array's items were encoded one by one (each the same in many
+    frames) is byte for byte the entry encoded whole, on either side of msgpack's
+    16-item fixarray."""
+    assert pack_array_entry(key, [pack_value(x) for x in items]) == pack_entries({key: items})
+
+
+def test_a_long_array_entry_has_the_long_headers():
+    for n in (15, 16, 65535, 65536):
+        items = list(range(n))
+        assert pack_array_entry("k", [pack_value(x) for x in items]) == pack_entries(
+            {"k": items})
 
 
 def test_a_nested_frame_over_the_limit_is_refused_on_send():

@@ -23,27 +23,33 @@ SIZES = [(390, 844, True), (360, 640, True), (1280, 800, False)]
 QUICK = ["--bot-delay", "0.05"]
 
 # What must fit on the screen: the page's width, and every element's right edge.
-FITS = """
-const w = arguments[0];
-const out = [];
-if (document.documentElement.scrollWidth > w) out.push('page ' + document.documentElement.scrollWidth);
-for (const e of document.querySelectorAll('body *')) {
-  if (!e.getClientRects().length) continue;
-  const r = e.getBoundingClientRect();
-  if (r.right > w + 0.5 && !e.closest('.leave-ask[hidden]')) {
-    out.push((e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + (e.getAttribute('class') || '')) + ' ' + Math.round(r.right));
+FITS_FN = """
+function tooWide(w) {
+  const out = [];
+  if (document.documentElement.scrollWidth > w) out.push('page ' + document.documentElement.scrollWidth);
+  for (const e of document.querySelectorAll('body *')) {
+    if (!e.getClientRects().length) continue;
+    const r = e.getBoundingClientRect();
+    if (r.right > w + 0.5 && !e.closest('.leave-ask[hidden]')) {
+      out.push((e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + (e.getAttribute('class') || '')) + ' ' + Math.round(r.right));
+    }
+    if (out.length > 8) break;
   }
-  if (out.length > 8) break;
-}
-return out;"""
+  return [out, document.documentElement.scrollWidth <= w];
+}"""
+FITS = FITS_FN + "\nreturn tooWide(arguments[0]);"
 
 
 def fits(driver, width: int, where: str) -> None:
     """Nothing on the page is wider than ``width`` (no sideways scrolling)."""
-    wide = driver.execute_script(FITS, width)
+    check_fits(driver.execute_script(FITS, width), width, where)
+
+
+def check_fits(found: list, width: int, where: str) -> None:
+    """What ``tooWide(width)`` found: nothing wider than the page, no sideways scroll."""
+    wide, scroll_ok = found
     assert not wide, f"{where} at {width} px: {wide}"
-    assert driver.execute_script(
-        "return document.documentElement.scrollWidth <= arguments[0]", width), where
+    assert scroll_ok, where
 
 
 def guest_page(driver, url: str, name: str = "zoe", size=SIZES[0]) -> None:
@@ -97,20 +103,32 @@ def add_bots_and_start(driver, bots: int) -> None:
                   "the game starts")
 
 
-SEAT_LABELS = """
+SEAT_LABELS_FN = """
+function seatLabels() {
 const seats = [...document.querySelectorAll('#player-list li.player')].map((li) => ({
   seat: Number(li.dataset.seat), name: li.querySelector('.name').textContent.replace(/ \\(you\\)$/, ''),
   letter: li.querySelector('.chip').textContent, color: li.querySelector('.chip').dataset.color}));
 return [...document.querySelectorAll('#choices .choice')].map((b) => ({
   word: b.dataset.word, kind: b.dataset.kind, text: b.textContent,
   chip: b.querySelector('.chip') ? b.querySelector('.chip').textContent : null,
-  prefix: document.body.dataset.prefix, seats}));"""
+  prefix: document.body.dataset.prefix, seats}));
+}
+function shownText() {
+  return ['hand', 'choices', 'doing', 'preview', 'piles', 'player-list']
+    .map((id) => document.getElementById(id).innerText).join(' ');
+}"""
+SEAT_LABELS = SEAT_LABELS_FN + "\nreturn [seatLabels(), shownText()];"
 
 
 def check_labels(driver, seen: dict[str, int]) -> None:
     """Every choice about a player names it (its letter chip, name and colour); no choice
     about a player is named as a place; no card is shown as text with '*'."""
-    for c in driver.execute_script(SEAT_LABELS):
+    check_label_data(*driver.execute_script(SEAT_LABELS), seen)
+
+
+def check_label_data(labels: list, shown: str, seen: dict[str, int]) -> None:
+    """check_labels on what ``seatLabels()`` and ``shownText()`` read from the page."""
+    for c in labels:
         words = (c["prefix"].split() if c["prefix"] else []) + [c["word"]]
         verb = words[0]
         seat_word = ((verb in ("give", "morgan") and len(words) == 2)
@@ -125,41 +143,51 @@ def check_labels(driver, seen: dict[str, int]) -> None:
         if c["kind"] == "pos":
             assert "pirate" in c["text"], c
         assert "*" not in c["text"], c
-    shown = driver.execute_script(
-        "return ['hand', 'choices', 'doing', 'preview', 'piles', 'player-list']"
-        ".map((id) => document.getElementById(id).innerText).join(' ')")
     assert "*" not in shown, shown
+
+
+# One step of a game on the page, in one script: what the screen is, and where a move is
+# to be made, what the checks read (the labels, the width) and then the click itself.
+STEP = SEAT_LABELS_FN + FITS_FN + """
+const w = arguments[0], pick = arguments[1];
+if (document.body.dataset.screen !== 'game') return {state: 'wait'};
+if (!document.getElementById('end-box').hidden) return {state: 'over'};
+const confirm = !document.getElementById('confirm-box').hidden;
+const c = document.querySelectorAll('#choices .choice');
+if (!confirm && !c.length) return {state: 'wait'};
+const seen = {state: confirm ? 'confirm' : 'choose', labels: seatLabels(), shown: shownText(),
+              fits: tooWide(w), clicked: false};
+if (!confirm) {
+  c[pick % c.length].click();
+} else if (document.getElementById('preview').textContent) {
+  document.getElementById('confirm').click();
+  seen.clicked = true;
+}
+return seen;"""
 
 
 def play_to_end(driver, rng: random.Random, widths: list[tuple[int, int, bool]],
                 seen: dict[str, int] | None = None, limit: float = 300) -> int:
     """Click the page's choices until the game ends; checks the width (changing the screen
-    size every few actions) and the labels after every click. The actions played."""
+    size every few actions) and the labels before every click. The actions played."""
     played = clicks = 0
+    size = None
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        state = driver.execute_script("""
-            if (document.body.dataset.screen !== 'game') return 'wait';
-            if (!document.getElementById('end-box').hidden) return 'over';
-            if (!document.getElementById('confirm-box').hidden) return 'confirm';
-            return document.querySelectorAll('#choices .choice').length ? 'choose' : 'wait';""")
-        if state == "over":
+        want = widths[(clicks // 7) % len(widths)]
+        if want != size:
+            size = want
+            viewport(driver, *size)
+        step = driver.execute_script(STEP, size[0], rng.randrange(1 << 30))
+        if step["state"] == "over":
             return played
-        if state == "wait":
+        if step["state"] == "wait":
             time.sleep(0.05)
             continue
-        size = widths[(clicks // 7) % len(widths)]
-        if clicks % 7 == 0:
-            viewport(driver, *size)
         clicks += 1
-        check_labels(driver, seen if seen is not None else {})
-        fits(driver, size[0], "the game")
-        if state == "choose":
-            driver.execute_script(
-                "const c = document.querySelectorAll('#choices .choice');"
-                "if (c.length) c[arguments[0] % c.length].click();", rng.randrange(1 << 30))
-        elif click_confirm(driver):
-            played += 1
+        check_label_data(step["labels"], step["shown"], seen if seen is not None else {})
+        check_fits(step["fits"], size[0], "the game")
+        played += step["clicked"]
     raise AssertionError(f"the game did not end in {limit} s ({played} actions)")
 
 
@@ -175,21 +203,33 @@ def record_ids(url: str) -> list[str]:
 
 
 def every_page_fits(driver, url: str, where: str, table: int = 1) -> None:
-    """The TV's pages (the tables, the table's live view) and the replay fit every size."""
-    for size in SIZES:
-        viewport(driver, *size)
-        for path in ("", f"table/{table}"):
-            driver.get(url + path)
-            wait_for(driver, "document.readyState === 'complete'", "the page")
-            time.sleep(0.4)
-            fits(driver, size[0], f"{where}: /{path}")
-        ids = record_ids(url)
-        driver.get(url + f"game/{ids[0]}")
-        wait_for(driver, "!document.getElementById('controls').hidden", "the replay")
-        fits(driver, size[0], f"{where}: the replay")
-        driver.find_element(By.ID, "last").click()
-        time.sleep(0.2)
-        fits(driver, size[0], f"{where}: the replay's end")
+    """The TV's pages (the tables, the table's live view) and the replay fit every size:
+    each loaded at the narrowest phone's, then the window made each size in turn (the
+    pages draw themselves again when it changes)."""
+    narrow = min(SIZES)
+
+    def every_size(what: str) -> None:
+        for size in [narrow, *(s for s in SIZES if s != narrow)]:
+            if size != narrow:
+                viewport(driver, *size)
+                time.sleep(0.3)  # the pages draw again 150 ms after a resize
+            fits(driver, size[0], f"{where}: {what}")
+
+    for path in ("", f"table/{table}"):
+        viewport(driver, *narrow)
+        driver.get(url + path)
+        wait_for(driver, "document.readyState === 'complete'", "the page")
+        time.sleep(0.4)
+        every_size(f"/{path}")
+    ids = record_ids(url)
+    viewport(driver, *narrow)
+    driver.get(url + f"game/{ids[0]}")
+    wait_for(driver, "!document.getElementById('controls').hidden", "the replay")
+    every_size("the replay")
+    viewport(driver, *narrow)
+    driver.find_element(By.ID, "last").click()
+    time.sleep(0.2)
+    every_size("the replay's end")
 
 
 MIXES = {
@@ -210,18 +250,13 @@ MIXES = {
 @pytest.mark.parametrize("mix", list(MIXES))
 def test_every_screen_of_every_mix_fits_a_phone_and_names_players(browser, host_process, mix):
     """A guest makes the table with the New table form (the options through its
-    controls), adds bots, plays it to the end with the page's buttons at every size,
-    plays again, and every screen fits; then the TV pages and the replay fit too."""
+    controls), adds bots, plays it to the end once with the page's buttons, the screen's
+    size changing every few actions, plays again, and every screen fits; then the TV
+    pages and the replay fit too. (The lobby and the form, the same before any mix is
+    chosen, fit every size in test_the_new_table_form_offers_every_option_...)"""
     rules, players, options = MIXES[mix]
     host = host_process("--players", "2", "--bots", "2", *QUICK)
-    guest_page(browser, host.url, size=SIZES[1])
-    fits(browser, 360, "the lobby")
-    browser.find_element(By.CSS_SELECTOR, "#more-options summary").click()
-    for size in SIZES:
-        viewport(browser, *size)
-        fits(browser, size[0], "the New table form, opened")
-    browser.find_element(By.CSS_SELECTOR, "#more-options summary").click()
-    viewport(browser, *SIZES[0])
+    guest_page(browser, host.url, size=SIZES[0])
     small = {"segments": 2 if options.get("story") != "whole" else 3, "pirates": 2}
     new_table(browser, rules, players, {**small, **options})
     for size in SIZES:
@@ -432,10 +467,16 @@ def test_leave_asks_first_and_sits_away_from_the_moves(browser, host_process):
 
 
 def test_the_new_table_form_offers_every_option_with_the_engines_defaults(browser, host_process):
+    """The form offers every option of every preset with the engine's defaults, checks
+    the bounds and shows the host's refusal; the lobby and the form, opened with each
+    preset, fit every size."""
     from cartagena_net.engine import OPTIONS, PRESETS, make_game
 
     host = host_process("--players", "2", "--bots", "2", *QUICK)
-    guest_page(browser, host.url)
+    guest_page(browser, host.url, size=SIZES[1])
+    for size in SIZES:  # the lobby, and the form opened with each preset: every size fits
+        viewport(browser, *size)
+        fits(browser, size[0], "the lobby")
     browser.find_element(By.CSS_SELECTOR, "#more-options summary").click()
     names = browser.execute_script(
         "return [...document.querySelectorAll('#option-fields [data-option]')].map((e) => e.dataset.option)")
@@ -452,6 +493,9 @@ def test_the_new_table_form_offers_every_option_with_the_engines_defaults(browse
     for name, preset in PRESETS.items():
         browser.execute_script("const s = document.getElementById('new-rules'); s.value = arguments[0];"
                                "s.dispatchEvent(new Event('change'));", name)
+        for size in SIZES:
+            viewport(browser, *size)
+            fits(browser, size[0], f"the New table form, opened, {name}")
         shown = browser.execute_script(read)
         spec = make_game(name).spec()
         assert shown["range"] == [str(n) for n in preset.players]
