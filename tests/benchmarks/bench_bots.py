@@ -133,8 +133,9 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
             results[i].append(r)
             if record is not None:
                 r = {k: v for k, v in r.items() if k != "history"}
-                record.write(json.dumps({"key": key, "seed": r.pop("seed"), "result": r})
-                             + "\n")
+                preset, options = PVS_SETTINGS[i]
+                record.write(json.dumps({"key": key, "seed": r.pop("seed"), "rules": preset,
+                                         "options": options, "result": r}) + "\n")
                 record.flush()
             now = time.perf_counter()
             if now - start > args.budget:
