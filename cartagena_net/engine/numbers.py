@@ -15,6 +15,8 @@ the same events all agree, and the view carries the result (``numbered``: each s
 pirates' positions by number, pirate 1 first). Pure and cheap: a state keeps the
 numbers as of its oldest kept event (``State.numbering``) and folds the newer ones,
 on from its last answer (``State.numbered_memo``, dropped when events are cut back).
+A fold gives a new tuple to the seat whose pirate moved only, so the views tell an
+unchanged seat by identity and keep its face (``State.faces_memo``).
 """
 from __future__ import annotations
 
