@@ -15,6 +15,8 @@ the same events all agree, and the view carries the result (``numbered``: each s
 pirates' positions by number, pirate 1 first). Pure and cheap: a state keeps the
 numbers as of its oldest kept event (``State.numbering``) and folds the newer ones,
 on from its last answer (``State.numbered_memo``, dropped when events are cut back).
+A fold gives a new tuple to the seat whose pirate moved only, so the views tell an
+unchanged seat by identity and keep its face (``State.faces_memo``).
 """
 from __future__ import annotations
 
@@ -30,13 +32,16 @@ def start(pirates: list[list[int]], at: int) -> Numbering:
     return at, tuple(tuple(sorted(p)) for p in pirates), ()
 
 
-def _move(nums: list[list[int]], seat: int, frm: int, to: int) -> int | None:
+def _move(nums: list[tuple[int, ...]], seat: int, frm: int, to: int) -> int | None:
+    """Move ``seat``'s lowest-numbered pirate at ``frm`` to ``to``; its index (None if
+    none is there). Only the moved seat gets a new tuple: the others' stay the same
+    objects, so that a caller may tell an unchanged seat by identity (the views do)."""
     mine = nums[seat]
-    for i, p in enumerate(mine):
-        if p == frm:
-            mine[i] = to
-            return i
-    return None
+    if frm not in mine:
+        return None
+    i = mine.index(frm)
+    nums[seat] = (*mine[:i], to, *mine[i + 1:])
+    return i
 
 
 def fold(numbering: Numbering, events: Any, upto: int) -> Numbering:
@@ -45,7 +50,7 @@ def fold(numbering: Numbering, events: Any, upto: int) -> Numbering:
     at, base, last = numbering
     if upto <= at:
         return numbering
-    nums = [list(p) for p in base]
+    nums = list(base)
     stack = list(last)
     for j in range(upto - at):
         e = events[j]
@@ -66,45 +71,58 @@ def fold(numbering: Numbering, events: Any, upto: int) -> Numbering:
         elif kind == "undo" and e[2] == "advance":
             _, seat, _, frm, to, _ = e
             if stack and stack[-1][0] == seat and nums[seat][stack[-1][1]] == to:
-                nums[seat][stack.pop()[1]] = frm
+                i = stack.pop()[1]
+                mine = nums[seat]
+                nums[seat] = (*mine[:i], frm, *mine[i + 1:])
             else:
                 _move(nums, seat, to, frm)
         elif kind == "turn":
             stack = []
-    return upto, tuple(map(tuple, nums)), tuple(stack)
+    return upto, tuple(nums), tuple(stack)
 
 
 def numbered(state: Any) -> list[list[int]] | None:
     """Each seat's pirates' positions by number (pirate 1 first), or None where the
     state keeps no events (a search's copy) and was not rebuilt from a numbered view."""
+    nums = folded(state)
+    if nums is None:
+        return None
+    return [seat_numbers(nums[seat], mine) for seat, mine in enumerate(state.pirates)]
+
+
+def folded(state: Any) -> tuple[tuple[int, ...], ...] | None:
+    """:func:`numbered` as tuples, before they are checked against the pirates' places
+    (:func:`seat_numbers`): a seat's tuple is the same object from one call to the next
+    while none of its pirates moved."""
     numbering = state.numbering
     if numbering is None:
         return None
     events = state.events
     if events is None:  # a state rebuilt from a view: the view's numbers
-        nums = numbering[1]
-    else:
-        base = state.events_base
-        count = base + len(events)
-        # Fold on from the last answer where it still holds (the same numbering, none of
-        # its events forgotten or cut back since), so a host's broadcasts fold each event
-        # once rather than every kept event each time.
-        memo = getattr(state, "numbered_memo", None)
-        start = memo[1] if (memo is not None and memo[0] is numbering
-                            and base <= memo[1][0] <= count) else numbering
-        at = start[0]
-        if at < base:  # events forgotten without being counted: never (forget_events)
-            return None
-        folded = fold(start, events[at - base:], count)
-        state.numbered_memo = (numbering, folded)
-        nums = folded[1]
-    out = []
-    for seat, mine in enumerate(state.pirates):
-        got = list(nums[seat])
-        if sorted(got) != mine:  # never, if every move is an event: keep what matches
-            got = reconcile(got, mine)
-        out.append(got)
-    return out
+        return numbering[1]
+    base = state.events_base
+    count = base + len(events)
+    # Fold on from the last answer where it still holds (the same numbering, none of
+    # its events forgotten or cut back since), so a host's broadcasts fold each event
+    # once rather than every kept event each time.
+    memo = getattr(state, "numbered_memo", None)
+    start = memo[1] if (memo is not None and memo[0] is numbering
+                        and base <= memo[1][0] <= count) else numbering
+    at = start[0]
+    if at < base:  # events forgotten without being counted: never (forget_events)
+        return None
+    done = fold(start, events[at - base:], count)
+    state.numbered_memo = (numbering, done)
+    return done[1]
+
+
+def seat_numbers(numbers: tuple[int, ...], places: list[int]) -> list[int]:
+    """A seat's numbers (from :func:`folded`) as the view gives them, checked against
+    where its pirates are (``places``, sorted)."""
+    got = list(numbers)
+    if sorted(got) != places:  # never, if every move is an event: keep what matches
+        got = reconcile(got, places)
+    return got
 
 
 def reconcile(numbered: list[int], places: list[int]) -> list[int]:

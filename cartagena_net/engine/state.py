@@ -64,6 +64,7 @@ class State:
         "events",
         "events_base",
         "extra",
+        "faces_memo",
         "game",
         "hands",
         "history",

@@ -12,7 +12,7 @@ from typing import Any
 
 from .jailbreak import CAPACITY
 from .magic import TILE_NAMES, chest_spaces, known_top
-from .numbers import numbered
+from .numbers import folded, seat_numbers
 from .sentences import event_sentence
 from .state import State
 
@@ -52,7 +52,7 @@ def view(state: State, viewer: int | str, since: int | None = None,
     common = shared.get("public")
     if common is None:
         common = shared["public"] = _public(state)
-        nums = shared["numbered"] = numbered(state)
+        nums = shared["numbered"] = folded(state)
         shared["seats"] = [_seat(state, s, shown, nums) for s in range(len(state.hands))]
     seats = shared["seats"]
     if me is not None and not shown:  # its own hand: the one part of the seats it alone sees
@@ -100,21 +100,34 @@ def _names_seat(e: tuple, seat: int) -> bool:
 
 
 def _seat(state: State, s: int, shown: bool,
-          nums: list[list[int]] | None = None) -> dict[str, Any]:
+          nums: tuple[tuple[int, ...], ...] | None = None) -> dict[str, Any]:
     """Seat ``s``'s face: its pirates (in order of place, and by number where the state
-    keeps its events: :mod:`.numbers`) and hand size, and its cards if ``shown``."""
+    keeps its events: :mod:`.numbers`) and hand size, and its cards if ``shown``.
+
+    The face is kept with the state (``faces_memo``) and the same object is given again
+    while the seat's pirates, hand and numbers stay the same: a host builds every seat's
+    face for every action, and one action changes one or two of them (read-only)."""
+    pirates = state.pirates[s]
     hand = state.hands[s]
+    numbers = None if nums is None else nums[s]  # the same tuple while none moved
+    memo = getattr(state, "faces_memo", None)
+    if memo is None:
+        memo = state.faces_memo = {}
+    kept = memo.get((s, shown))
+    if kept is not None and kept[0] is numbers and kept[1] == pirates and kept[2] == hand:
+        return kept[3]
     names = state.game.card_names
     face: dict[str, Any] = {
         "seat": s,
         "color": state.game.colors[s],
-        "pirates": list(state.pirates[s]),
+        "pirates": list(pirates),
         "hand_size": sum(hand),
         "hand": ([names[k] for k in range(len(hand)) for _ in range(hand[k])]
                  if shown else None),
     }
-    if nums is not None:
-        face["numbered"] = nums[s]
+    if numbers is not None:
+        face["numbered"] = seat_numbers(numbers, pirates)
+    memo[(s, shown)] = (numbers, face["pirates"], list(hand), face)
     return face
 
 

@@ -195,9 +195,9 @@ class Viewers:
         hand) encoded, and kept while the face stays the same: from one action to the
         next most seats' faces do (a face equal to the last one encodes alike: the
         engine builds every face with the same keys in the same order, of the same
-        types)."""
+        types; it gives an unchanged face again as the same object)."""
         kept = self._faces.get(key)
-        if kept is not None and kept[0] == face:
+        if kept is not None and (kept[0] is face or kept[0] == face):
             return kept[1]
         data = pack_value(face)
         self._faces[key] = (face, data)

@@ -112,6 +112,37 @@ def test_views_sharing_their_public_part_are_each_viewers_own_view(preset, optio
 
 
 @pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
+def test_the_faces_kept_with_a_state_are_the_faces_built_afresh(preset, options):
+    """A seat's face is kept with the state (``faces_memo``) and given again as the same
+    object while its pirates, hand and numbers stay the same: after every action (undos,
+    powers, set-backs included) each viewer's faces equal those of a state with nothing
+    kept, and the face of a seat whose pirates and hand did not change is the very
+    object given before."""
+    for seed in range(3):
+        game = make_game(preset, players=2 + seed % 4, **options)
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        viewers: list = [*range(game.players), SPECTATOR]
+        before: dict = {}  # each viewer's faces after the last action
+        while not state.is_over:
+            places = [list(p) for p in state.pirates]
+            hands = [list(h) for h in state.hands]
+            action = str(rng.choice(state.legal_actions(undo=True)))
+            state.apply(action)
+            same = [places[s] == state.pirates[s] and hands[s] == state.hands[s]
+                    for s in range(game.players)]
+            for viewer in viewers:
+                seats = view(state, viewer)["seats"]
+                kept, state.faces_memo = state.faces_memo, None
+                assert view(state, viewer)["seats"] == seats, viewer
+                state.faces_memo = kept
+                if viewer in before and action != "undo":  # (an undo's pirate: new numbers)
+                    for s, (face, last) in enumerate(zip(seats, before[viewer], strict=True)):
+                        assert (face is last) == same[s], (viewer, action, s)
+                before[viewer] = seats
+
+
+@pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
 def test_an_event_is_built_for_a_seat_alone_exactly_when_it_reads_differently_to_it(
         preset, options):
     """A broadcast shares the spectator's reading of an event with every seat but those
