@@ -88,3 +88,15 @@ def browser():
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_page(request):
+    """A test sharing the module's browser starts on a blank page with an empty console
+    log: the last test's page, left open on a host that test stopped, would otherwise
+    log its event stream's refused reconnects into this test's log."""
+    if "browser" in request.fixturenames:
+        driver = request.getfixturevalue("browser")
+        driver.get("about:blank")
+        driver.get_log("browser")
+    yield
