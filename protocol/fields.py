@@ -198,10 +198,16 @@ class Seq(Kind):
         return [self.inner.wire(v) for v in value]
 
 
-class Options(Kind):
-    """At most 32 game options: str<=32 -> int (i32) | str<=64 | bool | nil."""
+class ScalarMap(Kind):
+    """A map of at most ``MAX`` str<=32 keys to plain values: ints in ``INTS`` (with
+    ``INT_WORDS`` naming the range in errors), str<=``TEXT``, bool, and nil if ``NIL``;
+    anything else is refused."""
 
     MAX = 32
+    INTS = (I32_MIN, I32_MAX)
+    INT_WORDS = "32-bit"
+    TEXT = 64
+    NIL = True
 
     def clean(self, value: Any, where: str) -> dict[str, Any]:
         if not isinstance(value, Mapping):
@@ -213,52 +219,36 @@ class Options(Kind):
             if not isinstance(key, str):
                 raise FieldError(f"{where}: key {key!r} is not a str")
             key = clean_text(key, 32)
-            if item is None or isinstance(item, bool):
+            if isinstance(item, bool) or (item is None and self.NIL):
                 out[key] = item
             elif _is_int(item):
-                if not I32_MIN <= item <= I32_MAX:
-                    raise FieldError(f"{where}.{key}: {item} outside 32-bit range")
+                if not self.INTS[0] <= item <= self.INTS[1]:
+                    raise FieldError(f"{where}.{key}: {item} outside {self.INT_WORDS} range")
                 out[key] = item
             elif isinstance(item, str):
-                out[key] = clean_text(item, 64)
+                out[key] = clean_text(item, self.TEXT)
             else:
-                raise FieldError(f"{where}.{key}: expected int, str, bool or nil")
+                raise FieldError(f"{where}.{key}: expected int, str, bool"
+                                 + (" or nil" if self.NIL else ""))
         return out
 
     def wire(self, value: dict[str, Any]) -> dict[str, Any]:
         return dict(value)
 
 
-class Args(Kind):
+class Options(ScalarMap):
+    """At most 32 game options: str<=32 -> int (i32) | str<=64 | bool | nil."""
+
+
+class Args(ScalarMap):
     """A reason's fields (``error.args``, ``bye.args``): at most 8 entries, each a
     str<=32 key -> str<=200 | int (64-bit) | bool; anything else is refused."""
 
     MAX = 8
-
-    def clean(self, value: Any, where: str) -> dict[str, Any]:
-        if not isinstance(value, Mapping):
-            raise FieldError(f"{where}: expected map, got {type(value).__name__}")
-        if len(value) > self.MAX:
-            raise FieldError(f"{where}: more than {self.MAX} entries")
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise FieldError(f"{where}: key {key!r} is not a str")
-            key = clean_text(key, 32)
-            if isinstance(item, bool):
-                out[key] = item
-            elif _is_int(item):
-                if not -(2**63) <= item < 2**63:
-                    raise FieldError(f"{where}.{key}: {item} outside 64-bit range")
-                out[key] = item
-            elif isinstance(item, str):
-                out[key] = clean_text(item, 200)
-            else:
-                raise FieldError(f"{where}.{key}: expected str, int or bool")
-        return out
-
-    def wire(self, value: dict[str, Any]) -> dict[str, Any]:
-        return dict(value)
+    INTS = (-(2**63), 2**63 - 1)
+    INT_WORDS = "64-bit"
+    TEXT = 200
+    NIL = False
 
 
 class _DataError(Exception):
