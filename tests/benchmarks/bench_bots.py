@@ -133,6 +133,7 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
             results[i].append(r)
             if record is not None:
                 r = {k: v for k, v in r.items() if k != "history"}
+                r["times"] = {w: [round(t, 4) for t in ts] for w, ts in r["times"].items()}
                 preset, options = PVS_SETTINGS[i]
                 record.write(json.dumps({"key": key, "seed": r.pop("seed"), "rules": preset,
                                          "options": options, "result": r}) + "\n")
