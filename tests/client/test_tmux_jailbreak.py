@@ -139,10 +139,11 @@ def test_whole_jailbreak_played_from_the_keyboard_to_the_end(tmp_path: Path) -> 
     t = Tmux(f"ctgn-jailbreak-{os.getpid()}", env)
     try:
         t.start("play", [*CLI, "play", "--rules", "studiogiochi-2017", "-o", "story=whole",
-                         "-o", "segments=3", "-o", "island_segments=3", "-o", "pirates=2",
+                         "-o", "segments=3", "-o", "island_segments=3", "-o", "pirates=1",
                          "--players", "2", "--bots", "1", "--bot-delay", "0", "--name", "ann",
                          # one deal and a bot that does not search: the same game however
-                         # busy the machine (a search cut by its time bound could differ)
+                         # busy the machine (a search cut by its time bound could differ);
+                         # one pirate each: 15 turns, two sails, and ours lands and wins
                          "--seed", "5", "--level", "easy"])
         t.tmux("resize-window", "-t", "play", "-x", "80", "-y", "24")
         text = wait_screen(t, "play", my_turn, "the game screen")
@@ -181,6 +182,7 @@ def test_whole_jailbreak_played_from_the_keyboard_to_the_end(tmp_path: Path) -> 
         assert re.search(r"Ranking: 1\. .+? \((red|blue)\)\s+2\. .+? \((red|blue)\)", text)
         assert "cove" in text and "play again" in text
         assert seen["sails"] >= 1, seen  # the sloop was sailed from the keyboard
+        assert turns > 6, turns  # the winding board was seen at turn 6
         if "You win!" in text:
             assert seen["landed"] >= 1, seen
         t.keys("play", "q")

@@ -132,7 +132,24 @@ async def play_to_end(players: list[Player], table: int, rng: random.Random,
                 while mover.latest.seq <= newest and mover.refused == refused:
                     await mover.pump()
                 continue
-        # Nobody here may move (a bot's turn, or nothing seen yet): every seated player
-        # gets each new state, so wait for the next message (a stall times out).
-        await players[0].pump(timeout=60.0)
+        # Nobody here may move (a bot's turn, nothing seen yet, or the player to move has
+        # not been sent the newest state yet): wait for the next message to any of them
+        # (a stall times out).
+        await pump_any(players, timeout=60.0)
     raise AssertionError("the game did not end")
+
+
+async def pump_any(players: list[Player], timeout: float = 60.0) -> None:
+    """Wait until one of ``players`` has a message, then take every queued one. (Waiting
+    on one player alone stalls when it already holds the newest state and another, to
+    move, is sent it a moment later: it would wait for that player's next ping.)"""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while all(p.client.inbox.empty() for p in players):
+        if loop.time() > deadline:
+            raise TimeoutError(f"no message from the host in {timeout} s")
+        await asyncio.sleep(0.005)
+    for p in players:
+        p.drain()

@@ -103,7 +103,9 @@ def test_a_whole_game_on_play_in_swedish_beside_an_english_guest(swedish, englis
         ".map((id) => document.getElementById(id).textContent).join(' ')")
     left = sorted({m.group(0) for m in ENGLISH.finditer(hidden)})
     assert not left and "Ta tillbaka den hit" in hidden and "Tips" in hidden, (left, hidden)
-    new_table(swedish, "jamaica", 3)
+    # A short board (the words, not the length, are checked): made with the form's
+    # options, which show in Swedish too.
+    new_table(swedish, "jamaica", 3, {"segments": 3, "pirates": 3})
     no_english(swedish, "the waiting room")
     click_css(swedish, "#add-bot:not([hidden])", "Add a bot")
     wait_for(swedish, "[...document.querySelectorAll('#seat-list .player')]"
