@@ -35,6 +35,9 @@ stopped and taken up again, in a later session too; the report counts them all.
     nice python3 tests/benchmarks/bench_bots.py --parallel-vs-serial --games 200
     nice python3 tests/benchmarks/bench_bots.py --parallel-vs-serial --games 200 \
         --time-share 0.5
+
+``tests/benchmarks/records/parallel-vs-serial.jsonl`` holds the games played so far (the
+equal-time run: ``--record`` that file to add to it or to print its report again).
 """
 from __future__ import annotations
 
