@@ -93,10 +93,13 @@ def browser():
 @pytest.fixture(autouse=True)
 def _fresh_page(request):
     """A test sharing the module's browser starts on a blank page with an empty console
-    log: the last test's page, left open on a host that test stopped, would otherwise
-    log its event stream's refused reconnects into this test's log."""
+    log and no cookies: the last test's page, left open on a host that test stopped,
+    would otherwise log its event stream's refused reconnects into this test's log, and
+    the last test's seat cookies (a cookie is the address's, whatever the port) would
+    still be there beside this test's host's."""
     if "browser" in request.fixturenames:
         driver = request.getfixturevalue("browser")
         driver.get("about:blank")
+        driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
         driver.get_log("browser")
     yield
