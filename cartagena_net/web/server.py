@@ -42,7 +42,7 @@ from twisted.web.resource import Resource
 
 from cartagena_net import i18n
 from cartagena_net.engine import SPECTATOR
-from cartagena_net.engine.reasons import OS_ERRORS, REASONS
+from cartagena_net.engine.reasons import JOURNAL_DAMAGE, OS_ERRORS, REASONS
 from cartagena_net.host.errors import HostError
 from cartagena_net.i18n import pages as page_words
 from cartagena_net.web.feed import Feed, Frame, to_json
@@ -436,6 +436,8 @@ class WebServer:
             tr = i18n.translation(code)
             data["reasons"] = {why: tr.gettext(text) for why, text in REASONS.items()}
             data["os_errors"] = {name: tr.gettext(text) for name, text in OS_ERRORS.items()}
+            data["journal_damage"] = {cause: tr.gettext(text)
+                                      for cause, text in JOURNAL_DAMAGE.items()}
             data["languages"] = dict(i18n.LANGUAGES)
             data["cookie"] = i18n.COOKIE
             head = "window.CARTAGENA_I18N = " + json.dumps(data, ensure_ascii=True) + ";\n"

@@ -155,6 +155,12 @@ function osErrors() {
   return (window.CARTAGENA_I18N || {}).os_errors || {};
 }
 
+// A damaged journal's kind of damage (damaged, inconsistent...) in the page's language
+// (cartagena_net/engine/reasons.py JOURNAL_DAMAGE, written into /i18n.js by the host).
+function journalDamage() {
+  return (window.CARTAGENA_I18N || {}).journal_damage || {};
+}
+
 function reasonText(why, args) {
   const reasons = (window.CARTAGENA_I18N || {}).reasons || {};
   if (typeof why !== "string" || !Object.prototype.hasOwnProperty.call(reasons, why)) return null;

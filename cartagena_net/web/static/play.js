@@ -231,13 +231,9 @@
   function osError(n, otherwise) {
     return Object.hasOwn(osErrors(), n.errno) ? osErrors()[n.errno] : (n.error || otherwise);
   }
-  // A damaged journal's kind of damage (client/notices.py CAUSES), else the host's words.
+  // A damaged journal's kind of damage (journalDamage, i18n.js), else the host's words.
   function cause(n) {
-    const named = {
-      damaged: () => tr("a record in it is damaged"), inconsistent: () => tr("its records do not fit the game"),
-      empty: () => tr("it is empty"), fault: () => tr("the host could not read it"),
-    };
-    return Object.hasOwn(named, n.cause) ? named[n.cause]() : (n.why || "?");
+    return Object.hasOwn(journalDamage(), n.cause) ? journalDamage()[n.cause] : (n.why || "?");
   }
   function noticeText(n) {
     const count = (k) => (Number.isInteger(k) ? k : 0);
