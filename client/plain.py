@@ -74,8 +74,3 @@ def plain_error(code: str, message: str = "", why: Any = None, args: Any = None)
     if "{message}" in template and not message:
         return template.split(":")[0].strip()
     return template.format(message=message)
-
-
-def count(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
