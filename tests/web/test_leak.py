@@ -22,13 +22,19 @@ def redeal(state, keep: int, rng: random.Random) -> None:
     seats = view(state, keep)["seats"]
     pool = [c for s in seats if s["seat"] != keep for c in view(state, s["seat"])["seats"][s["seat"]]["hand"]]
     pool += [state.game.card_names[k] for k in state.stock]
-    rng.shuffle(pool)
-    hands = []
-    for s in seats:
-        if s["seat"] == keep:
-            hands.append(list(s["hand"]))
-        else:
-            hands.append([pool.pop() for _ in range(s["hand_size"])])
+    before = [list(h) for h in state.hands]
+    while True:  # until another seat's hand really differs: a shuffle can deal the same counts again
+        rng.shuffle(pool)
+        deal = list(pool)
+        hands = []
+        for s in seats:
+            if s["seat"] == keep:
+                hands.append(list(s["hand"]))
+            else:
+                hands.append([deal.pop() for _ in range(s["hand_size"])])
+        names = state.game.card_names
+        if [[h.count(n) for n in names] for h in hands] != before:
+            break
     turn, taken = state.turn, state.taken
     state.setup([list(p) for p in state.pirates], hands=hands, turn=turn)
     state.taken = taken
