@@ -28,6 +28,7 @@ Prints one JSON line: for each setting the games, the parallel bot's win rate wi
 95% (Wilson) interval, and both bots' decision times and iterations. Target: an interval
 above 45% over at least 200 games a setting. Games run one at a time (``--jobs``: that
 many at once, each with its own helpers: keep ``jobs * workers`` within the cores).
+``--play magic`` plays only that setting's games (the seeds stay those of the whole run).
 ``--record FILE`` appends each game to FILE as it ends (one JSON line, its history left
 out) and skips the games FILE already holds for the same settings, so a long run can be
 stopped and taken up again, in a later session too; the report counts them all.
@@ -75,6 +76,7 @@ def matchups(args: argparse.Namespace) -> list[tuple[str, str, dict, list[str], 
 
 
 PVS_SETTINGS = [("jamaica", {}), ("studiogiochi-2017", {"magic": "true"})]
+PVS_NAMES = ["jamaica", "magic"]  # --play's names for PVS_SETTINGS
 
 
 def one_pvs(task: tuple) -> tuple[int, dict]:
@@ -121,7 +123,7 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
     for task in tasks:
         if task[4] in earlier:
             results[task[0]].append(earlier[task[4]])
-    tasks = [t for t in tasks if t[4] not in earlier]
+    tasks = [t for t in tasks if t[4] not in earlier and PVS_NAMES[t[0]] in args.play]
     record = (open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - closed in the finally below
               if args.record else None)
     start = shown = time.perf_counter()
@@ -219,6 +221,9 @@ def main() -> None:
     parser.add_argument("--record", metavar="FILE", default=None,
                         help="--parallel-vs-serial: append each game to FILE, and skip "
                              "the games it already holds")
+    parser.add_argument("--play", nargs="+", choices=PVS_NAMES, default=PVS_NAMES,
+                        help="--parallel-vs-serial: the settings to play games in (default "
+                             "both; the report still counts every recorded game)")
     parser.add_argument("--time-share", type=float, default=1.0,
                         help="--parallel-vs-serial: the parallel bot's time a decision over "
                              "the serial one's (default 1: equal wall time)")
