@@ -38,7 +38,8 @@ stopped and taken up again, in a later session too; the report counts them all.
         --time-share 0.5
 
 ``tests/benchmarks/records/parallel-vs-serial.jsonl`` holds the games played so far (the
-equal-time run: ``--record`` that file to add to it or to print its report again).
+equal-time run and the half-time one: ``--record`` that file, with the run's
+``--time-share``, to add to it or to print its report again).
 """
 from __future__ import annotations
 

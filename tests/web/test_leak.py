@@ -12,31 +12,29 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cartagena_net.engine import view
+from cartagena_net.engine import SPECTATOR, view
 from tests.twisted_loop import make_host, run, stop_host
 from tests.web.http import event_data, open_stream
 
 
-def redeal(state, keep: int, rng: random.Random) -> None:
-    """Deal every card hidden from ``keep`` again: the other hands and the stock order."""
-    seats = view(state, keep)["seats"]
-    pool = [c for s in seats if s["seat"] != keep for c in view(state, s["seat"])["seats"][s["seat"]]["hand"]]
+def redeal(state, keep: set[int], rng: random.Random) -> None:
+    """Deal again every card hidden from the seats of ``keep``: the other hands and the
+    stock order. The hands are dealt again until one of them really differs (a shuffle
+    can deal a seat the same cards again), where a seat outside ``keep`` holds any."""
+    seats = view(state, SPECTATOR)["seats"]
+    hands = [list(view(state, s["seat"])["seats"][s["seat"]]["hand"]) for s in seats]
+    hidden = [i for i in range(len(hands)) if i not in keep]
+    pool = [c for i in hidden for c in hands[i]]
     pool += [state.game.card_names[k] for k in state.stock]
-    before = [list(h) for h in state.hands]
-    while True:  # until another seat's hand really differs: a shuffle can deal the same counts again
+    before = [sorted(h) for h in hands]
+    while True:
         rng.shuffle(pool)
         deal = list(pool)
-        hands = []
-        for s in seats:
-            if s["seat"] == keep:
-                hands.append(list(s["hand"]))
-            else:
-                hands.append([deal.pop() for _ in range(s["hand_size"])])
-        names = state.game.card_names
-        if [[h.count(n) for n in names] for h in hands] != before:
+        dealt = [h if i in keep else [deal.pop() for _ in h] for i, h in enumerate(hands)]
+        if not any(hands[i] for i in hidden) or [sorted(h) for h in dealt] != before:
             break
     turn, taken = state.turn, state.taken
-    state.setup([list(p) for p in state.pirates], hands=hands, turn=turn)
+    state.setup([list(p) for p in state.pirates], hands=dealt, turn=turn)
     state.taken = taken
     rng.shuffle(state.stock)
 
@@ -67,7 +65,7 @@ def test_redealt_hidden_cards_do_not_change_a_byte(seed, players):
             a, b = tables
             b.state = a.state.copy(events=True)
             before = [list(h) for h in b.state.hands], list(b.state.stock)
-            redeal(b.state, a.state.actor, random.Random(seed))
+            redeal(b.state, {a.state.actor}, random.Random(seed))
             assert ([list(h) for h in b.state.hands], list(b.state.stock)) != before
             b.seq, b.sent_events = a.seq, a.sent_events
             streams = [await open_stream(host.web.port, f"/table/{t.id}/events") for t in tables]

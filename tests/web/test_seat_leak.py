@@ -20,25 +20,8 @@ from protocol import messages
 from tests.host.helpers import join
 from tests.records.test_format import MIXES
 from tests.twisted_loop import make_host, run, stop_host, until
-from tests.web.test_leak import plan
+from tests.web.test_leak import plan, redeal
 from tests.web.test_seats import Guest
-
-
-def redeal(state, keep: set[int], rng: random.Random) -> None:
-    """Deal again every card hidden from the seats of ``keep``: the other hands and the
-    stock order."""
-    seats = view(state, "spectator")["seats"]
-    hands = [list(view(state, s["seat"])["seats"][s["seat"]]["hand"]) for s in seats]
-    pool = [c for i, h in enumerate(hands) if i not in keep for c in h]
-    pool += [state.game.card_names[k] for k in state.stock]
-    rng.shuffle(pool)
-    for i, h in enumerate(hands):
-        if i not in keep:
-            hands[i] = [pool.pop() for _ in h]
-    turn, taken = state.turn, state.taken
-    state.setup([list(p) for p in state.pirates], hands=hands, turn=turn)
-    state.taken = taken
-    rng.shuffle(state.stock)
 
 
 def same_but_table(a: bytes, b: bytes, ids: tuple[int, int]) -> bool:
