@@ -28,6 +28,10 @@ Prints one JSON line: for each setting the games, the parallel bot's win rate wi
 95% (Wilson) interval, and both bots' decision times and iterations. Target: an interval
 above 45% over at least 200 games a setting. Games run one at a time (``--jobs``: that
 many at once, each with its own helpers: keep ``jobs * workers`` within the cores).
+``--counted``: both bots count their iterations instead, as the normal level does, with
+no clock (so the machine's load cannot change a game, and ``--jobs 2`` may share the
+cores): the serial one the normal level's count, each of the parallel one's shares
+``--time-share`` of it (0.5: the normal level's split on two workers).
 ``--play magic`` plays only that setting's games (the seeds stay those of the whole run).
 ``--record FILE`` appends each game to FILE as it ends (one JSON line, its history left
 out) and skips the games FILE already holds for the same settings, so a long run can be
@@ -82,14 +86,21 @@ PVS_NAMES = ["jamaica", "magic"]  # --play's names for PVS_SETTINGS
 
 def one_pvs(task: tuple) -> tuple[int, dict]:
     """One heads-up game: the parallel bot at seat ``task``'s ``seat``."""
-    index, preset, options, seat, seed, think, share, workers = task
+    index, preset, options, seat, seed, think, share, workers, counted = task
     from cartagena_net.bots.kinds import IsmctsBot
 
     game = make_game(preset, players=2, **options)
     rng = random.Random(seed)
-    parallel = IsmctsBot(random.Random(rng.getrandbits(64)), think=think * share,
-                         workers=workers)
-    serial = IsmctsBot(random.Random(rng.getrandbits(64)), think=think, workers=1)
+    if counted:  # the normal level's count (heads-up: one opponent's), no clock
+        count = LEVELS["normal"][2]
+        parallel = IsmctsBot(random.Random(rng.getrandbits(64)), workers=workers,
+                             deterministic=True, iterations=round(count * share * workers))
+        serial = IsmctsBot(random.Random(rng.getrandbits(64)), workers=1,
+                           deterministic=True, iterations=count)
+    else:
+        parallel = IsmctsBot(random.Random(rng.getrandbits(64)), think=think * share,
+                             workers=workers)
+        serial = IsmctsBot(random.Random(rng.getrandbits(64)), think=think, workers=1)
     order = ["parallel", "serial"] if seat == 0 else ["serial", "parallel"]
     bots = [parallel, serial] if seat == 0 else [serial, parallel]
     return index, {**play_game(game, order, rng.getrandbits(63), bots=bots), "seed": seed}
@@ -115,11 +126,13 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
 
     rng = random.Random(args.seed)
     tasks = [(i, preset, options, g % 2, rng.getrandbits(63), args.think or 0.2,
-              args.time_share, args.workers)
+              args.time_share, args.workers, args.counted)
              for g in range(args.games) for i, (preset, options) in enumerate(PVS_SETTINGS)]
     results: list[list[dict]] = [[] for _ in PVS_SETTINGS]
     key = {"mode": "parallel-vs-serial", "think": args.think or 0.2,
            "time_share": args.time_share, "workers": args.workers, "seed": args.seed}
+    if args.counted:  # a key of its own: not the timed runs' games
+        key = {**key, "think": None, "counted": True}
     earlier = recorded(args.record, key)
     for task in tasks:
         if task[4] in earlier:
@@ -161,8 +174,10 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
         if record is not None:
             record.close()
     report = {"bench": "bots", "mode": "parallel-vs-serial", "workers": args.workers,
-              "serial_think_s": args.think or 0.2,
-              "parallel_think_s": round((args.think or 0.2) * args.time_share, 4),
+              "counted": args.counted,
+              "serial_think_s": None if args.counted else args.think or 0.2,
+              "parallel_think_s": None if args.counted else round(
+                  (args.think or 0.2) * args.time_share, 4),
               "time_share": args.time_share, "seconds": round(time.perf_counter() - start, 1),
               "cut_by_budget": cut, "jobs": args.jobs, "recorded_before": len(earlier),
               "settings": []}
@@ -228,6 +243,10 @@ def main() -> None:
     parser.add_argument("--time-share", type=float, default=1.0,
                         help="--parallel-vs-serial: the parallel bot's time a decision over "
                              "the serial one's (default 1: equal wall time)")
+    parser.add_argument("--counted", action="store_true",
+                        help="--parallel-vs-serial: both bots count their iterations, "
+                             "without the clock: the serial one the normal level's count, "
+                             "each of the parallel one's --workers shares --time-share of it")
     args = parser.parse_args()
     if args.parallel_vs_serial:
         args.jobs = args.jobs or 1
