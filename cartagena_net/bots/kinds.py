@@ -46,10 +46,11 @@ BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 # any machine; the bound still holds on a slow or busy one. The count grows with the
 # table because the tree must reach past every other seat's turn: at normal 5000
 # heads-up, 10000 at three players; from four players on the cap holds it at 12000 (4000
-# for each other seat at four). The count is divided among the decision's workers
-# (root parallelization, merged: docs/bots.md), so a four-player decision takes about
-# 0.45 s on one worker here and half that on two. Hard spends all its time on every
-# worker it has.
+# for each other seat at four). Spread over several workers (root parallelization,
+# merged: docs/bots.md), each searches three quarters of the count (ismcts.SPREAD_SHARE:
+# at half each, the spread search was weaker), so a four-player decision takes about
+# 0.45 s on one worker here and three quarters of that on more. Hard spends all its
+# time on every worker it has.
 LEVELS: dict[str, tuple[str, float | None, int | None, int | None]] = {
     "easy": ("greedy", None, None, None),
     "normal": ("ismcts", 1.0, 5000, 12000),

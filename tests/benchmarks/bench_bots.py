@@ -31,7 +31,7 @@ many at once, each with its own helpers: keep ``jobs * workers`` within the core
 ``--counted``: both bots count their iterations instead, as the normal level does, with
 no clock (so the machine's load cannot change a game, and ``--jobs 2`` may share the
 cores): the serial one the normal level's count, each of the parallel one's shares
-``--time-share`` of it (0.5: the normal level's split on two workers).
+``--time-share`` of it (0.75: the normal level spread, ``ismcts.SPREAD_SHARE``).
 ``--play magic`` plays only that setting's games (the seeds stay those of the whole run).
 ``--record FILE`` appends each game to FILE as it ends (one JSON line, its history left
 out) and skips the games FILE already holds for the same settings, so a long run can be
@@ -92,9 +92,11 @@ def one_pvs(task: tuple) -> tuple[int, dict]:
     game = make_game(preset, players=2, **options)
     rng = random.Random(seed)
     if counted:  # the normal level's count (heads-up: one opponent's), no clock
-        count = LEVELS["normal"][2]
+        from cartagena_net.bots.ismcts import SPREAD_SHARE
+
+        count = LEVELS["normal"][2]  # each share gets SPREAD_SHARE of the bot's count
         parallel = IsmctsBot(random.Random(rng.getrandbits(64)), workers=workers,
-                             deterministic=True, iterations=round(count * share * workers))
+                             deterministic=True, iterations=round(count * share / SPREAD_SHARE))
         serial = IsmctsBot(random.Random(rng.getrandbits(64)), workers=1,
                            deterministic=True, iterations=count)
     else:

@@ -60,10 +60,12 @@ def test_the_merge_adds_up_visits_and_rewards_of_each_root_action():
         merge(legal, [])
 
 
-def test_shares_divide_a_counted_search_each_with_its_own_seed():
+def test_shares_take_three_quarters_of_a_counted_search_each_with_its_own_seed():
     args = _args({"iterations": 1001, "think": 5.0})
     shares = spread(args, 3)
-    assert [s[3]["iterations"] for s in shares] == [334, 334, 334]
+    assert [s[3]["iterations"] for s in shares] == [751, 751, 751]  # SPREAD_SHARE
+    assert [s[3]["iterations"] for s in spread(args, 2)] == [751, 751]
+    assert spread(args, 1)[0][3]["iterations"] == 1001
     seeds = [s[4] for s in shares]
     assert seeds[0] == 11 and len(set(seeds)) == 3
     # Every share sees what the serial job sees, no more: the seat's view (engine.view),
