@@ -25,7 +25,8 @@ A person's decision may think on every core (root parallelization). When a
 starts, workers are idle that no waiting job may take, the decision is spread: the job
 searches one share and each of those workers another (its own determinizations from its
 own seed, a counted search's iterations three quarters of its count on each, a timed
-one's time the same for each), and the root statistics are merged (:func:`cartagena_net.bots.ismcts.merge`).
+one's time the same for each), and the root statistics are merged
+(:func:`cartagena_net.bots.ismcts.merge`).
 A helping share yields: when a job the pool would start finds no idle worker, a helper
 is told to stop (it answers at once with what it has, and still counts). A share whose
 worker dies is left out (only the first share is run again, as any job), and the
