@@ -87,13 +87,14 @@ def hint_job(seen: Mapping[str, Any], legal: Sequence[str],
     ``deadline``: the answer is due ``think`` seconds from now, however long it waits."""
     from cartagena_net.bots.kinds import IsmctsBot
 
+    search.setdefault("keep", False)  # a hint's tree serves no next search
     bot = IsmctsBot(random.Random(seed), think=think, level=level, **search)
     me = seen.get("viewer")
     bot.seat = me if isinstance(me, int) else None
     bot.known = {int(s): list(c) for s, c in (known or {}).items()}
     quiet = dict(seen, events=[])  # what it watched is in ``known`` already
     _, args = bot.job(quiet, list(legal), deadline=deadline)
-    _, legal_, known_, config, seed_ = args
+    _, legal_, known_, config, seed_, _ = args
     return hint, (dict(seen), legal_, known_, config, seed_)
 
 

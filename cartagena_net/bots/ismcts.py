@@ -32,7 +32,8 @@ from cartagena_net.bots.evaluation import (
     hand_terms,
     symbol_cards,
 )
-from cartagena_net.engine import RandomChance
+from cartagena_net.engine import RandomChance, view
+from cartagena_net.engine.actions import parse_action
 from cartagena_net.engine.determinize import Determinizer
 from cartagena_net.engine.moves import advance_target, morgan_target, retreat_target
 
@@ -58,6 +59,7 @@ class SearchConfig:
     deadline: float | None = None  # wall-clock time (time.time()) to answer by, if sooner
     trees: int = 1  # 1: one tree shared by every determinization (SO-ISMCTS); k > 1:
     # determinized UCT, k fixed determinizations with a tree each, root visits summed
+    keep: bool = True  # keep the likely answers' subtrees for the seat's next decision
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -267,6 +269,10 @@ class SearchResult:
     seconds: float
     visits: dict[str, int]
     means: dict[str, float] = field(default_factory=dict)  # mean reward of each root action
+    reused: int = 0  # root visits the search began with (a kept tree's)
+    # For each share of the decision (one, unless merged; None for a share lost): the
+    # subtrees it keeps for the seat's next decision, by root action (see ``kept_tree``).
+    kept: list[dict[str, Any] | None] = field(default_factory=list)
 
 
 def search(
@@ -275,9 +281,12 @@ def search(
     known: Mapping[int, Sequence[str]] | None = None,
     config: SearchConfig | Mapping[str, Any] | None = None,
     seed: int = 0,
+    trees: Sequence[Any] | None = None,
 ) -> SearchResult:
     """Choose one of ``legal`` for the seat whose ``view`` this is. Plain, picklable
-    arguments: a worker process can run it."""
+    arguments: a worker process can run it. ``trees``: the subtrees the seat's last
+    search kept below its answer, one a share (:func:`kept_tree`); the search grows the
+    first on when the seat's view is the one it was kept for, else starts afresh."""
     cfg = config if isinstance(config, SearchConfig) else SearchConfig(**(config or {}))
     start = time.perf_counter()
     legal = list(legal)
@@ -287,8 +296,14 @@ def search(
         return SearchResult(legal[0], 0, 0.0, {legal[0]: 0})
     rng = random.Random(seed)
     det = Determinizer(view, known)
-    trees = max(1, cfg.trees)
+    kept_trees, trees = trees, max(1, cfg.trees)
     roots = [Node(-1) for _ in range(trees)]
+    reused = 0
+    if trees == 1 and cfg.keep and kept_trees and kept_trees[0] is not None:
+        grown = regrow(det, kept_trees[0])
+        if grown is not None:
+            roots[0] = grown
+            reused = sum(ch.visits for ch in grown.children.values())
     worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
     chance = RandomChance(rng)
     c = cfg.exploration
@@ -300,6 +315,8 @@ def search(
     if cfg.deadline is not None:  # e.g. a job that waited in a queue: answer on time
         deadline = min(deadline, start + (cfg.deadline - time.time()))
     cap = cfg.iterations
+    if cap is not None and reused:  # the kept visits count towards the search's count
+        cap = max(0, cap - reused)
     allowed = set(legal)
     root_acts = [a for a in det.base.legal_actions() if str(a) in allowed]
     if {str(a) for a in root_acts} != allowed:
@@ -316,7 +333,7 @@ def search(
             break
         if not it & 15 and stopped():  # told to stop (a helping share): every 16th
             break
-        if it + 2 >= len(logs):
+        if it + reused + 2 >= len(logs):
             logs.extend(map(math.log, range(len(logs), 2 * len(logs))))
         if trees > 1:
             root = roots[it % trees]
@@ -373,8 +390,126 @@ def search(
             visits[str(a)] = visits.get(str(a), 0) + ch.visits
             wins[str(a)] = wins.get(str(a), 0.0) + ch.wins
     means = {a: wins[a] / n for a, n in visits.items() if n}
-    return SearchResult(answer(legal, visits, means), it, time.perf_counter() - start,
-                        visits, means)
+    choice = answer(legal, visits, means)
+    kept = keep(det, roots[0], visits) if trees == 1 and cfg.keep else {}
+    return SearchResult(choice, it, time.perf_counter() - start, visits, means, reused,
+                        [kept])
+
+
+# -- a tree kept between a seat's decisions --------------------------------------
+# A seat often decides again right after its own action (a turn is up to three card
+# plays). When that action is an advance, it is certain and shows the seat nothing new:
+# its next decision starts from exactly the information set below that action in the
+# tree just grown, so the subtree there is a search of it already made. The search
+# returns such subtrees (plain, picklable data, the actions by their notation) for the
+# root actions that may be the answer, with the seat's view after the action; the bot
+# hands the answer's subtree to its next search, which grows it on when the view it
+# starts from is that one, counting its visits towards the count (the level's count
+# is the size of the tree it answers from, as before).
+
+KEEP_VISITS = 0.5  # root advances visited at least this share of the most keep their subtree
+KEPT_KINDS = frozenset(("advance",))  # certain actions that show the seat nothing new
+
+
+class _NoChance:
+    """A chance source that refuses: applying a kept action must need no chance."""
+
+    def shuffle(self, items: list[int]) -> None:
+        raise LookupError("chance")
+
+    def pick(self, n: int) -> int:
+        raise LookupError("chance")
+
+    def fork(self) -> _NoChance:
+        return self
+
+
+def seat_view(state: Any) -> dict[str, Any]:
+    """What the acting seat knows of ``state`` (the engine's view for it, less the
+    pirates' numbers, which only name them): a kept tree is grown on only from the
+    same."""
+    seen = view(state, state.actor, fixed=False)
+    seen["seats"] = [{k: x for k, x in s.items() if k != "numbered"} for s in seen["seats"]]
+    return seen
+
+
+def keep(det: Determinizer, root: Node, visits: Mapping[str, int]) -> dict[str, Any]:
+    """The subtrees of ``root``'s likely answers that the seat's next decision can grow
+    on: by action notation, (the seat's view after it, the subtree as flat data)."""
+    me = det.seat
+    top = max(visits.values(), default=0)
+    kept: dict[str, Any] = {}
+    if me is None or not top:
+        return kept
+    for child in root.children.values():
+        a = child.action
+        if a.kind not in KEPT_KINDS or child.visits < KEEP_VISITS * top or not child.children:
+            continue
+        after = det.base.copy(chance=_NoChance())
+        try:
+            after.apply_unchecked(a)
+        except LookupError:  # it needed chance after all: nothing certain to keep
+            continue
+        if after.outcome is not None or after.actor != me:
+            continue  # the turn passed: another seat decides next
+        kept[str(a)] = (seat_view(after), flatten(child))
+    return kept
+
+
+def kept_tree(result: SearchResult) -> list[Any] | None:
+    """For each share of the search behind ``result``: the subtree it kept below the
+    answer (None where it kept none); None when no share kept one."""
+    trees = [None if k is None else k.get(result.action) for k in result.kept]
+    return trees if any(t is not None for t in trees) else None
+
+
+def flatten(node: Node) -> list:
+    """``node``'s subtree as flat data: each node (preorder) as its action's notation,
+    its player, visits, total reward, availability and number of children."""
+    out: list = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kids = list(n.children.values())
+        out += (str(n.action), n.player, n.visits, n.wins, n.avail, len(kids))
+        stack += reversed(kids)
+    return out
+
+
+def regrow(det: Determinizer, tree: Any) -> Node | None:
+    """A root grown from a kept ``tree`` (see :func:`keep`), if the seat's view now is
+    the one it was kept for; else None."""
+    try:
+        expected, flat = tree
+        if det.seat is None or seat_view(det.base) != expected:
+            return None
+        return unflatten(flat, det.base.tables)
+    except (TypeError, ValueError, LookupError):  # not a kept tree: start afresh
+        return None
+
+
+def unflatten(flat: Sequence[Any], tables: Any) -> Node:
+    """The subtree :func:`flatten` wrote, its actions the game's shared objects; its
+    top node becomes a root."""
+    by_text, one = tables.by_text, tables.one
+    root = Node(-1)
+    _, _, root.visits, root.wins, root.avail, count = flat[:6]
+    stack = [(root, count)]
+    i = 6
+    while stack:
+        parent, left = stack[-1]
+        if not left:
+            stack.pop()
+            continue
+        stack[-1] = (parent, left - 1)
+        text, player, visits, wins, avail, count = flat[i:i + 6]
+        i += 6
+        a = by_text.get(text) or one(parse_action(text))
+        node = parent.children[id(a)] = Node(player, a)
+        node.visits, node.wins, node.avail = visits, wins, avail
+        if count:
+            stack.append((node, count))
+    return root
 
 
 def answer(legal: Sequence[str], visits: Mapping[str, int],
@@ -410,16 +545,19 @@ def share_seed(seed: int, index: int) -> int:
 
 
 def spread(args: Sequence[Any], shares: int) -> list[tuple]:
-    """``search``'s arguments ``(view, legal, known, config, seed)`` for each of
-    ``shares`` processes: with two or more, a counted search's iterations
+    """``search``'s arguments ``(view, legal, known, config, seed[, trees])`` for each
+    of ``shares`` processes: with two or more, a counted search's iterations
     :data:`SPREAD_SHARE` of the count on each (rounded up), a timed one's time the same
-    for each; each its own seed."""
-    view, legal, known, config, seed = args
+    for each; each its own seed, and the tree that share kept last time (``trees``, one
+    a share: :func:`kept_tree`), if any."""
+    view, legal, known, config, seed, *rest = args
+    trees = list(rest[0] or ()) if rest else []  # each share's kept tree (kept_tree)
     cfg = dict(config.to_dict() if isinstance(config, SearchConfig) else config or {})
     shares = max(1, shares)
     if shares > 1 and cfg.get("iterations") is not None:
         cfg["iterations"] = math.ceil(int(cfg["iterations"]) * SPREAD_SHARE)
-    return [(view, legal, known, cfg, share_seed(seed, i)) for i in range(shares)]
+    return [(view, legal, known, cfg, share_seed(seed, i),
+             [trees[i]] if i < len(trees) else None) for i in range(shares)]
 
 
 def deadline_of(args: Sequence[Any]) -> float | None:
@@ -439,23 +577,26 @@ UNTIMED = 1e9  # seconds: a search that stops by its count alone
 def without_clock(args: Sequence[Any]) -> tuple:
     """``search``'s arguments with a counted search's time bound and deadline removed:
     it then answers the same on any machine, however busy (a seeded game)."""
-    if len(args) != 5:  # not a job's arguments (those are all given): left as they are
+    if len(args) not in (5, 6):  # not a job's arguments (all given): left as they are
         return tuple(args)
-    view, legal, known, config, seed = args
+    view, legal, known, config, seed, *rest = args
     cfg = dict(config.to_dict() if isinstance(config, SearchConfig) else config or {})
     if cfg.get("iterations") is not None:
         cfg["think"], cfg["deadline"] = UNTIMED, None
-    return (view, legal, known, cfg, seed)
+    return (view, legal, known, cfg, seed, *rest)
 
 
 def merge(legal: Sequence[str], results: Sequence[SearchResult]) -> SearchResult:
     """One answer from the root statistics of several searches of one decision: visits
     and rewards of each root action added up, the answer chosen from them as a single
-    search chooses (:func:`answer`); iterations summed, seconds the longest."""
+    search chooses (:func:`answer`); iterations summed, seconds the longest. ``results``
+    are the shares' in order, None for a share lost: each share's kept subtrees stay in
+    its place (``kept``), for its share of the seat's next decision."""
+    kept = [None if r is None or not r.kept else r.kept[0] for r in results]
     results = [r for r in results if r is not None]
     if not results:
         raise ValueError("no search to merge")
-    if len(results) == 1:
+    if len(results) == 1 and len(kept) == 1:
         return results[0]
     visits: dict[str, int] = {}
     wins: dict[str, float] = {}
@@ -468,4 +609,5 @@ def merge(legal: Sequence[str], results: Sequence[SearchResult]) -> SearchResult
         return SearchResult(legal[0], 0, 0.0, {legal[0]: 0})
     means = {a: wins[a] / n for a, n in visits.items() if n}
     return SearchResult(answer(legal, visits, means), sum(r.iterations for r in results),
-                        max(r.seconds for r in results), visits, means)
+                        max(r.seconds for r in results), visits, means,
+                        sum(r.reused for r in results), kept)

@@ -12,8 +12,10 @@ events its seat watches (the ``events`` of its views), to remember cards drawn i
 
 Levels (``--level``): easy = greedy; normal = ismcts, 5000 search iterations a
 decision for each other seat, at most 12000 in all, spread over the decision's workers
-(so on two it takes half the time), and never more than 1 s; hard = ismcts, all of
-1.5 s on every worker. ``workers`` (``--workers``) is how many processes one decision
+(three quarters of it on each of two or more), and never more than 1 s; hard = ismcts,
+all of 1.5 s on every worker. A searching bot keeps the tree below its answer for its
+next decision right after it (``IsmctsBot.answered``): its visits count towards the
+count, so a follow-up decision searches only the rest. ``workers`` (``--workers``) is how many processes one decision
 may search in; ``deterministic`` (``--seed`` with ``--workers 1``) drops the clock, so
 a seeded game plays the same again (hard then counts 15000 iterations for each other
 seat).
@@ -190,6 +192,10 @@ class IsmctsBot(Bot):
         self.known: dict[int, list[str]] = {}
         self.seat: int | None = None
         self.last: Any = None  # the last SearchResult (iterations, seconds, visits)
+        # The subtrees the last search kept below its answer, one a share (see
+        # ismcts.kept_tree): the next search grows them on if the seat decides again
+        # right after that action. Handed over once, then forgotten.
+        self.kept: list[Any] | None = None
         self.fallback: Bot = GreedyBot(self.rng)
         self.failures = 0
         self.last_error: str | None = None
@@ -199,13 +205,22 @@ class IsmctsBot(Bot):
         from cartagena_net.engine.determinize import track_known
 
         if seat is not None and seat != self.seat:
-            self.seat, self.known = seat, {}
+            self.seat, self.known, self.kept = seat, {}, None
         if self.seat is not None:
             track_known(self.known, events, self.seat)
 
     def reset(self) -> None:
         """A new game: forget what was seen."""
         self.known = {}
+        self.kept = None
+
+    def answered(self, result: Any) -> None:
+        """The search's answer (a :class:`~cartagena_net.bots.ismcts.SearchResult`, or
+        None when it failed) is played: keep its tree below the answer for the next
+        search. A caller that runs :meth:`job` itself hands each answer here."""
+        from cartagena_net.bots.ismcts import kept_tree
+
+        self.kept = None if result is None or not self.config.keep else kept_tree(result)
 
     def job(
         self, view: dict[str, Any], legal: Sequence[str], deadline: bool = True
@@ -225,7 +240,8 @@ class IsmctsBot(Bot):
                 config["iterations"] = min(config["iterations"], self.most)
         if deadline and not self.deterministic:  # the budget counts from now, also
             config["deadline"] = time.time() + self.config.think  # while the job waits
-        return search, (view, list(legal), known, config, self.rng.getrandbits(63))
+        trees, self.kept = self.kept, None  # (the search checks they fit this view)
+        return search, (view, list(legal), known, config, self.rng.getrandbits(63), trees)
 
     def run_job(self, fn: Any, args: tuple) -> Any:
         """Run a :meth:`job` here: the search spread over ``workers`` processes."""
@@ -247,6 +263,7 @@ class IsmctsBot(Bot):
             self.failed(exc)
             self.last = None
             return self.fallback.choose(view, legal)
+        self.answered(self.last)
         return self.last.action
 
     def failed(self, error: BaseException) -> None:

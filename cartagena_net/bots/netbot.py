@@ -177,7 +177,7 @@ class NetBot:
                 self._send_action(msg, legal, None)
                 return
             d = threads.deferToThread(self.bot.run_job, fn, args)  # on its workers
-            d.addCallbacks(lambda result: self._send_action(msg, legal, result.action),
+            d.addCallbacks(lambda result: self._answered(msg, legal, result),
                            lambda _f: self._send_action(msg, legal, None))
             return
         try:
@@ -185,6 +185,13 @@ class NetBot:
         except (ValueError, KeyError, TypeError):
             choice = None
         self._send_action(msg, legal, choice)
+
+    def _answered(self, msg: Any, legal: list[str], result: Any) -> None:
+        """A search's answer: the bot keeps its tree below it, and it is sent."""
+        answered = getattr(self.bot, "answered", None)
+        if answered is not None:
+            answered(result if self.latest is msg else None)
+        self._send_action(msg, legal, result.action)
 
     def _send_action(self, msg: Any, legal: list[str], choice: str | None) -> None:
         if self.done.called:

@@ -234,8 +234,7 @@ class Helpers:
                         if w.job == job_id:
                             w.send(("stop", job_id))
             self.lost += sum(1 for r in results.values() if r is None)
-            return ismcts.merge(parts[0][1], [r for _, r in sorted(results.items())
-                                              if r is not None])
+            return ismcts.merge(parts[0][1], [results.get(i) for i in range(k)])
 
     def stop(self) -> None:
         for w in self.pool:

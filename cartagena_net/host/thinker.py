@@ -311,11 +311,12 @@ class Thinker:
         if decision.timer is not None and decision.timer.active():
             decision.timer.cancel()
         decision.timer = None
-        results = [r for _, r in sorted(decision.results.items()) if r is not None]
+        # In share order, None for a share lost (each share's kept tree keeps its place).
+        results = [decision.results.get(i) for i in range(len(decision.shares))]
         for index, share in enumerate(decision.shares):  # late shares stop at once
             if index not in decision.results:
                 self._drop(share)
-        if results:
+        if any(r is not None for r in results):
             try:
                 merged = ismcts.merge(decision.legal, results)
             except Exception as exc:  # noqa: BLE001 - passed on as the search's failure

@@ -86,7 +86,7 @@ PVS_NAMES = ["jamaica", "magic"]  # --play's names for PVS_SETTINGS
 
 def one_pvs(task: tuple) -> tuple[int, dict]:
     """One heads-up game: the parallel bot at seat ``task``'s ``seat``."""
-    index, preset, options, seat, seed, think, share, workers, counted = task
+    index, preset, options, seat, seed, think, share, workers, counted, kept = task
     from cartagena_net.bots.kinds import IsmctsBot
 
     game = make_game(preset, players=2, **options)
@@ -96,13 +96,15 @@ def one_pvs(task: tuple) -> tuple[int, dict]:
 
         count = LEVELS["normal"][2]  # each share gets SPREAD_SHARE of the bot's count
         parallel = IsmctsBot(random.Random(rng.getrandbits(64)), workers=workers,
-                             deterministic=True, iterations=round(count * share / SPREAD_SHARE))
+                             deterministic=True, iterations=round(count * share / SPREAD_SHARE),
+                             keep=kept != "none")
         serial = IsmctsBot(random.Random(rng.getrandbits(64)), workers=1,
-                           deterministic=True, iterations=count)
+                           deterministic=True, iterations=count, keep=kept == "both")
     else:
         parallel = IsmctsBot(random.Random(rng.getrandbits(64)), think=think * share,
-                             workers=workers)
-        serial = IsmctsBot(random.Random(rng.getrandbits(64)), think=think, workers=1)
+                             workers=workers, keep=kept != "none")
+        serial = IsmctsBot(random.Random(rng.getrandbits(64)), think=think, workers=1,
+                           keep=kept == "both")
     order = ["parallel", "serial"] if seat == 0 else ["serial", "parallel"]
     bots = [parallel, serial] if seat == 0 else [serial, parallel]
     return index, {**play_game(game, order, rng.getrandbits(63), bots=bots), "seed": seed}
@@ -128,13 +130,15 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
 
     rng = random.Random(args.seed)
     tasks = [(i, preset, options, g % 2, rng.getrandbits(63), args.think or 0.2,
-              args.time_share, args.workers, args.counted)
+              args.time_share, args.workers, args.counted, args.kept)
              for g in range(args.games) for i, (preset, options) in enumerate(PVS_SETTINGS)]
     results: list[list[dict]] = [[] for _ in PVS_SETTINGS]
     key = {"mode": "parallel-vs-serial", "think": args.think or 0.2,
            "time_share": args.time_share, "workers": args.workers, "seed": args.seed}
     if args.counted:  # a key of its own: not the timed runs' games
         key = {**key, "think": None, "counted": True}
+    if args.kept != "none":  # (the runs before kept trees: no such entry)
+        key = {**key, "kept": args.kept}
     earlier = recorded(args.record, key)
     for task in tasks:
         if task[4] in earlier:
@@ -176,7 +180,7 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
         if record is not None:
             record.close()
     report = {"bench": "bots", "mode": "parallel-vs-serial", "workers": args.workers,
-              "counted": args.counted,
+              "counted": args.counted, "kept": args.kept,
               "serial_think_s": None if args.counted else args.think or 0.2,
               "parallel_think_s": None if args.counted else round(
                   (args.think or 0.2) * args.time_share, 4),
@@ -249,6 +253,11 @@ def main() -> None:
                         help="--parallel-vs-serial: both bots count their iterations, "
                              "without the clock: the serial one the normal level's count, "
                              "each of the parallel one's --workers shares --time-share of it")
+    parser.add_argument("--kept", choices=("parallel", "none", "both"), default="parallel",
+                        help="--parallel-vs-serial: which bot keeps its tree between a "
+                             "seat's decisions (default: the parallel one, as the normal "
+                             "level now does, against the serial search that kept none; "
+                             "none: the runs before kept trees)")
     args = parser.parse_args()
     if args.parallel_vs_serial:
         args.jobs = args.jobs or 1

@@ -48,6 +48,7 @@ from cartagena_net.bots.kinds import GreedyBot, IsmctsBot
 from cartagena_net.engine import PRESETS, make_game, view
 
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "40"))
+TURNS = int(os.environ.get("BENCH_TURNS", "20"))
 REFERENCE = ROOT.parent / "shared" / "bench" / "flat_reference.py"
 TARGET_S, TARGET_REFERENCE_RATE = 0.5, 1050
 TARGET_SPEEDUP = 1.7  # iterations per wall second, 2 workers over 1, on 2 cores
@@ -75,6 +76,39 @@ def positions(n: int) -> list:
     return out
 
 
+def turn_starts(n: int) -> list:
+    """``n`` four-player states at the start of a seat's turn (from :func:`positions`,
+    greedy play on to the next turn's first decision)."""
+    out = []
+    for i, state in enumerate(positions(n)):
+        greedy = GreedyBot(random.Random(i))
+        while state.taken and not state.is_over:
+            seat = state.actor
+            state.apply(greedy.choose(view(state, seat),
+                                      [str(a) for a in state.legal_actions()]))
+        if not state.is_over:
+            out.append(state)
+    return out
+
+
+def play_turn(state, bot: IsmctsBot, seconds: list[float], iterations: list[int],
+              reused: list[int]) -> None:
+    """The acting seat's whole turn, each decision by ``bot`` (timed, in the seat's
+    view), on a copy of ``state``."""
+    state = state.copy()
+    seat, turn = state.actor, state.turn
+    while not state.is_over and state.actor == seat and state.turn == turn:
+        legal = [str(a) for a in state.legal_actions()]
+        t0 = time.perf_counter()
+        choice = bot.choose(view(state, seat), legal)
+        if len(legal) > 1:
+            seconds.append(time.perf_counter() - t0)
+            iterations.append(bot.last.iterations)
+            reused.append(bot.last.reused)
+        assert choice in legal and bot.failures == 0
+        state.apply(choice, seat=seat)
+
+
 def cpu_times() -> tuple[int, int] | None:
     """(idle, total) jiffies of the whole machine (Linux), to tell how busy it was."""
     try:
@@ -94,12 +128,35 @@ def figures(seconds: list[float], iterations: list[int]) -> dict:
             "iterations_per_wall_s": round(sum(iterations) / sum(seconds))}
 
 
+def turn_figures(seconds: dict[str, list[float]], iterations: dict[str, list[int]],
+                 reused: dict[str, list[int]], turns: int, workers: int) -> dict | None:
+    """The whole turns' figures: each level's decisions, and the level now's speed-up
+    over the level before in median and mean wait (``p50_speedup``, ``mean_speedup``:
+    issue 47's aim is 2)."""
+    if not seconds["before"] or not seconds["now"]:
+        return None
+    out: dict = {"turns": turns, "workers_now": workers}
+    for who in ("before", "now"):
+        out[who] = {**figures(seconds[who], iterations[who]),
+                    "decisions": len(seconds[who]),
+                    "mean_s": round(statistics.mean(seconds[who]), 3),
+                    "mean_reused": round(statistics.mean(reused[who]))}
+    out["p50_speedup"] = round(out["before"]["p50_s"] / out["now"]["p50_s"], 2)
+    out["mean_speedup"] = round(out["before"]["mean_s"] / out["now"]["mean_s"], 2)
+    out["target_speedup"] = 2.0
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2],
                         help="processes a decision searches in, each measured (default 1 2)")
     parser.add_argument("--decisions", type=int, default=DECISIONS)
+    parser.add_argument("--turns", type=int, default=TURNS,
+                        help="whole turns played from their first decision, by the level "
+                             "before kept trees (serial, none kept) and by the level now "
+                             "(the most --workers, trees kept): the wait a person feels")
     args = parser.parse_args()
     counts = sorted({max(1, n) for n in [1, *args.workers]})
     spec = importlib.util.spec_from_file_location("flat_reference", REFERENCE)
@@ -129,6 +186,16 @@ def main() -> None:
             seconds[n].append(time.perf_counter() - t0)
             assert choice in legal and bot.failures == 0
             iterations[n].append(bot.last.iterations)
+    # Whole turns: the normal level as it was (one worker, no tree kept between a
+    # seat's decisions) against the level now (the most workers, trees kept).
+    turn_s: dict[str, list[float]] = {"before": [], "now": []}
+    turn_its: dict[str, list[int]] = {"before": [], "now": []}
+    turn_reused: dict[str, list[int]] = {"before": [], "now": []}
+    for i, state in enumerate(turn_starts(args.turns)):
+        for who in ("before", "now") if i % 2 == 0 else ("now", "before"):
+            bot = IsmctsBot(random.Random(i), level="normal",
+                            workers=1 if who == "before" else counts[-1], keep=who == "now")
+            play_turn(state, bot, turn_s[who], turn_its[who], turn_reused[who])
     busy1 = cpu_times()
     idle = None
     if busy0 and busy1 and busy1[1] > busy0[1]:
@@ -151,6 +218,7 @@ def main() -> None:
         "p50_speedup": round(serial["p50_s"] / most["p50_s"], 2),
         "target_parallel_speedup": TARGET_SPEEDUP,
         "by_workers": by, "cpus": os.cpu_count(),
+        "turns": turn_figures(turn_s, turn_its, turn_reused, args.turns, counts[-1]),
         # How much of the machine the others left: a speedup needs idle cores.
         "machine_idle_share": idle, "load_before": load0 and [round(x, 2) for x in load0],
         "python": sys.version.split()[0],

@@ -298,12 +298,14 @@ def test_the_workers_argument():
 
 def test_a_bot_at_a_person_s_table_thinks_on_both_workers_and_the_game_ends():
     """Over TCP: a person against an ismcts bot at a host with two workers; the table asks
-    the pool as it always did, the bot's decisions are spread, and the game ends."""
+    the pool as it always did, the bot's decisions are spread, its trees are kept between
+    its decisions, and the game ends."""
     from protocol import messages
     from tests.host.crashkit import Player, choose
     from tests.host.helpers import join
 
     host = make_host(bot_workers=2, bot_think=0.2)
+    grown: list[int] = []  # the kept visits each of the bot's searches began with
     try:
         async def go():
             ann, _ = await join(host.port, "ann")
@@ -313,6 +315,9 @@ def test_a_bot_at_a_person_s_table_thinks_on_both_workers_and_the_game_ends():
             ann.send(messages.AddBot(table=tid, kind="ismcts"))
             table = host.lobby.tables[tid]
             await until(lambda: table.seats[1].controller is not None, "the bot seated")
+            bot = table.seats[1].controller
+            answered = bot.answered
+            bot.answered = lambda r: (grown.append(r.reused), answered(r))
             ann.send(messages.Start(table=tid))
             await until(lambda: table.state is not None, "the game started")
             player = Player(ann, joined.seat, joined.token)
@@ -336,5 +341,8 @@ def test_a_bot_at_a_person_s_table_thinks_on_both_workers_and_the_game_ends():
         table = run(go(), timeout=300)
         assert host.thinker.spread >= 1 and len(host.thinker.pids()) == 2
         assert table.bot_fallbacks == 0
+        # Spread decisions keep each share's subtree below the merged answer, and the
+        # bot's next decision in the same turn grows them.
+        assert any(n > 0 for n in grown), grown
     finally:
         run(stop_host(host))
