@@ -60,6 +60,7 @@ class SearchConfig:
     trees: int = 1  # 1: one tree shared by every determinization (SO-ISMCTS); k > 1:
     # determinized UCT, k fixed determinizations with a tree each, root visits summed
     keep: bool = True  # keep the likely answers' subtrees for the seat's next decision
+    shares: int = 1  # the searches the decision is spread over (this one among them)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -391,7 +392,9 @@ def search(
             wins[str(a)] = wins.get(str(a), 0.0) + ch.wins
     means = {a: wins[a] / n for a, n in visits.items() if n}
     choice = answer(legal, visits, means)
-    kept = keep(det, roots[0], visits) if trees == 1 and cfg.keep else {}
+    kept = {}
+    if trees == 1 and cfg.keep:  # alone, its own answer; a share, every likely one
+        kept = keep(det, roots[0], visits, None if cfg.shares > 1 else choice)
     return SearchResult(choice, it, time.perf_counter() - start, visits, means, reused,
                         [kept])
 
@@ -433,9 +436,11 @@ def seat_view(state: Any) -> dict[str, Any]:
     return seen
 
 
-def keep(det: Determinizer, root: Node, visits: Mapping[str, int]) -> dict[str, Any]:
-    """The subtrees of ``root``'s likely answers that the seat's next decision can grow
-    on: by action notation, (the seat's view after it, the subtree as flat data)."""
+def keep(det: Determinizer, root: Node, visits: Mapping[str, int],
+         only: str | None = None) -> dict[str, Any]:
+    """The subtrees of ``root``'s likely answers (``only`` that one, if given) that the
+    seat's next decision can grow on: by action notation, (the seat's view after it,
+    the subtree as flat data)."""
     me = det.seat
     top = max(visits.values(), default=0)
     kept: dict[str, Any] = {}
@@ -444,6 +449,8 @@ def keep(det: Determinizer, root: Node, visits: Mapping[str, int]) -> dict[str, 
     for child in root.children.values():
         a = child.action
         if a.kind not in KEPT_KINDS or child.visits < KEEP_VISITS * top or not child.children:
+            continue
+        if only is not None and str(a) != only:
             continue
         after = det.base.copy(chance=_NoChance())
         try:
@@ -556,6 +563,8 @@ def spread(args: Sequence[Any], shares: int) -> list[tuple]:
     shares = max(1, shares)
     if shares > 1 and cfg.get("iterations") is not None:
         cfg["iterations"] = math.ceil(int(cfg["iterations"]) * SPREAD_SHARE)
+    if shares > 1:
+        cfg["shares"] = shares
     return [(view, legal, known, cfg, share_seed(seed, i),
              [trees[i]] if i < len(trees) else None) for i in range(shares)]
 
