@@ -187,13 +187,15 @@ def main() -> None:
             assert choice in legal and bot.failures == 0
             iterations[n].append(bot.last.iterations)
     # Whole turns: the normal level as it was (one worker, no tree kept between a
-    # seat's decisions) against the level now (the most workers, trees kept).
+    # seat's decisions) against the level now (the most workers, trees kept), each
+    # counting its iterations without the clock: the wait for the level's count, which
+    # the 1 s bound would cut short on a slow machine.
     turn_s: dict[str, list[float]] = {"before": [], "now": []}
     turn_its: dict[str, list[int]] = {"before": [], "now": []}
     turn_reused: dict[str, list[int]] = {"before": [], "now": []}
     for i, state in enumerate(turn_starts(args.turns)):
         for who in ("before", "now") if i % 2 == 0 else ("now", "before"):
-            bot = IsmctsBot(random.Random(i), level="normal",
+            bot = IsmctsBot(random.Random(i), level="normal", deterministic=True,
                             workers=1 if who == "before" else counts[-1], keep=who == "now")
             play_turn(state, bot, turn_s[who], turn_its[who], turn_reused[who])
     busy1 = cpu_times()
