@@ -33,6 +33,10 @@ no clock (so the machine's load cannot change a game, and ``--jobs 2`` may share
 cores): the serial one the normal level's count, each of the parallel one's shares
 ``--time-share`` of it (0.75: the normal level spread, ``ismcts.SPREAD_SHARE``).
 ``--play magic`` plays only that setting's games (the seeds stay those of the whole run).
+``--kept``: which bot keeps its tree between its seat's decisions (``ismcts.keep``):
+``parallel`` (the default: the normal level now, spread and keeping, against the serial
+level before trees were kept), ``none`` (the runs before kept trees, whose records carry
+no ``kept`` in their key) or ``both``.
 ``--record FILE`` appends each game to FILE as it ends (one JSON line, its history left
 out) and skips the games FILE already holds for the same settings, so a long run can be
 stopped and taken up again, in a later session too; the report counts them all.

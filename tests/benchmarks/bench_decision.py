@@ -27,6 +27,16 @@ three quarters of the count on each worker, ``ismcts.SPREAD_SHARE``, since half 
 of two was weaker than the serial search; so ``p50_speedup`` is about 1.33 on two
 workers, while ``parallel_speedup`` still measures how fast the shares search).
 
+``turns``: the wait a person feels over whole turns. From ``--turns`` four-player
+positions at the start of a seat's turn, that seat's whole turn is played twice, once by
+the normal level as it was before trees were kept (one worker, each decision searched
+afresh) and once by the level now (the most ``--workers``, spread, each decision
+growing the tree its seat kept below its last answer: ``ismcts.keep``), both counting
+their iterations without the clock (so the 1 s bound does not cut a slow machine's
+searches short), in turn. For each: p50, p90, the longest and the mean decision in
+seconds, the mean new iterations and the mean kept visits a decision began with; and
+``p50_speedup`` and ``mean_speedup``, before over now (issue 47's aim: 2).
+
     python3 tests/benchmarks/bench_decision.py --workers 1 2
 """
 from __future__ import annotations

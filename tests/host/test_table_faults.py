@@ -107,8 +107,12 @@ def test_a_bot_plays_on_from_a_restored_game_past_a_reshuffle_to_the_end(tmp_sta
         seated = await seat_players(host.port, tid, ["ann", "bob"])
         seated[0][0].send(messages.Start(table=tid))
         players = [Player(c, seat, tok) for c, seat, tok in seated]
+        # Saved as bob (the bot after the restore) is to move: else ann could end the
+        # game in the rest of her turn, and the bot would never have had a move to make.
+        bob_seat = players[1].seat
         low = await play_to_end(players, tid, random.Random(4), min_reshuffles=10**6,
-                                stop=lambda s: s.view["stock"] <= 2)
+                                stop=lambda s: s.view["stock"] <= 2
+                                and s.view["actor"] == bob_seat)
         assert low.view["outcome"] is None
         await stop_host(host)
         for p in players:
