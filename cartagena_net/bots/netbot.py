@@ -165,7 +165,9 @@ class NetBot:
                 self._maybe_start()
             return
         if msg.legal and msg.seq > self.acted_seq:
-            self._act(msg, list(msg.legal))
+            # Bots never take back (as at the host's tables): a search's view knows no
+            # "undo", and would refuse a legal list with it.
+            self._act(msg, [a for a in msg.legal if a != "undo"] or list(msg.legal))
 
     def _act(self, msg: Any, legal: list[str]) -> None:
         if hasattr(self.bot, "job"):
@@ -178,7 +180,7 @@ class NetBot:
                 return
             d = threads.deferToThread(self.bot.run_job, fn, args)  # on its workers
             d.addCallbacks(lambda result: self._answered(msg, legal, result),
-                           lambda _f: self._send_action(msg, legal, None))
+                           lambda failure: self._search_failed(msg, legal, failure))
             return
         try:
             choice = self.bot.choose(msg.view, legal)
@@ -192,6 +194,26 @@ class NetBot:
         if answered is not None:
             answered(result if self.latest is msg else None)
         self._send_action(msg, legal, result.action)
+
+    def _search_failed(self, msg: Any, legal: list[str], failure: Any) -> None:
+        """A search that failed (it must not): counted, one log line, and the bot's
+        fallback (greedy) decides, as a bot choosing in-process does."""
+        choice = None
+        failed = getattr(self.bot, "failed", None)
+        if failed is not None:
+            failed(failure.value)
+        answered = getattr(self.bot, "answered", None)
+        if answered is not None:
+            answered(None)
+        self.log.error("the bot's search failed ({reason}); its fallback plays instead",
+                       reason=f"{failure.type.__name__}: {failure.getErrorMessage()}")
+        fallback = getattr(self.bot, "fallback", None)
+        if fallback is not None:
+            try:
+                choice = fallback.choose(msg.view, legal)
+            except (ValueError, KeyError, TypeError):
+                choice = None
+        self._send_action(msg, legal, choice)
 
     def _send_action(self, msg: Any, legal: list[str], choice: str | None) -> None:
         if self.done.called:

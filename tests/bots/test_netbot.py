@@ -189,3 +189,61 @@ def test_cartagena_bot_command_plays_a_game():
         run(wait(host.stopService()))
     assert code == 0, err
     assert "played 1 game," in out
+
+
+def test_cartagena_bot_command_plays_a_game_as_an_ismcts_bot():
+    host = make_host()
+    try:
+        host.create_table("den", "jamaica", {"players": 2, "segments": 4}, bots=1)
+
+        async def go():
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "cartagena_net", "bot", f"127.0.0.1:{host.port}",
+                "--kind", "ismcts", "--think", "0.05", "--seed", "2", env=child_env(),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            out, err = await asyncio.wait_for(proc.communicate(), 150)
+            return proc.returncode, out.decode(), err.decode()
+
+        code, out, err = run(go(), timeout=180)
+    finally:
+        run(wait(host.stopService()))
+    assert code == 0, err
+    assert "played 1 game," in out and "Traceback" not in err
+
+
+def test_a_network_ismcts_bot_keeps_its_trees_between_its_decisions(monkeypatch):
+    """``cartagena bot --kind ismcts``: its searches run off the reactor thread, none
+    fails, each answer is handed back to the bot (which keeps the tree below it) as it
+    is sent, and its next decision in the same turn grows that tree; the game plays to
+    its end."""
+    from cartagena_net.bots.kinds import IsmctsBot
+
+    grown: list[int] = []
+    answered = IsmctsBot.answered
+
+    def record(self, result):
+        grown.append(-1 if result is None else result.reused)
+        answered(self, result)
+
+    monkeypatch.setattr(IsmctsBot, "answered", record)
+    failures: list[BaseException] = []
+    monkeypatch.setattr(IsmctsBot, "failed", lambda self, error: failures.append(error))
+    # The searches run on the reactor's thread pool, which this loop (never run as a
+    # whole) does not start by itself: started here, and stopped again.
+    threads = reactor.getThreadPool()
+    threads.start()
+    host = make_host()
+    try:
+        tid = host.create_table("den", "jamaica", {"players": 2, "segments": 3, "pirates": 3},
+                                bots=1, bot_kind="greedy")
+        result = run(wait(play_bot(reactor, "127.0.0.1", host.port, kind="ismcts", think=0.1,
+                                   table=tid, rng=random.Random(5)), timeout=120))
+    finally:
+        run(wait(host.stopService()))
+        threads.stop()
+    assert result.games == 1 and result.outcomes[0]["winner"] in (0, 1)
+    # No search failed: the host lists "undo" after a seat's first action, and a bot,
+    # which never takes back, leaves it out (a search refuses a legal list with it).
+    assert not failures
+    assert grown and -1 not in grown  # every answer of a search came back to the bot
+    assert any(n > 0 for n in grown), grown
