@@ -171,35 +171,19 @@ def test_connect_times_out_without_welcome():
         run(wait(port.stopListening()))
 
 
-def test_cartagena_bot_command_plays_a_game():
+@pytest.mark.parametrize(("kind", "extra", "options"), [
+    ("greedy", [], {"players": 2}),
+    ("ismcts", ["--think", "0.05"], {"players": 2, "segments": 4}),
+])
+def test_cartagena_bot_command_plays_a_game(kind, extra, options):
     host = make_host()
     try:
-        host.create_table("den", "jamaica", {"players": 2}, bots=1)
+        host.create_table("den", "jamaica", options, bots=1)
 
         async def go():
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "cartagena_net", "bot", f"127.0.0.1:{host.port}",
-                "--kind", "greedy", "--seed", "1", env=child_env(),
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-            out, err = await asyncio.wait_for(proc.communicate(), 120)
-            return proc.returncode, out.decode(), err.decode()
-
-        code, out, err = run(go(), timeout=150)
-    finally:
-        run(wait(host.stopService()))
-    assert code == 0, err
-    assert "played 1 game," in out
-
-
-def test_cartagena_bot_command_plays_a_game_as_an_ismcts_bot():
-    host = make_host()
-    try:
-        host.create_table("den", "jamaica", {"players": 2, "segments": 4}, bots=1)
-
-        async def go():
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "cartagena_net", "bot", f"127.0.0.1:{host.port}",
-                "--kind", "ismcts", "--think", "0.05", "--seed", "2", env=child_env(),
+                "--kind", kind, *extra, "--seed", "1", env=child_env(),
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
             out, err = await asyncio.wait_for(proc.communicate(), 150)
             return proc.returncode, out.decode(), err.decode()
