@@ -212,10 +212,16 @@ def test_a_network_ismcts_bot_keeps_its_trees_between_its_decisions(monkeypatch)
     monkeypatch.setattr(IsmctsBot, "answered", record)
     failures: list[BaseException] = []
     monkeypatch.setattr(IsmctsBot, "failed", lambda self, error: failures.append(error))
-    # The searches run on the reactor's thread pool, which this loop (never run as a
-    # whole) does not start by itself: started here, and stopped again.
-    threads = reactor.getThreadPool()
-    threads.start()
+    # The searches run off the reactor thread (threads.deferToThread): here on a
+    # thread pool of this test's own, started and stopped here (the reactor's own
+    # pool is the client tests' session fixture's to start and stop).
+    from twisted.internet import threads as twisted_threads
+    from twisted.python.threadpool import ThreadPool
+
+    pool = ThreadPool(1, 2, name="netbot-test")
+    monkeypatch.setattr(twisted_threads, "deferToThread", lambda f, *a, **k: (
+        twisted_threads.deferToThreadPool(reactor, pool, f, *a, **k)))
+    pool.start()
     host = make_host()
     try:
         tid = host.create_table("den", "jamaica", {"players": 2, "segments": 3, "pirates": 3},
@@ -224,7 +230,7 @@ def test_a_network_ismcts_bot_keeps_its_trees_between_its_decisions(monkeypatch)
                                    table=tid, rng=random.Random(5)), timeout=120))
     finally:
         run(wait(host.stopService()))
-        threads.stop()
+        pool.stop()
     assert result.games == 1 and result.outcomes[0]["winner"] in (0, 1)
     # No search failed: the host lists "undo" after a seat's first action, and a bot,
     # which never takes back, leaves it out (a search refuses a legal list with it).
