@@ -15,10 +15,10 @@ decision for each other seat, at most 12000 in all, spread over the decision's w
 (three quarters of it on each of two or more), and never more than 1 s; hard = ismcts,
 all of 1.5 s on every worker. A searching bot keeps the tree below its answer for its
 next decision right after it (``IsmctsBot.answered``): its visits count towards the
-count, so a follow-up decision searches only the rest. ``workers`` (``--workers``) is how many processes one decision
-may search in; ``deterministic`` (``--seed`` with ``--workers 1``) drops the clock, so
-a seeded game plays the same again (hard then counts 15000 iterations for each other
-seat).
+count, so a follow-up decision searches only the rest. ``workers`` (``--workers``) is
+how many processes one decision may search in; ``deterministic`` (``--seed`` with
+``--workers 1``) drops the clock, so a seeded game plays the same again (hard then
+counts 15000 iterations for each other seat).
 """
 from __future__ import annotations
 

@@ -218,9 +218,9 @@ class TableBots:
             if t.seq != seq or seat.controller is not bot:
                 self.schedule()
                 return
-            kept = getattr(bot, "answered", None)
-            if kept is not None:  # its tree below the answer, for its next decision
-                kept(result if hasattr(result, "kept") else None)
+            handed = getattr(bot, "answered", None)
+            if handed is not None:  # its tree below the answer, for its next decision
+                handed(result if hasattr(result, "kept") else None)
             wait = max(0.0, host.config.bot_delay - (reactor.seconds() - began))
             self._bot_call = reactor.callLater(wait, self._bot_answer, seat, seq, acts,
                                                getattr(result, "action", result))
