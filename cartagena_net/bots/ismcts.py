@@ -61,6 +61,10 @@ class SearchConfig:
     # determinized UCT, k fixed determinizations with a tree each, root visits summed
     keep: bool = True  # keep the likely answers' subtrees for the seat's next decision
     shares: int = 1  # the searches the decision is spread over (this one among them)
+    # A counted search stops once its answer is settled: were the leader to keep its
+    # pace and the runner-up to gain ``settle`` times its own pace so far, the answer
+    # would not change (0: only once no pace could change it). See ``_decided``.
+    settle: float = 2.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -246,21 +250,34 @@ CLOSE_VISITS = 0.9  # root actions visited at least this share of the most are a
 STOP_CHECK = 16  # iterations between checks whether the answer is already settled
 
 
-def _decided(roots: Sequence[Node], remaining: int) -> bool:
-    """Whether the most visited root action leads every other so far that, were all
-    the iterations left to go to another, it would still be visited less than
-    ``CLOSE_VISITS`` as often: finishing them could not change the answer."""
+SETTLE_FROM = 0.2  # share of a count searched before a settled answer may stop it
+
+
+def _decided(roots: Sequence[Node], remaining: int, settle: float = 0.0) -> bool:
+    """Whether the most visited root action leads every other so far that finishing
+    the ``remaining`` iterations would leave the runner-up visited less than
+    ``CLOSE_VISITS`` as often: certainly, were all of them to go to another; or, with
+    ``settle`` and once ``SETTLE_FROM`` of the count is searched, were the leader to go
+    on at its pace so far and the runner-up at ``settle`` times its own (a lead that
+    has held over a fifth of the count rarely turns; where it does, the two are close
+    in worth)."""
     totals: dict[int, int] = {}
     for root in roots:
         for key, ch in root.children.items():
             totals[key] = totals.get(key, 0) + ch.visits
-    first = second = 0
+    first = second = searched = 0
     for v in totals.values():
+        searched += v
         if v > first:
             first, second = v, first
         elif v > second:
             second = v
-    return second + remaining < CLOSE_VISITS * first
+    if second + remaining < CLOSE_VISITS * first:
+        return True
+    if not settle or searched < SETTLE_FROM * (searched + remaining):
+        return False
+    pace = remaining / searched  # the iterations left for each one searched so far
+    return second * (1.0 + settle * pace) < CLOSE_VISITS * first * (1.0 + pace)
 
 
 @dataclass
@@ -323,12 +340,13 @@ def search(
     if {str(a) for a in root_acts} != allowed:
         raise ValueError("the legal actions do not match the view")
     stopped = STOP.is_set
+    settle = cfg.settle
     it = 0
     while True:
         if cap is not None:
             if it >= cap:
                 break
-            if it % STOP_CHECK == 0 and it and _decided(roots, cap - it):
+            if it % STOP_CHECK == 0 and it and _decided(roots, cap - it, settle):
                 break
         if it and time.perf_counter() >= deadline:
             break

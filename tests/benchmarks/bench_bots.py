@@ -37,6 +37,10 @@ cores): the serial one the normal level's count, each of the parallel one's shar
 ``parallel`` (the default: the normal level now, spread and keeping, against the serial
 level before trees were kept), ``none`` (the runs before kept trees, whose records carry
 no ``kept`` in their key) or ``both``.
+``--settle``: the parallel bot's ``SearchConfig.settle`` (default the normal level's:
+a counted search stops once its answer is settled, ``ismcts._decided``); the serial bot
+always stops only once its answer cannot change, as every level did before. ``--settle
+0``: the runs before settled answers (their records carry no ``settle`` in their key).
 ``--record FILE`` appends each game to FILE as it ends (one JSON line, its history left
 out) and skips the games FILE already holds for the same settings, so a long run can be
 stopped and taken up again, in a later session too; the report counts them all.
@@ -62,6 +66,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from cartagena_net.bots.ismcts import SearchConfig
 from cartagena_net.bots.kinds import DEFAULT_LEVEL, LEVELS
 from cartagena_net.bots.match import play_game, seat_order, summarize
 from cartagena_net.engine import make_game
@@ -90,7 +95,7 @@ PVS_NAMES = ["jamaica", "magic"]  # --play's names for PVS_SETTINGS
 
 def one_pvs(task: tuple) -> tuple[int, dict]:
     """One heads-up game: the parallel bot at seat ``task``'s ``seat``."""
-    index, preset, options, seat, seed, think, share, workers, counted, kept = task
+    index, preset, options, seat, seed, think, share, workers, counted, kept, settle = task
     from cartagena_net.bots.kinds import IsmctsBot
 
     game = make_game(preset, players=2, **options)
@@ -101,14 +106,15 @@ def one_pvs(task: tuple) -> tuple[int, dict]:
         count = LEVELS["normal"][2]  # each share gets SPREAD_SHARE of the bot's count
         parallel = IsmctsBot(random.Random(rng.getrandbits(64)), workers=workers,
                              deterministic=True, iterations=round(count * share / SPREAD_SHARE),
-                             keep=kept != "none")
+                             keep=kept != "none", settle=settle)
         serial = IsmctsBot(random.Random(rng.getrandbits(64)), workers=1,
-                           deterministic=True, iterations=count, keep=kept == "both")
+                           deterministic=True, iterations=count, keep=kept == "both",
+                           settle=0.0)
     else:
         parallel = IsmctsBot(random.Random(rng.getrandbits(64)), think=think * share,
-                             workers=workers, keep=kept != "none")
+                             workers=workers, keep=kept != "none", settle=settle)
         serial = IsmctsBot(random.Random(rng.getrandbits(64)), think=think, workers=1,
-                           keep=kept == "both")
+                           keep=kept == "both", settle=0.0)
     order = ["parallel", "serial"] if seat == 0 else ["serial", "parallel"]
     bots = [parallel, serial] if seat == 0 else [serial, parallel]
     return index, {**play_game(game, order, rng.getrandbits(63), bots=bots), "seed": seed}
@@ -134,7 +140,7 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
 
     rng = random.Random(args.seed)
     tasks = [(i, preset, options, g % 2, rng.getrandbits(63), args.think or 0.2,
-              args.time_share, args.workers, args.counted, args.kept)
+              args.time_share, args.workers, args.counted, args.kept, args.settle)
              for g in range(args.games) for i, (preset, options) in enumerate(PVS_SETTINGS)]
     results: list[list[dict]] = [[] for _ in PVS_SETTINGS]
     key = {"mode": "parallel-vs-serial", "think": args.think or 0.2,
@@ -143,6 +149,8 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
         key = {**key, "think": None, "counted": True}
     if args.kept != "none":  # (the runs before kept trees: no such entry)
         key = {**key, "kept": args.kept}
+    if args.settle:  # (the runs before settled answers stopped a search: no such entry)
+        key = {**key, "settle": args.settle}
     earlier = recorded(args.record, key)
     for task in tasks:
         if task[4] in earlier:
@@ -184,7 +192,7 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
         if record is not None:
             record.close()
     report = {"bench": "bots", "mode": "parallel-vs-serial", "workers": args.workers,
-              "counted": args.counted, "kept": args.kept,
+              "counted": args.counted, "kept": args.kept, "settle": args.settle,
               "serial_think_s": None if args.counted else args.think or 0.2,
               "parallel_think_s": None if args.counted else round(
                   (args.think or 0.2) * args.time_share, 4),
@@ -262,6 +270,12 @@ def main() -> None:
                              "seat's decisions (default: the parallel one, as the normal "
                              "level now does, against the serial search that kept none; "
                              "none: the runs before kept trees)")
+    parser.add_argument("--settle", type=float, default=SearchConfig.settle,
+                        help="--parallel-vs-serial: the parallel bot's SearchConfig.settle "
+                             f"(default {SearchConfig.settle}, the normal level now: its "
+                             "counted search stops once its answer is settled); the serial "
+                             "one stops only once its answer cannot change, as the level "
+                             "did before (0: the runs before settled answers)")
     args = parser.parse_args()
     if args.parallel_vs_serial:
         args.jobs = args.jobs or 1

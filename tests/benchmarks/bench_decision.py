@@ -29,9 +29,11 @@ workers, while ``parallel_speedup`` still measures how fast the shares search).
 
 ``turns``: the wait a person feels over whole turns. From ``--turns`` four-player
 positions at the start of a seat's turn, that seat's whole turn is played twice, once by
-the normal level as it was before trees were kept (one worker, each decision searched
-afresh) and once by the level now (the most ``--workers``, spread, each decision
-growing the tree its seat kept below its last answer: ``ismcts.keep``), both counting
+the normal level as it was before (one worker, each decision searched afresh and only
+stopped early once its answer could not change) and once by the level now (the most
+``--workers``, spread, each decision growing the tree its seat kept below its last
+answer, ``ismcts.keep``, and stopped once its answer is settled,
+``SearchConfig.settle``), both counting
 their iterations without the clock (so the 1 s bound does not cut a slow machine's
 searches short), in turn. For each: p50, p90, the longest and the mean decision in
 seconds, the mean new iterations and the mean kept visits a decision began with; and
@@ -54,6 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from cartagena_net.bots.ismcts import SearchConfig
 from cartagena_net.bots.kinds import GreedyBot, IsmctsBot
 from cartagena_net.engine import PRESETS, make_game, view
 
@@ -197,7 +200,8 @@ def main() -> None:
             assert choice in legal and bot.failures == 0
             iterations[n].append(bot.last.iterations)
     # Whole turns: the normal level as it was (one worker, no tree kept between a
-    # seat's decisions) against the level now (the most workers, trees kept), each
+    # seat's decisions, a search stopped only once its answer cannot change) against
+    # the level now (the most workers, trees kept, stopped once settled), each
     # counting its iterations without the clock: the wait for the level's count, which
     # the 1 s bound would cut short on a slow machine.
     turn_s: dict[str, list[float]] = {"before": [], "now": []}
@@ -206,7 +210,8 @@ def main() -> None:
     for i, state in enumerate(turn_starts(args.turns)):
         for who in ("before", "now") if i % 2 == 0 else ("now", "before"):
             bot = IsmctsBot(random.Random(i), level="normal", deterministic=True,
-                            workers=1 if who == "before" else counts[-1], keep=who == "now")
+                            workers=1 if who == "before" else counts[-1], keep=who == "now",
+                            settle=SearchConfig.settle if who == "now" else 0.0)
             play_turn(state, bot, turn_s[who], turn_its[who], turn_reused[who])
     busy1 = cpu_times()
     idle = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
@@ -287,9 +288,9 @@ def test_time_budget_is_respected():
     assert result.seconds < 0.05 * 2 + 1.0  # a fixed count still stops at twice the budget
 
 
-def test_stopping_once_the_answer_is_settled_changes_no_answer(monkeypatch):
-    """With an iteration count, the search stops when the most visited action leads by
-    more than the iterations left; run to the end, it answers the same."""
+def test_stopping_once_the_answer_cannot_change_changes_no_answer(monkeypatch):
+    """With an iteration count and ``settle=0``, the search stops when the most visited
+    action leads by more than the iterations left; run to the end, it answers the same."""
     from cartagena_net.bots import ismcts
 
     stopped_early = 0
@@ -300,7 +301,7 @@ def test_stopping_once_the_answer_is_settled_changes_no_answer(monkeypatch):
         legal = [str(a) for a in state.legal_actions()]
         if len(legal) < 2:
             continue
-        config = SearchConfig(think=60.0, iterations=400)
+        config = SearchConfig(think=60.0, iterations=400, settle=0.0)
         quick = search(view(state, me), legal, config=config, seed=seed)
         with monkeypatch.context() as m:
             m.setattr(ismcts, "STOP_CHECK", 10**9)  # never checked: all 400 iterations
@@ -312,6 +313,66 @@ def test_stopping_once_the_answer_is_settled_changes_no_answer(monkeypatch):
             stopped_early += 1
             assert lead[0] - lead[1] > 400 - quick.iterations
     assert stopped_early  # the check does stop some searches
+
+
+class _Root:
+    """A root whose children have these visit counts (what ``_decided`` reads)."""
+
+    def __init__(self, *visits: int) -> None:
+        self.children = {i: SimpleNamespace(visits=v) for i, v in enumerate(visits)}
+
+
+def test_a_settled_answer_stops_a_search_once_its_lead_holds_at_a_pace():
+    from cartagena_net.bots.ismcts import SETTLE_FROM, _decided
+
+    # 1000 of 5000 searched (a fifth): 540 against 170. Were the leader to go on at its
+    # pace (x5 in all) and the runner-up at twice its own (x9), 2700 against 1530.
+    assert SETTLE_FROM == 0.2
+    assert _decided([_Root(540, 170, 150, 140)], 4000, settle=2.0)
+    assert not _decided([_Root(540, 170, 150, 140)], 4000, settle=0.0)  # it could change
+    # At four times its pace the runner-up (x17: 2890) would pass 0.9 of 2700.
+    assert not _decided([_Root(540, 170, 150, 140)], 4000, settle=4.0)
+    # A closer race is not settled; nor is any before a fifth of the count.
+    assert not _decided([_Root(450, 300, 250)], 4000, settle=2.0)
+    assert not _decided([_Root(100, 1, 1)], 900, settle=2.0)  # 102 of 1002 searched
+    assert _decided([_Root(100, 1, 1)], 400, settle=2.0)  # 102 of 502
+    # Shares' roots count together (determinized UCT's trees).
+    assert _decided([_Root(270, 85, 75, 70), _Root(270, 85, 75, 70)], 4000, settle=2.0)
+    # The certain stop needs no pace and no share searched.
+    assert _decided([_Root(60, 2)], 40, settle=0.0)
+
+
+def test_a_settled_search_answers_as_the_whole_count_nearly_always_and_sooner():
+    """Over positions of every preset, a counted search that stops once its answer is
+    settled (the normal level's default) searches fewer iterations than one that stops
+    only once its answer cannot change, and answers the same nearly every time: where it
+    does not, the two actions are near in worth."""
+    default = SearchConfig().settle
+    assert default > 0
+    searched = {0.0: 0, default: 0}
+    differ = 0
+    positions = 0
+    for seed in range(24):
+        preset, options = SETTINGS[seed % len(SETTINGS)]
+        state = random_position(preset, options, seed, players=2 + seed % 3)
+        me = state.actor
+        legal = [str(a) for a in state.legal_actions()]
+        if len(legal) < 2:
+            continue
+        positions += 1
+        answers = {}
+        for settle in searched:
+            result = search(view(state, me), legal, seed=seed,
+                            config=SearchConfig(think=60.0, iterations=1500, settle=settle))
+            searched[settle] += result.iterations
+            answers[settle] = result
+        if answers[0.0].action != answers[default].action:
+            differ += 1
+            full = answers[0.0]
+            assert full.means[full.action] - full.means[answers[default].action] < 0.15
+    assert positions >= 16
+    assert searched[default] < 0.9 * searched[0.0]
+    assert differ <= positions // 4
 
 
 def test_the_answer_is_the_most_visited_and_among_near_ties_the_best_mean():
