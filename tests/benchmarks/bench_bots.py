@@ -66,7 +66,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cartagena_net.bots.ismcts import SearchConfig
+from cartagena_net.bots.ismcts import SETTLE_FROM, SearchConfig
 from cartagena_net.bots.kinds import DEFAULT_LEVEL, LEVELS
 from cartagena_net.bots.match import play_game, seat_order, summarize
 from cartagena_net.engine import make_game
@@ -150,7 +150,7 @@ def parallel_vs_serial(args: argparse.Namespace) -> None:
     if args.kept != "none":  # (the runs before kept trees: no such entry)
         key = {**key, "kept": args.kept}
     if args.settle:  # (the runs before settled answers stopped a search: no such entry)
-        key = {**key, "settle": args.settle}
+        key = {**key, "settle": args.settle, "settle_from": SETTLE_FROM}
     earlier = recorded(args.record, key)
     for task in tasks:
         if task[4] in earlier:

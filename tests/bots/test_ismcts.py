@@ -327,7 +327,7 @@ def test_a_settled_answer_stops_a_search_once_its_lead_holds_at_a_pace():
 
     # 1000 of 5000 searched (a fifth): 540 against 170. Were the leader to go on at its
     # pace (x5 in all) and the runner-up at twice its own (x9), 2700 against 1530.
-    assert SETTLE_FROM == 0.2
+    assert SETTLE_FROM == 0.15
     assert _decided([_Root(540, 170, 150, 140)], 4000, settle=2.0)
     assert not _decided([_Root(540, 170, 150, 140)], 4000, settle=0.0)  # it could change
     # At four times its pace the runner-up (x17: 2890) would pass 0.9 of 2700.
