@@ -80,7 +80,8 @@ def bot_move(state: Any, played: str, iterations: int, playouts: int,
         return {"best": legal[0] if len(legal) == 1 else None,
                 "loss": 0.0 if played in legal else None}
     known = track_known({}, seen.get("events") or (), seat)
-    result = search(seen, legal, known, {"think": 1e9, "iterations": iterations},
+    # The whole count, as the method says: a review waits for no one (settle=0).
+    result = search(seen, legal, known, {"think": 1e9, "iterations": iterations, "settle": 0.0},
                     rng.getrandbits(63))
     best = result.action
     if played == best:

@@ -43,8 +43,11 @@ def answers(preset: str, options: dict) -> str:
             continue
         me = state.actor
         legal = [str(a) for a in state.legal_actions()]
+        # settle=0: stopped only once the answer cannot change, as when these were
+        # recorded (a settled stop cuts the same search shorter: test_ismcts tests it)
         result = search(view(state, me), legal,
-                        config=SearchConfig(think=60.0, iterations=400, rounds=0.5 * (seed % 2)),
+                        config=SearchConfig(think=60.0, iterations=400, settle=0.0,
+                                            rounds=0.5 * (seed % 2)),
                         seed=seed)
         out.append([result.action, sorted(result.visits.items()),
                     [round(result.means[a], 9) for a in sorted(result.means)]])
