@@ -64,7 +64,7 @@ class SearchConfig:
     # A counted search stops once its answer is settled: were the leader to keep its
     # pace and the runner-up to gain ``settle`` times its own pace so far, the answer
     # would not change (0: only once no pace could change it). See ``_decided``.
-    settle: float = 1.5
+    settle: float = 2.5
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -250,7 +250,7 @@ CLOSE_VISITS = 0.9  # root actions visited at least this share of the most are a
 STOP_CHECK = 16  # iterations between checks whether the answer is already settled
 
 
-SETTLE_FROM = 0.15  # share of a count searched before a settled answer may stop it
+SETTLE_FROM = 0.25  # share of a count searched before a settled answer may stop it
 
 
 def _decided(roots: Sequence[Node], remaining: int, settle: float = 0.0) -> bool:
@@ -259,7 +259,7 @@ def _decided(roots: Sequence[Node], remaining: int, settle: float = 0.0) -> bool
     ``CLOSE_VISITS`` as often: certainly, were all of them to go to another; or, with
     ``settle`` and once ``SETTLE_FROM`` of the count is searched, were the leader to go
     on at its pace so far and the runner-up at ``settle`` times its own (a lead that
-    has held over 15% of the count rarely turns; where it does, the two are close
+    has held over a quarter of the count rarely turns; where it does, the two are close
     in worth)."""
     totals: dict[int, int] = {}
     for root in roots:

@@ -325,19 +325,19 @@ class _Root:
 def test_a_settled_answer_stops_a_search_once_its_lead_holds_at_a_pace():
     from cartagena_net.bots.ismcts import SETTLE_FROM, _decided
 
-    # 1000 of 5000 searched (a fifth): 540 against 170. Were the leader to go on at its
-    # pace (x5 in all) and the runner-up at twice its own (x9), 2700 against 1530.
-    assert SETTLE_FROM == 0.15
-    assert _decided([_Root(540, 170, 150, 140)], 4000, settle=2.0)
-    assert not _decided([_Root(540, 170, 150, 140)], 4000, settle=0.0)  # it could change
-    # At four times its pace the runner-up (x17: 2890) would pass 0.9 of 2700.
-    assert not _decided([_Root(540, 170, 150, 140)], 4000, settle=4.0)
-    # A closer race is not settled; nor is any before a fifth of the count.
-    assert not _decided([_Root(450, 300, 250)], 4000, settle=2.0)
+    # 1250 of 5000 searched (a quarter): 675 against 212. Were the leader to go on at its
+    # pace (x4 in all) and the runner-up at twice its own (x7), 2700 against 1484.
+    assert SETTLE_FROM == 0.25
+    assert _decided([_Root(675, 212, 188, 175)], 3750, settle=2.0)
+    assert not _decided([_Root(675, 212, 188, 175)], 3750, settle=0.0)  # it could change
+    # At four times its pace the runner-up (x13: 2756) would pass 0.9 of 2700.
+    assert not _decided([_Root(675, 212, 188, 175)], 3750, settle=4.0)
+    # A closer race is not settled; nor is any before a quarter of the count.
+    assert not _decided([_Root(560, 375, 315)], 3750, settle=2.0)
     assert not _decided([_Root(100, 1, 1)], 900, settle=2.0)  # 102 of 1002 searched
-    assert _decided([_Root(100, 1, 1)], 400, settle=2.0)  # 102 of 502
+    assert _decided([_Root(100, 1, 1)], 300, settle=2.0)  # 102 of 402
     # Shares' roots count together (determinized UCT's trees).
-    assert _decided([_Root(270, 85, 75, 70), _Root(270, 85, 75, 70)], 4000, settle=2.0)
+    assert _decided([_Root(338, 106, 94, 87), _Root(338, 106, 94, 87)], 3750, settle=2.0)
     # The certain stop needs no pace and no share searched.
     assert _decided([_Root(60, 2)], 40, settle=0.0)
 
