@@ -14,6 +14,17 @@ each with two or more legal actions), the normal level's count (12,000 at four p
 - ``other_seed``: the whole count again, with another seed: how often the search's own
   noise changes the answer, to measure the rule's changes against.
 
+``--quality N``: how well the spread search chooses, settled and not, against the level
+before issue 47. On the first N positions of each heads-up setting a long search
+(``--reference`` iterations, default 30,000, one worker, the whole count) values every
+root action; then the level before (one worker, the normal count, the certain stop),
+the spread search (two shares of three quarters of the count each, run one after the
+other here, merged as the host merges them) with the certain stop, and the same with
+the settled stop (the level now) each choose, and each choice's *regret* is the best
+action's value less the chosen one's (actions the long search visited 50 times or
+more count as the best). Prints each one's mean regret, and its mean difference from
+the level before with that difference's standard error (the same positions: paired).
+
 Prints one JSON line: for each setting the positions, the mean share of the count each
 stop searched (``settled_share``, ``certain_share``) and their ratio
 (``settled_over_certain``, the reference being the certain stop in the same run), how
@@ -22,6 +33,7 @@ and largest gap in mean reward between the whole count's answer and the changed 
 the whole count's search values them).
 
     python3 tests/benchmarks/bench_settle.py --positions 80
+    python3 tests/benchmarks/bench_settle.py --positions 0 --quality 60
 """
 from __future__ import annotations
 
@@ -29,6 +41,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -36,7 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cartagena_net.bots.ismcts import SearchConfig, search
+from cartagena_net.bots.ismcts import SETTLE_FROM, SearchConfig, merge, search, spread
 from cartagena_net.bots.kinds import LEVELS, GreedyBot
 from cartagena_net.engine import make_game, view
 
@@ -96,18 +109,72 @@ def measure(preset: str, options: dict, players: int, n: int) -> dict:
             "mean_gap": round(sum(gaps) / n, 4), "largest_gap": round(max(gaps, default=0), 3)}
 
 
+def quality(n: int, reference: int) -> list[dict]:
+    """Mean regret of the level before, the spread search and the spread search settled,
+    against a ``reference``-iteration search, on ``n`` heads-up positions a setting."""
+    _, _, count, _ = LEVELS["normal"]
+
+    def config(settle: float) -> dict:
+        return {"think": 1e9, "iterations": count, "keep": False, "settle": settle}
+
+    def spread_search(v: dict, legal: list[str], settle: float, seed: int):
+        args = (v, legal, None, config(settle), seed, None)
+        return merge(legal, [search(*share) for share in spread(args, 2)])
+
+    choosers = {
+        "before": lambda v, legal, seed: search(v, legal, None, config(0.0), seed),
+        "spread": lambda v, legal, seed: spread_search(v, legal, 0.0, seed),
+        "spread_settled": lambda v, legal, seed: spread_search(
+            v, legal, SearchConfig.settle, seed),
+    }
+    out = []
+    for preset, options, players in SETTINGS:
+        if players != 2:
+            continue
+        regrets: dict[str, list[float]] = {name: [] for name in choosers}
+        iterations: dict[str, list[int]] = {name: [] for name in choosers}
+        for i, state in enumerate(positions(preset, options, players, n)):
+            v, legal = view(state, state.actor), [str(a) for a in state.legal_actions()]
+            ref = search(v, legal, None, {"think": 1e9, "iterations": reference,
+                                          "keep": False, "settle": 0.0}, 10**6 + i)
+            best = max(m for a, m in ref.means.items() if ref.visits.get(a, 0) >= 50)
+            for name, choose in choosers.items():
+                result = choose(v, legal, 31 * i + 7)
+                regrets[name].append(best - ref.means.get(result.action, 0.0))
+                iterations[name].append(result.iterations)
+        entry: dict = {"rules": preset, "options": options, "players": players,
+                       "positions": n, "reference_iterations": reference}
+        for name in choosers:
+            diff = [x - y for x, y in zip(regrets[name], regrets["before"])]
+            entry[name] = {"mean_regret": round(statistics.mean(regrets[name]), 4),
+                           "mean_iterations": round(statistics.mean(iterations[name])),
+                           "minus_before": round(statistics.mean(diff), 4),
+                           "minus_before_se": round(statistics.stdev(diff) / n**0.5, 4)}
+        out.append(entry)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=POSITIONS,
                         help=f"positions a setting (default {POSITIONS})")
+    parser.add_argument("--quality", type=int, default=0,
+                        help="heads-up positions a setting to measure the choices' regret "
+                             "on, against a long search (default 0: not measured)")
+    parser.add_argument("--reference", type=int, default=30_000,
+                        help="--quality: the long search's iterations (default 30000)")
     args = parser.parse_args()
     start = time.perf_counter()
     settings = [measure(preset, options, players, args.positions)
-                for preset, options, players in SETTINGS]
-    print(json.dumps({"bench": "settle", "settle": SearchConfig.settle,
-                      "settings": settings, "seconds": round(time.perf_counter() - start, 1),
-                      "python": sys.version.split()[0]}))
+                for preset, options, players in SETTINGS] if args.positions > 0 else []
+    report = {"bench": "settle", "settle": SearchConfig.settle, "settle_from": SETTLE_FROM,
+              "settings": settings}
+    if args.quality > 0:
+        report["quality"] = quality(args.quality, args.reference)
+    report.update(seconds=round(time.perf_counter() - start, 1),
+                  python=sys.version.split()[0])
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":
