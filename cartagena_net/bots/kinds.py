@@ -53,7 +53,7 @@ BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 # at half each, the spread search was weaker), so a four-player decision takes about
 # 0.45 s on one worker here and three quarters of that on more; and a counted search
 # stops once its answer is settled (ismcts.SearchConfig.settle): on the mean it
-# searches a little over half of its count. Hard spends all its time on every worker.
+# searches about two thirds of its count. Hard spends all its time on every worker.
 LEVELS: dict[str, tuple[str, float | None, int | None, int | None]] = {
     "easy": ("greedy", None, None, None),
     "normal": ("ismcts", 1.0, 5000, 12000),

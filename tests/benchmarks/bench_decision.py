@@ -40,7 +40,7 @@ their iterations without the clock (so the 1 s bound does not cut a slow machine
 searches short), in turn. For each: p50, p90, the longest and the mean decision in
 seconds, the mean new iterations and the mean kept visits a decision began with; and
 ``p50_speedup`` and ``mean_speedup``, before over now (issue 47's aim: 2; measured on
-a 2-core machine, 40 turns: 3.05 and 1.90).
+a 2-core machine, 40 turns: 1.66 and 1.69).
 
     python3 tests/benchmarks/bench_decision.py --workers 1 2
 """
