@@ -76,6 +76,12 @@ def positions(preset: str, options: dict, players: int, n: int) -> list:
     return out
 
 
+def counted(iterations: int, settle: float) -> SearchConfig:
+    """A search of ``iterations`` without the clock, keeping no tree, stopped early by
+    ``settle`` (0: only once its answer cannot change)."""
+    return SearchConfig(think=1e9, iterations=iterations, keep=False, settle=settle)
+
+
 def measure(preset: str, options: dict, players: int, n: int) -> dict:
     _, _, per_seat, most = LEVELS["normal"]
     count = min(per_seat * (players - 1), most)
@@ -88,8 +94,7 @@ def measure(preset: str, options: dict, players: int, n: int) -> dict:
         results = {}
         for name, settle, seed in (("certain", 0.0, i), ("settled", SearchConfig.settle, i),
                                    ("other_seed", 0.0, i + 7919)):
-            config = SearchConfig(think=1e9, iterations=count, keep=False, settle=settle)
-            results[name] = search(v, legal, config=config, seed=seed)
+            results[name] = search(v, legal, config=counted(count, settle), seed=seed)
         whole = results["certain"]
         for name in ("settled", "certain"):
             used[name] += results[name].iterations / count
@@ -114,15 +119,12 @@ def quality(n: int, reference: int) -> list[dict]:
     against a ``reference``-iteration search, on ``n`` heads-up positions a setting."""
     _, _, count, _ = LEVELS["normal"]
 
-    def config(settle: float) -> dict:
-        return {"think": 1e9, "iterations": count, "keep": False, "settle": settle}
-
     def spread_search(v: dict, legal: list[str], settle: float, seed: int):
-        args = (v, legal, None, config(settle), seed, None)
+        args = (v, legal, None, counted(count, settle), seed, None)
         return merge(legal, [search(*share) for share in spread(args, 2)])
 
     choosers = {
-        "before": lambda v, legal, seed: search(v, legal, None, config(0.0), seed),
+        "before": lambda v, legal, seed: search(v, legal, None, counted(count, 0.0), seed),
         "spread": lambda v, legal, seed: spread_search(v, legal, 0.0, seed),
         "spread_settled": lambda v, legal, seed: spread_search(
             v, legal, SearchConfig.settle, seed),
@@ -135,8 +137,7 @@ def quality(n: int, reference: int) -> list[dict]:
         iterations: dict[str, list[int]] = {name: [] for name in choosers}
         for i, state in enumerate(positions(preset, options, players, n)):
             v, legal = view(state, state.actor), [str(a) for a in state.legal_actions()]
-            ref = search(v, legal, None, {"think": 1e9, "iterations": reference,
-                                          "keep": False, "settle": 0.0}, 10**6 + i)
+            ref = search(v, legal, None, counted(reference, 0.0), 10**6 + i)
             best = max(m for a, m in ref.means.items() if ref.visits.get(a, 0) >= 50)
             for name, choose in choosers.items():
                 result = choose(v, legal, 31 * i + 7)

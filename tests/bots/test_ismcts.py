@@ -288,19 +288,24 @@ def test_time_budget_is_respected():
     assert result.seconds < 0.05 * 2 + 1.0  # a fixed count still stops at twice the budget
 
 
+def decisions(seeds: int):
+    """(seed, state, seat to act, its legal actions) at positions of every setting in
+    turn, two to four players, where the seat has two or more actions to choose from."""
+    for seed in range(seeds):
+        preset, options = SETTINGS[seed % len(SETTINGS)]
+        state = random_position(preset, options, seed, players=2 + seed % 3)
+        legal = [str(a) for a in state.legal_actions()]
+        if len(legal) >= 2:
+            yield seed, state, state.actor, legal
+
+
 def test_stopping_once_the_answer_cannot_change_changes_no_answer(monkeypatch):
     """With an iteration count and ``settle=0``, the search stops when the most visited
     action leads by more than the iterations left; run to the end, it answers the same."""
     from cartagena_net.bots import ismcts
 
     stopped_early = 0
-    for seed in range(12):
-        preset, options = SETTINGS[seed % len(SETTINGS)]
-        state = random_position(preset, options, seed, players=2 + seed % 3)
-        me = state.actor
-        legal = [str(a) for a in state.legal_actions()]
-        if len(legal) < 2:
-            continue
+    for seed, state, me, legal in decisions(12):
         config = SearchConfig(think=60.0, iterations=400, settle=0.0)
         quick = search(view(state, me), legal, config=config, seed=seed)
         with monkeypatch.context() as m:
@@ -352,13 +357,7 @@ def test_a_settled_search_answers_as_the_whole_count_nearly_always_and_sooner():
     searched = {0.0: 0, default: 0}
     differ = 0
     positions = 0
-    for seed in range(24):
-        preset, options = SETTINGS[seed % len(SETTINGS)]
-        state = random_position(preset, options, seed, players=2 + seed % 3)
-        me = state.actor
-        legal = [str(a) for a in state.legal_actions()]
-        if len(legal) < 2:
-            continue
+    for seed, state, me, legal in decisions(24):
         positions += 1
         answers = {}
         for settle in searched:
