@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -72,22 +74,51 @@ def host_process():
         h.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
+BROWSER_ARGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--disable-extensions", "--hide-scrollbars",
+                "--disable-background-networking", "--disable-sync", "--disable-component-update")
+
+
+def make_browser(lang: str | None = None):
+    """A headless Chromium (its ``Accept-Language`` ``lang``'s, if given), with a profile
+    and a TMPDIR of its own (Chromium's singleton folders land there, not in /tmp):
+    end it with :func:`quit_browser`, which removes both."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
+    home = tempfile.mkdtemp(prefix="cartagena-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--disable-extensions", "--hide-scrollbars",
-                "--disable-background-networking", "--disable-sync", "--disable-component-update"):
+    for arg in (*BROWSER_ARGS, f"--user-data-dir={home}/profile"):
         options.add_argument(arg)
+    if lang:
+        options.add_argument(f"--lang={lang}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": lang})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    service = Service(executable_path=CHROMEDRIVER, env=dict(os.environ, TMPDIR=home))
+    try:
+        driver = webdriver.Chrome(service=service, options=options)
+    except BaseException:
+        shutil.rmtree(home, ignore_errors=True)
+        raise
     driver.set_page_load_timeout(30)
+    driver.cartagena_home = home
+    return driver
+
+
+def quit_browser(driver) -> None:
+    """End a browser of :func:`make_browser` and remove its folder."""
+    try:
+        driver.quit()
+    finally:
+        shutil.rmtree(driver.cartagena_home, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = make_browser()
     yield driver
-    driver.quit()
+    quit_browser(driver)
 
 
 @pytest.fixture(autouse=True)

@@ -4,10 +4,11 @@ line never shown), and a hint's, a bye's and the engine's refusal of options (a 
 table's ``bad-rules``) go through the same templates."""
 from __future__ import annotations
 
+from tests.web.conftest import make_browser, quit_browser
 from tests.web.test_browser import wait_for
 from tests.web.test_browser_phone import QUICK, guest_page, new_table
 from tests.web.test_browser_seats import click_css, wait_for_page
-from tests.web.test_browser_swedish import ENGLISH, make_browser
+from tests.web.test_browser_swedish import ENGLISH
 
 
 def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
@@ -48,4 +49,4 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             "jamaica är för 2 till 5 spelare",  # a bad-rules error: the engine's reason
             "alternativet segments tar ett heltal, inte 'x'"], said
     finally:
-        driver.quit()
+        quit_browser(driver)

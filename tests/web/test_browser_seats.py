@@ -15,6 +15,7 @@ import msgpack
 import pytest
 from selenium.webdriver.common.by import By
 
+from tests.web.conftest import make_browser, quit_browser
 from tests.web.test_browser import no_errors, viewport, wait_for
 
 WAIT = 60
@@ -312,19 +313,9 @@ def moves_by_player(url: str) -> dict[str, int]:
 
 def test_two_browser_seats_at_phone_and_desktop_size_a_terminal_seat_and_two_bots(
         browser, host_process):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    from tests.web.conftest import CHROMEDRIVER, CHROMIUM
-
     host = host_process("--players", "5", "--bots", "2", "-o", "segments=3",
                         "-o", "pirates=3", "--bot-delay", "0.05")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    second = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    second = make_browser()
     try:
         viewport(browser, 390, 844, True)
         viewport(second, 1280, 800)
@@ -369,4 +360,4 @@ def test_two_browser_seats_at_phone_and_desktop_size_a_terminal_seat_and_two_bot
         for driver in (browser, second):
             no_errors(driver)
     finally:
-        second.quit()
+        quit_browser(second)

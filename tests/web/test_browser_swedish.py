@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.web.conftest import CHROMEDRIVER, CHROMIUM
+from tests.web.conftest import make_browser, quit_browser
 from tests.web.test_browser import viewport, wait_for
 from tests.web.test_browser_phone import QUICK, fits, guest_page, new_table, record_ids
 from tests.web.test_browser_seats import click_css, wait_for_page
@@ -27,36 +27,18 @@ ENGLISH = re.compile(r"\b(the|your|you|turn|plays?|cards?|stock|discard|confirm|
                      re.IGNORECASE)
 
 
-def make_browser(lang: str):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--disable-extensions", "--hide-scrollbars",
-                "--disable-background-networking", "--disable-sync",
-                "--disable-component-update", f"--lang={lang}"):
-        options.add_argument(arg)
-    options.add_experimental_option("prefs", {"intl.accept_languages": lang})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    return driver
-
-
 @pytest.fixture(scope="module")
 def swedish():
     driver = make_browser("sv-SE")
     yield driver
-    driver.quit()
+    quit_browser(driver)
 
 
 @pytest.fixture(scope="module")
 def english():
     driver = make_browser("en-US")
     yield driver
-    driver.quit()
+    quit_browser(driver)
 
 
 def text(driver) -> str:

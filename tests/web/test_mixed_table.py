@@ -29,10 +29,11 @@ from tests.client.test_tmux_swedish import (
     sv_take_turn_action,
     sv_turn,
 )
+from tests.web.conftest import make_browser, quit_browser
 from tests.web.test_browser import wait_for
 from tests.web.test_browser_phone import guest_page
 from tests.web.test_browser_seats import click_css, wait_for_page
-from tests.web.test_browser_swedish import make_browser, step
+from tests.web.test_browser_swedish import step
 
 pytestmark = pytest.mark.tmux
 
@@ -55,7 +56,7 @@ def browser():
     """An English Chromium (its ``Accept-Language`` says en-US)."""
     driver = make_browser("en-US")
     yield driver
-    driver.quit()
+    quit_browser(driver)
 
 
 def page_text(driver) -> str:
