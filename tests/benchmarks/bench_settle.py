@@ -25,6 +25,15 @@ action's value less the chosen one's (actions the long search visited 50 times o
 more count as the best). Prints each one's mean regret, and its mean difference from
 the level before with that difference's standard error (the same positions: paired).
 
+``--merged N``: what settling a spread decision on its shares' merged statistics would
+save (not built: docs/bots.md). On the first N positions of each heads-up setting, both
+shares of a spread search run their whole counts while their root statistics are
+recorded every ``STOP_CHECK`` iterations (``ismcts._decided`` is wrapped to record and
+never stop); the stop is then replayed on the records share by share (the level now:
+the decision waits for the later share) and on the shares' sums, at ``settle`` 2.5 and
+2; prints each one's mean iterations on the longer share and mean regret against a
+``--reference`` search.
+
 Prints one JSON line: for each setting the positions, the mean share of the count each
 stop searched (``settled_share``, ``certain_share``) and their ratio
 (``settled_over_certain``, the reference being the certain stop in the same run), how
@@ -34,6 +43,7 @@ the whole count's search values them).
 
     python3 tests/benchmarks/bench_settle.py --positions 80
     python3 tests/benchmarks/bench_settle.py --positions 0 --quality 60
+    python3 tests/benchmarks/bench_settle.py --positions 0 --merged 40
 """
 from __future__ import annotations
 
@@ -49,6 +59,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from cartagena_net.bots import ismcts
 from cartagena_net.bots.ismcts import SETTLE_FROM, SearchConfig, merge, search, spread
 from cartagena_net.bots.kinds import LEVELS, GreedyBot
 from cartagena_net.engine import make_game, view
@@ -155,6 +166,91 @@ def quality(n: int, reference: int) -> list[dict]:
     return out
 
 
+def merged(n: int, reference: int) -> list[dict]:
+    """The settled stop replayed on recorded root statistics of a spread search's two
+    shares: share by share (the decision waits for the later) and on their sums."""
+    _, _, count, _ = LEVELS["normal"]
+    record: list[tuple[int, dict]] = []
+    decided = ismcts._decided
+
+    def recorded(roots, remaining, settle=0.0):  # every STOP_CHECK: never stops
+        stats = {}
+        for root in roots:
+            for ch in root.children.values():
+                stats[str(ch.action)] = (ch.visits, ch.wins)
+        record.append((remaining, stats))
+        return False
+
+    def added(*snaps: dict) -> dict:
+        out: dict = {}
+        for snap in snaps:
+            for a, (v, w) in snap.items():
+                ov, ow = out.get(a, (0, 0.0))
+                out[a] = (ov + v, ow + w)
+        return out
+
+    def stops(snap: dict, remaining: int, settle: float) -> bool:
+        root = ismcts.Node(-1)
+        for i, (v, _) in enumerate(snap.values()):
+            root.children[i] = ismcts.Node(0)
+            root.children[i].visits = v
+        return decided([root], remaining, settle)
+
+    rules = {"share_by_share": 2.5, "merged": 2.5, "merged_at_2": 2.0}
+    out = []
+    for preset, options, players in SETTINGS:
+        if players != 2:
+            continue
+        regrets: dict[str, list[float]] = {name: [] for name in rules}
+        waits: dict[str, list[int]] = {name: [] for name in rules}
+        for i, state in enumerate(positions(preset, options, players, n)):
+            v, legal = view(state, state.actor), [str(a) for a in state.legal_actions()]
+            ref = search(v, legal, None, counted(reference, 0.0), 10**6 + i)
+            best = max(m for a, m in ref.means.items() if ref.visits.get(a, 0) >= 50)
+            shares = spread((v, legal, None, counted(count, 0.0), 31 * i + 7, None), 2)
+            share = shares[0][3]["iterations"]
+            records = []
+            ismcts._decided = recorded
+            try:
+                for args in shares:
+                    record.clear()
+                    r = search(*args)
+                    record.append((0, {a: (n, r.means.get(a, 0.0) * n)
+                                       for a, n in r.visits.items()}))
+                    records.append(list(record))
+            finally:
+                ismcts._decided = decided
+            last = min(len(r) for r in records) - 1
+            for name, settle in rules.items():
+                if name == "share_by_share":
+                    at = [next(j for j, (rem, snap) in enumerate(r)
+                               if j == len(r) - 1 or stops(snap, rem, settle))
+                          for r in records]
+                    snap = added(*(r[j][1] for r, j in zip(records, at)))
+                    wait = max(share - r[j][0] for r, j in zip(records, at))
+                else:
+                    j = next(j for j in range(last + 1) if j == last or stops(
+                        added(records[0][j][1], records[1][j][1]),
+                        records[0][j][0] + records[1][j][0], settle))
+                    snap = added(records[0][j][1], records[1][j][1])
+                    wait = share - records[0][j][0]
+                visits = {a: v for a, (v, _) in snap.items()}
+                means = {a: w / v for a, (v, w) in snap.items() if v}
+                regrets[name].append(best - ref.means.get(ismcts.answer(legal, visits, means),
+                                                          0.0))
+                waits[name].append(wait)
+        entry: dict = {"rules": preset, "options": options, "players": players,
+                       "positions": n, "share_count": share}
+        for name, settle in rules.items():
+            diff = [x - y for x, y in zip(regrets[name], regrets["share_by_share"])]
+            entry[name] = {"settle": settle,
+                           "mean_iterations_longer_share": round(statistics.mean(waits[name])),
+                           "mean_regret": round(statistics.mean(regrets[name]), 4),
+                           "minus_share_by_share": round(statistics.mean(diff), 4)}
+        out.append(entry)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -163,8 +259,11 @@ def main() -> None:
     parser.add_argument("--quality", type=int, default=0,
                         help="heads-up positions a setting to measure the choices' regret "
                              "on, against a long search (default 0: not measured)")
+    parser.add_argument("--merged", type=int, default=0,
+                        help="heads-up positions a setting to replay the settled stop on, "
+                             "share by share and on the shares' sums (default 0: not measured)")
     parser.add_argument("--reference", type=int, default=30_000,
-                        help="--quality: the long search's iterations (default 30000)")
+                        help="--quality, --merged: the long search's iterations (default 30000)")
     args = parser.parse_args()
     start = time.perf_counter()
     settings = [measure(preset, options, players, args.positions)
@@ -173,6 +272,8 @@ def main() -> None:
               "settings": settings}
     if args.quality > 0:
         report["quality"] = quality(args.quality, args.reference)
+    if args.merged > 0:
+        report["merged"] = merged(args.merged, args.reference)
     report.update(seconds=round(time.perf_counter() - start, 1),
                   python=sys.version.split()[0])
     print(json.dumps(report))
