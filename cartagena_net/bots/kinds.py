@@ -51,9 +51,9 @@ BOT_KINDS: tuple[str, ...] = ("random", "greedy", "ismcts")
 # for each other seat at four). Spread over several workers (root parallelization,
 # merged: docs/bots.md), each searches three quarters of the count (ismcts.SPREAD_SHARE:
 # at half each, the spread search was weaker), so a four-player decision takes about
-# 0.45 s on one worker here and three quarters of that on more; and a counted search
-# stops once its answer is settled (ismcts.SearchConfig.settle): on the mean it
-# searches about two thirds of its count. Hard spends all its time on every worker.
+# 0.45 s on one worker here and three quarters of that on more; a counted search stops
+# once no other answer could come close, and a seat's follow-up decision grows the tree
+# kept below its last answer. Hard spends all its time on every worker.
 LEVELS: dict[str, tuple[str, float | None, int | None, int | None]] = {
     "easy": ("greedy", None, None, None),
     "normal": ("ismcts", 1.0, 5000, 12000),

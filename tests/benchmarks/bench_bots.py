@@ -37,10 +37,10 @@ cores): the serial one the normal level's count, each of the parallel one's shar
 ``parallel`` (the default: the normal level now, spread and keeping, against the serial
 level before trees were kept), ``none`` (the runs before kept trees, whose records carry
 no ``kept`` in their key) or ``both``.
-``--settle``: the parallel bot's ``SearchConfig.settle`` (default the normal level's:
-a counted search stops once its answer is settled, ``ismcts._decided``); the serial bot
-always stops only once its answer cannot change, as every level did before. ``--settle
-0``: the runs before settled answers (their records carry no ``settle`` in their key).
+``--settle``: the parallel bot's ``SearchConfig.settle`` (default 0, the normal level's:
+a counted search stops only once its answer cannot change; above 0 it also stops once
+its answer is settled, ``ismcts._decided``, as the runs with ``settle`` in their key
+did); the serial bot always stops only once its answer cannot change.
 ``--record FILE`` appends each game to FILE as it ends (one JSON line, its history left
 out) and skips the games FILE already holds for the same settings, so a long run can be
 stopped and taken up again, in a later session too; the report counts them all.
@@ -272,10 +272,10 @@ def main() -> None:
                              "none: the runs before kept trees)")
     parser.add_argument("--settle", type=float, default=SearchConfig.settle,
                         help="--parallel-vs-serial: the parallel bot's SearchConfig.settle "
-                             f"(default {SearchConfig.settle}, the normal level now: its "
-                             "counted search stops once its answer is settled); the serial "
-                             "one stops only once its answer cannot change, as the level "
-                             "did before (0: the runs before settled answers)")
+                             f"(default {SearchConfig.settle}, the normal level's: it stops "
+                             "only once its answer cannot change; above 0 also once its "
+                             "answer is settled); the serial one always stops only once "
+                             "its answer cannot change")
     args = parser.parse_args()
     if args.parallel_vs_serial:
         args.jobs = args.jobs or 1

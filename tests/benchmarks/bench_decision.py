@@ -21,8 +21,7 @@ iterations per wall second over one worker's (target on a 2-core machine: 1.7), 
 ``p50_speedup``; and how idle the machine was meanwhile (``machine_idle_share`` of
 its CPU time, Linux; ``load_before``): on a shared, busy machine there is no second core
 to spread over. Targets: serial p50 0.5 s on a quiet machine where the reference plays
-about 1,050 games a second, i.e. ``p50_reference_games`` <= 525. Both worker counts
-stop once the answer is settled (``ismcts.SearchConfig.settle``), and a spread normal
+about 1,050 games a second, i.e. ``p50_reference_games`` <= 525. A spread normal
 decision searches three quarters of the count on each worker (``ismcts.SPREAD_SHARE``:
 half on each of two was weaker than the serial search), so these single decisions gain
 little wall time from a second worker (``p50_speedup``) while ``parallel_speedup``
@@ -34,12 +33,11 @@ positions at the start of a seat's turn, that seat's whole turn is played twice,
 the normal level as it was before (one worker, each decision searched afresh and only
 stopped early once its answer could not change) and once by the level now (the most
 ``--workers``, spread, each decision growing the tree its seat kept below its last
-answer, ``ismcts.keep``, and stopped once its answer is settled,
-``SearchConfig.settle``), both counting their iterations without the clock (so the 1 s
+answer, ``ismcts.keep``), both counting their iterations without the clock (so the 1 s
 bound does not cut a slow machine's searches short), in turn. For each: p50, p90, the longest and the mean decision in
 seconds, the mean new iterations and the mean kept visits a decision began with; and
 ``p50_speedup`` and ``mean_speedup``, before over now (issue 47's aim: 2; measured on
-a 2-core machine, 40 turns: 1.66 and 1.69).
+a 2-core machine, 40 turns: see docs/bots.md).
 
     python3 tests/benchmarks/bench_decision.py --workers 1 2
 """
@@ -58,7 +56,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cartagena_net.bots.ismcts import SearchConfig
 from cartagena_net.bots.kinds import GreedyBot, IsmctsBot
 from cartagena_net.engine import PRESETS, make_game, view
 
@@ -203,7 +200,7 @@ def main() -> None:
             iterations[n].append(bot.last.iterations)
     # Whole turns: the normal level as it was (one worker, no tree kept between a
     # seat's decisions, a search stopped only once its answer cannot change) against
-    # the level now (the most workers, trees kept, stopped once settled), each
+    # the level now (the most workers, trees kept), each
     # counting its iterations without the clock: the wait for the level's count, which
     # the 1 s bound would cut short on a slow machine.
     turn_s: dict[str, list[float]] = {"before": [], "now": []}
@@ -212,8 +209,7 @@ def main() -> None:
     for i, state in enumerate(turn_starts(args.turns)):
         for who in ("before", "now") if i % 2 == 0 else ("now", "before"):
             bot = IsmctsBot(random.Random(i), level="normal", deterministic=True,
-                            workers=1 if who == "before" else counts[-1], keep=who == "now",
-                            settle=SearchConfig.settle if who == "now" else 0.0)
+                            workers=1 if who == "before" else counts[-1], keep=who == "now")
             play_turn(state, bot, turn_s[who], turn_its[who], turn_reused[who])
     busy1 = cpu_times()
     idle = None

@@ -6,10 +6,11 @@ each with two or more legal actions), the normal level's count (12,000 at four p
 5,000 heads-up) is searched in this process three times:
 
 - ``certain``: stopped only once no other action could come close in the iterations
-  left (``SearchConfig(settle=0)``, every level before issue 47): the answer of the
+  left (``SearchConfig(settle=0)``, every level): the answer of the
   whole count;
-- ``settled``: the same seed, stopped once the answer is settled (the level now,
-  ``SearchConfig.settle``): the same search cut where the stop rule says, so where its
+- ``settled``: the same seed, stopped once the answer is settled (``--settle``, default
+  2.5 from ``SETTLE_FROM``, the rule measured in games and not the level's: it lost to
+  the level before, docs/bots.md): the same search cut where the stop rule says, so where its
   answer differs, it is the rule that changed it;
 - ``other_seed``: the whole count again, with another seed: how often the search's own
   noise changes the answer, to measure the rule's changes against.
@@ -20,7 +21,7 @@ before issue 47. On the first N positions of each heads-up setting a long search
 root action; then the level before (one worker, the normal count, the certain stop),
 the spread search (two shares of three quarters of the count each, run one after the
 other here, merged as the host merges them) with the certain stop, and the same with
-the settled stop (the level now) each choose, and each choice's *regret* is the best
+the settled stop each choose, and each choice's *regret* is the best
 action's value less the chosen one's (actions the long search visited 50 times or
 more count as the best). Prints each one's mean regret, and its mean difference from
 the level before with that difference's standard error (the same positions: paired).
@@ -65,6 +66,7 @@ from cartagena_net.bots.kinds import LEVELS, GreedyBot
 from cartagena_net.engine import make_game, view
 
 POSITIONS = int(os.environ.get("BENCH_SETTLE_POSITIONS", "40"))
+SETTLED = 2.5  # the settled stop measured in games (not the levels': docs/bots.md)
 SETTINGS = [("jamaica", {}, 4), ("jamaica", {}, 2), ("studiogiochi-2017", {"magic": True}, 2)]
 
 
@@ -93,7 +95,7 @@ def counted(iterations: int, settle: float) -> SearchConfig:
     return SearchConfig(think=1e9, iterations=iterations, keep=False, settle=settle)
 
 
-def measure(preset: str, options: dict, players: int, n: int) -> dict:
+def measure(preset: str, options: dict, players: int, n: int, settle: float) -> dict:
     _, _, per_seat, most = LEVELS["normal"]
     count = min(per_seat * (players - 1), most)
     used = {"settled": 0.0, "certain": 0.0}
@@ -103,9 +105,9 @@ def measure(preset: str, options: dict, players: int, n: int) -> dict:
         seat = state.actor
         v, legal = view(state, seat), [str(a) for a in state.legal_actions()]
         results = {}
-        for name, settle, seed in (("certain", 0.0, i), ("settled", SearchConfig.settle, i),
-                                   ("other_seed", 0.0, i + 7919)):
-            results[name] = search(v, legal, config=counted(count, settle), seed=seed)
+        for name, rule, seed in (("certain", 0.0, i), ("settled", settle, i),
+                                 ("other_seed", 0.0, i + 7919)):
+            results[name] = search(v, legal, config=counted(count, rule), seed=seed)
         whole = results["certain"]
         for name in ("settled", "certain"):
             used[name] += results[name].iterations / count
@@ -125,7 +127,7 @@ def measure(preset: str, options: dict, players: int, n: int) -> dict:
             "mean_gap": round(sum(gaps) / n, 4), "largest_gap": round(max(gaps, default=0), 3)}
 
 
-def quality(n: int, reference: int) -> list[dict]:
+def quality(n: int, reference: int, settle: float) -> list[dict]:
     """Mean regret of the level before, the spread search and the spread search settled,
     against a ``reference``-iteration search, on ``n`` heads-up positions a setting."""
     _, _, count, _ = LEVELS["normal"]
@@ -138,7 +140,7 @@ def quality(n: int, reference: int) -> list[dict]:
         "before": lambda v, legal, seed: search(v, legal, None, counted(count, 0.0), seed),
         "spread": lambda v, legal, seed: spread_search(v, legal, 0.0, seed),
         "spread_settled": lambda v, legal, seed: spread_search(
-            v, legal, SearchConfig.settle, seed),
+            v, legal, settle, seed),
     }
     out = []
     for preset, options, players in SETTINGS:
@@ -166,7 +168,7 @@ def quality(n: int, reference: int) -> list[dict]:
     return out
 
 
-def merged(n: int, reference: int) -> list[dict]:
+def merged(n: int, reference: int, settle: float) -> list[dict]:
     """The settled stop replayed on recorded root statistics of a spread search's two
     shares: share by share (the decision waits for the later) and on their sums."""
     _, _, count, _ = LEVELS["normal"]
@@ -196,7 +198,7 @@ def merged(n: int, reference: int) -> list[dict]:
             root.children[i].visits = v
         return decided([root], remaining, settle)
 
-    rules = {"share_by_share": 2.5, "merged": 2.5, "merged_at_2": 2.0}
+    rules = {"share_by_share": settle, "merged": settle, "merged_at_2": 2.0}
     out = []
     for preset, options, players in SETTINGS:
         if players != 2:
@@ -221,17 +223,17 @@ def merged(n: int, reference: int) -> list[dict]:
             finally:
                 ismcts._decided = decided
             last = min(len(r) for r in records) - 1
-            for name, settle in rules.items():
+            for name, rule in rules.items():
                 if name == "share_by_share":
                     at = [next(j for j, (rem, snap) in enumerate(r)
-                               if j == len(r) - 1 or stops(snap, rem, settle))
+                               if j == len(r) - 1 or stops(snap, rem, rule))
                           for r in records]
                     snap = added(*(r[j][1] for r, j in zip(records, at)))
                     wait = max(share - r[j][0] for r, j in zip(records, at))
                 else:
                     j = next(j for j in range(last + 1) if j == last or stops(
                         added(records[0][j][1], records[1][j][1]),
-                        records[0][j][0] + records[1][j][0], settle))
+                        records[0][j][0] + records[1][j][0], rule))
                     snap = added(records[0][j][1], records[1][j][1])
                     wait = share - records[0][j][0]
                 visits = {a: v for a, (v, _) in snap.items()}
@@ -241,9 +243,9 @@ def merged(n: int, reference: int) -> list[dict]:
                 waits[name].append(wait)
         entry: dict = {"rules": preset, "options": options, "players": players,
                        "positions": n, "share_count": share}
-        for name, settle in rules.items():
+        for name, rule in rules.items():
             diff = [x - y for x, y in zip(regrets[name], regrets["share_by_share"])]
-            entry[name] = {"settle": settle,
+            entry[name] = {"settle": rule,
                            "mean_iterations_longer_share": round(statistics.mean(waits[name])),
                            "mean_regret": round(statistics.mean(regrets[name]), 4),
                            "minus_share_by_share": round(statistics.mean(diff), 4)}
@@ -259,6 +261,9 @@ def main() -> None:
     parser.add_argument("--quality", type=int, default=0,
                         help="heads-up positions a setting to measure the choices' regret "
                              "on, against a long search (default 0: not measured)")
+    parser.add_argument("--settle", type=float, default=SETTLED,
+                        help=f"the settled stop's settle (default {SETTLED}, the rule "
+                             "measured in games)")
     parser.add_argument("--merged", type=int, default=0,
                         help="heads-up positions a setting to replay the settled stop on, "
                              "share by share and on the shares' sums (default 0: not measured)")
@@ -266,14 +271,14 @@ def main() -> None:
                         help="--quality, --merged: the long search's iterations (default 30000)")
     args = parser.parse_args()
     start = time.perf_counter()
-    settings = [measure(preset, options, players, args.positions)
+    settings = [measure(preset, options, players, args.positions, args.settle)
                 for preset, options, players in SETTINGS] if args.positions > 0 else []
-    report = {"bench": "settle", "settle": SearchConfig.settle, "settle_from": SETTLE_FROM,
+    report = {"bench": "settle", "settle": args.settle, "settle_from": SETTLE_FROM,
               "settings": settings}
     if args.quality > 0:
-        report["quality"] = quality(args.quality, args.reference)
+        report["quality"] = quality(args.quality, args.reference, args.settle)
     if args.merged > 0:
-        report["merged"] = merged(args.merged, args.reference)
+        report["merged"] = merged(args.merged, args.reference, args.settle)
     report.update(seconds=round(time.perf_counter() - start, 1),
                   python=sys.version.split()[0])
     print(json.dumps(report))
