@@ -127,6 +127,23 @@ def measure(preset: str, options: dict, players: int, n: int, settle: float) -> 
             "mean_gap": round(sum(gaps) / n, 4), "largest_gap": round(max(gaps, default=0), 3)}
 
 
+def judged(n: int, reference: int):
+    """For each heads-up setting, ``(preset, options, players, its positions)``: the
+    first ``n`` positions as ``(i, view, legal, long search, best value)``, each root
+    action valued by a ``reference``-iteration search (actions it visited 50 times or
+    more count as the best)."""
+    for preset, options, players in SETTINGS:
+        if players != 2:
+            continue
+        judged_positions = []
+        for i, state in enumerate(positions(preset, options, players, n)):
+            v, legal = view(state, state.actor), [str(a) for a in state.legal_actions()]
+            ref = search(v, legal, None, counted(reference, 0.0), 10**6 + i)
+            best = max(m for a, m in ref.means.items() if ref.visits.get(a, 0) >= 50)
+            judged_positions.append((i, v, legal, ref, best))
+        yield preset, options, players, judged_positions
+
+
 def quality(n: int, reference: int, settle: float) -> list[dict]:
     """Mean regret of the level before, the spread search and the spread search settled,
     against a ``reference``-iteration search, on ``n`` heads-up positions a setting."""
@@ -143,15 +160,10 @@ def quality(n: int, reference: int, settle: float) -> list[dict]:
             v, legal, settle, seed),
     }
     out = []
-    for preset, options, players in SETTINGS:
-        if players != 2:
-            continue
+    for preset, options, players, judged_positions in judged(n, reference):
         regrets: dict[str, list[float]] = {name: [] for name in choosers}
         iterations: dict[str, list[int]] = {name: [] for name in choosers}
-        for i, state in enumerate(positions(preset, options, players, n)):
-            v, legal = view(state, state.actor), [str(a) for a in state.legal_actions()]
-            ref = search(v, legal, None, counted(reference, 0.0), 10**6 + i)
-            best = max(m for a, m in ref.means.items() if ref.visits.get(a, 0) >= 50)
+        for i, v, legal, ref, best in judged_positions:
             for name, choose in choosers.items():
                 result = choose(v, legal, 31 * i + 7)
                 regrets[name].append(best - ref.means.get(result.action, 0.0))
@@ -200,15 +212,10 @@ def merged(n: int, reference: int, settle: float) -> list[dict]:
 
     rules = {"share_by_share": settle, "merged": settle, "merged_at_2": 2.0}
     out = []
-    for preset, options, players in SETTINGS:
-        if players != 2:
-            continue
+    for preset, options, players, judged_positions in judged(n, reference):
         regrets: dict[str, list[float]] = {name: [] for name in rules}
         waits: dict[str, list[int]] = {name: [] for name in rules}
-        for i, state in enumerate(positions(preset, options, players, n)):
-            v, legal = view(state, state.actor), [str(a) for a in state.legal_actions()]
-            ref = search(v, legal, None, counted(reference, 0.0), 10**6 + i)
-            best = max(m for a, m in ref.means.items() if ref.visits.get(a, 0) >= 50)
+        for i, v, legal, ref, best in judged_positions:
             shares = spread((v, legal, None, counted(count, 0.0), 31 * i + 7, None), 2)
             share = shares[0][3]["iterations"]
             records = []
