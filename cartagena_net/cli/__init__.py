@@ -19,6 +19,7 @@ import importlib
 import os
 import sys
 
+from cartagena_net.cli.number_args import Parser
 from cartagena_net.i18n import (
     LANGUAGES,
     N_,
@@ -77,7 +78,7 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="cartagena",
         description=_("Cartagena, the pirate-escape race game, over a local network."),
         epilog=_("`cartagena COMMAND --help` shows a command's options."))

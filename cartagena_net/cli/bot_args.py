@@ -3,10 +3,10 @@ and selfplay (``--level easy|normal|hard``, ``--think SECONDS`` and ``--workers 
 from __future__ import annotations
 
 import argparse
-import os
 
 from cartagena_net.bots.kinds import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
 from cartagena_net.i18n import _
+from cartagena_net.portable.cores import usable_cores
 
 
 def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None = None) -> None:
@@ -44,11 +44,13 @@ def bot_choice(args: argparse.Namespace, kind: str | None = None) -> tuple[str, 
 
 def default_workers(cores: int | None = None) -> int:
     """The cores but one, at least 1, and both of two: 1 -> 1, 2 -> 2, 4 -> 3, 16 -> 15.
+    ``cores``: by default the ones this process may use (its CPU affinity and its
+    cgroup's quota: :func:`cartagena_net.portable.cores.usable_cores`), not the machine's.
 
     The one left is for the reactor and the player; on two cores that would leave the
     search serial, and the search's processes run at idle priority
     (``bots/worker.lowest_priority``), so the reactor answers first anyway."""
-    cores = cores if cores is not None else (os.cpu_count() or 1)
+    cores = cores if cores is not None else usable_cores()
     return max(min(cores, 2), cores - 1, 1)
 
 

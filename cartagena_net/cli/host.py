@@ -7,6 +7,7 @@ from typing import Any
 
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
+from cartagena_net.cli.number_args import ascii_float, ascii_int
 from cartagena_net.cli.password_args import add_password_arguments, read_password
 from cartagena_net.i18n import N_, _, ngettext
 
@@ -21,7 +22,7 @@ def takeover_seconds(text: str) -> float | None:
     if text.strip().lower() in ("off", "no", "never", "none"):
         return None
     try:
-        value = float(text)
+        value = ascii_float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(_("{text} is not a number of seconds or off").format(
             text=repr(text))) from None
@@ -107,7 +108,7 @@ def web_port(value: str | None, game_port: int) -> int | None:
     if value.strip().lower() == "off":
         return None
     try:
-        port = int(value)
+        port = ascii_int(value)
     except ValueError:
         raise ValueError(_("--web takes a port number or off, not {value}").format(
             value=repr(value))) from None

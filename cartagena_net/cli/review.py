@@ -3,12 +3,12 @@ every action, and the actions that cost the most, with what the bot would have p
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import Any
 
 from cartagena_net.i18n import N_, _, ngettext, percent
+from cartagena_net.portable.cores import usable_cores
 
 HELP = N_("let the bot review a kept game: the chances after every action and where it turned")
 
@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                "stopped before it; a host also makes them at its next start)"))
     parser.add_argument("--dir", default=None, metavar="DIR",
                         help=_("the records folder (default: this user's)"))
-    parser.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)),
+    parser.add_argument("--workers", type=int, default=max(1, min(4, usable_cores())),
                         help=_("worker processes (default: the cores, up to 4)"))
     parser.add_argument("--playouts", type=int, default=PLAYOUTS,
                         help=_("games played out from each position (default {n})").format(

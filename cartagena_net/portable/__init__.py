@@ -4,6 +4,7 @@ Each module here gives the portable way to do one platform-dependent thing, or a
 guarded fallback where a platform lacks it, so that the rest of the product calls one
 function and never asks which system it runs on.
 
+- :mod:`.cores`: the cores this process may use (its CPU affinity, a cgroup's quota).
 - :mod:`.dirs`: the per-user directories (state: journals, records, seat tokens).
 - :mod:`.files`: files that survive a crash and stay private: binary mode, fsync, locks,
   permissions where they exist.

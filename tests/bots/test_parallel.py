@@ -284,9 +284,10 @@ def test_the_workers_argument():
         default_workers,
         worker_count,
     )
+    from cartagena_net.portable.cores import usable_cores
 
     assert [default_workers(n) for n in (1, 2, 3, 4, 16)] == [1, 2, 2, 3, 15]
-    assert default_workers() == default_workers(os.cpu_count() or 1)
+    assert default_workers() == default_workers(usable_cores())
     parser = argparse.ArgumentParser()
     add_level_arguments(parser)
     assert parser.parse_args([]).workers == default_workers()
