@@ -5,9 +5,9 @@ Manager never runs (and never downloads anything).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,46 +79,38 @@ BROWSER_ARGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-de
                 "--disable-background-networking", "--disable-sync", "--disable-component-update")
 
 
-def make_browser(lang: str | None = None):
+@contextlib.contextmanager
+def browser_session(lang: str | None = None):
     """A headless Chromium (its ``Accept-Language`` ``lang``'s, if given), with a profile
-    and a TMPDIR of its own (Chromium's singleton folders land there, not in /tmp):
-    end it with :func:`quit_browser`, which removes both."""
+    and a TMPDIR of its own (Chromium's singleton folders land there, not in /tmp), for
+    the ``with`` block: the browser quits and its folder is removed as the block ends,
+    however it ends."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    home = tempfile.mkdtemp(prefix="cartagena-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (*BROWSER_ARGS, f"--user-data-dir={home}/profile"):
-        options.add_argument(arg)
-    if lang:
-        options.add_argument(f"--lang={lang}")
-        options.add_experimental_option("prefs", {"intl.accept_languages": lang})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=CHROMEDRIVER, env=dict(os.environ, TMPDIR=home))
-    try:
+    with tempfile.TemporaryDirectory(prefix="cartagena-chromium-",
+                                     ignore_cleanup_errors=True) as home:
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for arg in (*BROWSER_ARGS, f"--user-data-dir={home}/profile"):
+            options.add_argument(arg)
+        if lang:
+            options.add_argument(f"--lang={lang}")
+            options.add_experimental_option("prefs", {"intl.accept_languages": lang})
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = Service(executable_path=CHROMEDRIVER, env=dict(os.environ, TMPDIR=home))
         driver = webdriver.Chrome(service=service, options=options)
-    except BaseException:
-        shutil.rmtree(home, ignore_errors=True)
-        raise
-    driver.set_page_load_timeout(30)
-    driver.cartagena_home = home
-    return driver
-
-
-def quit_browser(driver) -> None:
-    """End a browser of :func:`make_browser` and remove its folder."""
-    try:
-        driver.quit()
-    finally:
-        shutil.rmtree(driver.cartagena_home, ignore_errors=True)
+        try:
+            driver.set_page_load_timeout(30)
+            yield driver
+        finally:
+            driver.quit()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    driver = make_browser()
-    yield driver
-    quit_browser(driver)
+    with browser_session() as driver:
+        yield driver
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ line never shown), and a hint's, a bye's and the engine's refusal of options (a 
 table's ``bad-rules``) go through the same templates."""
 from __future__ import annotations
 
-from tests.web.conftest import make_browser, quit_browser
+from tests.web.conftest import browser_session
 from tests.web.test_browser import wait_for
 from tests.web.test_browser_phone import QUICK, guest_page, new_table
 from tests.web.test_browser_seats import click_css, wait_for_page
@@ -12,8 +12,7 @@ from tests.web.test_browser_swedish import ENGLISH
 
 
 def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
-    driver = make_browser("sv-SE")
-    try:
+    with browser_session("sv-SE") as driver:
         host = host_process(*QUICK)
         guest_page(driver, host.url, "zoe")
         new_table(driver, "jamaica", 3)
@@ -48,5 +47,3 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             None, None, None,
             "jamaica är för 2 till 5 spelare",  # a bad-rules error: the engine's reason
             "alternativet segments tar ett heltal, inte 'x'"], said
-    finally:
-        quit_browser(driver)

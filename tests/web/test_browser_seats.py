@@ -15,7 +15,7 @@ import msgpack
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.web.conftest import make_browser, quit_browser
+from tests.web.conftest import browser_session
 from tests.web.test_browser import no_errors, viewport, wait_for
 
 WAIT = 60
@@ -315,8 +315,7 @@ def test_two_browser_seats_at_phone_and_desktop_size_a_terminal_seat_and_two_bot
         browser, host_process):
     host = host_process("--players", "5", "--bots", "2", "-o", "segments=3",
                         "-o", "pirates=3", "--bot-delay", "0.05")
-    second = make_browser()
-    try:
+    with browser_session() as second:
         viewport(browser, 390, 844, True)
         viewport(second, 1280, 800)
         ann = TcpPlayer(host.port, players=5)
@@ -359,5 +358,3 @@ def test_two_browser_seats_at_phone_and_desktop_size_a_terminal_seat_and_two_bot
         assert clicks["zoe"] >= made["zoe"] and clicks["max"] >= made["max"], (clicks, made)
         for driver in (browser, second):
             no_errors(driver)
-    finally:
-        quit_browser(second)

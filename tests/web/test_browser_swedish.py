@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.web.conftest import make_browser, quit_browser
+from tests.web.conftest import browser_session
 from tests.web.test_browser import viewport, wait_for
 from tests.web.test_browser_phone import QUICK, fits, guest_page, new_table, record_ids
 from tests.web.test_browser_seats import click_css, wait_for_page
@@ -29,16 +29,14 @@ ENGLISH = re.compile(r"\b(the|your|you|turn|plays?|cards?|stock|discard|confirm|
 
 @pytest.fixture(scope="module")
 def swedish():
-    driver = make_browser("sv-SE")
-    yield driver
-    quit_browser(driver)
+    with browser_session("sv-SE") as driver:
+        yield driver
 
 
 @pytest.fixture(scope="module")
 def english():
-    driver = make_browser("en-US")
-    yield driver
-    quit_browser(driver)
+    with browser_session("en-US") as driver:
+        yield driver
 
 
 def text(driver) -> str:

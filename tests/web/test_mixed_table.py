@@ -29,7 +29,7 @@ from tests.client.test_tmux_swedish import (
     sv_take_turn_action,
     sv_turn,
 )
-from tests.web.conftest import make_browser, quit_browser
+from tests.web.conftest import browser_session
 from tests.web.test_browser import wait_for
 from tests.web.test_browser_phone import guest_page
 from tests.web.test_browser_seats import click_css, wait_for_page
@@ -54,9 +54,8 @@ SWEDISH_WORDS = re.compile(
 @pytest.fixture
 def browser():
     """An English Chromium (its ``Accept-Language`` says en-US)."""
-    driver = make_browser("en-US")
-    yield driver
-    quit_browser(driver)
+    with browser_session("en-US") as driver:
+        yield driver
 
 
 def page_text(driver) -> str:
