@@ -178,6 +178,10 @@ class IsmctsBot(Bot):
         if deterministic and level_iterations is None:
             level_iterations = DETERMINISTIC_ITERATIONS.get(name)
         self.workers = max(1, int(workers))
+        if self.workers > 1:  # the helpers start now, to be up by the first decision
+            from cartagena_net.bots.pool import warm_helpers
+
+            warm_helpers(self.workers)
         self.deterministic = deterministic
         # The level's budget: iterations for each other seat, at most ``most`` in all,
         # bounded in time (or all of its time, for a level without a count).

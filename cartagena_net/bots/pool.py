@@ -156,11 +156,24 @@ def run_jobs(jobs: Sequence[tuple[Any, tuple]], workers: int = 2,
 
 
 GRACE = 0.05  # seconds past a decision's deadline a late helper may take
+READY_WAIT = 10.0  # seconds a decision waits at most for helpers still starting
+
+
+def ready() -> int:
+    """A new helper's first job: it answers as soon as its interpreter is up."""
+    return os.getpid()
 
 
 class Helpers:
-    """Helper processes for :func:`spread_search`, started as decisions need them and
-    kept for the next (one decision at a time)."""
+    """Helper processes for :func:`spread_search`, started ahead (:meth:`warm`) or as
+    decisions need them, and kept for the next (one decision at a time).
+
+    A new helper is a fresh interpreter, some tenths of a second from taking a job. A
+    decision waits for the helpers still starting (each answers a :func:`ready` job
+    first; at most :data:`READY_WAIT`) before its own share begins, so every share
+    searches from the same moment: else a share that began late would miss the
+    decision's deadline and be left out, and the first decision of a process would be
+    searched by one share alone."""
 
     def __init__(self) -> None:
         self.pool: list[WorkerProcess] = []
@@ -168,13 +181,42 @@ class Helpers:
         self.lock = threading.Lock()
         self.ids = itertools.count(1)
         self.lost = 0  # shares left out: their helper died or was late
+        self.starting: set[int] = set()  # the ready jobs not answered yet
 
     def _start(self) -> WorkerProcess:
         # At this process's priority: it helps a decision someone waits for here.
         w = WorkerProcess(lambda w, a: self.events.put(("answer", w, a)),
                           lambda w, c: self.events.put(("exit", w, c)), lowest=False)
         self.pool.append(w)
+        job_id = next(self.ids)
+        w.job = job_id
+        if w.send((job_id, ready, ())):
+            self.starting.add(job_id)
+        else:
+            w.job = None
         return w
+
+    def _top_up(self, shares: int) -> None:
+        """Start helpers until there are ``shares - 1`` (not waiting for them)."""
+        while len(self.pool) < shares - 1:
+            try:
+                self._start()
+            except OSError:
+                break
+
+    def warm(self, shares: int) -> None:
+        """Start the helpers a decision of ``shares`` shares will use, now, so that
+        they are up by the first decision."""
+        with self.lock:
+            self._top_up(shares)
+
+    def _await_started(self, until: float) -> None:
+        """Take events until no helper is still starting (or ``until`` passes)."""
+        while any(w.job in self.starting for w in self.pool):
+            event = self._drain(until)
+            if event is None:
+                return
+            self.starting.discard(event[3])
 
     def _drain(self, until: float | None = None) -> tuple | None:
         """One event, waiting until ``until`` (``time.time()``; None: not at all): an
@@ -195,14 +237,11 @@ class Helpers:
         from cartagena_net.bots import ismcts
 
         with self.lock:
-            while self._drain() is not None:  # late answers of earlier decisions
-                pass
+            while (event := self._drain()) is not None:  # late answers, helpers up
+                self.starting.discard(event[3])
+            self._top_up(shares)
+            self._await_started(time.time() + READY_WAIT)
             idle = [w for w in self.pool if w.job is None and w.proc.poll() is None]
-            while len(idle) < shares - 1 and len(self.pool) < shares - 1:
-                try:
-                    idle.append(self._start())
-                except OSError:
-                    break
             k = 1 + min(len(idle), shares - 1)
             parts = ismcts.spread(args, k)
             deadline = ismcts.deadline_of(args)
@@ -223,6 +262,7 @@ class Helpers:
                 if event is None:
                     continue
                 kind, _, value, job_id = event
+                self.starting.discard(job_id)
                 if job_id not in sent:
                     continue  # an earlier decision's late helper
                 ok = kind == "answer" and value[0] == job_id and value[1]
@@ -257,6 +297,17 @@ def spread_search(args: tuple, workers: int) -> Any:
     if _HELPERS is None:
         _HELPERS = Helpers()
     return _HELPERS.decide(args, workers)
+
+
+def warm_helpers(workers: int) -> None:
+    """Start :func:`spread_search`'s helpers for ``workers`` now (nothing for 1), so
+    that they are up by the first decision instead of delaying it."""
+    global _HELPERS
+    if workers <= 1:
+        return
+    if _HELPERS is None:
+        _HELPERS = Helpers()
+    _HELPERS.warm(workers)
 
 
 def stop_helpers() -> None:

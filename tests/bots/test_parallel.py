@@ -108,6 +108,43 @@ def test_two_workers_statistics_add_up(helpers):
     assert got.action in args[1]
 
 
+def test_a_first_decision_waits_for_its_new_helper_and_searches_with_it(helpers):
+    """A fresh interpreter takes some tenths of a second to start. A timed decision that
+    began its own share at once would find its helper's share past the deadline and
+    leave it out: the first decision of a process would be searched by one share."""
+    args = _args({"think": 0.4})
+    got = helpers.decide(args, 2)
+    # Its share answered in time (a late one would still be on its job, stopped).
+    assert helpers.lost == 0 and len(helpers.pool) == 1 and not helpers.starting
+    assert helpers.pool[0].job is None
+    assert got.iterations == sum(got.visits.values()) and got.action in args[1]
+
+
+def test_helpers_warmed_ahead_are_up_by_the_first_decision(helpers):
+    helpers.warm(3)
+    assert len(helpers.pool) == 2 and len(helpers.starting) == 2  # started, not waited for
+    helpers.warm(3)
+    assert len(helpers.pool) == 2  # no more than a decision of 3 shares uses
+    time.sleep(3)  # (long enough for two interpreters to start, even on a busy machine)
+    t0 = time.time()
+    got = helpers.decide(_args({"iterations": 900, "think": 60.0}), 3)
+    took = time.time() - t0
+    assert helpers.lost == 0 and not helpers.starting and got.iterations >= 3 * 600
+    assert took < 3.0, took
+
+
+def test_a_bot_on_several_workers_starts_its_helpers_as_it_is_made():
+    pool.stop_helpers()
+    make_bot("ismcts", random.Random(1), level="normal", workers=2)
+    try:
+        assert pool._HELPERS is not None and len(pool._HELPERS.pool) == 1
+        assert pool._HELPERS.pool[0].proc.poll() is None
+        make_bot("ismcts", random.Random(2), level="normal", workers=1)
+        assert len(pool._HELPERS.pool) == 1  # one worker: no helper
+    finally:
+        pool.stop_helpers()
+
+
 def test_a_helper_that_dies_is_left_out_and_the_decision_comes_in_time(helpers):
     helpers.decide(_args({"iterations": 300, "think": 60.0}), 2)  # the helper is up
     (helper,) = helpers.pool
