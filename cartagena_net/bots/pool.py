@@ -170,10 +170,10 @@ class Helpers:
 
     A new helper is a fresh interpreter, some tenths of a second from taking a job. A
     decision waits for the helpers still starting (each answers a :func:`ready` job
-    first; at most :data:`READY_WAIT`) before its own share begins, so every share
-    searches from the same moment: else a share that began late would miss the
-    decision's deadline and be left out, and the first decision of a process would be
-    searched by one share alone."""
+    first; at most :data:`READY_WAIT` from its start, and never again after that)
+    before its own share begins, so every share searches from the same moment: else a
+    share that began late would miss the decision's deadline and be left out, and the
+    first decision of a process would be searched by one share alone."""
 
     def __init__(self) -> None:
         self.pool: list[WorkerProcess] = []
@@ -181,7 +181,9 @@ class Helpers:
         self.lock = threading.Lock()
         self.ids = itertools.count(1)
         self.lost = 0  # shares left out: their helper died or was late
-        self.starting: set[int] = set()  # the ready jobs not answered yet
+        # The ready jobs not answered yet: by when each helper should be up (a helper
+        # that is not is waited for no longer, by this decision or any later one).
+        self.starting: dict[int, float] = {}
 
     def _start(self) -> WorkerProcess:
         # At this process's priority: it helps a decision someone waits for here.
@@ -191,7 +193,7 @@ class Helpers:
         job_id = next(self.ids)
         w.job = job_id
         if w.send((job_id, ready, ())):
-            self.starting.add(job_id)
+            self.starting[job_id] = time.time() + READY_WAIT
         else:
             w.job = None
         return w
@@ -210,13 +212,17 @@ class Helpers:
         with self.lock:
             self._top_up(shares)
 
-    def _await_started(self, until: float) -> None:
-        """Take events until no helper is still starting (or ``until`` passes)."""
-        while any(w.job in self.starting for w in self.pool):
-            event = self._drain(until)
+    def _await_started(self) -> None:
+        """Take events until no helper is still starting, each for at most
+        :data:`READY_WAIT` from its start."""
+        while True:
+            due = [self.starting[w.job] for w in self.pool if w.job in self.starting]
+            if not due:
+                return
+            event = self._drain(max(due))
             if event is None:
                 return
-            self.starting.discard(event[3])
+            self.starting.pop(event[3], None)
 
     def _drain(self, until: float | None = None) -> tuple | None:
         """One event, waiting until ``until`` (``time.time()``; None: not at all): an
@@ -238,9 +244,9 @@ class Helpers:
 
         with self.lock:
             while (event := self._drain()) is not None:  # late answers, helpers up
-                self.starting.discard(event[3])
+                self.starting.pop(event[3], None)
             self._top_up(shares)
-            self._await_started(time.time() + READY_WAIT)
+            self._await_started()
             idle = [w for w in self.pool if w.job is None and w.proc.poll() is None]
             k = 1 + min(len(idle), shares - 1)
             parts = ismcts.spread(args, k)
@@ -262,7 +268,7 @@ class Helpers:
                 if event is None:
                     continue
                 kind, _, value, job_id = event
-                self.starting.discard(job_id)
+                self.starting.pop(job_id, None)
                 if job_id not in sent:
                     continue  # an earlier decision's late helper
                 ok = kind == "answer" and value[0] == job_id and value[1]

@@ -120,6 +120,28 @@ def test_a_first_decision_waits_for_its_new_helper_and_searches_with_it(helpers)
     assert got.iterations == sum(got.visits.values()) and got.action in args[1]
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="SIGSTOP is POSIX's")
+def test_a_helper_that_never_comes_up_is_waited_for_once(helpers, monkeypatch):
+    monkeypatch.setattr(pool, "READY_WAIT", 1.0)
+    helpers.warm(2)
+    (helper,) = helpers.pool
+    os.kill(helper.pid, signal.SIGSTOP)  # stuck before it is up
+    try:
+        args = _args({"iterations": 300, "think": 2.0})
+        t0 = time.time()
+        got = helpers.decide(args, 2)
+        first = time.time() - t0
+        t0 = time.time()
+        again = helpers.decide(args, 2)
+        second = time.time() - t0
+    finally:
+        os.kill(helper.pid, signal.SIGCONT)
+    # Each decided alone (the helper never took a share), the first after its wait for
+    # the helper, the second at once: a helper past its wait is not waited for again.
+    assert got.iterations <= 300 and again.iterations <= 300 and helpers.lost == 0
+    assert first < 1.0 + 1.5 and second < 0.9, (first, second)
+
+
 def test_helpers_warmed_ahead_are_up_by_the_first_decision(helpers):
     helpers.warm(3)
     assert len(helpers.pool) == 2 and len(helpers.starting) == 2  # started, not waited for
