@@ -219,14 +219,13 @@ class Helpers:
             due = [self.starting[w.job] for w in self.pool if w.job in self.starting]
             if not due:
                 return
-            event = self._drain(max(due))
-            if event is None:
+            if self._drain(max(due)) is None:
                 return
-            self.starting.pop(event[3], None)
 
     def _drain(self, until: float | None = None) -> tuple | None:
         """One event, waiting until ``until`` (``time.time()``; None: not at all): an
-        answer frees its helper, an exit forgets it. (kind, worker, value, its job)."""
+        answer frees its helper (a ready answer: the helper is up), an exit forgets it.
+        (kind, worker, value, its job)."""
         try:
             if until is None:
                 kind, w, value = self.events.get_nowait()
@@ -235,6 +234,7 @@ class Helpers:
         except queue.Empty:
             return None
         job, w.job = w.job, None
+        self.starting.pop(job, None)
         if kind == "exit" and w in self.pool:
             self.pool.remove(w)
         return kind, w, value, job
@@ -243,8 +243,8 @@ class Helpers:
         from cartagena_net.bots import ismcts
 
         with self.lock:
-            while (event := self._drain()) is not None:  # late answers, helpers up
-                self.starting.pop(event[3], None)
+            while self._drain() is not None:  # late answers, helpers now up
+                pass
             self._top_up(shares)
             self._await_started()
             idle = [w for w in self.pool if w.job is None and w.proc.poll() is None]
@@ -268,7 +268,6 @@ class Helpers:
                 if event is None:
                     continue
                 kind, _, value, job_id = event
-                self.starting.pop(job_id, None)
                 if job_id not in sent:
                     continue  # an earlier decision's late helper
                 ok = kind == "answer" and value[0] == job_id and value[1]

@@ -19,6 +19,7 @@ Read once, at start, from a few small files; never on the reactor's loop.
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Iterable
@@ -40,6 +41,13 @@ def _count(text: str) -> int | None:
     if text.isascii() and text.isdigit():
         return int(text)
     return None
+
+
+def _cores(quota_text: str, period_text: str) -> int | None:
+    """The cores a quota of ``quota_text`` microseconds a ``period_text`` allows
+    (rounded up, at least 1); None where either is not a count (v1's -1, v2's max)."""
+    quota, period = _count(quota_text), _count(period_text)
+    return max(1, math.ceil(quota / period)) if quota and period else None
 
 
 def _own_cgroups(proc_cgroup: str | None) -> list[str]:
@@ -64,31 +72,27 @@ def quota_cores(root: str = CGROUP_ROOT, proc_cgroup: str | None = None) -> int 
     cgroup file system is mounted and the text of ``/proc/self/cgroup`` (tests)."""
     if proc_cgroup is None:
         proc_cgroup = _read("/proc/self/cgroup")
-    found: list[int] = []
+    found: list[int | None] = []
     for rel in _own_cgroups(proc_cgroup):
         for base in _candidates(root, rel):
             v2 = _read(os.path.join(base, "cpu.max"))
             if v2 is not None:
                 fields = v2.split()
-                if len(fields) == 2:
-                    quota, period = _count(fields[0]), _count(fields[1])
-                    if quota and period:
-                        found.append(max(1, math.ceil(quota / period)))
+                found.append(_cores(*fields) if len(fields) == 2 else None)
                 continue
             quota_text = _read(os.path.join(base, "cpu.cfs_quota_us"))
             period_text = _read(os.path.join(base, "cpu.cfs_period_us"))
             if quota_text is not None and period_text is not None:
-                quota, period = _count(quota_text), _count(period_text)
-                if quota and period:  # v1 writes -1 for no quota: not a count
-                    found.append(max(1, math.ceil(quota / period)))
-    return min(found) if found else None
+                found.append(_cores(quota_text, period_text))
+    counts = [n for n in found if n is not None]
+    return min(counts) if counts else None
 
 
 def _candidates(root: str, rel: str) -> Iterable[str]:
     """Where the group's files may be: v2 at ``root/rel``; v1 under the ``cpu``
     controller's own mount (``cpu``, or the usual joint ``cpu,cpuacct``)."""
     for mount in ("", "cpu", "cpu,cpuacct"):
-        yield os.path.join(root, mount, rel) if rel else os.path.join(root, mount)
+        yield os.path.join(root, mount, rel)
 
 
 def affinity_cores() -> int:
@@ -106,8 +110,10 @@ def affinity_cores() -> int:
     return os.cpu_count() or 1
 
 
+@functools.cache
 def usable_cores() -> int:
-    """The cores this process may use: its affinity, within its cgroup's CPU quota."""
+    """The cores this process may use: its affinity, within its cgroup's CPU quota
+    (read once: the command line's parsers ask for it several times as they are built)."""
     cores = affinity_cores()
     quota = quota_cores()
     return max(1, min(cores, quota) if quota is not None else cores)

@@ -35,9 +35,9 @@ stopped early once its answer could not change) and once by the level now (the m
 ``--workers``, spread, each decision growing the tree its seat kept below its last
 answer, ``ismcts.keep``), both counting their iterations without the clock (so the 1 s
 bound does not cut a slow machine's searches short), in turn. For each: p50, p90, the
-longest and the mean decision in seconds, the mean new iterations and the mean kept visits a decision began with; and
-``p50_speedup`` and ``mean_speedup``, before over now (issue 47's aim: 2; measured on
-a 2-core machine, 40 turns: see docs/bots.md).
+longest and the mean decision in seconds, the mean new iterations and the mean kept
+visits a decision began with; and ``p50_speedup`` and ``mean_speedup``, before over now
+(issue 47's aim: 2; measured on a 2-core machine, 40 turns: see docs/bots.md).
 
     python3 tests/benchmarks/bench_decision.py --workers 1 2
 """
