@@ -6,7 +6,7 @@ back the last good state after an engine fault or a journal failure, and keeps t
 record of a game that ends. It reads and writes the table's game fields (``state``,
 ``seq``, ``status``, ``journal``...) and calls, through :class:`PlayTable`, only the
 viewers' ``broadcast``, the bots' ``stop_thinking``, the sitting's ``reseat`` and
-``arm_takeover``, and the host's ``lobby_changed``. It imports no other part of a table.
+``arm_takeover``, and the host's ``lobby_changed`` and ``lobby_now``. It imports no other part of a table.
 """
 from __future__ import annotations
 
@@ -92,6 +92,7 @@ class PlayTable(Protocol):
     journal_failing: bool
     journal_error: dict[str, str]
     started_at: float | None
+    game_seq: int
     journal: Any
     viewers: _Broadcaster
     bots: _Thinking
@@ -139,6 +140,7 @@ class Play:
                                 **error_fields(exc)) from None
             self.journal_ok()
         t.seq += 1
+        t.game_seq = t.seq
         t.started_at = started_at
         t.journal_damage = None  # a new game: what an old one lost is no longer news
         t.state = state
@@ -156,6 +158,10 @@ class Play:
         for s in t.seats:
             t.sitting.arm_takeover(s)
         t.host.lobby_changed(t)
+        if rotated:  # who sits where changed: said before the new game's first state,
+            lobby_now = getattr(t.host, "lobby_now", None)  # so no page names a seat
+            if lobby_now is not None:  # of it after the game before
+                lobby_now()
         t.viewers.broadcast(full=True)
 
     def _rotate_start_player(self) -> None:

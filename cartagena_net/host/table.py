@@ -82,6 +82,9 @@ class Table:
         self.paused = False  # a client's bots-only game nobody plays or watches
         self.paused_since = 0.0
         self.started_at: float | None = None  # when the game started (Unix time)
+        # The seq of this game's first state (0: no game yet): the web pages key what
+        # they keep of a game (its events, marks, chances) by it.
+        self.game_seq = 0
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
         self.rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None

@@ -64,6 +64,7 @@ class ViewersTable(Protocol):
     spectators: set[Any]
     state: Any
     seq: int
+    game_seq: int
     sent_events: int
     bots: _Scheduler
     coach: _Coach
@@ -211,8 +212,9 @@ class Viewers:
         return self._for_web(wire, curve=True) if web else wire
 
     def _for_web(self, wire: dict[str, Any], curve: bool = False) -> dict[str, Any]:
-        coach = self.table.coach
-        out = {**wire, "chances_seq": coach.chances_seq}
+        t = self.table
+        coach = t.coach
+        out = {**wire, "chances_seq": coach.chances_seq, "game": t.game_seq}
         if curve:
             out["curve"] = list(coach.curve)
         return out

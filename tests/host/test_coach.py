@@ -68,7 +68,7 @@ def test_a_review_never_holds_the_live_chances_back_on_any_pool_size():
     for workers in (1, 2, 3):
         thinker = Thinker(reactor, workers=workers)
         try:
-            async def go():
+            async def go(thinker=thinker, workers=workers):
                 order: list = []
                 done = _review_chain(thinker, 40, 0.25, order)
                 while not order:  # the review is under way

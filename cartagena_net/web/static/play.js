@@ -21,6 +21,7 @@
   let lobby = [];            // lobby.tables
   let here = null;           // {table, seat} where we are (seat null: watching)
   let view = null, legal = [], previews = {}, seq = 0, events = [];
+  let game = null;           // the game events, marks and chances are of (its first seq)
   let prefix = [];           // the words of an action picked so far
   let asking = null;         // what the secret form asks: "host" or a table id
   let hostPassword = null;
@@ -118,7 +119,8 @@
       retry = 1500;
       notice("");
       // A new stream is a new connection: it is at a table only if its seat came back.
-      if (msg.resumed) { here = { table: msg.resumed.table, seat: msg.resumed.seat }; }
+      // Its first state repeats the game's recent events: none is kept from before.
+      if (msg.resumed) { here = { table: msg.resumed.table, seat: msg.resumed.seat }; events = []; }
       else forget();
       render();
     },
@@ -138,6 +140,13 @@
       render();
     },
     state(msg) {
+      if (msg.game !== game) {
+        // Another game (Play again, another table): nothing of the last one is drawn
+        // with this one's seats: no event, no move mark, no chance, no hint.
+        game = msg.game;
+        events = events.filter((e) => e.type === "chat"); prefix = [];
+        Learn.newGame();
+      }
       Learn.state(msg);
       const wasTurn = myTurnBefore;
       view = msg.view; legal = msg.legal || []; previews = msg.previews || {}; seq = msg.seq;
@@ -255,6 +264,7 @@
   function render() {
     renderNotices();
     document.body.dataset.seq = String(seq);
+    document.body.dataset.game = game === null || game === undefined ? "" : String(game);
     document.body.dataset.prefix = prefix.join(" ");
     if (paused === "moved") return screen("moved");
     if (!welcomed && !localStorage.getItem("cartagena-name")) return screen("name");
@@ -499,7 +509,7 @@
     $("leave-ask").hidden = false;
     $("leave-no").focus();
   }
-  function forget() { here = null; view = null; legal = []; events = []; prefix = []; room = false; }
+  function forget() { here = null; view = null; legal = []; events = []; prefix = []; room = false; game = null; }
   function leave() {
     $("leave-ask").hidden = true;
     if (!here) return;
@@ -566,6 +576,7 @@
     let shown = null;    // the hint shown: {seq, action, reason}
     let asked = null;    // the state number a hint was asked for
     return {
+      newGame() { chances.clear(); shown = null; asked = null; },
       state(msg) {
         chances.take(msg);
         if (shown && shown.seq !== msg.seq) shown = null;
