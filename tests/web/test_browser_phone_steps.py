@@ -10,7 +10,13 @@ import random
 from selenium.webdriver.common.by import By
 
 from tests.web.test_browser import no_errors, viewport, wait_for
-from tests.web.test_browser_phone import QUICK, SIZES, guest_page, new_table, play_to_end
+from tests.web.test_browser_phone import (
+    QUICK,
+    SIZES,
+    guest_page,
+    new_table,
+    play_to_end,
+)
 from tests.web.test_browser_seats import click_css, wait_for_page
 
 # Every screen the page shows from its first script on, in order (installed before the

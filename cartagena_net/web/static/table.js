@@ -46,6 +46,7 @@
 
   function render() {
     document.body.dataset.seq = String(seq);
+    document.body.dataset.game = game === null || game === undefined ? "" : String(game);
     const L = letters();
     $("table-name").textContent = table ? `${table.name}` : tr("Table {n}", { n: tableId });
     document.title = table ? `${table.name} · Cartagena` : "Cartagena";
