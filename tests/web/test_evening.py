@@ -250,6 +250,17 @@ def test_an_evening_of_two_games_with_a_restart_between(tmp_path: Path, browser)
         assert on_tv["names"] == again, on_tv
         assert on_tv["game"] == on_phone["game"]
         assert on_tv["points"] <= on_tv["seq"] - on_tv["game"] + 1, on_tv
+        # A watcher who comes now (after the restart, the new game begun) sees it alone.
+        browser.switch_to.new_window("window")
+        late = browser.current_window_handle
+        browser.get(host.url + "table/1")
+        wait_for(browser, "document.getElementById('conn').dataset.live === 'yes' && "
+                 "document.querySelectorAll('#event-log li.event').length", "a late TV")
+        on_late = shown(browser, late)
+        assert on_late["names"] == again and on_late["game"] == on_phone["game"], on_late
+        assert "win" not in on_late["types"], on_late["texts"]
+        assert on_late["points"] <= on_late["seq"] - on_late["game"] + 1, on_late
+        browser.close()
         text = wait_screen(t, "bob", lambda x: "GAME OVER" not in x and "pirates:" in x,
                            "the terminal's second game")
         assert "wins!" not in text and "every pirate" not in text, text
@@ -286,6 +297,12 @@ def test_an_evening_of_two_games_with_a_restart_between(tmp_path: Path, browser)
         events = [e for step in replay["events"] for e in step]
         assert [e["type"] for e in events].count("win") == 1 and events[-1]["type"] == "win"
         assert [p["label"].split(" (")[0] for p in replay["players"]] == again
+        # The first game, ended before the restart, is reviewed after it (its review was
+        # due), while the second was played.
+        deadline = time.monotonic() + 120
+        while host.json(f"game/{games[1]['id']}.json")["review"] is None:
+            assert time.monotonic() < deadline, "the first game's review never came"
+            time.sleep(1)
         browser.switch_to.window(phone)
         browser.get(host.url + f"game/{latest['id']}")
         wait_for(browser, "document.body.dataset.loaded === 'yes'", "the replay")
