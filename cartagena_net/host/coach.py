@@ -6,10 +6,12 @@ saw enter hidden hands (``track_known``): the spectator's, for the room's chance
 seat's, for its hints. A job gets the viewer's view and that knowledge, never the state.
 
 **Live chances.** After each turn the table asks :meth:`Coach.turn`. The estimate runs
-at the lowest priority of the host's bot pool: only on a worker idle now while no other
-job waits (:meth:`cartagena_net.host.thinker.Thinker.run_idle`), so a bot's search or a
-review is never queued behind it; a job lasts at most :data:`LIVE_BUDGET` seconds, so a
-search that comes later waits at most that long for the worker. One estimate at a time per
+below every bot search of the host's bot pool: only on a worker idle now while no search
+waits (:meth:`cartagena_net.host.thinker.Thinker.run_idle`), so a bot's search is never
+queued behind it; a job lasts at most :data:`LIVE_BUDGET` seconds, so a search that comes
+later waits at most that long for the worker. A review never holds it back: while the
+review of a finished game holds the worker, the estimate runs next, before the review's
+next position (a review takes minutes; one of its positions, seconds). One estimate at a time per
 table, of the newest position only (turns that pass while it runs are skipped), and a
 table's estimates use at most :data:`LIVE_SHARE` of one core over time (after a job of
 *c* CPU seconds, the next starts no sooner than *c* (1 / share - 1) seconds later). When

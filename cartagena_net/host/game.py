@@ -65,8 +65,8 @@ class LifecycleError(RuntimeError):
 class TableGame:
     """The game at one table: its state and its course (see the module)."""
 
-    __slots__ = ("actions_seen", "chance_seen", "faulted", "sent_events", "seq",
-                 "started_at", "state", "status")
+    __slots__ = ("actions_seen", "chance_seen", "faulted", "game_seq", "sent_events",
+                 "seq", "started_at", "state", "status")
 
     def __init__(self) -> None:
         self.state: Any = None  # the engine's state, None before the first game
@@ -77,6 +77,9 @@ class TableGame:
         self.actions_seen = 0
         self.faulted = False  # the engine failed and the state could not be rebuilt
         self.started_at: float | None = None  # when the game started (Unix time)
+        # The seq of this game's first state (0: no game yet): the web pages key what
+        # they keep of a game (its events, marks, chances) by it.
+        self.game_seq = 0
 
     def _step(self, step: Step) -> None:
         nxt = TRANSITIONS.get((self.status, step))
@@ -103,6 +106,7 @@ class TableGame:
         nothing is sent of it yet."""
         self._step(Step.START)
         self.seq += 1
+        self.game_seq = self.seq
         self.state = state
         self.started_at = started_at
         self.chance_seen = chances
@@ -138,7 +142,8 @@ class TableGame:
         self.faulted = True
 
     def restore(self, seq: int, state: Any = None, actions: int = 0,
-                chances: int = 0, started_at: float | None = None) -> None:
+                chances: int = 0, started_at: float | None = None,
+                game_seq: int = 0) -> None:
         """What a journal said (:mod:`cartagena_net.host.restore`): its ``seq``, and the
         game replayed into ``state`` (``actions`` accepted, ``chances`` chance outcomes),
         if one had started; every event of it counts as sent."""
@@ -150,6 +155,7 @@ class TableGame:
         self._step(Step.RESTORE_ENDED if state.is_over else Step.RESTORE)
         self.state = state
         self.started_at = started_at
+        self.game_seq = game_seq
         self.chance_seen = chances
         self.actions_seen = actions
         self.sent_events = state.event_count

@@ -8,7 +8,7 @@ record of a game that ends. The game itself is the table's ``match`` (a
 (``start``, ``acted``, ``put_back``, ``fault``); it calls, through :class:`PlayTable`,
 only the viewers' ``broadcast``, the bots' ``stop_thinking``, the sitting's ``reseat``,
 ``seat_of``, ``require_owner`` and ``arm_takeover``, the coach's hint marks, and the
-host's ``lobby_changed``. It imports no other part of a table.
+host's ``lobby_changed`` and ``lobby_now``. It imports no other part of a table.
 """
 from __future__ import annotations
 
@@ -144,6 +144,10 @@ class Play:
         for s in t.seats:
             t.sitting.arm_takeover(s)
         t.host.lobby_changed(t)
+        if rotated:  # who sits where changed: said before the new game's first state,
+            lobby_now = getattr(t.host, "lobby_now", None)  # so no page names a seat
+            if lobby_now is not None:  # of it after the game before
+                lobby_now()
         t.viewers.broadcast(full=True)
 
     def _rotate_start_player(self) -> None:

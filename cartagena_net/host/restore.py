@@ -94,6 +94,7 @@ class _Replay:
         self.started = False
         self.started_at: float | None = None  # when the game started (Unix time)
         self.seq = 0
+        self.game_seq = 0  # the game record's seq: the game's first state
         self.outcomes: list[list[int]] = []
         self.actions: list[tuple[list[list[int]], str]] = []
         self.action_records: list[int] = []  # record number of each action
@@ -121,7 +122,7 @@ class _Replay:
             self.outcomes = _outcomes(rec.get("chance"))
             self.actions, self.action_records, self.seats_acting = [], [], []
             self.hinted = []
-            self.seq = _seq(rec)
+            self.seq = self.game_seq = _seq(rec)
         elif kind == "seq":  # seq moved on past records lost to damage
             self.seq = max(self.seq, _seq(rec))
         elif kind == "act":
@@ -240,7 +241,8 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         table.match.restore(rep.seq)
     else:
         table.match.restore(rep.seq, state, actions=len(rep.actions),
-                            chances=gamerec.chance_count(state), started_at=rep.started_at)
+                            chances=gamerec.chance_count(state), started_at=rep.started_at,
+                            game_seq=rep.game_seq)
         table.coach.hinted_moves = [k for k in rep.hinted if k < len(rep.actions)]
     table.journal_damage = None
     if stop is not None:

@@ -356,6 +356,14 @@ class HostService(Service):
         if self.web is not None:
             self.web.table_changed(table)
 
+    def lobby_now(self) -> None:
+        """Push the lobby's changes now, not after ``lobby_delay`` (the seats moved
+        just before a state that names them)."""
+        self.lobby.cancel()
+        self.lobby.push()
+        if self.web is not None:
+            self.web.push_now()
+
     def make_wire(self) -> Connection:
         if self.config.max_frame is not None:
             return Connection(Role.HOST, max_frame=self.config.max_frame)

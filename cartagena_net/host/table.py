@@ -133,6 +133,10 @@ class Table:
     def started_at(self) -> float | None:
         return self.match.started_at
 
+    @property
+    def game_seq(self) -> int:
+        return self.match.game_seq
+
     # -- the web view's watchers (wired into the viewers) ------------------------
 
     def _watched(self) -> bool:

@@ -57,7 +57,8 @@ log = Logger(namespace="cartagena.thinker")
 
 HUMAN, BOTS, REVIEW = 0, 1, 2  # job priorities, best first
 PRIORITIES = (HUMAN, BOTS, REVIEW)
-IDLE = 3  # below every priority: run only on a worker idle now (see run_idle)
+IDLE = 3  # the room's live chances: on a worker idle now, or next before a review (run_idle)
+ORDER = (BOTS, IDLE, REVIEW)  # the order the jobs below HUMAN are taken in
 GRACE = 0.05  # seconds past a spread decision's deadline its late shares may take
 
 __all__ = ["BOTS", "HUMAN", "IDLE", "REVIEW", "Thinker", "WorkerDied"]
@@ -103,7 +104,7 @@ class Thinker:
         self.shares_lost = 0  # shares left out (dead, or late past the deadline)
         self._pool: list[WorkerProcess] = []
         self._queues: dict[int, collections.deque[_Job]] = {
-            p: collections.deque() for p in PRIORITIES}
+            p: collections.deque() for p in (*PRIORITIES, IDLE)}
         self._ids = itertools.count(1)
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self._stopped = False
@@ -122,7 +123,7 @@ class Thinker:
 
     def run(self, fn: Any, *args: Any, priority: int = HUMAN) -> defer.Deferred:
         """``fn(*args)`` off the reactor thread; a Deferred fires with its result."""
-        if priority not in self._queues:
+        if priority not in PRIORITIES:
             raise ValueError(f"unknown priority {priority!r}")
         if self.seeded and fn is ismcts.search:
             args = ismcts.without_clock(args)
@@ -139,33 +140,39 @@ class Thinker:
         return sum(1 for w in self._pool if w.job is not None and w.job.priority != HUMAN)
 
     def run_idle(self, fn: Any, *args: Any) -> defer.Deferred | None:
-        """``fn(*args)`` below every priority (the room's live chances): started now on
-        a worker that is idle while no job waits, within the share of workers that jobs
-        below :data:`HUMAN` may hold; else None (nothing queued: the caller tries again
-        later). Never run again if its worker dies. With ``workers=0``: never (a thread
-        would share the reactor's interpreter lock)."""
-        if not self.workers or self._stopped or self.waiting():
+        """``fn(*args)`` below every search (the room's live chances): started now on a
+        worker that is idle while no search waits, within the share of workers that
+        jobs below :data:`HUMAN` may hold; else None (nothing queued: the caller tries
+        again later). A review never holds it back: while a review's job holds the
+        worker it would take, it waits for that job alone and runs before the review's
+        next (a review's job lasts seconds; a whole review, minutes). Never run again if
+        its worker dies. With ``workers=0``: never (a thread would share the reactor's
+        interpreter lock)."""
+        if not self.workers or self._stopped or self._queues[HUMAN] or self._queues[BOTS]:
             return None
-        lower = sum(1 for w in self._pool if w.job is not None and w.job.priority != HUMAN)
-        if lower >= max(1, self.workers - 1):
-            return None
-        idle = next((w for w in self._pool if w.job is None), None)
-        if idle is None:
-            if len(self._pool) >= self.workers:
-                return None
-            try:
-                idle = WorkerProcess(self._answered_in_thread, self._died_in_thread)
-            except OSError:
-                return None
-            self._pool.append(idle)
         job = _Job(next(self._ids), fn, args, IDLE)
         job.tries = RETRIES + 1  # a dead worker's job is not run again
-        idle.job = job
-        if not idle.send((job.id, job.fn, job.args)):
-            idle.job = None
-            self._forget(idle)
-            return None
-        return job.deferred
+        lower = self._lower_running()
+        idle = next((w for w in self._pool if w.job is None), None)
+        if lower < max(1, self.workers - 1) and (idle is not None
+                                                 or len(self._pool) < self.workers):
+            if idle is None:
+                try:
+                    idle = WorkerProcess(self._answered_in_thread, self._died_in_thread)
+                except OSError:
+                    return None
+                self._pool.append(idle)
+            idle.job = job
+            if not idle.send((job.id, job.fn, job.args)):
+                idle.job = None
+                self._forget(idle)
+                return None
+            return job.deferred
+        if any(w.job is not None and w.job.priority == REVIEW for w in self._pool):
+            # A review holds the worker: this goes next, before the review's next job.
+            self._queues[IDLE].append(job)
+            return job.deferred
+        return None
 
     def _next_job(self) -> _Job | None:
         """The waiting job a free worker takes now, None if none may start."""
@@ -173,14 +180,14 @@ class Thinker:
             return self._queues[HUMAN].popleft()
         if self._lower_running() >= max(1, self.workers - 1):
             return None  # keep a worker for a person's table
-        for p in PRIORITIES[1:]:
+        for p in ORDER:
             if self._queues[p]:
                 return self._queues[p].popleft()
         return None
 
     def _wanted(self) -> int:
         """How many workers the waiting jobs could take now (fair shares)."""
-        lower = sum(len(self._queues[p]) for p in PRIORITIES[1:])
+        lower = sum(len(self._queues[p]) for p in ORDER)
         room = max(0, max(1, self.workers - 1) - self._lower_running())
         return len(self._queues[HUMAN]) + min(lower, room)
 

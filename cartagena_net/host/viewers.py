@@ -222,8 +222,9 @@ class Viewers:
         return self._for_web(wire, curve=True) if web else wire
 
     def _for_web(self, wire: dict[str, Any], curve: bool = False) -> dict[str, Any]:
-        coach = self.table.coach
-        out = {**wire, "chances_seq": coach.chances_seq}
+        t = self.table
+        coach = t.coach
+        out = {**wire, "chances_seq": coach.chances_seq, "game": t.match.game_seq}
         if curve:
             out["curve"] = list(coach.curve)
         return out

@@ -126,8 +126,14 @@ class BrowserSession:
             token = msg.pop("token", None)
             if token:
                 self.token = token
-        elif kind == "state" and msg.get("legal"):
-            msg["previews"] = previews(msg["view"], msg["legal"])
+        elif kind == "state":
+            # The page keys what it keeps of a game (events, marks, chances) by the
+            # game: the seq of its first state (a new one: Play again, another table).
+            table = getattr(self.conn, "table", None)
+            if table is not None and table.id == msg.get("table"):
+                msg["game"] = table.game_seq
+            if msg.get("legal"):
+                msg["previews"] = previews(msg["view"], msg["legal"])
         event = Frame.event("msg", msg)
         request = self.request
         if request.finished or request._disconnected:

@@ -616,6 +616,12 @@ class WebServer:
         if self._push_call is None:
             self._push_call = self.reactor.callLater(self.config.lobby_delay, self._push)
 
+    def push_now(self) -> None:
+        """What :meth:`table_changed` would push soon, now."""
+        if self._push_call is not None and self._push_call.active():
+            self._push_call.cancel()
+        self._push()
+
     def _push(self) -> None:
         self._push_call = None
         dirty, self._dirty = self._dirty, set()
@@ -637,7 +643,7 @@ class WebServer:
 def state_frame(wire: dict[str, Any], reset: bool) -> Frame:
     """A ``state`` event from a table's spectator ``state`` map (engine view + events)."""
     data = {"seq": wire["seq"], "view": wire["view"], "events": wire["events"],
-            "reset": reset, "chances": wire.get("chances")}
+            "reset": reset, "chances": wire.get("chances"), "game": wire.get("game")}
     if "chances_seq" in wire:  # live chances: the state number they are of, and on a
         data["chances_seq"] = wire["chances_seq"]  # first view the curve so far
     if reset and "curve" in wire:

@@ -40,3 +40,69 @@ def test_idle_jobs_take_only_an_idle_worker_and_never_wait():
 def test_a_thread_thinker_runs_no_idle_job():
     thinker = Thinker(reactor, workers=0)
     assert thinker.run_idle(_sleep_then, 0, 1) is None
+
+
+def _review_chain(thinker, jobs: int, seconds: float, order: list) -> list:
+    """A review as the host runs one: its jobs one after another, each sent as the one
+    before answers (the reviewer's own loop)."""
+    from twisted.internet import defer
+
+    from cartagena_net.host.thinker import REVIEW
+
+    done: list = []
+
+    @defer.inlineCallbacks
+    def review():
+        for k in range(jobs):
+            done.append((yield thinker.run(_sleep_then, seconds, ("review", k),
+                                           priority=REVIEW)))
+            order.append(("review", k))
+    review().addErrback(lambda _: None)  # cut short as the pool shuts down
+    return done
+
+
+def test_a_review_never_holds_the_live_chances_back_on_any_pool_size():
+    """A review of a long game runs for minutes; a live estimate asked meanwhile waits
+    for the review's job under way at most (never for the whole review), on one worker,
+    two and more."""
+    for workers in (1, 2, 3):
+        thinker = Thinker(reactor, workers=workers)
+        try:
+            async def go(thinker=thinker, workers=workers):
+                order: list = []
+                done = _review_chain(thinker, 40, 0.25, order)
+                while not order:  # the review is under way
+                    await wait_a_moment()
+                began = time.time()
+                d = thinker.run_idle(_sleep_then, 0, "live")
+                assert d is not None, workers  # not refused: it goes before the review's next
+                assert await wait(d) == "live"
+                assert time.time() - began < 2.0, workers
+                assert len(done) < 10, (workers, len(done))  # the review is far from done
+                # and the review goes on after it
+                n = len(done)
+                while len(done) < n + 2:
+                    await wait_a_moment()
+            run(go())
+        finally:
+            thinker.shutdown()
+
+
+def test_a_live_estimate_still_waits_for_a_bots_search():
+    """Waiting for a review's job is not waiting behind a search: with a bots-only
+    table's search holding the lower share, the estimate is refused, tried later."""
+    thinker = Thinker(reactor, workers=1)
+    try:
+        async def go():
+            bots = thinker.run(_sleep_then, 0.4, 1, priority=BOTS)
+            assert thinker.run_idle(_sleep_then, 0, 2) is None
+            assert await wait(bots) == 1
+        run(go())
+    finally:
+        thinker.shutdown()
+
+
+async def wait_a_moment():
+    import asyncio
+
+    await asyncio.sleep(0.02)

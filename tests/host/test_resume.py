@@ -53,6 +53,8 @@ def test_resume_restores_tables_exactly_in_process(tmp_state):
             assert after.state == before.state  # pirates, hands, stock order, turn...
             assert after.state.record() == before.state.record()
             assert (after.seq, after.status, after.owner) == (before.seq, "playing", before.owner)
+            # the same game (the pages key what they keep of a game by its first seq)
+            assert after.game_seq == before.game_seq > 0
             assert [s.public() for s in after.seats][1:] == [s.public() for s in before.seats][1:]
             assert after.seats[seat].token == tok and after.seats[seat].conn is None
             waiting = again.lobby.tables[other]

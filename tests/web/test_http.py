@@ -296,9 +296,16 @@ def test_a_reader_that_does_not_read_is_dropped_and_the_others_go_on():
 
 
 def test_updates_are_encoded_once_and_shared():
-    """Every watcher of a table gets the very same bytes for each update, pushed live."""
+    """Every watcher of a table gets the very same bytes for each update, pushed live.
+
+    Without live chances: an estimate is made on a worker process as soon as the first
+    watcher comes, and lands whenever it is done. One that landed while the five streams
+    were being opened made two first views (before it and after it, rightly different),
+    and one that landed among the actions put its chances-only update in the place of an
+    action's state in some streams: the same bytes for all, but not at the same step.
+    The chances' updates are shared alike: test_chances_updates_are_shared_too."""
     async def go():
-        host = web_host()
+        host = web_host(live_chances=False)
         tid = bot_table(host)
         table = host.lobby.tables[tid]
         port = host.web.port
@@ -313,6 +320,34 @@ def test_updates_are_encoded_once_and_shared():
                 data = event_data(got[0][1])
                 assert data["seq"] == table.seq and data["reset"] is False
                 assert data["events"] and all(s["hand"] is None for s in data["view"]["seats"])
+            for s in streams:
+                s.close()
+        finally:
+            await stop_host(host)
+    run(go())
+
+
+def test_chances_updates_are_shared_too():
+    """A new live estimate goes to every watcher of the table as the very same bytes."""
+    async def go():
+        host = web_host()
+        tid = bot_table(host)
+        table = host.lobby.tables[tid]
+        try:
+            streams = [await open_stream(host.web.port, f"/table/{tid}/events")
+                       for _ in range(3)]
+            for s in streams:
+                await s.event("state")
+            table.coach.chances = None  # a new estimate for the same position, sent now
+            table.coach._record([0.5, 0.25, 0.25])
+            got = []
+            for s in streams:  # each stream's first update with these chances
+                while True:
+                    _, block = await s.event("state")
+                    if event_data(block)["chances"] == [0.5, 0.25, 0.25]:
+                        got.append(block)
+                        break
+            assert len(set(got)) == 1
             for s in streams:
                 s.close()
         finally:

@@ -25,6 +25,7 @@ const LiveChances = (() => {
           else if (!last || last.seq < at) points.push({ seq: at, chances: latest });
         }
       },
+      clear() { points = []; latest = null; },   // a new game: nothing of the last one
       get latest() { return latest; },
       get points() { return points; },
     };

@@ -21,6 +21,7 @@
   let lobby = [];            // lobby.tables
   let here = null;           // {table, seat} where we are (seat null: watching)
   let view = null, legal = [], previews = {}, seq = 0, events = [];
+  let game = null;           // the game events, marks and chances are of (its first seq)
   let prefix = [];           // the words of an action picked so far
   let asking = null;         // what the secret form asks: "host" or a table id
   let hostPassword = null;
@@ -31,7 +32,10 @@
   let room = false;          // after a game: the table's room (seats, bots, start)
   let streams = 0;
 
-  function notice(text) { $("notice").textContent = text || ""; $("notice").hidden = !text; }
+  // ``why``: what the notice is about (a host's reason), so that it goes once it is no
+  // longer true (the seats it says are empty are taken).
+  let noticeWhy = null;
+  function notice(text, why) { $("notice").textContent = text || ""; $("notice").hidden = !text; noticeWhy = text ? why || null : null; }
   function setConnection(text, live) { $("conn").textContent = text; $("conn").dataset.live = live ? "yes" : "no"; }
   function screen(name) {
     document.body.dataset.screen = name;
@@ -40,6 +44,8 @@
     $("waiting").hidden = name !== "waiting";
     $("game").hidden = name !== "game";
     $("moved").hidden = name !== "moved";
+    // "connecting": nothing but the bar (and the password form, when it is asked) until
+    // the host says where this page is: no lobby, waiting room or old game in between.
   }
 
   // -- talking to the host --------------------------------------------------------
@@ -118,7 +124,8 @@
       retry = 1500;
       notice("");
       // A new stream is a new connection: it is at a table only if its seat came back.
-      if (msg.resumed) { here = { table: msg.resumed.table, seat: msg.resumed.seat }; }
+      // Its first state repeats the game's recent events: none is kept from before.
+      if (msg.resumed) { here = { table: msg.resumed.table, seat: msg.resumed.seat }; events = []; }
       else forget();
       render();
     },
@@ -129,6 +136,8 @@
       if (was.some((n) => n.kind === "journal-failed") && !now.some((n) => n.kind === "journal-failed")) {
         notice("The host's disk has room again: the game goes on.");
       }
+      const t = table();
+      if (noticeWhy === "seats-empty" && t && !t.seats.some((s) => !s.name && !s.bot)) notice("");
       render();
     },
     joined(msg) {
@@ -138,6 +147,13 @@
       render();
     },
     state(msg) {
+      if (msg.game !== game) {
+        // Another game (Play again, another table): nothing of the last one is drawn
+        // with this one's seats: no event, no move mark, no chance, no hint.
+        game = msg.game;
+        events = events.filter((e) => e.type === "chat"); prefix = [];
+        Learn.newGame();
+      }
       Learn.state(msg);
       const wasTurn = myTurnBefore;
       view = msg.view; legal = msg.legal || []; previews = msg.previews || {}; seq = msg.seq;
@@ -158,11 +174,12 @@
         hostPassword = null;
         pause("password");
         askSecret("host", tr("This host needs its password"), wrong);
+        render();
         return;
       }
       if (msg.code === "bad-password" && msg.ref === "join_table" && asking !== null) return askSecret(asking, tr("Table {n} needs its password", { n: asking }), true);
       if (msg.code === "bad-password" && msg.ref === "join_table") return;
-      notice(reasonText(msg.why, msg.args) || msg.message || msg.code);
+      notice(reasonText(msg.why, msg.args) || msg.message || msg.code, msg.why);
     },
     hint(msg) { Learn.hint(msg); },
     ping(msg) { send({ type: "pong", nonce: msg.nonce }); },
@@ -255,13 +272,17 @@
   function render() {
     renderNotices();
     document.body.dataset.seq = String(seq);
+    document.body.dataset.game = game === null || game === undefined ? "" : String(game);
     document.body.dataset.prefix = prefix.join(" ");
     if (paused === "moved") return screen("moved");
     if (!welcomed && !localStorage.getItem("cartagena-name")) return screen("name");
+    if (!welcomed) return screen("connecting");
     if (!here) { renderLobby(); return screen("lobby"); }
     const t = table();
     $("title").textContent = t ? t.name : tr("Table {n}", { n: here.table });
     $("rules").textContent = t ? t.rules : "";
+    // A seat coming back to a game: its state is on its way (no waiting room before it).
+    if (!view && (!t || t.status === "playing")) return screen("connecting");
     if (!view || (t && t.status === "waiting") || room) { renderWaiting(t); return screen("waiting"); }
     screen("game");
     renderGame();
@@ -336,7 +357,7 @@
     $("hand").replaceChildren(...(me && me.hand ? me.hand.map((c) => Words.card(c, ctx, 30)) : []));
     $("game-leave").textContent = here.seat === null ? tr("Stop watching") : tr("Leave the seat");
     renderChoices(ctx);
-    renderEnd();
+    renderEnd(L);
     renderPlayers(L, ctx);
     renderPiles(ctx);
     renderLog(new Set(moves));
@@ -408,16 +429,30 @@
   }
 
   // After the game: play again (the owner, as the terminal's "p"), or wait for the owner.
-  function renderEnd() {
+  function renderEnd(L) {
     const box = $("end-box");
-    const over = !!view.outcome && here.seat !== null;
-    box.hidden = !over;
-    if (!over) return;
+    box.hidden = !view.outcome;
+    if (!view.outcome) return;
+    renderStandings(L);
+    $("end-text").hidden = $("again").hidden = here.seat === null;
+    if (here.seat === null) return;
     const t = table();
     const manage = mayManage(t);
     $("again").hidden = !manage;
     $("end-text").textContent = manage ? tr("Play again with this table?")
       : (t && t.owner !== null && t.owner !== undefined ? tr("{name} may start another game here.", { name: seatName(t.owner) }) : tr("The table's owner may start another game here."));
+  }
+
+  // The final standings, as on the TV: each seat in its place, with its pirates home.
+  function renderStandings(L) {
+    const ranking = (view.outcome && view.outcome.ranking) || [];
+    $("standings").hidden = !ranking.length;
+    $("standings-list").replaceChildren(...ranking.filter((seat) => view.seats[seat]).map((seat) => {
+      const s = view.seats[seat];
+      const home = s.pirates.filter((p) => p === view.boat).length;
+      return el("li", { "data-seat": seat }, chip(s.color, L),
+        ` ${seatName(seat)}${seat === here.seat ? " (" + tr("you") + ")" : ""} · ${tr("{n} home", { n: home })}`);
+    }));
   }
 
   function playAgain() {
@@ -427,7 +462,7 @@
     if (empty.length) {
       // Someone left: the table's room, where a bot may take the seat before starting.
       room = true;
-      notice(nt("{n} seat empty: add a bot or wait for a player, then start.", "{n} seats empty: add a bot or wait for a player, then start.", empty.length));
+      notice(nt("{n} seat empty: add a bot or wait for a player, then start.", "{n} seats empty: add a bot or wait for a player, then start.", empty.length), "seats-empty");
       render();
       return;
     }
@@ -499,7 +534,11 @@
     $("leave-ask").hidden = false;
     $("leave-no").focus();
   }
-  function forget() { here = null; view = null; legal = []; events = []; prefix = []; room = false; }
+  function forget() {
+    here = null; view = null; legal = []; events = []; prefix = []; room = false; game = null;
+    myTurnBefore = false;
+    document.title = tr("Cartagena · play");   // no "Your turn" at a seat left
+  }
   function leave() {
     $("leave-ask").hidden = true;
     if (!here) return;
@@ -515,7 +554,10 @@
     const name = $("name-input").value.trim().slice(0, 32);
     if (!name) return;
     localStorage.setItem("cartagena-name", name);
+    render();
     if (session) hello();
+    else if (paused === "password") askSecret("host", tr("This host needs its password"), false);
+    else connect();
   };
   $("secret-form").onsubmit = (e) => {
     e.preventDefault();
@@ -545,7 +587,7 @@
   $("game-leave").onclick = askLeave;
   $("leave-yes").onclick = leave;
   $("leave-no").onclick = () => { $("leave-ask").hidden = true; };
-  $("take-back").onclick = () => { notice(""); forget(); screen("lobby"); resume(); };
+  $("take-back").onclick = () => { notice(""); forget(); welcomed = false; render(); resume(); };
   $("again").onclick = playAgain;
   $("confirm").onclick = confirm;
   $("back").onclick = () => { prefix = prefix.slice(0, -1); render(); };
@@ -566,6 +608,7 @@
     let shown = null;    // the hint shown: {seq, action, reason}
     let asked = null;    // the state number a hint was asked for
     return {
+      newGame() { chances.clear(); shown = null; asked = null; },
       state(msg) {
         chances.take(msg);
         if (shown && shown.seq !== msg.seq) shown = null;
@@ -602,6 +645,6 @@
 
   $("name-input").value = localStorage.getItem("cartagena-name") || "";
   fetch("/play/rules.json", { credentials: "same-origin" }).then((r) => r.json()).then((r) => { TableForm.setup(r); render(); }).catch(() => {});
-  screen(localStorage.getItem("cartagena-name") ? "lobby" : "name");
+  screen(localStorage.getItem("cartagena-name") ? "connecting" : "name");
   connect();
 })();

@@ -12,7 +12,8 @@
   let table = null;   // the lobby entry: names, seats, status
   let view = null;    // the engine's spectator view
   let seq = 0;
-  let events = [];    // recent events, oldest first
+  let events = [];    // recent events, oldest first (of this game only)
+  let game = null;    // the game they are of: the seq of its first state
   let source = null;
   const chances = LiveChances.tracker();   // live chances (chances.js)
 
@@ -45,6 +46,7 @@
 
   function render() {
     document.body.dataset.seq = String(seq);
+    document.body.dataset.game = game === null || game === undefined ? "" : String(game);
     const L = letters();
     $("table-name").textContent = table ? `${table.name}` : tr("Table {n}", { n: tableId });
     document.title = table ? `${table.name} · Cartagena` : "Cartagena";
@@ -210,6 +212,11 @@
     source.addEventListener("state", (msg) => {
       const data = JSON.parse(msg.data);
       if (data.reset) events = [];
+      if (data.game !== game) {   // another game: nothing of the last one is drawn
+        game = data.game;
+        events = [];
+        chances.clear();
+      }
       events = events.concat(data.events).slice(-MAX_LOG);
       view = data.view;
       seq = data.seq;
