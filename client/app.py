@@ -277,7 +277,8 @@ def run_client(
     """
     from pathlib import Path
 
-    model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate)
+    model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate,
+                        watch_only=spectate)
     model.auto_table = table
     model.auto_start = auto_start
     model.hosting = hosting

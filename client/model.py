@@ -29,7 +29,8 @@ class ClientModel(KeyHandling, HostFollowing):
 
     name: str = "player"
     ascii_only: bool = False
-    spectate: bool = False
+    spectate: bool = False  # watching (no seat) now
+    watch_only: bool = False  # `cartagena spectate`: the connection only ever watches
     screen: str = "connecting"  # browser | connecting | lobby | game
     host_label: str = ""
     discovery_help: list[str] = field(default_factory=list)  # why no host answers (join)
@@ -55,6 +56,7 @@ class ClientModel(KeyHandling, HostFollowing):
     overlay: str | None = None  # help | quit
     input: InputLine | None = None
     joining: tuple[int, bool] | None = None  # the last join_table sent: (table, spectate)
+    join_sent: bool = False  # a join_table is on its way (no second one is sent meanwhile)
     form: CreateForm | None = None
     pirates: list[int] = field(default_factory=list)  # my pirates by stable number - 1
     sel: int | None = None  # index into ``pirates``: the chosen pirate
