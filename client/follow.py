@@ -184,6 +184,10 @@ class HostFollowing:
         code = str(msg.get("code") or "")
         text = plain_error(code, str(msg.get("message") or ""), msg.get("why"), msg.get("args"))
         self.preview = None
+        if code == "unknown-type" and msg.get("ref") == "rename":
+            self.set_status(_("this host is older: it uses your new name from your next "
+                              "connection"))
+            return
         if code == "resumed-elsewhere":
             self.stop(_("{error}: this client stopped so the two do not fight over it").format(
                 error=text))

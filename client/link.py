@@ -59,6 +59,9 @@ class HostLink:
         if kind == "_reconnect":
             self.reconnect()
             return
+        if kind == "_name":
+            self.rename(str(msg["name"]))
+            return
         if kind == "_password":
             self.password = str(msg["text"])
             self._connect()
@@ -80,6 +83,24 @@ class HostLink:
             self.session.send(obj)
         except Exception as exc:  # noqa: BLE001 - shown, never a traceback
             self.model.set_status(not_sendable(exc), error=True)
+
+    def rename(self, name: str) -> None:
+        """The player gave a new name: kept for the next runs, and told to the host now
+        (its chat, the next table, the seat while no game runs: docs/protocol.md 4.19)."""
+        from client.settings import save_name
+
+        trouble = save_name(name, self.tokens.directory)
+        if trouble:
+            self.model.set_status(trouble, error=True)
+        session = self.session
+        if session is None or getattr(session, "closed", False) or session.welcome is None:
+            return  # the next hello carries it
+        from protocol import messages
+
+        try:
+            session.send(messages.Rename(name=name))
+        except Exception:  # noqa: BLE001 - the next hello carries the name anyway
+            return
 
     def connect_to(self, text: str) -> None:
         """Connect to a typed or discovered address (leaving any current host)."""

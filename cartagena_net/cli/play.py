@@ -7,7 +7,12 @@ from typing import Any
 
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
-from cartagena_net.cli.session import add_notify_arguments, default_name, stop_reactor
+from cartagena_net.cli.session import (
+    add_notify_arguments,
+    default_name,
+    given_name,
+    stop_reactor,
+)
 from cartagena_net.i18n import N_, _
 
 HELP = N_("play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN")
@@ -107,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from cartagena_net.host.errors import HostError
     from client.app import run_client
 
-    name = (args.name or default_name())[:32]
+    name = given_name(args) or default_name()
     config = HostConfig(name=_("{name}'s game").format(name=name), port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
                         bot_think=think, web_port=args.web,  # the web view: if asked

@@ -16,10 +16,30 @@ from cartagena_net.i18n import N_, _
 
 
 def default_name() -> str:
+    """The name the player gave last (``n`` in the lobby, ``--name``; kept in the per-user
+    settings, client.settings), else the login name."""
+    from client.settings import saved_name
+
+    name = saved_name()
+    if name:
+        return name
     try:
         return (getpass.getuser() or "player")[:32]
     except (KeyError, OSError):
         return "player"
+
+
+def given_name(args: argparse.Namespace) -> str | None:
+    """``--name`` as given (kept for the next runs too), or None."""
+    name = " ".join((getattr(args, "name", None) or "").split())[:32]
+    if not name:
+        return None
+    from client.settings import save_name
+
+    trouble = save_name(name)
+    if trouble:
+        print(f"cartagena: {trouble}", file=sys.stderr)
+    return name
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -67,7 +87,12 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
     reactor = install_reactor()
     from client.app import run_client
 
-    name = (getattr(args, "name", None) or default_name())[:32]
+    if spectate:
+        from client.settings import saved_name
+
+        name = (getattr(args, "name", None) or saved_name() or "spectator")[:32]
+    else:
+        name = given_name(args) or default_name()
     status = {"code": 0}
 
     def done(result: Any) -> None:

@@ -5,6 +5,7 @@ once), and the game is played on to its end on both screens, with no protocol wo
 """
 from __future__ import annotations
 
+import getpass
 import os
 import signal
 import subprocess
@@ -112,4 +113,52 @@ def test_a_spectator_and_a_player_follow_a_host_restarted_with_resume(tmp_path: 
             if h.poll() is None:
                 h.kill()
                 h.wait(timeout=30)
+        log.close()
+
+
+def test_the_name_given_in_the_lobby_is_the_one_every_screen_uses_and_is_kept(
+        tmp_path: Path) -> None:
+    env = terminal_env(tmp_path)
+    port = free_port()
+    host_cmd = [*CLI, "host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
+                "--discovery", "off", "--web", "off", "--state-dir", str(tmp_path / "host"),
+                "--bot-delay", "0", "--players", "2", "--bots", "1", "--level", "easy"]
+    log = open(tmp_path / "host.log", "w")  # noqa: SIM115 - closed in finally
+    host = subprocess.Popen(host_cmd, cwd=ROOT, env=env, stdout=log, stderr=log)
+    t = Tmux(f"ctgn-second-name-{os.getpid()}", env)
+    try:
+        wait_port(port, host)
+        t.start("join", [*CLI, "join", f"127.0.0.1:{port}"])
+        t.start("watch", [*CLI, "spectate", f"127.0.0.1:{port}"], window_of="join")
+        wait_screen(t, "join", lambda x: "lobby of" in x, "the lobby")
+        t.keys("join", "n")
+        wait_screen(t, "join", lambda x: "your name:" in x, "the name prompt")
+        t.keys("join", "C-u")
+        for _ in range(40):
+            t.keys("join", "BSpace")
+        t.keys("join", "Zelda", "Enter")
+        wait_screen(t, "join", lambda x: "you: Zelda" in x, "the new name in the header")
+        t.keys("join", "t")
+        wait_screen(t, "join", lambda x: "New table" in x or "new table" in x, "the form")
+        t.keys("join", "Enter")
+        text = wait_screen(t, "join", lambda x: "you own this table" in x, "the new table")
+        assert "Zelda" in text and f" {getpass.getuser()} " not in text
+        t.keys("join", "c")
+        t.keys("join", "ahoy", "Enter")
+        wait_screen(t, "join", lambda x: "<Zelda> ahoy" in x, "the chat line")
+        # the watcher's lobby names the seat Zelda too
+        t.keys("join:watch", "l")
+        wait_screen(t, "join:watch", lambda x: "Zelda" in x, "the name in the watcher's lobby")
+        t.keys("join", "q")
+        wait_screen(t, "join", lambda x: "EXIT=0" in x, "the client to exit")
+        # the next run, with no --name, is Zelda again
+        t.start("again", [*CLI, "join", f"127.0.0.1:{port}"])
+        wait_screen(t, "again", lambda x: "lobby of" in x and "you: Zelda" in x,
+                    "the kept name")
+        assert_no_traceback(env)
+    finally:
+        t.kill()
+        if host.poll() is None:
+            host.kill()
+            host.wait(timeout=30)
         log.close()
