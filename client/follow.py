@@ -109,6 +109,9 @@ class HostFollowing:
     def _on_state(self, msg: dict[str, Any]) -> None:
         if self.table is not None and msg.get("table") not in (None, self.table):
             return
+        if (self.view is not None and not self.fresh_log
+                and int(msg.get("seq") or 0) < self.seq):
+            return  # an older position sent late (a finished game's last estimate)
         if (self.view is not None and msg.get("seq") == self.seq and not msg.get("events")
                 and msg.get("view") == self.view
                 and [str(a) for a in msg.get("legal") or []] == self.legal):
