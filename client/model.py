@@ -94,6 +94,8 @@ class ClientModel(KeyHandling, HostFollowing):
     preset_titles: dict[str, str] = field(default_factory=dict)
     option_names: list[str] = field(default_factory=list)
     preset_players: dict[str, tuple[int, int]] = field(default_factory=dict)
+    option_specs: list[Any] = field(default_factory=list)  # uistate.OptionSpec, the engine's
+    preset_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # each preset's
 
     # ------------------------------------------------------------------ queries
 
