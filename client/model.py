@@ -87,6 +87,7 @@ class ClientModel(KeyHandling, HostFollowing):
     saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
     gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False
+    board_layout: tuple[Any, int] | None = None  # the board's shape kept for a screen size
     outbox: list[dict[str, Any]] = field(default_factory=list)
     chances: ChanceCurve = field(default_factory=ChanceCurve)  # live chances (client.learn)
     hint: dict[str, Any] | None = None  # the last hint the host sent for this position

@@ -181,3 +181,32 @@ def test_the_new_table_form_offers_every_table_setting_the_web_form_offers() -> 
                      "options": {"magic": True, "segments": 3, "morgan": "instead",
                                  "players": 4},
                      "hints": True, "player_chances": True, "password": "arr"}]
+
+
+def test_at_100x32_the_board_keeps_its_shape_for_the_terminal_size() -> None:
+    """A Black Magic Woman game seen from seat 0 at 100x32: the winding path or the strip
+    is chosen once for the size, never switched within a turn; a new size chooses anew."""
+    import random
+
+    from cartagena_net.engine import make_game, view
+
+    def shape(text: str) -> str:
+        return "winding" if "]───[" in text else "strip"
+
+    game = make_game("studiogiochi-2017", players=3, magic=True)
+    state = game.new_state(seed=0)
+    m = ClientModel(name="ann")
+    m.on_message({"type": "welcome", "host_id": "h"})
+    m.on_message({"type": "joined", "table": 1, "seat": 0, "token": "t"})
+    rng = random.Random(0)
+    shapes = []
+    seq = 1
+    while not state.is_over and seq < 300:
+        legal = [str(a) for a in state.legal_actions()] if state.actor == 0 else []
+        m.on_message({"type": "state", "table": 1, "seq": seq, "view": view(state, 0),
+                      "legal": legal, "events": [], "lines": []})
+        shapes.append(shape(to_text(render_screen(m, 100, 32))))
+        state.apply(rng.choice(state.legal_actions()))
+        seq += 1
+    assert len(shapes) > 50 and len(set(shapes)) == 1, shapes
+    assert shape(to_text(render_screen(m, 100, 60))) == "winding"  # a taller terminal
