@@ -89,7 +89,11 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
             question = " " + _("Leave the running game? Your seat is kept for you.") + " "
         out.append([(ERR + " reverse", question), ("", " "),
                     (KEY, "y"), ("", " " + _("quit") + " · "), (KEY, "n"), ("", " " + _("stay"))])
-    out += model.extra_lines or []
+    for extra in model.extra_lines or []:  # the replay's review: a one-part line wraps
+        if len(extra) == 1 and width_of(extra) > width:
+            out += wrap(extra[0][1], width, extra[0][0])
+        else:
+            out.append(extra)
     if model.trouble:  # the host's own client: what is wrong with the host (its disk)
         out.append([(ERR + " reverse", " " + _("host") + " "), (ERR, " " + model.trouble)])
     out += notice_block(model, width)  # what the host says went wrong (every client)

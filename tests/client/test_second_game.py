@@ -210,3 +210,37 @@ def test_at_100x32_the_board_keeps_its_shape_for_the_terminal_size() -> None:
         seq += 1
     assert len(shapes) > 50 and len(set(shapes)) == 1, shapes
     assert shape(to_text(render_screen(m, 100, 60))) == "winding"  # a taller terminal
+
+
+def test_the_replays_bot_comment_is_wrapped_in_plain_words_at_100_columns() -> None:
+    import json
+    import random
+
+    from cartagena_net.engine import make_game
+    from cartagena_net.records import build
+    from cartagena_net.records.format import player
+    from client.replay import ReplayViewer
+
+    game = make_game("jamaica", players=2, segments=2)
+    state = game.new_state(seed=5)
+    rng = random.Random(5)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    rec = json.loads(json.dumps(build(
+        state, record_id="20261126T100000Z-abcdef12-1",
+        players=[player(s, game.colors[s], "a rather long player name") for s in range(2)],
+        started="2026-11-26T10:00:00Z", ended="2026-11-26T10:20:00Z", end="won")))
+    moves = rec["moves"]
+    k = next(i for i, mv in enumerate(moves) if str(mv).startswith("advance")
+             or (isinstance(mv, dict) and str(mv.get("action", "")).startswith("advance")))
+    played = moves[k] if isinstance(moves[k], str) else moves[k]["action"]
+    review = {"positions": [{"chances": [0.5, 0.5]} for _ in range(len(moves) + 1)],
+              "moves": [{"seat": 0, "played": "end", "best": None, "loss": None}
+                        for _ in moves], "turning": [k]}
+    review["moves"][k] = {"seat": 0, "played": played, "best": "retreat 3", "loss": 0.25}
+    replay = ReplayViewer(rec, review=review)
+    replay.go(k + 1)
+    text = replay.screen_text(100, 40)
+    flat = " ".join(text.split())
+    assert "the bot: back from 3 (-25" in flat and "a turning point (t/T)" in flat, text
+    assert "advance " not in text and "retreat 3" not in text
