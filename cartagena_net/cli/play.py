@@ -11,7 +11,9 @@ from cartagena_net.cli.session import (
     add_notify_arguments,
     default_name,
     given_name,
+    no_terminal,
     stop_reactor,
+    stopped_because,
 )
 from cartagena_net.i18n import N_, _
 
@@ -90,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
         print("cartagena play: " + _("--web port {port} is not in 0..65535").format(
             port=args.web), file=sys.stderr)
         return 2
+    trouble = no_terminal()
+    if trouble:
+        print(f"cartagena play: {trouble}", file=sys.stderr)
+        return 2
     from cartagena_net.cli.journal_args import choose_state, records_folder
     from cartagena_net.host.homes import PLAY_SLOT
 
@@ -152,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     def done(result: Any) -> None:
         status["code"] = int(result or 0) if not hasattr(result, "getErrorMessage") else 1
         if hasattr(result, "getErrorMessage"):
-            print(f"cartagena play: {result.getErrorMessage()}", file=sys.stderr)
+            print(f"cartagena play: {stopped_because(result)}", file=sys.stderr)
         d = service.stopService()
         if d is not None and hasattr(d, "addBoth"):
             d.addBoth(lambda _: stop_reactor(reactor))
