@@ -25,6 +25,7 @@ from client.link import RECONNECT_LIMIT, WATCH, HostLink, split_address
 from client.model import DEFAULT_PORT, ClientModel
 from client.render import render_screen, to_formatted
 from client.tokens import TokenStore
+from client.uistate import OptionSpec
 
 __all__ = ["ClientApp", "key_name", "rules_catalogue", "run_client", "split_address"]
 
@@ -227,6 +228,25 @@ def rules_catalogue(model: ClientModel) -> None:
     model.option_names = [name for name in OPTIONS if name != "players"]
     model.preset_players = {name: tuple(getattr(p, "players", (2, 5)))  # type: ignore[misc]
                             for name, p in PRESETS.items()}
+    model.option_specs = option_specs()
+    model.preset_values = {}
+    for name in PRESETS:
+        try:
+            from cartagena_net.engine import make_game
+
+            model.preset_values[name] = dict(make_game(name).spec())
+        except (ValueError, TypeError):
+            continue
+
+
+def option_specs() -> list[OptionSpec]:
+    """Every game option but the players (its own row), from the engine's own table: the
+    same data as `cartagena rules` and the web form's /play/rules.json."""
+    from cartagena_net.engine import OPTIONS
+
+    return [OptionSpec(o.name, o.kind.__name__, o.help, tuple(o.choices),
+                       tuple(o.bounds) if o.bounds else None)  # type: ignore[arg-type]
+            for o in OPTIONS.values() if o.name != "players"]
 
 
 def run_client(
@@ -277,7 +297,8 @@ def run_client(
     """
     from pathlib import Path
 
-    model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate)
+    model = ClientModel(name=name[:32] or "player", ascii_only=ascii_only, spectate=spectate,
+                        watch_only=spectate)
     model.auto_table = table
     model.auto_start = auto_start
     model.hosting = hosting

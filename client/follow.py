@@ -33,7 +33,7 @@ class HostFollowing:
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.host_id = str(msg.get("host_id") or "")
-        was_reconnecting, self.reconnecting = self.reconnecting, False
+        self.reconnecting = False
         resumed = msg.get("resumed")
         if resumed:
             self.table = resumed.get("table")
@@ -44,14 +44,21 @@ class HostFollowing:
             self.fresh_log = True
             return
         self.screen = "lobby"
-        if was_reconnecting and self.table is not None:
-            table, spectating = self.table, self.spectate
+        self.join_sent = False
+        if self.table is not None:
+            # A new connection starts in the host's lobby, at no table, whether it came
+            # after a dropped line, a host restarted with --resume (its tables keep their
+            # numbers) or `r` after the host said goodbye. A watcher goes back to the
+            # table it watched at once; a seat comes back only with its key (resumed).
+            table, watching = self.table, self.spectate or self.seat is None
             self.table = self.seat = None
-            if spectating:
-                self.join(table, spectate=True)
-                self.set_status(_("reconnected"))
-                return
+            self.legal = []
             self.view = None
+            if watching:
+                self.join(table, spectate=True)
+                self.set_status(_("reconnected: watching table {table} again").format(
+                    table=table))
+                return
             self.set_status(_("reconnected, but the seat could not be restored"), error=True)
             return
         self.set_status(_("connected to {host}").format(
@@ -67,9 +74,11 @@ class HostFollowing:
             self.set_status(_("the host's disk has room again: the game goes on"))
         self.lobby_index = min(self.lobby_index, max(0, len(self.tables) - 1))
         auto = self.auto_table
-        if auto is None and self.spectate and self.table is None and len(self.tables) == 1:
+        if (auto is None and self.spectate and self.table is None and self.joining is None
+                and len(self.tables) == 1):  # a watcher's first look: the only table
             auto = self.tables[0].get("id")
-        if self.table is None and any(t.get("id") == auto for t in self.tables):
+        if (self.table is None and not self.join_sent
+                and any(t.get("id") == auto for t in self.tables)):
             self.join(int(auto))  # type: ignore[arg-type]
             self.auto_table = None
 
@@ -77,6 +86,7 @@ class HostFollowing:
         self.table = msg.get("table")
         self.seat = msg.get("seat")
         self.spectate = self.seat is None
+        self.join_sent = False
         self.pending_create = None
         self.fresh_log = True
         if msg.get("token"):
@@ -99,6 +109,9 @@ class HostFollowing:
     def _on_state(self, msg: dict[str, Any]) -> None:
         if self.table is not None and msg.get("table") not in (None, self.table):
             return
+        if (self.view is not None and not self.fresh_log
+                and int(msg.get("seq") or 0) < self.seq):
+            return  # an older position sent late (a finished game's last estimate)
         if (self.view is not None and msg.get("seq") == self.seq and not msg.get("events")
                 and msg.get("view") == self.view
                 and [str(a) for a in msg.get("legal") or []] == self.legal):
@@ -174,11 +187,17 @@ class HostFollowing:
         code = str(msg.get("code") or "")
         text = plain_error(code, str(msg.get("message") or ""), msg.get("why"), msg.get("args"))
         self.preview = None
+        if code == "unknown-type" and msg.get("ref") == "rename":
+            self.set_status(_("this host is older: it uses your new name from your next "
+                              "connection"))
+            return
         if code == "resumed-elsewhere":
             self.stop(_("{error}: this client stopped so the two do not fight over it").format(
                 error=text))
             return
         self.set_status(text, error=True)
+        if msg.get("ref") in ("join_table", "create_table"):
+            self.join_sent = False
         if code == "bad-password" and msg.get("ref") == "join_table" and self.joining:
             self.start_input("table-password", _("password for table {n}: ").format(
                 n=self.joining[0]))
@@ -218,6 +237,7 @@ class HostFollowing:
         if password:
             msg["password"] = password
         self.joining = (table, spec)  # asked again with a password if the table wants one
+        self.join_sent = True
         self.send(msg)
 
     def seq_is_start(self, events: list[dict[str, Any]]) -> bool:

@@ -248,6 +248,7 @@ def too_small(model: ClientModel, need_w: int, need_h: int, width: int, height: 
 
 
 LOG_MIN = 4  # the larger board is drawn only if the log keeps this many rows
+TURN_SLACK = 4  # rows a turn may add under the board (kept free when the path is chosen)
 
 
 def title_line(model: ClientModel, width: int) -> Line:
@@ -280,17 +281,37 @@ def render_game(model: ClientModel, width: int, height: int) -> list[Line]:
     With room to spare the board is drawn as a winding path of larger cells, and the
     log takes every free row (below, or in a column of its own on wide screens).
     """
-    layout = _any_layout(model, width, height)
+    layout = _any_layout(model, width, height, remember=True)
     if layout is None:  # too small to play: say so, cut nothing silently
         return too_small(model, *needed_size(model, width, height), width, height)
     return layout
 
 
-def _any_layout(model: ClientModel, width: int, height: int) -> list[Line] | None:
-    """The winding path, else the strip with the paths' names, else the bare strip."""
-    for path, labels in ((True, True), (False, True), (False, False)):
-        layout = _game_layout(model, width, height, path=path, labels=labels)
+LAYOUTS = ((True, True), (False, True), (False, False))  # (winding path, paths' names)
+
+
+def _any_layout(model: ClientModel, width: int, height: int,
+                remember: bool = False) -> list[Line] | None:
+    """The winding path, else the strip with the paths' names, else the bare strip.
+
+    ``remember``: the screen's own drawing. The board's shape is chosen for the terminal
+    size and kept while the size (and the game) stays: the rows the rest of the screen
+    needs change with every action (a preview, a decision owed), and the board would
+    otherwise switch between the winding path and the strip within a turn. A layout given
+    up at this size is not tried again until the size changes."""
+    view = model.view or {}
+    key = (width, height, model.table, view.get("rules"), repr(view.get("options")))
+    memo = model.board_layout
+    start = memo[1] if remember and memo is not None and memo[0] == key else 0
+    for i in range(start, len(LAYOUTS)):
+        path, labels = LAYOUTS[i]
+        # A first pick of the winding path leaves room for what a turn may add below it
+        # (a power's lines, decisions owed, more actions), so that it can be kept.
+        slack = TURN_SLACK if remember and path and (memo is None or memo[0] != key) else 0
+        layout = _game_layout(model, width, height, path=path, labels=labels, slack=slack)
         if layout is not None:
+            if remember:
+                model.board_layout = (key, i)
             return layout
     return None
 
@@ -311,7 +332,7 @@ def needed_size(model: ClientModel, width: int, height: int) -> tuple[int, int]:
 
 
 def _game_layout(model: ClientModel, width: int, height: int, path: bool,
-                 labels: bool = True) -> list[Line] | None:
+                 labels: bool = True, slack: int = 0) -> list[Line] | None:
     view = model.view
     assert view is not None
     side = 0
@@ -355,7 +376,7 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
     room = height - reserve - len(top) - len(acts)
     # a preview adds a line: keep room for it so the board does not change shape under it
     spare = 1 if model.preview is None and model.legal and not model.owes_discard() else 0
-    if path and room - spare < (0 if side else LOG_MIN):
+    if path and room - spare - slack < (0 if side else LOG_MIN):
         return None
     if labels and not path and room < 0 and named_paths(view):
         return None

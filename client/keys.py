@@ -64,7 +64,7 @@ class KeyHandling:
         self.legal = []
         self.log.clear()
         self.screen = "lobby"
-        self.spectate = False
+        self.spectate = self.watch_only
 
     def scroll_log(self, key: str) -> None:
         step = {"up": 1, "k": 1, "down": -1, "j": -1, "pageup": 10, "pagedown": -10}

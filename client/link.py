@@ -11,7 +11,7 @@ from typing import Any
 
 from cartagena_net.i18n import _
 from client.model import DEFAULT_PORT
-from client.plain import plain_error
+from client.plain import not_sendable, plain_error
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 3.0, 5.0)
 RECONNECT_LIMIT = 90.0  # seconds of failed reconnects before the client gives up
@@ -59,6 +59,9 @@ class HostLink:
         if kind == "_reconnect":
             self.reconnect()
             return
+        if kind == "_name":
+            self.rename(str(msg["name"]))
+            return
         if kind == "_password":
             self.password = str(msg["text"])
             self._connect()
@@ -71,8 +74,7 @@ class HostLink:
         try:
             obj = messages.MESSAGE_TYPES[str(kind)](**fields)
         except (LocalProtocolError, TypeError, ValueError) as exc:
-            self.model.set_status(_("cannot send {kind}: {error}").format(
-                kind=kind, error=getattr(exc, "message", exc)), error=True)
+            self.model.set_status(not_sendable(exc), error=True)
             return
         if self.session is None or getattr(self.session, "closed", False):
             self.model.set_status(_("not connected: try again in a moment"), error=True)
@@ -80,8 +82,25 @@ class HostLink:
         try:
             self.session.send(obj)
         except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-            self.model.set_status(_("cannot send {kind}: {error}").format(kind=kind, error=exc),
-                                  error=True)
+            self.model.set_status(not_sendable(exc), error=True)
+
+    def rename(self, name: str) -> None:
+        """The player gave a new name: kept for the next runs, and told to the host now
+        (its chat, the next table, the seat while no game runs: docs/protocol.md 4.19)."""
+        from client.settings import save_name
+
+        trouble = save_name(name, self.tokens.directory)
+        if trouble:
+            self.model.set_status(trouble, error=True)
+        session = self.session
+        if session is None or getattr(session, "closed", False) or session.welcome is None:
+            return  # the next hello carries it
+        from protocol import messages
+
+        try:
+            session.send(messages.Rename(name=name))
+        except Exception:  # noqa: BLE001 - the next hello carries the name anyway
+            return
 
     def connect_to(self, text: str) -> None:
         """Connect to a typed or discovered address (leaving any current host)."""
@@ -101,6 +120,7 @@ class HostLink:
         self.model.table = self.model.seat = None
         self.model.token = None
         self.model.view = None
+        self.model.joining = None
         self.reached = False
         self.reconnect()
 
@@ -144,8 +164,8 @@ class HostLink:
         m = self.model
         # Only a seat this process itself held (or one the user asked for) is resumed:
         # another client of the same user must never be pushed out of its seat.
-        token = None if m.spectate else m.token
-        role = "spectator" if m.spectate else "player"
+        token = None if m.watch_only else m.token
+        role = "spectator" if m.watch_only else "player"
         self.sent_token = token
         d = connect(self.reactor, host, port, m.name, role=role, token=token,
                     password=self.password, timeout=10.0)

@@ -31,7 +31,8 @@ class ClientModel(KeyHandling, HostFollowing):
 
     name: str = "player"
     ascii_only: bool = False
-    spectate: bool = False
+    spectate: bool = False  # watching (no seat) now
+    watch_only: bool = False  # `cartagena spectate`: the connection only ever watches
     screen: str = "connecting"  # browser | connecting | lobby | game
     host_label: str = ""
     discovery_help: list[str] = field(default_factory=list)  # why no host answers (join)
@@ -60,6 +61,7 @@ class ClientModel(KeyHandling, HostFollowing):
     overlay: str | None = None  # help | quit
     input: InputLine | None = None
     joining: tuple[int, bool] | None = None  # the last join_table sent: (table, spectate)
+    join_sent: bool = False  # a join_table is on its way (no second one is sent meanwhile)
     form: CreateForm | None = None
     pirates: list[int] = field(default_factory=list)  # my pirates by stable number - 1
     sel: int | None = None  # index into ``pirates``: the chosen pirate
@@ -90,6 +92,7 @@ class ClientModel(KeyHandling, HostFollowing):
     saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
     gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False
+    board_layout: tuple[Any, int] | None = None  # the board's shape kept for a screen size
     outbox: list[dict[str, Any]] = field(default_factory=list)
     chances: ChanceCurve = field(default_factory=ChanceCurve)  # live chances (client.learn)
     hint: dict[str, Any] | None = None  # the last hint the host sent for this position
@@ -97,6 +100,8 @@ class ClientModel(KeyHandling, HostFollowing):
     preset_titles: dict[str, str] = field(default_factory=dict)
     option_names: list[str] = field(default_factory=list)
     preset_players: dict[str, tuple[int, int]] = field(default_factory=dict)
+    option_specs: list[Any] = field(default_factory=list)  # uistate.OptionSpec, the engine's
+    preset_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # each preset's
 
     # ------------------------------------------------------------------ queries
 

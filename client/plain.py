@@ -44,11 +44,30 @@ PLAIN: dict[str, str] = {
 }
 
 
+# The host's reasons whose table wording speaks of the protocol (message names, fields):
+# a person reads what it means for them instead.
+PLAIN_REASONS: dict[str, str] = {
+    "spectator-only-watches": N_("this client only watches: choose a table and press w to "
+                                 "watch it (`cartagena join` takes a seat)"),
+    "spectator-no-seat": N_("this client only watches, so it cannot take back a seat: use "
+                            "`cartagena join` for that"),
+    "client-may-not-send": N_("that cannot be done right now"),
+    "hello-first": N_("the host was not ready for that yet: try again"),
+    "hello-again": N_("the host was not ready for that yet: try again"),
+    "leave-first": N_("you are still at table {table}: leave it first (l)"),
+}
+
+
 def reason(why: Any, args: Any = None) -> str | None:
     """A host's reason (``why`` and its ``args``) in the reader's language; None for one
     this client cannot say (a newer host's key, fields that do not fit)."""
     if not isinstance(why, str) or not (args is None or isinstance(args, Mapping)):
         return None
+    if why in PLAIN_REASONS:
+        try:
+            return _(PLAIN_REASONS[why]).format(**dict(args or {}))
+        except (KeyError, IndexError, ValueError):
+            return None
     return reason_text(why, args, translation(language()), color_name, symbol_name, place)
 
 
@@ -62,6 +81,17 @@ def hint_reason(why: Any) -> str | None:
 def bye_reason(msg: Mapping[str, Any]) -> str:
     """Why the host said ``bye``: worded from its data, else the host's line."""
     return reason(msg.get("why"), msg.get("args")) or str(msg.get("reason") or "")
+
+
+def not_sendable(exc: Any) -> str:
+    """Why this client could not send a request (its own protocol check refused it), in
+    plain words: the connection is not where the screen thought it was."""
+    if getattr(exc, "code", None) == "not-allowed":
+        return _("that cannot be done right now: the host has not got you at a table yet")
+    if getattr(exc, "code", None) == "bad-field":
+        return _("that cannot be sent: a value is too long or holds characters that cannot "
+                 "be sent")
+    return _("that could not be sent to the host: try again")
 
 
 def plain_error(code: str, message: str = "", why: Any = None, args: Any = None) -> str:

@@ -89,7 +89,11 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
             question = " " + _("Leave the running game? Your seat is kept for you.") + " "
         out.append([(ERR + " reverse", question), ("", " "),
                     (KEY, "y"), ("", " " + _("quit") + " · "), (KEY, "n"), ("", " " + _("stay"))])
-    out += model.extra_lines or []
+    for extra in model.extra_lines or []:  # the replay's review: a one-part line wraps
+        if len(extra) == 1 and width_of(extra) > width:
+            out += wrap(extra[0][1], width, extra[0][0])
+        else:
+            out.append(extra)
     if model.trouble:  # the host's own client: what is wrong with the host (its disk)
         out.append([(ERR + " reverse", " " + _("host") + " "), (ERR, " " + model.trouble)])
     out += notice_block(model, width)  # what the host says went wrong (every client)
@@ -284,30 +288,78 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
 # The new-table form's fields (the names stay the form's own keys).
 FORM_FIELDS = {"rules": NP_("form", "rules"), "players": NP_("form", "players"),
                "bots": NP_("form", "bots"), "name": NP_("form", "name"),
-               "options": NP_("form", "options")}
+               "options": NP_("form", "options"), "hints": NP_("form", "hints"),
+               "chances": NP_("form", "players see the chances"),
+               "password": NP_("form", "password")}
+
+
+def _option_value(model: ClientModel, f: Any, name: str) -> tuple[str, bool]:
+    """An option row's value as shown, and whether it is the rules' own (dim)."""
+    spec = f.spec(name)
+    value = f.chosen.get(spec.name)
+    arrows = not spec.typed
+    if value is None or value == "":
+        own = (model.preset_values.get(f.presets[f.preset]) or {}).get(spec.name)
+        shown = _yes_no(own) if isinstance(own, bool) else (
+            ",".join(map(str, own)) if isinstance(own, (list, tuple)) else
+            ("" if own is None else str(own)))
+        text = _("rules' value: {value}").format(value=shown) if shown else _("rules' value")
+        return (f"◂ {text} ▸" if arrows else text), True
+    text = _yes_no(value) if isinstance(value, bool) else str(value)
+    return (f"◂ {text} ▸" if arrows else text), False
+
+
+def _yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
 
 
 def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
-    """The new-table form."""
+    """The new-table form: its rows (scrolled to keep the chosen one in sight), then what
+    the chosen row means."""
     f = model.form
     assert f is not None
     values = {"rules": f"◂ {f.presets[f.preset]} ▸", "players": f"◂ {f.players} ▸",
-              "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or _("(none)")}
+              "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or _("(none)"),
+              "hints": f"◂ {_yes_no(f.hints)} ▸", "chances": f"◂ {_yes_no(f.chances)} ▸",
+              "password": "•" * len(f.password) if f.password else _("(none)")}
     lines: list[Line] = [[(TITLE, _("New table"))], []]
-    labels = {n: pgettext("form", FORM_FIELDS[n]) if n in FORM_FIELDS else n for n in f.FIELDS}
+    rows = f.FIELDS
+    labels = {n: pgettext("form", FORM_FIELDS[n]) if n in FORM_FIELDS else n[4:]
+              for n in rows}
     room = max(8, *(width_of([("", x)]) for x in labels.values()))
-    for i, name in enumerate(f.FIELDS):
+    shown = max(3, height - 9)
+    first = min(max(0, f.row - shown // 2), max(0, len(rows) - shown))
+    if first:
+        lines.append([(DIM, " ↑")])
+    for i in range(first, min(len(rows), first + shown)):
+        name = rows[i]
         sel = i == f.row
+        dim = False
+        if name in values:
+            value = values[name]
+        else:
+            value, dim = _option_value(model, f, name)
         lines.append([(SEL if sel else "", " " + labels[name].ljust(room)), ("", "  "),
-                      (TITLE if sel else "", values[name])])
+                      (TITLE if sel else DIM if dim else "", value)])
+    if first + shown < len(rows):
+        lines.append([(DIM, " ↓")])
     lines.append([])
     title = model.preset_titles.get(f.presets[f.preset], "")
-    if title:
-        lines += wrap(f"{f.presets[f.preset]}: {_(title)}", width)
-    lines += wrap(_("options are KEY=VALUE words, e.g. segments=4 pirates=5"), width, DIM)
-    if model.option_names:
-        lines += wrap(_("options: {names}").format(names=", ".join(model.option_names)),
+    spec = f.spec(rows[f.row])
+    if spec is not None:
+        lines += wrap(f"{spec.name}: {_(spec.help)}", width, DIM)
+    elif rows[f.row] == "options":
+        lines += wrap(_("options are KEY=VALUE words, e.g. segments=4 pirates=5"), width, DIM)
+    elif rows[f.row] == "hints":
+        lines += wrap(_("the seated players may ask the bot for a hint on their turn"),
                       width, DIM)
+    elif rows[f.row] == "chances":
+        lines += wrap(_("the players' own screens show each seat's chance of winning "
+                        "(watchers always see them)"), width, DIM)
+    elif rows[f.row] == "password":
+        lines += wrap(_("others need it to sit or watch here; none: anyone may"), width, DIM)
+    elif title:
+        lines += wrap(f"{f.presets[f.preset]}: {_(title)}", width)
     lines += keys_line([("↑↓", _("field")), ("←→", _("change")), (_("type"), _("text")),
                         ("Enter", _("create")), ("Esc", _("cancel"))], width)
     return lines

@@ -174,7 +174,11 @@ class ReplayViewer:
                 p = rev["positions"][k]["chances"][winner]
                 ch = bars[min(8, int(p * 8.999))]
                 curve.append((style + (" reverse" if i == here else ""), ch))
+        comment: list[Any] = []
         if self.pos > 0:
+            from client.landing import move_words
+
+            before = view(self.states[self.pos - 1], SPECTATOR, since=0)
             mv = rev["moves"][self.pos - 1]
             who = color_name(self.players[mv["seat"]]["color"])
             turning = (self.pos - 1) in (rev.get("turning") or ())
@@ -182,14 +186,16 @@ class ReplayViewer:
                 loss = mv.get("loss")
                 cost = (f" (-{percent(f'{loss * 100:.0f}')})" if isinstance(loss, (int, float))
                         else "")
-                text = "  " + _("{who} {played}: the bot: {best}").format(
-                    who=who, played=mv["played"], best=mv["best"]) + cost
+                text = _("{who} {played}: the bot: {best}").format(
+                    who=who, played=move_words(before, str(mv["played"])),
+                    best=move_words(before, str(mv["best"]))) + cost
             else:
-                text = "  " + _("{who} {played}: the bot agrees").format(
-                    who=who, played=mv["played"])
-            curve.append(("bold fg:ansired" if turning else "", text
-                          + (" · " + _("a turning point (t/T)") if turning else "")))
-        return [line, curve] if curve else [line]
+                text = _("{who} {played}: the bot agrees").format(
+                    who=who, played=move_words(before, str(mv["played"])))
+            # its own line: the screen wraps it at any width (never cut)
+            comment = [[("bold fg:ansired" if turning else "", text
+                         + (" · " + _("a turning point (t/T)") if turning else ""))]]
+        return ([line, curve] if curve else [line]) + comment
 
     def screen_text(self, width: int, height: int) -> str:
         """The screen as plain text (tests)."""

@@ -40,8 +40,8 @@ TABLE_SCOPED = frozenset({"leave", "add_bot", "remove_bot", "start", "action", "
 ALLOWED: dict[Role, dict[ConnState, frozenset[str]]] = {
     Role.CLIENT: {
         ConnState.HANDSHAKE: frozenset({"hello", "error", "bye"}),
-        ConnState.LOBBY: _ANYTIME | {"create_table", "join_table"},
-        ConnState.TABLE: _ANYTIME | TABLE_SCOPED,
+        ConnState.LOBBY: _ANYTIME | {"create_table", "join_table", "rename"},
+        ConnState.TABLE: _ANYTIME | TABLE_SCOPED | {"rename"},
         ConnState.CLOSED: frozenset(),
     },
     Role.HOST: {

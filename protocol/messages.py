@@ -389,6 +389,16 @@ class Chat(Message):
 
 
 @dataclass(frozen=True)
+class Rename(Message):
+    """C->H: the player's name from now on (chat, tables made or joined next, and the seat
+    held while no game runs there)."""
+
+    TYPE: ClassVar[str] = "rename"
+    FIELDS: ClassVar = {"name": Str(32)}
+    name: str
+
+
+@dataclass(frozen=True)
 class Ping(Message):
     """Either way: the peer answers ``pong`` with the same nonce."""
 
@@ -422,7 +432,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
         Hello, Welcome, Error, Lobby, CreateTable, JoinTable, Joined, Leave,
-        AddBot, RemoveBot, Start, Action, State, Hint, Chat, Ping, Pong, Bye,
+        AddBot, RemoveBot, Start, Action, State, Hint, Chat, Rename, Ping, Pong, Bye,
     )
 }
 

@@ -11,7 +11,9 @@ HELP = N_("join a host: HOST[:PORT], or choose among the hosts found on the LAN"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--name", default=None, help=_("your name at the table"))
+    parser.add_argument("--name", default=None,
+                        help=_("your name at the table, kept for the next runs (default: "
+                               "the name you gave last, else your login name)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -114,12 +114,18 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
             raise ValueError(_("--resume needs a journal: drop --no-journal"))
         return StateChoice(None, False)
     if args.state_dir:
+        check_own_folder(args.state_dir)
         try:
             folder = ensure_state_dir(args.state_dir)
             lock = lock_state_dir(folder)
         except OSError as exc:
-            raise OSError(_("cannot use the state dir {folder}: {error}").format(
-                folder=args.state_dir, error=exc)) from None
+            if exc.errno is None:  # said in full already (another host holds it)
+                raise OSError(_("cannot use the state dir {folder}: {error}").format(
+                    folder=args.state_dir, error=exc)) from None
+            raise OSError(_("cannot keep the journal in {folder} ({error}): choose a folder "
+                            "you can write with --state-dir DIR, or play without a journal "
+                            "with --no-journal").format(
+                folder=args.state_dir, error=exc.strerror or exc)) from None
     else:
         try:
             folder, lock = homes.open_default_state_dir(
@@ -149,6 +155,27 @@ def choose_state(args: argparse.Namespace, command: str, slot: str,
             print(f"{command}: " + _("resuming (no terminal to ask; --no-resume starts "
                                      "afresh and archives it)"), file=sys.stderr)
     return StateChoice(folder, bool(resume), lock)
+
+
+def check_own_folder(path: str) -> None:
+    """A folder the user already has is used as it is, never changed behind their back:
+    one open to others (the journals hold seat keys and hidden cards) is refused, with
+    what to do. A new folder is made private (0700) by the host."""
+    from cartagena_net.portable import files as portable_files
+
+    folder = Path(path)
+    if not portable_files.POSIX_MODES or not folder.is_dir():
+        return
+    try:
+        mode = folder.stat().st_mode & 0o7777
+    except OSError:
+        return  # said when it is used
+    if mode & 0o077:
+        raise OSError(_("the state dir {folder} is open to other users (mode {mode:04o}), "
+                        "and its journals would hold seat keys and hidden cards: make it "
+                        "private yourself (chmod 700 {folder}), name a new folder (the "
+                        "host makes it private), or play with --no-journal").format(
+            folder=folder, mode=mode))
 
 
 def records_folder(args: argparse.Namespace) -> str | None:

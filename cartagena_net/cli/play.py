@@ -7,7 +7,14 @@ from typing import Any
 
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
-from cartagena_net.cli.session import add_notify_arguments, default_name, stop_reactor
+from cartagena_net.cli.session import (
+    add_notify_arguments,
+    default_name,
+    given_name,
+    no_terminal,
+    stop_reactor,
+    stopped_because,
+)
 from cartagena_net.i18n import N_, _
 
 HELP = N_("play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN")
@@ -85,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
         print("cartagena play: " + _("--web port {port} is not in 0..65535").format(
             port=args.web), file=sys.stderr)
         return 2
+    trouble = no_terminal()
+    if trouble:
+        print(f"cartagena play: {trouble}", file=sys.stderr)
+        return 2
     from cartagena_net.cli.journal_args import choose_state, records_folder
     from cartagena_net.host.homes import PLAY_SLOT
 
@@ -107,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from cartagena_net.host.errors import HostError
     from client.app import run_client
 
-    name = (args.name or default_name())[:32]
+    name = given_name(args) or default_name()
     config = HostConfig(name=_("{name}'s game").format(name=name), port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
                         bot_think=think, web_port=args.web,  # the web view: if asked
@@ -147,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     def done(result: Any) -> None:
         status["code"] = int(result or 0) if not hasattr(result, "getErrorMessage") else 1
         if hasattr(result, "getErrorMessage"):
-            print(f"cartagena play: {result.getErrorMessage()}", file=sys.stderr)
+            print(f"cartagena play: {stopped_because(result)}", file=sys.stderr)
         d = service.stopService()
         if d is not None and hasattr(d, "addBoth"):
             d.addBoth(lambda _: stop_reactor(reactor))

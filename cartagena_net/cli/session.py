@@ -16,10 +16,30 @@ from cartagena_net.i18n import N_, _
 
 
 def default_name() -> str:
+    """The name the player gave last (``n`` in the lobby, ``--name``; kept in the per-user
+    settings, client.settings), else the login name."""
+    from client.settings import saved_name
+
+    name = saved_name()
+    if name:
+        return name
     try:
         return (getpass.getuser() or "player")[:32]
     except (KeyError, OSError):
         return "player"
+
+
+def given_name(args: argparse.Namespace) -> str | None:
+    """``--name`` as given (kept for the next runs too), or None."""
+    name = " ".join((getattr(args, "name", None) or "").split())[:32]
+    if not name:
+        return None
+    from client.settings import save_name
+
+    trouble = save_name(name)
+    if trouble:
+        print(f"cartagena: {trouble}", file=sys.stderr)
+    return name
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -62,17 +82,27 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
         except ValueError as exc:
             print(f"cartagena: {exc}", file=sys.stderr)
             return 2
+    command = "cartagena spectate" if spectate else "cartagena join"
+    trouble = no_terminal()
+    if trouble:
+        print(f"{command}: {trouble}", file=sys.stderr)
+        return 2
     from cartagena_net.cli.loop import install_reactor
 
     reactor = install_reactor()
     from client.app import run_client
 
-    name = (getattr(args, "name", None) or default_name())[:32]
+    if spectate:
+        from client.settings import saved_name
+
+        name = (getattr(args, "name", None) or saved_name() or "spectator")[:32]
+    else:
+        name = given_name(args) or default_name()
     status = {"code": 0}
 
     def done(result: Any) -> None:
         if hasattr(result, "getErrorMessage"):
-            print(f"cartagena: {result.getErrorMessage()}", file=sys.stderr)
+            print(f"{command}: {stopped_because(result)}", file=sys.stderr)
             status["code"] = 1
         stop_reactor(reactor)
 
@@ -88,6 +118,26 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
     reactor.run()
     return status["code"]
 
+
+
+def no_terminal() -> str | None:
+    """Why the client's screen cannot run here (None when it can): it needs a terminal
+    on both its standard input and output."""
+    streams = (sys.stdin, sys.stdout)
+    if all(s is not None and hasattr(s, "isatty") and s.isatty() for s in streams):
+        return None
+    return _("its screen needs a terminal, and the standard input or output is not one "
+             "(a pipe, a file, a service): run it in a terminal window")
+
+
+def stopped_because(failure: Any) -> str:
+    """Why the client stopped, in a sentence (never an empty one)."""
+    text = str(failure.getErrorMessage() or "").strip()
+    if text:
+        return _("the client stopped: {error}").format(error=text)
+    kind = getattr(getattr(failure, "type", None), "__name__", "") or _("an unknown error")
+    return _("the client stopped unexpectedly ({error}); run it again in a terminal "
+             "window").format(error=kind)
 
 
 def stop_reactor(reactor: Any) -> None:

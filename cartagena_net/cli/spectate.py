@@ -11,7 +11,9 @@ HELP = N_("watch a game read-only: HOST[:PORT], or choose among the hosts found 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--name", default="spectator", help=_("your name in the chat"))
+    parser.add_argument("--name", default=None,
+                        help=_("your name in the chat (default: the name you gave last, "
+                               "else spectator)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -270,6 +270,22 @@ class Lobby:
         """A seated player asks for a hint: answered to that connection alone, later."""
         return self._at(conn, msg.table).hint(conn)
 
+    def on_Rename(self, conn: Any, msg: Any) -> None:
+        """The player's name from now on: its chat, the next table it makes or joins, and
+        the seat it holds while no game runs there (docs/protocol.md 4.19)."""
+        name = msg.name.strip()[:32]
+        if not name or name == conn.name:
+            return
+        conn.name = name
+        table = conn.table
+        if table is None or table.playing:
+            return
+        seat = table.sitting.seat_of(conn)
+        if seat is not None and seat.name != name:
+            seat.name = name
+            table.play.journal_seats()
+            self.changed(table)
+
     def on_Chat(self, conn: Any, msg: Any) -> None:
         out = messages.Chat(table=msg.table, text=msg.text, sender=conn.name)
         if msg.table is None:

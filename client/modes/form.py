@@ -5,10 +5,13 @@ from cartagena_net.i18n import _
 from client.modes import Modal, Model
 from client.uistate import CreateForm
 
+TEXT_ROWS = ("name", "options", "password")
+
 
 class NewTableForm(Modal):
-    """Up/down (Tab) chooses a row, left/right changes it, letters type the name and
-    options, Enter sends ``create_table``, Esc closes the form."""
+    """Up/down (Tab) chooses a row, left/right (or space) changes it, letters type the
+    name, the password, the options and the typed option values, Enter sends
+    ``create_table``, Esc closes the form."""
 
     name = "new table form"
 
@@ -18,15 +21,18 @@ class NewTableForm(Modal):
     def on_key(self, m: Model, key: str) -> None:
         f = m.form
         assert f is not None
-        field_name = f.FIELDS[f.row]
+        rows = f.FIELDS
+        field_name = rows[f.row]
+        spec = f.spec(field_name)
         if key in ("escape", "c-c"):
             m.form = None
         elif key in ("up", "s-tab"):
-            f.row = (f.row - 1) % len(f.FIELDS)
+            f.row = (f.row - 1) % len(rows)
         elif key in ("down", "tab"):
-            f.row = (f.row + 1) % len(f.FIELDS)
-        elif key in ("left", "right"):
-            step = 1 if key == "right" else -1
+            f.row = (f.row + 1) % len(rows)
+        elif key in ("left", "right") or (key == "space" and field_name in ("hints",
+                                                                              "chances")):
+            step = -1 if key == "left" else 1
             lo, hi = m.preset_players.get(f.presets[f.preset], (2, 6))
             if field_name == "rules":
                 f.preset = (f.preset + step) % len(f.presets)
@@ -35,18 +41,34 @@ class NewTableForm(Modal):
                 f.players += step
             elif field_name == "bots":
                 f.bots += step
+            elif field_name == "hints":
+                f.hints = not f.hints
+            elif field_name == "chances":
+                f.chances = not f.chances
+            elif spec is not None:
+                steps = spec.steps()
+                now = f.chosen.get(spec.name)
+                at = steps.index(now) if now in steps else 0
+                f.chosen[spec.name] = steps[(at + step) % len(steps)]
             f.players = min(hi, max(lo, f.players))
             f.bots = min(f.players - 1, max(0, f.bots))
         elif key == "enter":
             submit_form(m, f)
-        elif field_name in ("name", "options"):
-            text = getattr(f, field_name)
+        elif field_name in TEXT_ROWS or (spec is not None and spec.typed):
+            text = (getattr(f, field_name) if spec is None
+                    else str(f.chosen.get(spec.name) or ""))
             if key == "backspace":
-                setattr(f, field_name, text[:-1])
+                text = text[:-1]
             elif key == "space":
-                setattr(f, field_name, text + " ")
+                text += " "
             elif len(key) == 1 and key.isprintable() and len(text) < 64:
-                setattr(f, field_name, text + key)
+                text += key
+            else:
+                return
+            if spec is None:
+                setattr(f, field_name, text)
+            else:
+                f.chosen[spec.name] = text or None
 
 
 def submit_form(m: Model, f: CreateForm) -> None:
@@ -56,8 +78,15 @@ def submit_form(m: Model, f: CreateForm) -> None:
         m.set_status(str(exc), error=True)
         return
     name = f.name.strip() or _("table")
-    m.send({"type": "create_table", "name": name[:64], "rules": f.presets[f.preset],
-            "options": options})
+    msg = {"type": "create_table", "name": name[:64], "rules": f.presets[f.preset],
+           "options": options}
+    if f.hints:
+        msg["hints"] = True
+    if f.chances:
+        msg["player_chances"] = True
+    if f.password:
+        msg["password"] = f.password
+    m.send(msg)
     m.pending_create = name[:64]
     m.auto_bots = f.bots
     m.form = None

@@ -96,7 +96,8 @@ class Lobby(Modal):
         elif key == "w" and n:
             m.join(int(m.tables[m.lobby_index]["id"]), spectate=True)
         elif key == "t" and not m.spectate:
-            m.form = CreateForm(presets=m.presets or ["jamaica"], name=_("table"))
+            m.form = CreateForm(presets=m.presets or ["jamaica"], name=_("table"),
+                                specs=tuple(m.option_specs))
         elif key == "n":
             m.start_input("name", _("your name: "), m.name)
         elif key == "o":

@@ -68,7 +68,12 @@ def submit(m: Model, purpose: str, text: str) -> None:
         m.send(msg)
     elif purpose == "name" and text:
         m.name = text[:32]
-        m.set_status(_("name: {name} (used when you next sit down)").format(name=m.name))
+        if m.game_running and m.seat is not None:
+            m.set_status(_("name: {name} (this game keeps the name it started with)").format(
+                name=m.name))
+        else:
+            m.set_status(_("name: {name}").format(name=m.name))
+        m.send({"type": "_name", "name": m.name})
     elif purpose == "address" and text:
         m.send({"type": "_connect", "address": text})
     elif purpose == "password" and text:

@@ -37,3 +37,16 @@ def test_split_address() -> None:
     for bad in ("", "a:b", "a:0", "a:70000"):
         with pytest.raises(ValueError):
             split_address(bad)
+
+
+@pytest.mark.parametrize("argv", [["join", "127.0.0.1:1"], ["spectate", "127.0.0.1:1"],
+                                  ["play", "--players", "2", "--bots", "1"]])
+def test_with_no_terminal_the_client_says_so_in_a_sentence(argv: list[str]) -> None:
+    """Not "cartagena: " and nothing more: what is missing and what to do."""
+    out = subprocess.run([sys.executable, "-m", "cartagena_net", *argv], capture_output=True,
+                         text=True, timeout=60, cwd=ROOT, check=False,
+                         stdin=subprocess.DEVNULL)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    line = out.stderr.strip()
+    assert line.startswith(f"cartagena {argv[0]}: ") and "terminal" in line, out.stderr
+    assert len(line.splitlines()) == 1

@@ -40,6 +40,7 @@ EXAMPLES: dict[str, m.Message] = {
     "hint": m.Hint(table=3, seq=5, action="end", reason="keeps the card you need next",
                    why={"kind": "keep", "card": "skull", "spaces": 4}),
     "chat": m.Chat(text="ahoy", table=3, sender="ann"),
+    "rename": m.Rename(name="Zelda"),
     "ping": m.Ping(nonce=7),
     "pong": m.Pong(nonce=7),
     "bye": m.Bye(reason="done"),

@@ -72,6 +72,7 @@ MESSAGES: dict[str, m.Message] = {
                      "3, the game is at 4", fatal=False, ref="action", why="stale",
                      args={"seq": 3, "now": 4}),
     "chat": m.Chat(text="ahoy", table=1, sender="ann"),
+    "rename": m.Rename(name="Zelda"),
     "ping": m.Ping(nonce=7),
     "pong": m.Pong(nonce=7),
     "bye": m.Bye(reason="the host ended the game", why="host-ended"),

@@ -27,8 +27,9 @@ ANYTIME = {"chat", "ping", "pong", "error", "bye"}
 MAY_SEND = {
     Role.CLIENT: {
         HS: {"hello", "error", "bye"},
-        LOBBY: ANYTIME | {"create_table", "join_table"},
-        TABLE: ANYTIME | {"leave", "add_bot", "remove_bot", "start", "action", "hint"},
+        LOBBY: ANYTIME | {"create_table", "join_table", "rename"},
+        TABLE: ANYTIME | {"leave", "add_bot", "remove_bot", "start", "action", "hint",
+                          "rename"},
     },
     Role.HOST: {
         HS: {"welcome", "error", "bye"},

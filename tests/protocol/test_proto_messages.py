@@ -21,7 +21,7 @@ from .strategies import any_message
 TABLE_TYPES = {
     "hello", "welcome", "error", "lobby", "create_table", "join_table", "joined",
     "leave", "add_bot", "remove_bot", "start", "action", "state", "hint", "chat", "ping",
-    "pong", "bye",
+    "pong", "bye", "rename",
 }
 
 

@@ -1,0 +1,77 @@
+"""The player's own settings kept between runs: for now the name they gave (``n`` in the
+lobby, or ``--name``), used by every later `join`, `spectate`, `play` and the host's own
+client.
+
+Stored as ``settings.json`` next to the saved seats (:mod:`client.tokens`: the user's
+state directory, 0700; the file 0600), written atomically (a private temp file renamed
+over the old one). A file that cannot be read is treated as empty and is replaced by the
+next save; a disk that refuses the file loses only the saving: :func:`save_name` says why
+in one sentence, and the name is used for this run all the same.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cartagena_net.i18n import _
+from cartagena_net.portable.dirs import user_state_dir
+
+FILE_NAME = "settings.json"
+NAME_MAX = 32
+
+
+def settings_path(directory: Path | None = None) -> Path:
+    return (directory if directory is not None else user_state_dir()) / FILE_NAME
+
+
+def load(directory: Path | None = None) -> dict[str, Any]:
+    """The saved settings (empty when there are none or they cannot be read)."""
+    try:
+        data = json.loads(settings_path(directory).read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def saved_name(directory: Path | None = None) -> str | None:
+    """The name the player gave last (None if none was saved)."""
+    name = load(directory).get("name")
+    if not isinstance(name, str):
+        return None
+    name = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_MAX]
+    return name or None
+
+
+def save_name(name: str, directory: Path | None = None) -> str | None:
+    """Keep ``name`` for the next runs; None when saved, else why not (one sentence)."""
+    path = settings_path(directory)
+    data = load(directory)
+    if data.get("name") == name:
+        return None
+    data["name"] = name
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # mkstemp opens in binary mode (O_BINARY on Windows); bytes are written.
+        fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", suffix=".tmp", dir=path.parent)
+        try:
+            try:
+                view = memoryview(json.dumps(data, ensure_ascii=False).encode("utf-8"))
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        return _("your name is used now but cannot be kept for the next time ({file}: "
+                 "{error})").format(file=path, error=exc.strerror or exc)
+    return None
