@@ -233,6 +233,26 @@ const Options = (() => {
   return { label, choice, phrase, line };
 })();
 
+// A player of a game's record ({name, bot, level}: web/games.py person) in words:
+// "Blackbeard (thinking bot, normal)".
+function personText(p) {
+  if (!p) return "";
+  if (!p.bot) return p.name;
+  return t("{name} ({bot})", { name: p.name, bot: Names.bot(p.bot, p.level) });
+}
+
+// A game of the list (web/games.py summary) as a line: when, the rules in words, who
+// played and how it ended.
+function gameLine(g) {
+  const people = (g.people || []).map(personText);
+  const when = localTime(g.ended || g.started);
+  const rules = [Names.preset(g.preset), Options.line(g.options)].filter(Boolean).join(" · ");
+  const winner = Number.isInteger(g.winner_seat) && g.people ? personText(g.people[g.winner_seat]) : "";
+  const end = g.end === "won" ? t("{name} won", { name: winner })
+    : ({ stopped: t("stopped"), abandoned: t("abandoned") })[g.end] || t("unfinished");
+  return { when, rules, people: people.join(", "), end };
+}
+
 // A time the host sent (ISO 8601, UTC) as the reader's local date and time.
 function localTime(iso) {
   const d = new Date(iso);

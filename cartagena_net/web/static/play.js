@@ -261,7 +261,7 @@
     if (!here) { renderLobby(); return screen("lobby"); }
     const t = table();
     $("title").textContent = t ? t.name : tr("Table {n}", { n: here.table });
-    $("rules").textContent = t ? t.rules : "";
+    $("rules").textContent = t ? Names.preset(t.rules) : "";
     if (!view || (t && t.status === "waiting") || room) { renderWaiting(t); return screen("waiting"); }
     screen("game");
     renderGame();
@@ -282,7 +282,7 @@
       const free = t.seats.filter((s) => !s.name && !s.bot).length;
       const li = el("li", { class: "table-item", "data-table": t.id },
         el("span", { class: "name" }, `${t.name}${t.password ? " 🔒" : ""}`),
-        el("span", { class: "table-info" }, ` · ${t.rules} · ${status(t.status)} · ${nt("{n} free seat", "{n} free seats", free)}${t.hints ? " · " + tr("hints") : ""}${t.player_chances ? " · " + tr("chances shown") : ""}`));
+        el("span", { class: "table-info" }, ` · ${Names.preset(t.rules)} · ${status(t.status)} · ${nt("{n} free seat", "{n} free seats", free)}${t.hints ? " · " + tr("hints") : ""}${t.player_chances ? " · " + tr("chances shown") : ""}`));
       const sit = el("button", { class: "sit", "data-table": t.id }, tr("Take a seat"));
       sit.disabled = free === 0;
       sit.onclick = () => join(t, false);
@@ -302,9 +302,9 @@
   }
 
   function renderWaiting(t) {
-    $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${status(t.status)}` : tr("Table");
+    $("waiting-title").textContent = t ? `${t.name} · ${Names.preset(t.rules)} · ${status(t.status)}` : tr("Table");
     $("turn").replaceChildren();
-    $("waiting-options").textContent = t && t.options ? Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(" ") : "";
+    $("waiting-options").textContent = t && t.options ? Options.line(t.options) : "";
     const list = $("seat-list");
     list.replaceChildren();
     const L = letters();

@@ -66,7 +66,7 @@
     const status = table ? table.status : "";
     $("status-badge").textContent = ({ waiting: tr("waiting"), playing: tr("playing"), finished: tr("finished") })[status] || status;
     $("status-badge").dataset.status = status;
-    $("rules").textContent = table ? table.rules : "";
+    $("rules").textContent = table ? Names.preset(table.rules) : "";
     $("watching").textContent = table ? nt("{n} watching", "{n} watching", table.spectators) : "";
     document.body.dataset.phase = !view ? "waiting" : (view.outcome ? "over" : "playing");
     placeJoin(status);
