@@ -253,6 +253,33 @@ function gameLine(g) {
   return { when, rules, people: people.join(", "), end };
 }
 
+// A decision a seat owes (view.pending: docs/protocol.md), said as what it asks: a
+// Filibusters discard, or the Black Magic Woman's rum (give), lantern (keep, put back)
+// and gun (take). ``who`` names the seat; ``you``: the reader owes it.
+function pendingText(p, view, who, you) {
+  const power = (view && view.magic && view.magic.power) || null;
+  const n = Number(p.count) || 1;
+  const target = power && Number.isInteger(power.target) ? who(power.target) : "";
+  const name = you ? "" : who(p.seat);
+  switch (p.kind) {
+    case "give":
+      return you ? nt("give one drawn card to each other player ({n} to give)", "give one drawn card to each other player ({n} to give)", n)
+        : nt("{who} gives one drawn card to each other player ({n} to give)", "{who} gives one drawn card to each other player ({n} to give)", n, { who: name });
+    case "keep":
+      return you ? nt("keep {n} of the drawn cards", "keep {n} of the drawn cards", n)
+        : nt("{who} keeps {n} of the drawn cards", "{who} keeps {n} of the drawn cards", n, { who: name });
+    case "stack":
+      return you ? nt("put {n} drawn card back on top of the stock", "put {n} drawn cards back on top of the stock, one at a time", n)
+        : nt("{who} puts {n} drawn card back on top of the stock", "{who} puts {n} drawn cards back on top of the stock", n, { who: name });
+    case "take":
+      return you ? t("take one card from {target}'s hand", { target })
+        : t("{who} takes one card from {target}'s hand", { who: name, target });
+    default:
+      return you ? nt("you must discard {n} card", "you must discard {n} cards", n)
+        : nt("{who} must discard {n} card", "{who} must discard {n} cards", n, { who: name });
+  }
+}
+
 // A time the host sent (ISO 8601, UTC) as the reader's local date and time.
 function localTime(iso) {
   const d = new Date(iso);

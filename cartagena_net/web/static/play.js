@@ -334,6 +334,9 @@
     const me = here.seat !== null ? view.seats[here.seat] : null;
     $("you-title").textContent = me ? tr("You: {name} ({color})", { name: seatName(here.seat), color: Names.color(me.color) }) : tr("Watching");
     $("hand").replaceChildren(...(me && me.hand ? me.hand.map((c) => Words.card(c, ctx, 30)) : []));
+    const shown = Words.powerCards(ctx);
+    $("power-box").replaceChildren(...shown);
+    $("power-box").hidden = !shown.length;
     $("game-leave").textContent = here.seat === null ? tr("Stop watching") : tr("Leave the seat");
     renderChoices(ctx);
     renderEnd();
@@ -363,7 +366,7 @@
     const mine = turn === here.seat;
     t.append(chip(view.seats[turn].color, L), mine ? " " + tr("Your turn") : " " + tr("{name} to play", { name: seatName(turn) }),
       el("span", { class: "actions" }, " · " + tr("action {n} of {m}", { n: Math.min(view.actions_taken + 1, view.actions_max), m: view.actions_max })));
-    for (const p of view.pending || []) t.append(el("span", { class: "pending" }, " · " + tr("{who} must discard {n}", { who: p.seat === here.seat ? tr("you") : seatName(p.seat), n: p.count })));
+    for (const p of view.pending || []) t.append(el("span", { class: "pending" }, " · " + pendingText(p, view, seatName, p.seat === here.seat)));
   }
 
   // The next words of the legal actions that begin with the words picked so far.
@@ -383,9 +386,11 @@
     const words = nextWords();
     const doing = $("doing");
     doing.replaceChildren();
+    // The move chosen is said once: in the Confirm box when it is whole, here while not.
     if (!legal.length) doing.append(view.outcome ? tr("The game is over.") : tr("Wait for your turn."));
+    else if (complete) doing.append(tr("Your move is ready: confirm it, or go back."));
     else if (prefix.length) doing.append(tr("You chose:") + " ", Words.phrase(prefix, ctx));
-    else doing.append(tr("Your move: pick one."));
+    else doing.append(Words.instruction(ctx) || tr("Your move: pick one."));
     words.forEach((word, i) => {
       const picked = prefix.concat([word]);
       const kind = Words.kindAt(picked, prefix.length);
@@ -490,12 +495,16 @@
 
   // -- leaving: asked first, far from the move buttons -------------------------------
 
-  function askLeave() {
+  // toPage: the bar's "←" (off to the list of tables; the seat stays the guest's).
+  let leaving = "seat";
+  function askLeave(toPage) {
     if (!here) return;
-    $("leave-ask-text").textContent = here.seat === null ? tr("Stop watching this table?")
+    leaving = toPage === true ? "page" : "seat";
+    $("leave-ask-text").textContent = leaving === "page" ? tr("Go to the list of tables? Your seat stays yours: open this page again to play on.")
+      : here.seat === null ? tr("Stop watching this table?")
       : view && !view.outcome ? tr("Leave your seat? The game goes on without you (a bot may take over), and this page forgets the seat.")
         : tr("Leave your seat at this table?");
-    $("leave-yes").textContent = here.seat === null ? tr("Stop watching") : tr("Leave");
+    $("leave-yes").textContent = leaving === "page" ? tr("Go to the tables") : here.seat === null ? tr("Stop watching") : tr("Leave");
     $("leave-ask").hidden = false;
     $("leave-no").focus();
   }
@@ -534,16 +543,25 @@
     let options;
     try { options = TableForm.options(); } catch (err) { notice(err.message); return; }
     notice("");
-    const name = tr("{name}'s table", { name: localStorage.getItem("cartagena-name") || "guest" });
+    // A name no table here has yet ("Ann's table", then "Ann's table 2"...).
+    const base = tr("{name}'s table", { name: localStorage.getItem("cartagena-name") || "guest" });
+    const taken = new Set(lobby.map((x) => x.name));
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base} ${n}`;
     send({ type: "create_table", name, rules: TableForm.rulesName(), options,
            hints: $("new-hints").checked, player_chances: $("new-chances").checked });
   };
   $("new-reset").onclick = () => TableForm.reset();
   $("start").onclick = () => { if (here) { room = false; notice(""); send({ type: "start", table: here.table }); } };
   $("add-bot").onclick = () => here && send({ type: "add_bot", table: here.table, kind: "ismcts" });
-  $("leave").onclick = askLeave;
-  $("game-leave").onclick = askLeave;
-  $("leave-yes").onclick = leave;
+  $("leave").onclick = () => askLeave(false);
+  $("game-leave").onclick = () => askLeave(false);
+  $("leave-yes").onclick = () => { if (leaving === "page") location.href = "/"; else leave(); };
+  document.querySelector("#bar .back").addEventListener("click", (e) => {
+    if (!here || here.seat === null || document.body.dataset.screen !== "game") return;
+    e.preventDefault();
+    askLeave(true);
+  });
   $("leave-no").onclick = () => { $("leave-ask").hidden = true; };
   $("take-back").onclick = () => { notice(""); forget(); screen("lobby"); resume(); };
   $("again").onclick = playAgain;

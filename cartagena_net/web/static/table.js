@@ -146,7 +146,7 @@
       t.append(el("span", { class: "captain-note" }, " · " + tr("Captain: may sail free")));
     }
     for (const p of view.pending) {
-      t.append(el("span", { class: "pending" }, " · " + tr("{who} must discard {n}", { who: seatName(p.seat), n: p.count })));
+      t.append(el("span", { class: "pending" }, " · " + pendingText(p, view, seatName, false)));
     }
   }
 

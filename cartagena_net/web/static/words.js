@@ -88,7 +88,7 @@ const Words = (() => {
     if (kind === "verb") return el("span", { class: "verb-word" }, VERBS[word] ? VERBS[word]() : word);
     if (kind === "seat" && /^[0-9]+$/.test(word)) return player(Number(word), ctx);
     if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) return position(words, i, ctx);
-    if (kind === "card") return card(word, ctx);
+    if (kind === "card") return el("span", { class: "card-named" }, card(word, ctx), ` ${Names.card(word)}`);
     if (kind === "power") return el("span", { class: "power-word" }, card(word, ctx), ` ${Names.card(base(word))}`);
     return el("span", {}, word);
   }
@@ -98,5 +98,38 @@ const Words = (() => {
     return el("span", { class: "phrase" }, ...words.map((_, i) => label(words, i, ctx)));
   }
 
-  return { kindAt, label, phrase, card, player, ARGS, POWER_ARGS };
+  // What the page asks of the guest now, in a line ("give one drawn card to each other
+  // player"), or null when it is a plain turn.
+  function instruction(ctx) {
+    const v = ctx.view;
+    const p = v && (v.pending || [])[0];
+    if (!p || p.seat !== ctx.seat) return null;
+    const line = pendingText(p, v, ctx.seatName, true);
+    return line.charAt(0).toUpperCase() + line.slice(1) + ".";
+  }
+
+  // The cards a power of the guest's shows (only its player's view carries them): the
+  // rum's or the lantern's drawn cards, the lantern's put back so far, the gun's
+  // target's hand, each under whose they are. [] when none.
+  function powerCards(ctx) {
+    const power = ctx.view && ctx.view.magic && ctx.view.magic.power;
+    if (!power || power.seat !== ctx.seat) return [];
+    const row = (title, cards, kind) => el("div", { class: "power-cards", "data-kind": kind },
+      el("p", { class: "power-title" }, title),
+      el("div", { class: "cards" }, ...cards.map((c) => el("span", { class: "card-named" }, card(c, ctx, 30), ` ${Names.card(c)}`))));
+    const out = [];
+    if (power.kind === "gun" && Array.isArray(power.hand)) {
+      out.push(row(t("{name}'s hand (take one):", { name: ctx.seatName(power.target) }), power.hand, "hand"));
+    }
+    if (Array.isArray(power.pool) && power.pool.length) {
+      const title = power.kind === "rum" ? t("The cards you drew with the rum:") : t("The cards you drew with the lantern:");
+      out.push(row(title, power.pool, "pool"));
+    }
+    if (Array.isArray(power.placed) && power.placed.length) {
+      out.push(row(t("Put back on the stock so far (top first):"), power.placed, "placed"));
+    }
+    return out;
+  }
+
+  return { kindAt, label, phrase, card, player, instruction, powerCards, ARGS, POWER_ARGS };
 })();
