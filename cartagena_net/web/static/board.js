@@ -345,7 +345,7 @@ const Board = (() => {
       // it passed, between their symbols and their pawns.
       const edge = (at, toward) => {
         const dx = toward[0] - at[0], dy = toward[1] - at[1], d = Math.hypot(dx, dy) || 1;
-        const k = Math.min(1, (CELL / 2 + 1) / Math.max(Math.abs(dx), Math.abs(dy), 1));
+        const k = Math.min(1, (CELL / 2 + 2) / Math.max(Math.abs(dx), Math.abs(dy), 1));
         return [at[0] + dx * k, at[1] + dy * k, d];
       };
       const first = edge(pts[0], pts[1]);
@@ -356,7 +356,7 @@ const Board = (() => {
       const color = colorOf(view.seats[way.seat].color);
       const id = `way-end-${n}`;
       let defs = root.querySelector("defs");
-      const marker = svg("marker", { id, viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: "auto-start-reverse" },
+      const marker = svg("marker", { id, viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 2.4, markerHeight: 2.4, orient: "auto-start-reverse" },
         svg("path", { d: "M0 0L10 5L0 10z", fill: color, stroke: "#111", "stroke-width": 1 }));
       defs.append(marker);
       root.append(svg("polyline", { points: points.join(" "), class: "way" + (animate ? " fresh" : ""), stroke: color, "data-seat": way.seat,

@@ -73,7 +73,7 @@
     const moves = view ? lastMoves() : [];
     renderPlayers(L, new Set(moves.map((m) => m.seat)));
     if (!view) {
-      $("turn").textContent = status === "playing" ? "" : tr("Waiting for the game to start");
+      $("turn").textContent = "";  // the board's place says it, under the join code
       $("board").replaceChildren();
       $("board-wrap").classList.add("empty");
       $("waiting-box").hidden = false;
