@@ -191,10 +191,12 @@ const Board = (() => {
   function piece(seat, count, x, y, r, letters, color) {
     const g = svg("g", { class: "piece", "data-seat": seat, "data-count": count, transform: `translate(${x} ${y})` });
     g.append(svg("circle", { r, fill: colorOf(color), class: "pawn" }));
-    g.append(svg("text", { class: "pawn-letter", y: 5.4, fill: inkOn(color), "font-size": 15 }, letters[color] || "?"));
+    const size = Math.max(15, floor);
+    g.append(svg("text", { class: "pawn-letter", y: size * 0.36, fill: inkOn(color), "font-size": size }, letters[color] || "?"));
     if (count > 1) {
-      g.append(svg("circle", { cx: r * 0.8, cy: -r * 0.8, r: 8, class: "badge" }));
-      g.append(svg("text", { x: r * 0.8, y: -r * 0.8 + 4.8, class: "badge-text", "font-size": 13.5 }, count));
+      const b = Math.max(13.5, floor), br = Math.max(8, b * 0.6);
+      g.append(svg("circle", { cx: r * 0.8, cy: -r * 0.8, r: br, class: "badge" }));
+      g.append(svg("text", { x: r * 0.8, y: -r * 0.8 + b * 0.36, class: "badge-text", "font-size": b }, count));
     }
     return g;
   }
@@ -204,6 +206,22 @@ const Board = (() => {
   function drawPieces(group, here, view, letters, area) {
     const seats = [...here.keys()].sort((a, b) => a - b);
     if (!seats.length) return;
+    if (area.pairs && seats.length > area.columns && seats.some((s) => here.get(s) > 1)) {
+      // Crowded (the start): two columns of a pawn and its number beside it, no badge
+      // over a neighbour.
+      const rows = Math.ceil(seats.length / 2), cw = area.w / 2, ch = area.h / rows;
+      const size = Math.max(15, floor);
+      const r = Math.min(area.r, ch / 2 - 1, (cw - size * 0.7 - 4) / 2);
+      seats.forEach((seat, i) => {
+        const x = area.x + cw * (i % 2) + (cw - (2 * r + 3 + size * 0.6)) / 2 + r;
+        const y = area.y + ch * (Math.floor(i / 2) + 0.5);
+        const g = piece(seat, 1, x, y, r, letters, view.seats[seat].color);
+        g.dataset.count = here.get(seat);
+        g.append(svg("text", { x: r + 2, y: size * 0.36, class: "piece-count", "font-size": size }, here.get(seat)));
+        group.append(g);
+      });
+      return;
+    }
     const per = seats.length <= area.columns ? seats.length : area.columns;
     const rows = Math.ceil(seats.length / per);
     const cw = area.w / area.columns, ch = area.h / rows;
@@ -229,6 +247,7 @@ const Board = (() => {
   // A line of text centred on a tile; a long one ("flooded sloop") is squeezed to the
   // tile's width rather than set smaller (it stays as readable as the rest).
   function label(text, y, size, cls) {
+    size = Math.max(size, floor);
     const node = svg("text", { x: CELL / 2, y, class: cls, "font-size": size }, text);
     if (String(text).length * size * 0.56 > CELL - 8) {
       node.setAttribute("textLength", CELL - 8);
@@ -239,7 +258,7 @@ const Board = (() => {
 
   function drawDock(g, place, view, letters) {
     g.dataset.shore = place.shore;
-    g.append(svg("text", { x: CELL / 2, y: 19, class: "place-label", "font-size": 16 }, place.label));
+    g.append(label(place.label, 19, 16, "place-label"));
     if (!place.sloop) {
       g.dataset.sloop = "no";
       g.append(svg("path", { d: "M14 52q9-8 18 0t18 0 18 0 18 0", class: "wave" }));
@@ -266,10 +285,21 @@ const Board = (() => {
     return who ? `${what} — ${who}` : what;
   }
 
+  // The least font size on the board, in its units: opts.minText (CSS px, the TV's
+  // smallest text) over the scale the board is drawn at; 0 where none is asked.
+  let floor = 0;
+
   function render(root, view, opts) {
     const letters = opts.letters, symLetters = opts.symbolLetters;
     const tracks = TRACK_BUILDERS.flatMap((build) => build(view));
     const layout = layOut(tracks, opts.aspect || 1.6);
+    floor = 0;
+    if (opts.minText) {
+      const box = root.getBoundingClientRect();
+      const scale = Math.min(box.width / layout.width, box.height / layout.height);
+      if (scale > 0) floor = Math.min(30, opts.minText / scale + 0.3);
+    }
+    root.style.setProperty("--floor", `${floor}px`);
     root.replaceChildren();
     defineSymbols(root, view.symbols);
     root.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
@@ -318,8 +348,11 @@ const Board = (() => {
         g.append(label(place.label, 21, 17, "place-label"));
         let total = 0;
         for (const n of here.values()) total += n;
-        g.append(label(nt("{n} pirate", "{n} pirates", total), 95, 14, "place-count"));
-        drawPieces(g, here, view, letters, { x: 4, y: 31, w: 92, h: 53, r: 13, columns: 3 });
+        // Crowded, the pawns take the count's line (each says its number).
+        const crowded = here.size > 3 && floor > 15;
+        if (!crowded) g.append(label(nt("{n} pirate", "{n} pirates", total), 95, 14, "place-count"));
+        drawPieces(g, here, view, letters, crowded ? { x: 4, y: 27, w: 92, h: 73, r: 13, columns: 3, pairs: true }
+          : { x: 4, y: 31, w: 92, h: 53, r: 13, columns: 3, pairs: true });
       }
       root.append(g);
     }

@@ -90,8 +90,11 @@
     $("cards-panel").hidden = false;
     $("log-panel").hidden = false;
     const highlight = Board.highlightOf(moves, view);
+    // On a TV (web.css's stage) no text on the board is under a 60th of the screen's
+    // height: 18 px at 1080p, 12 px at 720p.
+    const stage = window.innerWidth >= 900;
     Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect(),
-      animate: fresh });
+      animate: fresh, minText: stage ? window.innerHeight / 60 : 0 });
     fresh = false;
     renderLastMove(L);
     renderTurn(L);
