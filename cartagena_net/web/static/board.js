@@ -349,7 +349,7 @@ const Board = (() => {
         let total = 0;
         for (const n of here.values()) total += n;
         // Crowded, the pawns take the count's line (each says its number).
-        const crowded = here.size > 3 && floor > 15;
+        const crowded = here.size > 3;
         if (!crowded) g.append(label(nt("{n} pirate", "{n} pirates", total), 95, 14, "place-count"));
         drawPieces(g, here, view, letters, crowded ? { x: 4, y: 27, w: 92, h: 73, r: 13, columns: 3, pairs: true }
           : { x: 4, y: 31, w: 92, h: 53, r: 13, columns: 3, pairs: true });
