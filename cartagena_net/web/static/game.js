@@ -98,11 +98,17 @@
     };
     const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${percentText(c)}`).join(" · ");
     const move = pos > 0 ? review.moves[pos - 1] : null;
+    // A move in words, as the seat that played it saw the board before it.
+    const said = (action) => {
+      const before = data.views[pos - 1];
+      return Words.text(String(action).split(" "), { view: before, seat: null, mover: move.seat, seatName: label,
+        chip: (color) => chip(color, colorLetters(before.seats.map((s) => s.color))), symbolLetters: symbolLetters(before.symbols) });
+    };
     let advice = tr("Chances here: {chances}.", { chances });
     if (move && move.best && move.best !== move.played) {
-      advice += " " + (move.loss ? tr("{name} played {played}; the bot would have played {best} (it cost about {n} points of chance).", { name: label(move.seat), played: move.played, best: move.best, n: Math.round(move.loss * 100) })
-        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played: move.played, best: move.best }));
-    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: move.played });
+      advice += " " + (move.loss ? tr("{name} played {played}; the bot would have played {best} (it cost about {n} points of chance).", { name: label(move.seat), played: said(move.played), best: said(move.best), n: Math.round(move.loss * 100) })
+        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played: said(move.played), best: said(move.best) }));
+    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: said(move.played) });
     if (review.turning.includes(pos - 1)) advice = tr("A turning point.") + " " + advice;
     $("advice").textContent = advice;
   }

@@ -611,7 +611,7 @@
         $("hint").textContent = asked === seq ? tr("Thinking…") : tr("Hint");
         const reason = shown && prefix.join(" ") === shown.action ? shown : null;
         $("hint-reason").hidden = !reason;
-        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: reason.action, reason: hintText(reason.why) || reason.reason }) : "";
+        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: Words.text(reason.action.split(" "), wordContext()), reason: hintText(reason.why) || reason.reason }) : "";
         LiveChances.draw($("chances"), chances, view.seats, seatName);
       },
     };

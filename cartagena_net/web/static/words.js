@@ -67,7 +67,7 @@ const Words = (() => {
   function position(words, i, ctx) {
     const pos = Number(words[i]);
     const view = ctx.view;
-    const owner = words[0] === "morgan" ? Number(words[1]) : ctx.seat;
+    const owner = words[0] === "morgan" ? Number(words[1]) : (ctx.mover ?? ctx.seat);
     // The pirate that moves from a place is the lowest-numbered of its seat's there: the
     // host's numbers, the same on every screen (docs/protocol.md, `numbered`).
     const s = view && owner !== null && owner !== undefined ? view.seats[owner] : null;
@@ -96,6 +96,25 @@ const Words = (() => {
   // The whole of a (partial) action, word after word.
   function phrase(words, ctx) {
     return el("span", { class: "phrase" }, ...words.map((_, i) => label(words, i, ctx)));
+  }
+
+  // The whole of an action as plain text ("advance · Ann's pirate 1 on 5 · skull"), for
+  // a line of text (a hint's, a replay's advice); ctx as for label, with ctx.mover the
+  // seat that plays it when that is not the reader's.
+  function text(words, ctx) {
+    return words.map((word, i) => {
+      const kind = kindAt(words, i);
+      if (kind === "verb") return VERBS[word] ? VERBS[word]() : word;
+      if (kind === "seat" && /^[0-9]+$/.test(word)) return ctx.seatName(Number(word));
+      if (kind === "card" || kind === "power") return Names.card(word);
+      if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) {
+        const node = position(words, i, ctx);
+        return [...node.childNodes].map((n) => (n.nodeType === 3 ? n.textContent
+          : n.getAttribute && n.getAttribute("aria-label") ? `(${n.getAttribute("aria-label")})` : ""))
+          .join("").replace(/\s+/g, " ").trim();
+      }
+      return word;
+    }).join(" · ");
   }
 
   // What the page asks of the guest now, in a line ("give one drawn card to each other
@@ -131,5 +150,5 @@ const Words = (() => {
     return out;
   }
 
-  return { kindAt, label, phrase, card, player, instruction, powerCards, ARGS, POWER_ARGS };
+  return { kindAt, label, phrase, text, card, player, instruction, powerCards, ARGS, POWER_ARGS };
 })();
