@@ -77,7 +77,8 @@ for (const e of document.querySelectorAll('.name, .chance-name, .score-name, #ta
 }
 for (const place of document.querySelectorAll('#board .place')) {
   const labels = [...place.querySelectorAll('.place-label, .num, .letter, .place-count')].map((x) => x.getBoundingClientRect());
-  for (const p of place.querySelectorAll('.piece')) {
+  const layer = document.querySelector(`#board .pieces[data-key="${place.dataset.key}"]`);
+  for (const p of [...place.querySelectorAll('.piece'), ...(layer ? layer.querySelectorAll('.piece') : [])]) {
     const b = p.getBoundingClientRect();
     for (const l of labels) {
       const w = Math.min(b.right, l.right) - Math.max(b.left, l.left), h = Math.min(b.bottom, l.bottom) - Math.max(b.top, l.top);
@@ -85,6 +86,16 @@ for (const place of document.querySelectorAll('#board .place')) {
     }
   }
 }
+// Every pawn is on top: the element at its centre is the pawn (or its letter). (The
+// pawns' layer lets clicks through to the place: it is asked to catch them here.)
+const layers = [...document.querySelectorAll('#board .pieces')];
+layers.forEach((l) => { l.style.pointerEvents = 'auto'; });
+for (const p of document.querySelectorAll('#board .piece')) {
+  const b = p.querySelector('.pawn').getBoundingClientRect();
+  const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+  if (at && !p.contains(at)) out.covered.push('pawn ' + p.dataset.seat + ' under ' + (at.getAttribute('class') || at.tagName));
+}
+layers.forEach((l) => { l.style.pointerEvents = ''; });
 out.shown = ['player-list', 'piles', 'event-log', 'chances', 'turn'].filter((id) => {
   const e = document.getElementById(id);
   if (!e || !e.getClientRects().length || e.closest('[hidden]')) return false;

@@ -356,7 +356,19 @@ const Board = (() => {
       }
       root.append(g);
     }
+    // The pawns of the spaces, the start and the goal lie over the ways drawn across
+    // them (a way runs under them, never over a pawn): each place's pawns in a layer of
+    // their own at the place (its data-key), which lets clicks through to the place.
+    const layers = [];
+    for (const g of root.querySelectorAll("g.place:not(.dock)")) {
+      const pieces = g.querySelectorAll(":scope > .piece");
+      if (!pieces.length) continue;
+      const layer = svg("g", { class: "pieces", "data-key": g.dataset.key, transform: g.getAttribute("transform") });
+      layer.append(...pieces);
+      layers.push(layer);
+    }
     drawWays(root, layout, opts.highlight.ways || [], view, opts.animate);
+    root.append(...layers);
     return layout;
   }
 
