@@ -282,6 +282,11 @@ const Board = (() => {
       what = place.sloop ? t("the sloop at {shore} (at most {n} of a colour aboard)", { shore: place.label, n: view.sloop.capacity })
         : t("{shore}: the sloop is away", { shore: place.label });
     }
+    if (place.kind === "start" || place.kind === "goal") {
+      let total = 0;
+      for (const n of here.values()) total += n;
+      what = `${what} · ${nt("{n} pirate", "{n} pirates", total)}`;
+    }
     return who ? `${what} — ${who}` : what;
   }
 
