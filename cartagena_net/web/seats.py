@@ -187,9 +187,14 @@ class BrowserSession:
         self.conn.connectionLost(tprotocol.connectionDone)
 
 
+def _digits(word: str) -> bool:
+    return word.isascii() and word.isdigit()
+
+
 def previews(view: dict[str, Any], legal: list[str]) -> dict[str, int]:
-    """Where each of the seat's own moves would land (``advance``, ``retreat``), from its
-    own view only, by the engine's preview rules (the terminal client's too)."""
+    """Where each move the seat may make would land (``advance``, ``retreat``, a Morgan
+    push of another seat's pirate, the parrot's and the hook's powers), from its own view
+    only, by the engine's preview rules (the terminal client's too)."""
     from cartagena_net.engine.preview import Preview
 
     seat = view.get("viewer")
@@ -205,6 +210,16 @@ def previews(view: dict[str, Any], legal: list[str]) -> dict[str, int]:
             elif words[0] == "retreat" and len(words) == 2 and words[1].isdigit():
                 got = board.retreat(seat, int(words[1]))
                 to = got[0] if got else None
+            elif (words[0] == "morgan" and len(words) == 3 and _digits(words[1])
+                  and _digits(words[2])):
+                got = board.push(int(words[1]), int(words[2]))
+                to = got[0] if got else None
+            elif (words[0] == "power" and len(words) == 5 and words[1].rstrip("*") == "parrot"
+                  and _digits(words[3])):
+                to = board.advance(seat, int(words[3]), words[4])
+            elif (words[0] == "power" and len(words) == 4 and words[1].rstrip("*") == "hook"
+                  and _digits(words[3])):
+                to = board.advance(seat, int(words[3]), words[2])
             else:
                 continue
             if to is not None:

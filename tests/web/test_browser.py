@@ -156,7 +156,7 @@ def test_lobby_lists_the_tables_and_links_to_them(browser, host_process):
     browser.get(host.url)
     wait_for(browser, "document.querySelectorAll('#tables .table-entry').length == 1", "the table is listed")
     entry = browser.find_element(By.CSS_SELECTOR, "#tables .table-entry")
-    assert "Tortuga Bay" in entry.text and "playing" in entry.text and "jamaica" in entry.text
+    assert "Tortuga Bay" in entry.text and "playing" in entry.text and "Jamaica" in entry.text
     entry.find_element(By.CSS_SELECTOR, "a.table-link").click()
     board_ready(browser)
     assert browser.current_url.endswith("/table/1")

@@ -4,6 +4,7 @@ with its own buttons and keys, with the bot's review drawn as a curve."""
 from __future__ import annotations
 
 import json
+import re
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -110,6 +111,18 @@ def test_a_finished_game_is_replayed_on_the_tv_with_its_review(browser, tmp_path
         browser.find_element(By.ID, "last").click()
         wait_for(browser, f"document.body.dataset.pos === '{last}'", "the end again")
         assert "Chances here" in browser.find_element(By.ID, "advice").text
+        # Every move the advice names is said in words, never in the engine's notation.
+        said = browser.execute_script("""
+            const out = [];
+            for (let k = 1; k <= arguments[0]; k++) {
+              const s = document.getElementById('slider'); s.value = String(k);
+              s.dispatchEvent(new Event('input'));
+              out.push(document.getElementById('advice').textContent);
+            }
+            return out;""", last)
+        assert any(" played " in line for line in said)
+        for line in said:
+            assert not re.search(r"(advance|retreat) [0-9]+ ?[a-z]*$|(advance|retreat) [0-9]", line), line
         browser.find_element(By.ID, "first").click()
         wait_for(browser, "document.body.dataset.pos === '0'", "the deal again")
         no_errors(browser)

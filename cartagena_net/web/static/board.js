@@ -70,8 +70,9 @@ const Board = (() => {
   function symbolIcon(symbol, letter, size) {
     const name = baseName(symbol);
     const dark = String(symbol).endsWith("*");
+    const said = Names.card(symbol);
     const g = svg("svg", { class: "icon" + (dark ? " dark" : ""), viewBox: "0 0 34 24", width: size * 34 / 24, height: size,
-      role: "img", "aria-label": symbol, "data-symbol": name });
+      role: "img", "aria-label": said, "data-symbol": name });
     g.append(svg("use", { href: "#sym-" + name, x: 0, y: 0, width: 24, height: 24, class: "shape" }));
     g.append(svg("text", { x: 29, y: 20, class: "letter" }, letter || name[0]));
     return g;
@@ -184,32 +185,58 @@ const Board = (() => {
 
   // -- drawing ------------------------------------------------------------------
 
+  // A seat's pirates on a place: a pawn with the seat's letter and, for more than one,
+  // their number on a badge at its top right. Text is never smaller than 13 units (the
+  // TV's smallest text, docs/web.md).
   function piece(seat, count, x, y, r, letters, color) {
     const g = svg("g", { class: "piece", "data-seat": seat, "data-count": count, transform: `translate(${x} ${y})` });
     g.append(svg("circle", { r, fill: colorOf(color), class: "pawn" }));
-    g.append(svg("text", { class: "pawn-letter", y: r * 0.36, fill: inkOn(color), "font-size": r * 1.05 }, letters[color] || "?"));
+    const size = Math.max(15, floor);
+    g.append(svg("text", { class: "pawn-letter", y: size * 0.36, fill: inkOn(color), "font-size": size }, letters[color] || "?"));
     if (count > 1) {
-      g.append(svg("circle", { cx: r * 0.95, cy: -r * 0.85, r: r * 0.62, class: "badge" }));
-      g.append(svg("text", { x: r * 0.95, y: -r * 0.62, class: "badge-text", "font-size": r * 0.78 }, count));
+      const b = Math.max(13.5, floor), br = Math.max(8, b * 0.6);
+      g.append(svg("circle", { cx: r * 0.8, cy: -r * 0.8, r: br, class: "badge" }));
+      g.append(svg("text", { x: r * 0.8, y: -r * 0.8 + b * 0.36, class: "badge-text", "font-size": b }, count));
     }
     return g;
   }
 
+  // The seats' pieces in a box of the place (x, y, w, h): one row while they fit, else
+  // rows of ``columns``; each pawn as big as its cell allows (at most ``r``).
   function drawPieces(group, here, view, letters, area) {
     const seats = [...here.keys()].sort((a, b) => a - b);
     if (!seats.length) return;
-    const per = area.columns, r = area.r;
+    if (area.pairs && seats.length > area.columns && seats.some((s) => here.get(s) > 1)) {
+      // Crowded (the start): two columns of a pawn and its number beside it, no badge
+      // over a neighbour.
+      const rows = Math.ceil(seats.length / 2), cw = area.w / 2, ch = area.h / rows;
+      const size = Math.max(15, floor);
+      const r = Math.min(area.r, ch / 2 - 1, (cw - size * 0.7 - 4) / 2);
+      seats.forEach((seat, i) => {
+        const x = area.x + cw * (i % 2) + (cw - (2 * r + 3 + size * 0.6)) / 2 + r;
+        const y = area.y + ch * (Math.floor(i / 2) + 0.5);
+        const g = piece(seat, 1, x, y, r, letters, view.seats[seat].color);
+        g.dataset.count = here.get(seat);
+        g.append(svg("text", { x: r + 2, y: size * 0.36, class: "piece-count", "font-size": size }, here.get(seat)));
+        group.append(g);
+      });
+      return;
+    }
+    const per = seats.length <= area.columns ? seats.length : area.columns;
+    const rows = Math.ceil(seats.length / per);
+    const cw = area.w / area.columns, ch = area.h / rows;
+    const r = Math.min(area.r, cw / 2 - 1.5, ch / 2 - 1);
     seats.forEach((seat, i) => {
       const col = i % per, row = Math.floor(i / per);
-      const x = area.x + r + col * (2 * r + area.gap);
-      const y = area.y + r + row * (2 * r + 3);
+      const x = area.x + cw * (col + 0.5);
+      const y = area.y + ch * (row + 0.5);
       group.append(piece(seat, here.get(seat), x, y, r, letters, view.seats[seat].color));
     });
   }
 
   // The sloop: a hull and a sail, in ink, about 44 x 26 units.
-  function sloopShape(x, y) {
-    const g = svg("g", { class: "sloop", transform: `translate(${x} ${y})` });
+  function sloopShape(x, y, scale) {
+    const g = svg("g", { class: "sloop", transform: `translate(${x} ${y}) scale(${scale || 1})` });
     g.append(svg("path", { d: "M22 0v20", class: "mast" }));
     g.append(svg("path", { d: "M23.5 1.5l14 16h-14z", class: "sail" }));
     g.append(svg("path", { d: "M20.5 4l-12 13.5h12z", class: "sail" }));
@@ -217,23 +244,35 @@ const Board = (() => {
     return g;
   }
 
+  // A line of text centred on a tile; a long one ("flooded sloop") is squeezed to the
+  // tile's width rather than set smaller (it stays as readable as the rest).
+  function label(text, y, size, cls) {
+    size = Math.max(size, floor);
+    const node = svg("text", { x: CELL / 2, y, class: cls, "font-size": size }, text);
+    if (String(text).length * size * 0.56 > CELL - 8) {
+      node.setAttribute("textLength", CELL - 8);
+      node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    return node;
+  }
+
   function drawDock(g, place, view, letters) {
     g.dataset.shore = place.shore;
-    g.append(svg("text", { x: CELL / 2, y: 20, class: "place-label", "font-size": 15 }, place.label));
+    g.append(label(place.label, 19, 16, "place-label"));
     if (!place.sloop) {
       g.dataset.sloop = "no";
-      g.append(svg("path", { d: "M14 62q9-8 18 0t18 0 18 0 18 0", class: "wave" }));
-      g.append(svg("text", { x: CELL / 2, y: 88, class: "place-count" }, t("sloop away")));
+      g.append(svg("path", { d: "M14 52q9-8 18 0t18 0 18 0 18 0", class: "wave" }));
+      g.append(label(t("sloop away"), 86, 14, "place-count"));
       return;
     }
     g.dataset.sloop = "yes";
     g.classList.add("has-sloop");
-    g.append(sloopShape(28, 25));
+    g.append(sloopShape(34, 24, 0.72));
     const load = new Map();
     view.sloop.aboard.forEach((n, seat) => { if (n > 0) load.set(seat, n); });
     g.dataset.load = view.sloop.aboard.join(",");
-    drawPieces(g, load, view, letters, { x: 6, y: 56, r: 10, columns: 4, gap: 3 });
-    if (!load.size) g.append(svg("text", { x: CELL / 2, y: 78, class: "place-count" }, t("empty")));
+    drawPieces(g, load, view, letters, { x: 4, y: 46, w: 92, h: 54, r: 13, columns: 3 });
+    if (!load.size) g.append(label(t("empty"), 76, 14, "place-count"));
   }
 
   function placeTitle(place, view, here) {
@@ -243,13 +282,29 @@ const Board = (() => {
       what = place.sloop ? t("the sloop at {shore} (at most {n} of a colour aboard)", { shore: place.label, n: view.sloop.capacity })
         : t("{shore}: the sloop is away", { shore: place.label });
     }
+    if (place.kind === "start" || place.kind === "goal") {
+      let total = 0;
+      for (const n of here.values()) total += n;
+      what = `${what} · ${nt("{n} pirate", "{n} pirates", total)}`;
+    }
     return who ? `${what} — ${who}` : what;
   }
+
+  // The least font size on the board, in its units: opts.minText (CSS px, the TV's
+  // smallest text) over the scale the board is drawn at; 0 where none is asked.
+  let floor = 0;
 
   function render(root, view, opts) {
     const letters = opts.letters, symLetters = opts.symbolLetters;
     const tracks = TRACK_BUILDERS.flatMap((build) => build(view));
     const layout = layOut(tracks, opts.aspect || 1.6);
+    floor = 0;
+    if (opts.minText) {
+      const box = root.getBoundingClientRect();
+      const scale = Math.min(box.width / layout.width, box.height / layout.height);
+      if (scale > 0) floor = Math.min(30, opts.minText / scale + 0.3);
+    }
+    root.style.setProperty("--floor", `${floor}px`);
     root.replaceChildren();
     defineSymbols(root, view.symbols);
     root.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
@@ -291,25 +346,76 @@ const Board = (() => {
         g.append(svg("use", { href: "#sym-" + baseName(place.symbol), x: 30, y: 6, width: 40, height: 40, class: "shape" }));
         g.append(svg("text", { x: 88, y: 24, class: "letter" }, symLetters[place.symbol] || place.symbol[0]));
         g.dataset.symbol = place.symbol;
-        drawPieces(g, here, view, letters, { x: 6, y: 48, r: 12, columns: 3, gap: 5 });
+        drawPieces(g, here, view, letters, { x: 4, y: 47, w: 92, h: 53, r: 13, columns: 3 });
       } else if (place.kind === "dock") {
         drawDock(g, place, view, letters);
       } else {
-        // A long name ("flooded sloop") is set smaller to stay on its tile.
-        const size = Math.min(17, Math.floor(170 / Math.max(1, place.label.length)));
-        g.append(svg("text", { x: CELL / 2, y: 22, class: "place-label", "font-size": size }, place.label));
+        g.append(label(place.label, 21, 17, "place-label"));
         let total = 0;
         for (const n of here.values()) total += n;
-        g.append(svg("text", { x: CELL / 2, y: 96, class: "place-count" }, nt("{n} pirate", "{n} pirates", total)));
-        drawPieces(g, here, view, letters, { x: 6, y: 29, r: 12, columns: 3, gap: 5 });
+        // Crowded, the pawns take the count's line (each says its number).
+        const crowded = here.size > 3;
+        if (!crowded) g.append(label(nt("{n} pirate", "{n} pirates", total), 95, 14, "place-count"));
+        drawPieces(g, here, view, letters, crowded ? { x: 4, y: 27, w: 92, h: 73, r: 13, columns: 3, pairs: true }
+          : { x: 4, y: 31, w: 92, h: 53, r: 13, columns: 3, pairs: true });
       }
       root.append(g);
     }
+    // The pawns of the spaces, the start and the goal lie over the ways drawn across
+    // them (a way runs under them, never over a pawn): each place's pawns in a layer of
+    // their own at the place (its data-key), which lets clicks through to the place.
+    const layers = [];
+    for (const g of root.querySelectorAll("g.place:not(.dock)")) {
+      const pieces = g.querySelectorAll(":scope > .piece");
+      if (!pieces.length) continue;
+      const layer = svg("g", { class: "pieces", "data-key": g.dataset.key, transform: g.getAttribute("transform") });
+      layer.append(...pieces);
+      layers.push(layer);
+    }
+    drawWays(root, layout, opts.highlight.ways || [], view, opts.animate);
+    root.append(...layers);
     return layout;
   }
 
+  // The way each pirate of the last turn went, square by square along the route, in its
+  // seat's colour, ending in an arrow; drawn as it happens (the line runs to its end).
+  function drawWays(root, layout, ways, view, animate) {
+    const index = new Map(layout.places.map((p, i) => [p.key, i]));
+    ways.forEach((way, n) => {
+      const a = index.get(way.from), b = index.get(way.to);
+      if (a === undefined || b === undefined || a === b || !view.seats[way.seat]) return;
+      const step = a < b ? 1 : -1;
+      const pts = [];
+      for (let i = a; i !== b + step; i += step) {
+        const p = layout.places[i];
+        pts.push([p.x + CELL / 2, p.y + 47]);
+      }
+      // From the edge of the square it left to the edge of the one it reached (the
+      // arrow's tip): the pawns on both stay in view; between, it runs over the squares
+      // it passed, between their symbols and their pawns.
+      const edge = (at, toward) => {
+        const dx = toward[0] - at[0], dy = toward[1] - at[1], d = Math.hypot(dx, dy) || 1;
+        const k = Math.min(1, (CELL / 2 + 2) / Math.max(Math.abs(dx), Math.abs(dy), 1));
+        return [at[0] + dx * k, at[1] + dy * k, d];
+      };
+      const first = edge(pts[0], pts[1]);
+      const last = edge(pts[pts.length - 1], pts[pts.length - 2]);
+      pts[0] = first;
+      pts[pts.length - 1] = last;
+      const points = pts.map((q) => `${q[0].toFixed(1)},${q[1].toFixed(1)}`);
+      const color = colorOf(view.seats[way.seat].color);
+      const id = `way-end-${n}`;
+      let defs = root.querySelector("defs");
+      const marker = svg("marker", { id, viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 2.4, markerHeight: 2.4, orient: "auto-start-reverse" },
+        svg("path", { d: "M0 0L10 5L0 10z", fill: color, stroke: "#111", "stroke-width": 1 }));
+      defs.append(marker);
+      root.append(svg("polyline", { points: points.join(" "), class: "way" + (animate ? " fresh" : ""), stroke: color, "data-seat": way.seat,
+        "data-from": way.from, "data-to": way.to, pathLength: 100, "marker-end": `url(#${id})` }));
+    });
+  }
+
   // The moves of the last turn that moved (a move taken back by an "undo" is not one).
-  const MOVES = new Set(["advance", "retreat", "morgan", "sail"]);
+  const MOVES = new Set(["advance", "retreat", "morgan", "sail", "parrot", "hook"]);
   function lastMoves(events) {
     const picked = [];
     let seenMove = false, undone = 0;
@@ -326,7 +432,7 @@ const Board = (() => {
   // What render's opts.highlight marks for these move events: where each went (to) and
   // came from (from), with the seat that moved. A sail moves the sloop between shores.
   function highlightOf(moves, view) {
-    const highlight = { to: new Map(), from: new Map() };
+    const highlight = { to: new Map(), from: new Map(), ways: [] };
     for (const m of moves) {
       if (!MOVES.has(m.type)) continue;
       const mover = m.type === "morgan" ? m.owner : m.seat;
@@ -334,6 +440,7 @@ const Board = (() => {
       const from = m.type === "sail" ? `shore:${SHORES.find((s) => s !== m.shore)}` : placeKey(m.from, view);
       highlight.to.set(to, mover);
       if (!highlight.to.has(from)) highlight.from.set(from, mover);
+      if (m.type !== "sail") highlight.ways.unshift({ from, to, seat: mover });
     }
     return highlight;
   }

@@ -33,14 +33,14 @@ const LiveChances = (() => {
 
   function curve(points, colors) {
     const W = 240, H = 60;
-    const box = svg("svg", { class: "chances-curve", viewBox: `0 0 ${W} ${H}`, role: "img",
+    const box = svg("svg", { class: "chances-curve", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img",
                              "aria-label": t("each seat's chance over the game") });
     if (points.length < 2) return box;
     const n = points.length - 1;
     colors.forEach((color, seat) => {
       const xy = points.map((p, i) => `${(i * W / n).toFixed(1)},${(H - (p.chances[seat] || 0) * H).toFixed(1)}`);
       box.append(svg("polyline", { points: xy.join(" "), fill: "none", stroke: colorOf(color),
-                                   "stroke-width": 2, "data-seat": seat }));
+                                   "stroke-width": 2, "vector-effect": "non-scaling-stroke", "data-seat": seat }));
     });
     return box;
   }

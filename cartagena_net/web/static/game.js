@@ -14,7 +14,10 @@
     c.style.background = colorOf(color); c.style.color = inkOn(color);
     return c;
   }
-  const label = (seat) => (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat });
+  const label = (seat) => {
+    const p = data.players.find((x) => x.seat === seat);
+    return p ? (p.name !== undefined ? personText(p) : p.label) : tr("seat {n}", { n: seat });
+  };
 
   function go(to) {
     pos = Math.max(0, Math.min(data.views.length - 1, to));
@@ -95,12 +98,18 @@
     };
     const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${percentText(c)}`).join(" · ");
     const move = pos > 0 ? review.moves[pos - 1] : null;
+    // A move in words, as the seat that played it saw the board before it.
+    const said = (action) => {
+      const before = data.views[pos - 1];
+      return Words.text(String(action).split(" "), { view: before, seat: null, mover: move.seat, seatName: label,
+        chip: (color) => chip(color, colorLetters(before.seats.map((s) => s.color))), symbolLetters: symbolLetters(before.symbols) });
+    };
     let advice = tr("Chances here: {chances}.", { chances });
     if (move && move.best && move.best !== move.played) {
-      advice += " " + (move.loss ? tr("{name} played {played}; the bot would have played {best} (it cost about {n} points of chance).", { name: label(move.seat), played: move.played, best: move.best, n: Math.round(move.loss * 100) })
-        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played: move.played, best: move.best }));
-    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: move.played });
-    if (review.turning.includes(pos - 1)) advice = "A turning point. " + advice;
+      advice += " " + (move.loss ? tr("{name} played {played}; the bot would have played {best} (it cost about {n} points of chance).", { name: label(move.seat), played: said(move.played), best: said(move.best), n: Math.round(move.loss * 100) })
+        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played: said(move.played), best: said(move.best) }));
+    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: said(move.played) });
+    if (review.turning.includes(pos - 1)) advice = tr("A turning point.") + " " + advice;
     $("advice").textContent = advice;
   }
 
@@ -122,9 +131,10 @@
       return;
     }
     data = body;
-    document.title = tr("{rules} · replay · Cartagena", { rules: data.summary.rules });
-    $("title").textContent = `${data.summary.players.join(", ")}`;
-    $("rules").textContent = `${data.summary.rules} · ${data.summary.started || ""}`;
+    const line = gameLine(data.summary);
+    document.title = tr("{rules} · replay · Cartagena", { rules: Names.preset(data.summary.preset) });
+    $("title").textContent = line.people;
+    $("rules").textContent = [line.rules, localTime(data.summary.started)].filter(Boolean).join(" · ");
     turnStarts = [0];
     for (let k = 1; k < data.views.length; k++) {
       if (data.views[k].turn !== data.views[k - 1].turn) turnStarts.push(k);

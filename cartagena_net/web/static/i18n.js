@@ -134,15 +134,162 @@ const Names = (() => {
     "island path": () => pt("place", "island path"), "jungle path": () => pt("place", "jungle path"),
     path: () => pt("place", "path"),
   };
-  // A card ("skull", a dark "skull*" keeps its star), a seat colour, a place the engine names.
+  // A card ("skull"; a dark "skull*" is said "skull (dark card)": the notation's star
+  // never reaches a sentence), a seat colour, a place the engine names.
   function card(word) {
     const s = String(word), dark = s.endsWith("*"), base = dark ? s.slice(0, -1) : s;
-    return (CARDS[base] ? CARDS[base]() : base) + (dark ? "*" : "");
+    const name = CARDS[base] ? CARDS[base]() : base;
+    return dark ? t("{card} (dark card)", { card: name }) : name;
   }
   function color(name) { return COLORS[name] ? COLORS[name]() : String(name); }
   function place(name) { return PLACES[name] ? PLACES[name]() : String(name); }
-  return { card, color, place };
+  // A rules preset by its name ("studiogiochi-2017" reads "Studiogiochi 2017").
+  const PRESETS = {
+    jamaica: () => t("Jamaica"), tortuga: () => t("Tortuga"), hispaniola: () => t("Hispaniola"),
+    ravensburger: () => t("Ravensburger basic"), "ravensburger-advanced": () => t("Ravensburger advanced"),
+    "studiogiochi-2017": () => t("Studiogiochi 2017"), "web-2008": () => t("Web 2008"),
+  };
+  function preset(name) {
+    if (PRESETS[name]) return PRESETS[name]();
+    const s = String(name || "").replace(/[-_]+/g, " ");
+    return s ? s[0].toUpperCase() + s.slice(1) : "";
+  }
+  // A bot by its kind and level ("ismcts", "normal"; or "1.5s" of thinking) in words.
+  function bot(kind, how) {
+    const KINDS = { random: () => t("random bot"), greedy: () => t("quick bot"), ismcts: () => t("thinking bot") };
+    const LEVELS = { easy: () => t("easy"), normal: () => t("normal"), hard: () => t("hard") };
+    const what = KINDS[kind] ? KINDS[kind]() : t("bot");
+    let level = "";
+    if (LEVELS[how]) level = LEVELS[how]();
+    else if (/^[0-9.]+s$/.test(how || "")) level = t("{n} s a move", { n: how.slice(0, -1) });
+    return level ? t("{bot} ({level})", { bot: what, level }) : what;
+  }
+  // A scoreboard's bot row: its key is "KIND LEVEL" (records/format.py score_key).
+  function botRow(key) {
+    const [kind, how] = String(key).split(/\s+/);
+    return bot(kind, how);
+  }
+  return { card, color, place, preset, bot, botRow };
 })();
+
+// The rules options (cartagena_net/engine/options.py) in words: a label for the form, a
+// value's word, and the option as a phrase in a list ("3 players · Black Magic Woman").
+const Options = (() => {
+  const yes = () => t("yes"), no = () => t("no");
+  const LABELS = {
+    players: () => t("Players"), pirates: () => t("Pirates each"), segments: () => t("Board segments"),
+    actions: () => t("Actions a turn"), deal: () => t("Cards dealt"), start_bonus: () => t("Extra cards for the start player"),
+    hands_public: () => t("Open hands"), row_size: () => t("Face-up row"), empty_hand_draw: () => t("An empty hand draws"),
+    morgan: () => t("Morgan"), filibusters: () => t("Filibusters"), magic: () => t("Black Magic Woman"),
+    hand_limit: () => t("Hand limit"), side: () => t("Board side"), story: () => t("Story"),
+    island_segments: () => t("Island path segments"), jail_in_passage: () => t("The jail counts as the passage"),
+    board: () => t("Board layout"), colors: () => t("Seat colours"),
+  };
+  const CHOICES = {
+    empty_hand_draw: { stuck: () => t("only when stuck"), always: () => t("always") },
+    morgan: { off: () => t("off"), instead: () => t("instead of falling back"), also: () => t("beside falling back"),
+      island: () => t("on the island only") },
+    side: { passage: () => t("the passage"), tunnel: () => t("the tunnel"), island: () => pt("place", "island path"),
+      jungle: () => pt("place", "jungle path") },
+    story: { escape: () => t("the escape"), island: () => t("the island"), whole: () => t("the whole jailbreak") },
+  };
+  const label = (name) => (LABELS[name] ? LABELS[name]() : String(name).replace(/_/g, " "));
+  function choice(name, value) {
+    const c = CHOICES[name];
+    if (c && c[value]) return c[value]();
+    if (value === true || value === "true" || value === "True") return yes();
+    if (value === false || value === "false" || value === "False") return no();
+    return Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  const on = (v) => v === true || v === "true" || v === "True";
+  // One option as a phrase.
+  function phrase(name, value) {
+    const n = Number(value);
+    switch (name) {
+      case "players": return nt("{n} player", "{n} players", n);
+      case "pirates": return nt("{n} pirate each", "{n} pirates each", n);
+      case "segments": return nt("{n} board segment", "{n} board segments", n);
+      case "island_segments": return nt("{n} island segment", "{n} island segments", n);
+      case "actions": return nt("up to {n} action a turn", "up to {n} actions a turn", n);
+      case "deal": return nt("{n} card dealt", "{n} cards dealt", n);
+      case "start_bonus": return nt("{n} extra card for the start player", "{n} extra cards for the start player", n);
+      case "hand_limit": return t("hand limit {n}", { n });
+      case "row_size": return n ? nt("a face-up row of {n} card", "a face-up row of {n} cards", n) : t("draws from the hidden stock");
+      case "hands_public": return on(value) ? t("open hands") : t("hidden hands");
+      case "filibusters": return on(value) ? t("Filibusters") : t("no Filibusters");
+      case "magic": return on(value) ? t("Black Magic Woman") : t("no Black Magic Woman");
+      case "jail_in_passage": return on(value) ? t("the jail counts as the passage") : t("the jail does not count as the passage");
+      case "colors": return t("colours: {colors}", { colors: String(value).split(/[\s,]+/).filter(Boolean).map(Names.color).join(", ") });
+      case "board": return t("a board laid out by hand");
+      default: return `${label(name)}: ${choice(name, value)}`;
+    }
+  }
+  // A table's or a game's options as one line, players first.
+  function line(options) {
+    const entries = Object.entries(options || {});
+    entries.sort((a, b) => (a[0] === "players" ? -1 : b[0] === "players" ? 1 : 0));
+    return entries.map(([k, v]) => phrase(k, v)).join(" · ");
+  }
+  return { label, choice, phrase, line };
+})();
+
+// A player of a game's record ({name, bot, level}: web/games.py person) in words:
+// "Blackbeard (thinking bot, normal)".
+function personText(p) {
+  if (!p) return "";
+  if (!p.bot) return p.name;
+  return t("{name} ({bot})", { name: p.name, bot: Names.bot(p.bot, p.level) });
+}
+
+// A game of the list (web/games.py summary) as a line: when, the rules in words, who
+// played and how it ended.
+function gameLine(g) {
+  const people = (g.people || []).map(personText);
+  const when = localTime(g.ended || g.started);
+  const rules = [Names.preset(g.preset), Options.line(g.options)].filter(Boolean).join(" · ");
+  const winner = Number.isInteger(g.winner_seat) && g.people ? personText(g.people[g.winner_seat]) : "";
+  const end = g.end === "won" ? t("{name} won", { name: winner })
+    : ({ stopped: t("stopped"), abandoned: t("abandoned") })[g.end] || t("unfinished");
+  return { when, rules, people: people.join(", "), end };
+}
+
+// A decision a seat owes (view.pending: docs/protocol.md), said as what it asks: a
+// Filibusters discard, or the Black Magic Woman's rum (give), lantern (keep, put back)
+// and gun (take). ``who`` names the seat; ``you``: the reader owes it.
+function pendingText(p, view, who, you) {
+  const power = (view && view.magic && view.magic.power) || null;
+  const n = Number(p.count) || 1;
+  const target = power && Number.isInteger(power.target) ? who(power.target) : "";
+  const name = you ? "" : who(p.seat);
+  switch (p.kind) {
+    case "give":
+      return you ? nt("give one drawn card to each other player ({n} to give)", "give one drawn card to each other player ({n} to give)", n)
+        : nt("{who} gives one drawn card to each other player ({n} to give)", "{who} gives one drawn card to each other player ({n} to give)", n, { who: name });
+    case "keep":
+      return you ? nt("keep {n} of the drawn cards", "keep {n} of the drawn cards", n)
+        : nt("{who} keeps {n} of the drawn cards", "{who} keeps {n} of the drawn cards", n, { who: name });
+    case "stack":
+      return you ? nt("put {n} drawn card back on top of the stock", "put {n} drawn cards back on top of the stock, one at a time", n)
+        : nt("{who} puts {n} drawn card back on top of the stock", "{who} puts {n} drawn cards back on top of the stock", n, { who: name });
+    case "take":
+      return you ? t("take one card from {target}'s hand", { target })
+        : t("{who} takes one card from {target}'s hand", { who: name, target });
+    default:
+      return you ? nt("you must discard {n} card", "you must discard {n} cards", n)
+        : nt("{who} must discard {n} card", "{who} must discard {n} cards", n, { who: name });
+  }
+}
+
+// A time the host sent (ISO 8601, UTC) as the reader's local date and time.
+function localTime(iso) {
+  const d = new Date(iso);
+  if (!iso || Number.isNaN(d.getTime())) return "";
+  try {
+    return d.toLocaleString(I18N.lang, { dateStyle: "medium", timeStyle: "short" });
+  } catch (err) {
+    return d.toLocaleString();
+  }
+}
 
 // A host's reason (an error's or a bye's why and args: docs/protocol.md 4.3) in the
 // reader's language, from the templates the host writes into /i18n.js (the table of

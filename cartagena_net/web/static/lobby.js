@@ -33,7 +33,7 @@
           t.hints ? el("span", { class: "tag" }, tr("hints")) : null,
           t.player_chances ? el("span", { class: "tag" }, tr("chances shown")) : null,
           closed ? el("span", { class: "tag" }, tr("no spectators")) : null),
-        el("div", { class: "table-info" }, `${t.rules} · ${nt("{n} seat", "{n} seats", t.seats.length)} · ${nt("{n} free", "{n} free", free)} · ${nt("{n} watching", "{n} watching", t.spectators)}`),
+        el("div", { class: "table-info" }, `${Names.preset(t.rules)} · ${nt("{n} seat", "{n} seats", t.seats.length)} · ${nt("{n} free", "{n} free", free)} · ${nt("{n} watching", "{n} watching", t.spectators)}`),
         el("div", { class: "seats" }, seats)));
     }
   }
@@ -42,12 +42,10 @@
   function renderScores(rows) {
     $("tonight").hidden = !rows || !rows.length;
     $("scores").replaceChildren(...(rows || []).map((r) => el("li", { class: "score" },
-      `${r.player}${r.bot ? ` (${tr("bot")})` : ""}: ${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`)));
+      `${r.bot ? Names.botRow(r.player) : r.player}: ${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`)));
     $("scores-note").hidden = !(rows || []).some((r) => r.bot);
   }
 
-  // How a game that no one won ended (the record's end: the data's word otherwise).
-  const endWord = (end) => ({ stopped: tr("stopped"), abandoned: tr("abandoned") })[end] || end;
   let gamesAsked = 0;
   async function loadGames() {
     const now = Date.now();
@@ -58,9 +56,12 @@
       if (!response.ok) return;
       const data = await response.json();
       $("finished").hidden = !data.games.length;
-      $("games").replaceChildren(...data.games.map((g) => el("li", { class: "game-entry", "data-game": g.id },
-        el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, `${g.ended || g.started || g.id}`),
-        ` · ${g.rules} · ${g.players.join(", ")} · ${g.end === "won" ? g.winner : endWord(g.end)}`)));
+      $("games").replaceChildren(...data.games.map((g) => {
+        const line = gameLine(g);
+        return el("li", { class: "game-entry", "data-game": g.id },
+          el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, line.when || tr("a game")),
+          ` · ${line.rules} · ${line.people} · ${line.end}`);
+      }));
     } catch (err) { /* the list waits for the next change */ }
   }
 

@@ -280,7 +280,7 @@
     if (!here) { renderLobby(); return screen("lobby"); }
     const t = table();
     $("title").textContent = t ? t.name : tr("Table {n}", { n: here.table });
-    $("rules").textContent = t ? t.rules : "";
+    $("rules").textContent = t ? Names.preset(t.rules) : "";
     // A seat coming back to a game: its state is on its way (no waiting room before it).
     if (!view && (!t || t.status === "playing")) return screen("connecting");
     if (!view || (t && t.status === "waiting") || room) { renderWaiting(t); return screen("waiting"); }
@@ -303,7 +303,7 @@
       const free = t.seats.filter((s) => !s.name && !s.bot).length;
       const li = el("li", { class: "table-item", "data-table": t.id },
         el("span", { class: "name" }, `${t.name}${t.password ? " 🔒" : ""}`),
-        el("span", { class: "table-info" }, ` · ${t.rules} · ${status(t.status)} · ${nt("{n} free seat", "{n} free seats", free)}${t.hints ? " · " + tr("hints") : ""}${t.player_chances ? " · " + tr("chances shown") : ""}`));
+        el("span", { class: "table-info" }, ` · ${Names.preset(t.rules)} · ${status(t.status)} · ${nt("{n} free seat", "{n} free seats", free)}${t.hints ? " · " + tr("hints") : ""}${t.player_chances ? " · " + tr("chances shown") : ""}`));
       const sit = el("button", { class: "sit", "data-table": t.id }, tr("Take a seat"));
       sit.disabled = free === 0;
       sit.onclick = () => join(t, false);
@@ -323,9 +323,9 @@
   }
 
   function renderWaiting(t) {
-    $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${status(t.status)}` : tr("Table");
+    $("waiting-title").textContent = t ? `${t.name} · ${Names.preset(t.rules)} · ${status(t.status)}` : tr("Table");
     $("turn").replaceChildren();
-    $("waiting-options").textContent = t && t.options ? Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(" ") : "";
+    $("waiting-options").textContent = t && t.options ? Options.line(t.options) : "";
     const list = $("seat-list");
     list.replaceChildren();
     const L = letters();
@@ -355,6 +355,9 @@
     const me = here.seat !== null ? view.seats[here.seat] : null;
     $("you-title").textContent = me ? tr("You: {name} ({color})", { name: seatName(here.seat), color: Names.color(me.color) }) : tr("Watching");
     $("hand").replaceChildren(...(me && me.hand ? me.hand.map((c) => Words.card(c, ctx, 30)) : []));
+    const shown = Words.powerCards(ctx);
+    $("power-box").replaceChildren(...shown);
+    $("power-box").hidden = !shown.length;
     $("game-leave").textContent = here.seat === null ? tr("Stop watching") : tr("Leave the seat");
     renderChoices(ctx);
     renderEnd(L);
@@ -384,7 +387,7 @@
     const mine = turn === here.seat;
     t.append(chip(view.seats[turn].color, L), mine ? " " + tr("Your turn") : " " + tr("{name} to play", { name: seatName(turn) }),
       el("span", { class: "actions" }, " · " + tr("action {n} of {m}", { n: Math.min(view.actions_taken + 1, view.actions_max), m: view.actions_max })));
-    for (const p of view.pending || []) t.append(el("span", { class: "pending" }, " · " + tr("{who} must discard {n}", { who: p.seat === here.seat ? tr("you") : seatName(p.seat), n: p.count })));
+    for (const p of view.pending || []) t.append(el("span", { class: "pending" }, " · " + pendingText(p, view, seatName, p.seat === here.seat)));
   }
 
   // The next words of the legal actions that begin with the words picked so far.
@@ -404,9 +407,11 @@
     const words = nextWords();
     const doing = $("doing");
     doing.replaceChildren();
+    // The move chosen is said once: in the Confirm box when it is whole, here while not.
     if (!legal.length) doing.append(view.outcome ? tr("The game is over.") : tr("Wait for your turn."));
+    else if (complete) doing.append(tr("Your move is ready: confirm it, or go back."));
     else if (prefix.length) doing.append(tr("You chose:") + " ", Words.phrase(prefix, ctx));
-    else doing.append(tr("Your move: pick one."));
+    else doing.append(Words.instruction(ctx) || tr("Your move: pick one."));
     words.forEach((word, i) => {
       const picked = prefix.concat([word]);
       const kind = Words.kindAt(picked, prefix.length);
@@ -525,12 +530,16 @@
 
   // -- leaving: asked first, far from the move buttons -------------------------------
 
-  function askLeave() {
+  // toPage: the bar's "←" (off to the list of tables; the seat stays the guest's).
+  let leaving = "seat";
+  function askLeave(toPage) {
     if (!here) return;
-    $("leave-ask-text").textContent = here.seat === null ? tr("Stop watching this table?")
+    leaving = toPage === true ? "page" : "seat";
+    $("leave-ask-text").textContent = leaving === "page" ? tr("Go to the list of tables? Your seat stays yours: open this page again to play on.")
+      : here.seat === null ? tr("Stop watching this table?")
       : view && !view.outcome ? tr("Leave your seat? The game goes on without you (a bot may take over), and this page forgets the seat.")
         : tr("Leave your seat at this table?");
-    $("leave-yes").textContent = here.seat === null ? tr("Stop watching") : tr("Leave");
+    $("leave-yes").textContent = leaving === "page" ? tr("Go to the tables") : here.seat === null ? tr("Stop watching") : tr("Leave");
     $("leave-ask").hidden = false;
     $("leave-no").focus();
   }
@@ -576,16 +585,25 @@
     let options;
     try { options = TableForm.options(); } catch (err) { notice(err.message); return; }
     notice("");
-    const name = tr("{name}'s table", { name: localStorage.getItem("cartagena-name") || "guest" });
+    // A name no table here has yet ("Ann's table", then "Ann's table 2"...).
+    const base = tr("{name}'s table", { name: localStorage.getItem("cartagena-name") || "guest" });
+    const taken = new Set(lobby.map((x) => x.name));
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base} ${n}`;
     send({ type: "create_table", name, rules: TableForm.rulesName(), options,
            hints: $("new-hints").checked, player_chances: $("new-chances").checked });
   };
   $("new-reset").onclick = () => TableForm.reset();
   $("start").onclick = () => { if (here) { room = false; notice(""); send({ type: "start", table: here.table }); } };
   $("add-bot").onclick = () => here && send({ type: "add_bot", table: here.table, kind: "ismcts" });
-  $("leave").onclick = askLeave;
-  $("game-leave").onclick = askLeave;
-  $("leave-yes").onclick = leave;
+  $("leave").onclick = () => askLeave(false);
+  $("game-leave").onclick = () => askLeave(false);
+  $("leave-yes").onclick = () => { if (leaving === "page") location.href = "/"; else leave(); };
+  document.querySelector("#bar .back").addEventListener("click", (e) => {
+    if (!here || here.seat === null || document.body.dataset.screen !== "game") return;
+    e.preventDefault();
+    askLeave(true);
+  });
   $("leave-no").onclick = () => { $("leave-ask").hidden = true; };
   $("take-back").onclick = () => { notice(""); forget(); welcomed = false; render(); resume(); };
   $("again").onclick = playAgain;
@@ -636,7 +654,7 @@
         $("hint").textContent = asked === seq ? tr("Thinking…") : tr("Hint");
         const reason = shown && prefix.join(" ") === shown.action ? shown : null;
         $("hint-reason").hidden = !reason;
-        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: reason.action, reason: hintText(reason.why) || reason.reason }) : "";
+        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: Words.text(reason.action.split(" "), wordContext()), reason: hintText(reason.why) || reason.reason }) : "";
         LiveChances.draw($("chances"), chances, view.seats, seatName);
       },
     };

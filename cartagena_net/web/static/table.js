@@ -15,6 +15,7 @@
   let events = [];    // recent events, oldest first (of this game only)
   let game = null;    // the game they are of: the seq of its first state
   let source = null;
+  let fresh = false;  // the next drawing follows a new state: its moves are drawn as they happen
   const chances = LiveChances.tracker();   // live chances (chances.js)
 
   function letters() { return view ? colorLetters(view.seats.map((s) => s.color)) : colorLetters((table ? table.seats : []).map((s) => s.color)); }
@@ -34,12 +35,26 @@
 
   const lastMoves = () => Board.lastMoves(events);
 
+  // The board's box: on a screen as wide as a TV, the room the stage's grid leaves it
+  // (web.css); on a phone, a tall strip the page scrolls.
   function boardAspect() {
     const wrap = $("board-wrap");
     const w = wrap.clientWidth || window.innerWidth;
     const narrow = window.innerWidth < 900;
-    const h = narrow ? Math.max(w * 1.6, 300) : Math.max(window.innerHeight - $("bar").offsetHeight - 32, 300);
+    const h = narrow ? Math.max(w * 1.6, 300) : Math.max(wrap.clientHeight || (window.innerHeight - $("bar").offsetHeight - 32), 200);
     return w / h;
+  }
+
+  // Between games the join code shows: big in the board's place while the table waits,
+  // in the side after a game; during a game the board has the room.
+  function placeJoin(status) {
+    const box = $("join-box");
+    const waiting = !view;
+    box.hidden = status === "playing" && !!view && !view.outcome;
+    const home = waiting ? $("waiting-box") : $("side");
+    if (box.parentNode !== home) home.prepend(box);
+    box.classList.toggle("big", waiting);
+    $("join-url").textContent = `${location.host}/play`;
   }
 
   // -- drawing --------------------------------------------------------------------
@@ -53,24 +68,72 @@
     const status = table ? table.status : "";
     $("status-badge").textContent = ({ waiting: tr("waiting"), playing: tr("playing"), finished: tr("finished") })[status] || status;
     $("status-badge").dataset.status = status;
-    $("rules").textContent = table ? table.rules : "";
+    $("rules").textContent = table ? Names.preset(table.rules) : "";
     $("watching").textContent = table ? nt("{n} watching", "{n} watching", table.spectators) : "";
-    renderPlayers(L);
+    document.body.dataset.phase = !view ? "waiting" : (view.outcome ? "over" : "playing");
+    placeJoin(status);
+    const moves = view ? lastMoves() : [];
+    renderPlayers(L, new Set(moves.map((m) => m.seat)));
     if (!view) {
-      $("turn").textContent = status === "playing" ? "" : tr("Waiting for the game to start");
+      $("turn").textContent = "";  // the board's place says it, under the join code
       $("board").replaceChildren();
       $("board-wrap").classList.add("empty");
+      $("waiting-box").hidden = false;
+      $("last-move").hidden = true;
+      $("cards-panel").hidden = true;
+      $("log-panel").hidden = true;
+      $("ranking").hidden = true;
+      $("tonight").hidden = true;
+      LiveChances.draw($("chances"), chances, null, seatName);
       return;
     }
     $("board-wrap").classList.remove("empty");
-    const moves = lastMoves();
+    $("waiting-box").hidden = true;
+    $("cards-panel").hidden = false;
+    $("log-panel").hidden = false;
     const highlight = Board.highlightOf(moves, view);
-    Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect() });
+    // On a TV (web.css's stage) no text on the board is under a 60th of the screen's
+    // height: 18 px at 1080p, 12 px at 720p.
+    const stage = window.innerWidth >= 900;
+    Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect(),
+      animate: fresh, minText: stage ? window.innerHeight / 60 : 0 });
+    fresh = false;
+    renderLastMove(L);
     renderTurn(L);
     renderCards();
     renderRanking(L);
     renderLog(new Set(moves));
-    LiveChances.draw($("chances"), chances, view.seats, seatName);
+    LiveChances.draw($("chances"), chances, view.outcome ? null : view.seats, seatName);
+  }
+
+  // What just happened, in big letters above the board: the latest event of the game
+  // (a move, a power, a card played), with the acting seat's chip.
+  function renderLastMove(L) {
+    const line = $("last-move");
+    const e = [...events].reverse().find((x) => x.type !== "turn" && x.type !== "end");
+    line.hidden = !e;
+    if (!e) return;
+    const seat = e.seat !== undefined && e.seat !== null && view.seats[e.seat] ? e.seat : null;
+    line.replaceChildren(...(seat !== null ? [chip(view.seats[seat].color, L), " "] : []), eventLine(e, view, seatName));
+    line.dataset.seat = seat === null ? "" : String(seat);
+    line.style.borderColor = seat === null ? "" : colorOf(view.seats[seat].color);
+  }
+
+  // The evening's scoreboard, shown when a game ends (the lobby's scores: /tables.json).
+  let scoresAsked = 0;
+  async function loadScores() {
+    const now = Date.now();
+    if (now - scoresAsked < 2000) return;
+    scoresAsked = now;
+    try {
+      const response = await fetch("/tables.json", { credentials: "same-origin", cache: "no-store" });
+      if (!response.ok) return;
+      const rows = (await response.json()).scores || [];
+      $("tonight").hidden = !rows.length || !view || !view.outcome;
+      $("scores").replaceChildren(...rows.map((r) => el("li", { class: "score" },
+        el("span", { class: "score-name" }, r.bot ? Names.botRow(r.player) : r.player), " ",
+        el("span", { class: "score-count" }, `${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`))));
+    } catch (err) { /* asked again at the next change */ }
   }
 
   function renderTurn(L) {
@@ -88,11 +151,11 @@
       t.append(el("span", { class: "captain-note" }, " · " + tr("Captain: may sail free")));
     }
     for (const p of view.pending) {
-      t.append(el("span", { class: "pending" }, " · " + tr("{who} must discard {n}", { who: seatName(p.seat), n: p.count })));
+      t.append(el("span", { class: "pending" }, " · " + pendingText(p, view, seatName, false)));
     }
   }
 
-  function renderPlayers(L) {
+  function renderPlayers(L, acted) {
     const list = $("player-list");
     list.replaceChildren();
     const seats = view ? view.seats : (table ? table.seats.map((s) => ({ seat: s.seat, color: s.color })) : []);
@@ -100,12 +163,14 @@
     for (const s of seats) {
       const info = table ? table.seats[s.seat] : null;
       const isTurn = view && !view.outcome && view.turn === s.seat;
-      const li = el("li", { class: "player" + (isTurn ? " turn" : ""), "data-seat": s.seat, "data-color": s.color });
+      const moved = view && acted && acted.has(s.seat);
+      const li = el("li", { class: "player" + (isTurn ? " turn" : "") + (moved ? " acted" : ""), "data-seat": s.seat, "data-color": s.color });
       li.style.borderColor = colorOf(s.color);
       const name = el("span", { class: "name" }, info && info.name ? info.name : tr("(free seat)"));
       const tags = [];
       if (info && info.bot) tags.push(el("span", { class: "tag" }, tr("bot")));
       if (info && info.name && !info.connected) tags.push(el("span", { class: "tag away" }, tr("away")));
+      if (moved) tags.push(el("span", { class: "tag acted-tag" }, tr("just played")));
       if (isTurn) tags.push(el("span", { class: "tag turn-tag" }, "▶ " + tr("to play")));
       if (view && view.captain === s.seat) tags.push(el("span", { class: "tag captain" }, "⚓ " + tr("Captain")));
       const head = el("div", { class: "player-head" }, chip(s.color, L), " ", name, " ", ...tags);
@@ -118,7 +183,8 @@
           view.sloop ? el("span", { class: "aboard" }, tr("{n} aboard", { n: view.sloop.aboard[s.seat] })) : null);
         li.append(stats);
         if (s.hand) {
-          li.append(el("div", { class: "hand cards" }, s.hand.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 22))));
+          li.append(el("div", { class: "hand cards", "aria-label": tr("{name}'s hand", { name: info && info.name ? info.name : Names.color(s.color) }) },
+            s.hand.map((c) => Board.symbolIcon(c, symL[c.replace(/\*$/, "")], 22))));
         }
       }
       list.append(li);
@@ -149,7 +215,8 @@
     const list = $("ranking-list");
     list.replaceChildren();
     box.hidden = !view.outcome;
-    if (!view.outcome) return;
+    if (!view.outcome) { $("tonight").hidden = true; return; }
+    loadScores();
     for (const seat of view.outcome.ranking) {
       const s = view.seats[seat];
       const home = s.pirates.filter((p) => p === view.boat).length;
@@ -220,6 +287,7 @@
       events = events.concat(data.events).slice(-MAX_LOG);
       view = data.view;
       seq = data.seq;
+      fresh = !data.reset && (data.events || []).some((e) => ["advance", "retreat", "morgan", "parrot", "hook"].includes(e.type));
       chances.take(data);
       render();
     });

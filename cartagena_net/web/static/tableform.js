@@ -48,7 +48,7 @@ const TableForm = (() => {
       else input.value = String(shown(value));
     }
     const title = document.getElementById("new-title");
-    if (title) title.textContent = p ? `${t(p.title)} · ${t("{n}–{m} players", { n: p.players[0], m: p.players[1] })}` : "";
+    if (title) title.textContent = p ? `${helpText(p.title)} · ${t("{n}–{m} players", { n: p.players[0], m: p.players[1] })}` : "";
   }
 
   function input(opt) {
@@ -56,7 +56,7 @@ const TableForm = (() => {
     if (opt.type === "bool") return el("input", { ...attrs, type: "checkbox" });
     if (opt.choices && opt.choices.length) {
       return el("select", attrs, el("option", { value: "" }, t("(default)")),
-        ...opt.choices.map((c) => el("option", { value: c }, c)));
+        ...opt.choices.map((c) => el("option", { value: c }, Options.choice(opt.name, c))));
     }
     if (opt.type === "int") {
       const a = { ...attrs, type: "number", inputmode: "numeric", step: "1" };
@@ -66,18 +66,26 @@ const TableForm = (() => {
     return el("input", { ...attrs, type: "text", maxlength: "64", autocapitalize: "none", spellcheck: "false" });
   }
 
+  // An option's help in the reader's words: the engine's notation in it ("story=whole")
+  // said as the option's phrase.
+  function helpText(help) {
+    return t(help).replace(/\b([a-z_]+)=([A-Za-z0-9_]+)/g, (all, k, v) => Options.phrase(k, v))
+      .replace(/\b([a-z]+_[a-z_]+)\b/g, (all, k) => Options.label(k).toLowerCase());
+  }
+
   function setup(data) {
     rules = { presets: data.presets || [], options: (data.options || []).filter((o) => o.name !== "players") };
     const select = document.getElementById("new-rules");
-    select.replaceChildren(...rules.presets.map((p) => el("option", { value: p.name }, p.name)));
+    select.replaceChildren(...rules.presets.map((p) => el("option", { value: p.name }, Names.preset(p.name))));
     const box = document.getElementById("option-fields");
     box.replaceChildren();
     for (const opt of rules.options) {
       const control = input(opt);
       control.addEventListener("input", () => { control.dataset.touched = "yes"; if (opt.name === "story") refill(); });
       control.addEventListener("change", () => { control.dataset.touched = "yes"; if (opt.name === "story") refill(); });
-      box.append(el("label", { class: "option", for: control.id, title: t(opt.help) },
-        el("span", { class: "option-name" }, opt.name), control, el("span", { class: "option-help" }, t(opt.help))));
+      const help = helpText(opt.help);
+      box.append(el("label", { class: "option", for: control.id, title: help },
+        el("span", { class: "option-name" }, Options.label(opt.name)), control, el("span", { class: "option-help" }, help)));
     }
     document.getElementById("new-players").addEventListener("input", (e) => { e.target.dataset.touched = "yes"; });
     select.addEventListener("change", refill);
@@ -96,7 +104,7 @@ const TableForm = (() => {
     const p = preset();
     const n = Number(players.value);
     if (!/^[0-9]+$/.test(players.value) || (p && (n < p.players[0] || n > p.players[1]))) {
-      throw new Error(p ? t("players: {n} to {m} for {rules}", { n: p.players[0], m: p.players[1], rules: p.name }) : t("players: a number for these rules"));
+      throw new Error(p ? t("players: {n} to {m} for {rules}", { n: p.players[0], m: p.players[1], rules: Names.preset(p.name) }) : t("players: a number for these rules"));
     }
     out.players = n;
     for (const opt of rules.options) {
@@ -108,7 +116,7 @@ const TableForm = (() => {
       if (opt.type === "int") {
         const v = Number(text);
         if (!/^[0-9]+$/.test(text) || (opt.bounds && (v < opt.bounds[0] || v > opt.bounds[1]))) {
-          throw new Error(opt.bounds ? t("{name}: a whole number from {n} to {m}", { name: opt.name, n: opt.bounds[0], m: opt.bounds[1] }) : t("{name}: a whole number", { name: opt.name }));
+          throw new Error(opt.bounds ? t("{name}: a whole number from {n} to {m}", { name: Options.label(opt.name), n: opt.bounds[0], m: opt.bounds[1] }) : t("{name}: a whole number", { name: Options.label(opt.name) }));
         }
         out[opt.name] = v;
       } else out[opt.name] = text;

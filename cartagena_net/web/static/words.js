@@ -67,7 +67,7 @@ const Words = (() => {
   function position(words, i, ctx) {
     const pos = Number(words[i]);
     const view = ctx.view;
-    const owner = words[0] === "morgan" ? Number(words[1]) : ctx.seat;
+    const owner = words[0] === "morgan" ? Number(words[1]) : (ctx.mover ?? ctx.seat);
     // The pirate that moves from a place is the lowest-numbered of its seat's there: the
     // host's numbers, the same on every screen (docs/protocol.md, `numbered`).
     const s = view && owner !== null && owner !== undefined ? view.seats[owner] : null;
@@ -88,7 +88,7 @@ const Words = (() => {
     if (kind === "verb") return el("span", { class: "verb-word" }, VERBS[word] ? VERBS[word]() : word);
     if (kind === "seat" && /^[0-9]+$/.test(word)) return player(Number(word), ctx);
     if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) return position(words, i, ctx);
-    if (kind === "card") return card(word, ctx);
+    if (kind === "card") return el("span", { class: "card-named" }, card(word, ctx), ` ${Names.card(word)}`);
     if (kind === "power") return el("span", { class: "power-word" }, card(word, ctx), ` ${Names.card(base(word))}`);
     return el("span", {}, word);
   }
@@ -98,5 +98,57 @@ const Words = (() => {
     return el("span", { class: "phrase" }, ...words.map((_, i) => label(words, i, ctx)));
   }
 
-  return { kindAt, label, phrase, card, player, ARGS, POWER_ARGS };
+  // The whole of an action as plain text ("advance · Ann's pirate 1 on 5 · skull"), for
+  // a line of text (a hint's, a replay's advice); ctx as for label, with ctx.mover the
+  // seat that plays it when that is not the reader's.
+  function text(words, ctx) {
+    return words.map((word, i) => {
+      const kind = kindAt(words, i);
+      if (kind === "verb") return VERBS[word] ? VERBS[word]() : word;
+      if (kind === "seat" && /^[0-9]+$/.test(word)) return ctx.seatName(Number(word));
+      if (kind === "card" || kind === "power") return Names.card(word);
+      if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) {
+        const node = position(words, i, ctx);
+        return [...node.childNodes].map((n) => (n.nodeType === 3 ? n.textContent
+          : n.getAttribute && n.getAttribute("aria-label") ? `(${n.getAttribute("aria-label")})` : ""))
+          .join("").replace(/\s+/g, " ").trim();
+      }
+      return word;
+    }).join(" · ");
+  }
+
+  // What the page asks of the guest now, in a line ("give one drawn card to each other
+  // player"), or null when it is a plain turn.
+  function instruction(ctx) {
+    const v = ctx.view;
+    const p = v && (v.pending || [])[0];
+    if (!p || p.seat !== ctx.seat) return null;
+    const line = pendingText(p, v, ctx.seatName, true);
+    return line.charAt(0).toUpperCase() + line.slice(1) + ".";
+  }
+
+  // The cards a power of the guest's shows (only its player's view carries them): the
+  // rum's or the lantern's drawn cards, the lantern's put back so far, the gun's
+  // target's hand, each under whose they are. [] when none.
+  function powerCards(ctx) {
+    const power = ctx.view && ctx.view.magic && ctx.view.magic.power;
+    if (!power || power.seat !== ctx.seat) return [];
+    const row = (title, cards, kind) => el("div", { class: "power-cards", "data-kind": kind },
+      el("p", { class: "power-title" }, title),
+      el("div", { class: "cards" }, ...cards.map((c) => el("span", { class: "card-named" }, card(c, ctx, 30), ` ${Names.card(c)}`))));
+    const out = [];
+    if (power.kind === "gun" && Array.isArray(power.hand)) {
+      out.push(row(t("{name}'s hand (take one):", { name: ctx.seatName(power.target) }), power.hand, "hand"));
+    }
+    if (Array.isArray(power.pool) && power.pool.length) {
+      const title = power.kind === "rum" ? t("The cards you drew with the rum:") : t("The cards you drew with the lantern:");
+      out.push(row(title, power.pool, "pool"));
+    }
+    if (Array.isArray(power.placed) && power.placed.length) {
+      out.push(row(t("Put back on the stock so far (top first):"), power.placed, "placed"));
+    }
+    return out;
+  }
+
+  return { kindAt, label, phrase, text, card, player, instruction, powerCards, ARGS, POWER_ARGS };
 })();
