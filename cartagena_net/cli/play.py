@@ -7,7 +7,13 @@ from typing import Any
 
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
-from cartagena_net.cli.session import add_notify_arguments, default_name, stop_reactor
+from cartagena_net.cli.session import (
+    add_notify_arguments,
+    add_reader_arguments,
+    default_name,
+    screen_reader,
+    stop_reactor,
+)
 from cartagena_net.i18n import N_, _
 
 HELP = N_("play against bots right away: an embedded host on 127.0.0.1, nothing on the LAN")
@@ -29,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
                         help=_("also show the table in a browser at http://127.0.0.1:PORT/"))
     add_notify_arguments(parser)
+    add_reader_arguments(parser)
     from cartagena_net.cli.learn_args import add_learning_arguments
 
     add_learning_arguments(parser)
@@ -108,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from client.app import run_client
 
     name = (args.name or default_name())[:32]
+    reader = screen_reader(args)
     config = HostConfig(name=_("{name}'s game").format(name=name), port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
                         bot_think=think, web_port=args.web,  # the web view: if asked
@@ -158,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
                        table=None if token else table, auto_start=not token, solo=True,
                        bell=not args.no_bell, title=not args.no_title, web_url=web_url,
-                       token=token)
+                       token=token, screen_reader=reader)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)
