@@ -210,3 +210,35 @@ def test_the_setting_is_remembered_and_can_be_turned_off(tmp_path, monkeypatch):
     assert settings.load()["name"] == "Zelda"
     settings.settings_path().write_text("{not json", encoding="utf-8")
     assert screen_reader(argparse.Namespace(screen_reader=None)) is False
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_a_replay_over_pipes_says_each_action_once_in_words(tmp_path, lang):
+    from cartagena_net.records import store
+    from tests.records.test_format import bot_game, record_of
+
+    state = bot_game("jamaica", {"players": 3, "segments": 2}, seed=3)
+    rec = record_of(state)
+    store.write(tmp_path / "state" / "cartagena-net" / "records", rec)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONIOENCODING="utf-8", HOME=str(tmp_path))
+    steps = len(rec["moves"])
+    typed = ["board", "seat 1", "hand"] + [""] * (steps + 1) + ["back", "others", "log", "quit"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cartagena_net", "replay", "--lang", lang, "--screen-reader",
+         rec["id"]], input="\n".join(typed) + "\n", capture_output=True, text=True,
+        encoding="utf-8", env=env, cwd=str(tmp_path), timeout=120)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    text = done.stdout
+    t = translation(lang).gettext
+    assert not DRAWN.search(text) and not CONTROL.search(text) and "→" not in text
+    for line in said:
+        assert not NOTATION.search(line), line
+    assert t("That was the last action.") in said  # stepped to the end, one action a line
+    assert t("The game is over.") in said
+    assert said[-1] == t("Goodbye.")
+    assert any(x.startswith(t("Your hand, {cards}: {list}.").split("{")[0]) for x in said)
+    # every action said once: as many move sentences as the record's moves (and turns)
+    turns = sum(1 for x in said if x.endswith(t("{who}'s turn").split("}")[-1]))
+    assert turns >= 2
