@@ -172,6 +172,7 @@ class ReaderClient(ReaderCommands, HostLink):
         self.events_said: list[str] = []
         self.pending: list[tuple[dict[str, Any], bool]] = []
         self.on_the_way = False  # a join or a new table was asked: no lobby meanwhile
+        self.lobby_heard = False  # the host's list of tables has come (said only then)
 
     def say(self, line: str) -> None:
         self.speaker.say(line)
@@ -196,6 +197,8 @@ class ReaderClient(ReaderCommands, HostLink):
             self.on_the_way = False
         elif kind in ("joined", "welcome"):
             self.on_the_way = False
+        elif kind == "lobby":
+            self.lobby_heard = True
         super()._message(msg)
 
     def _hosts_changed(self, hosts: list[Any]) -> None:
@@ -290,7 +293,8 @@ class ReaderClient(ReaderCommands, HostLink):
     def _say_lobby(self) -> None:
         m = self.model
         said = (tuple(table_line(t) for t in m.tables), m.saved_seat_free())
-        if said == self.said_tables or self.on_the_way or m.auto_table is not None:
+        if (said == self.said_tables or self.on_the_way or m.auto_table is not None
+                or not self.lobby_heard):
             return
         self.said_tables = said
         self.said_seats = ()

@@ -80,7 +80,16 @@ def seat_words(m: Any, seat: Any) -> str:
         return str(seat)
     if seat == m.seat:
         return _("you")
-    return m.seat_name(seat)
+    return name_of(m, seat)
+
+
+def name_of(m: Any, seat: int) -> str:
+    """The player's name at ``seat``; this player's own before the lobby has it."""
+    if seat == m.seat and m.seat is not None and not any(
+            s.get("seat") == seat and s.get("name")
+            for s in (m.table_info or {}).get("seats") or []):
+        return str(m.name)
+    return str(m.seat_name(seat))
 
 
 def place_words(view: Mapping[str, Any], pos: int | None) -> str:
@@ -102,7 +111,7 @@ def event_words(m: Any, events: list[Any], lines: list[Any]) -> list[str]:
         return place_words(view, p) if view else str(p)
 
     def who(seat: int) -> str:
-        return m.seat_name(seat) if m.view else str(seat)
+        return name_of(m, seat) if m.view else str(seat)
 
     out = []
     for e, line in zip(events, lines if len(lines) == len(events) else [""] * len(events),
@@ -180,46 +189,48 @@ def power_words(m: Any, action: str) -> str:
     """A power or a Lantern's stacking in words (no arrows)."""
     view = m.view or {}
     w = action.split()
-    if w[0] == "power" and w[1].rstrip("*") == "parrot":
+    kind = w[1].rstrip("*") if w[0] == "power" and len(w) > 1 else ""
+    if kind == "parrot":
         pos, sym = int(w[3]), w[4]
         to = advance_to(view, pos, sym)
-        return _("Parrots ({cards}) played as a {card}: your pirate {n} at {frm} goes to {to}"
+        return _("Play two parrots ({cards}) as a {card}: your pirate {n} at {frm} goes to {to}"
                  ).format(cards=_("{a} and {b}").format(a=card_words(w[1]), b=card_words(w[2])),
                           card=card_words(sym), n=pirate_number(m, pos),
                           frm=place_words(view, pos), to=place_words(view, to))
-    if w[0] == "power" and w[1].rstrip("*") == "hook":
+    if kind == "hook":
         pos = int(w[3])
         to = advance_to(view, pos, w[2].rstrip("*"))
-        return _("Hook ({cards}), two actions: two of your pirates at {frm} go to {to}").format(
-            cards=_("{a} and {b}").format(a=card_words(w[1]), b=card_words(w[2])),
-            frm=place_words(view, pos), to=place_words(view, to))
-    if w[0] == "power" and w[1].rstrip("*") == "gun":
-        return _("Gun ({card}): look at {who}'s cards and take one").format(
+        return _("Play the {card} and the {second} for the hook's power, two actions: two of "
+                 "your pirates at {frm} go to {to}").format(
+            card=card_words(w[1]), second=card_words(w[2]), frm=place_words(view, pos),
+            to=place_words(view, to))
+    if kind == "gun":
+        return _("Play the {card} for its power: look at {who}'s cards and take one").format(
             card=card_words(w[1]), who=seat_words(m, int(w[2])))
-    if w[0] == "power" and w[1].rstrip("*") == "rum":
-        return _("Rum ({card}): draw {cards}, keep two and give one to each other player"
-                 ).format(card=card_words(w[1]), cards=card_count(len(view.get("seats") or [])
-                                                                  + 1))
-    if w[0] == "power" and w[1].rstrip("*") == "lantern":
-        return _("Lantern ({card}): draw four cards, keep one and put the other three back "
-                 "in your order").format(card=card_words(w[1]))
+    if kind == "rum":
+        return _("Play the {card} for its power: draw {cards}, keep two and give one to each "
+                 "other player").format(card=card_words(w[1]),
+                                        cards=card_count(len(view.get("seats") or []) + 1))
+    if kind == "lantern":
+        return _("Play the {card} for its power: draw four cards, keep one and put the other "
+                 "three back in your order").format(card=card_words(w[1]))
+    if kind == "chest":
+        return _("Play the {card} for its power: open the chest at {place}").format(
+            card=card_words(w[1]), place=place_words(view, int(w[2])))
     text, _land, _frm = describe(view, action)
     return text.replace("*", "")
 
 
-POWER_KINDS = {"gun": "Gun", "rum": "Rum", "lantern": "Lantern", "chest": "Chest",
-               "parrot": "Parrots", "hook": "Hook"}
-
-
 def power_kind_words(kind: str) -> str:
+    card = symbol_name(kind)
     return {
-        "gun": _("Gun: look at a player's cards and take one"),
-        "rum": _("Rum: draw cards, keep two and give one to each other player"),
-        "lantern": _("Lantern: draw four cards, keep one, put three back in your order"),
-        "chest": _("Chest: open a chest under one of your pirates"),
-        "parrot": _("Parrots: play two parrots as any card"),
-        "hook": _("Hook: move two pirates with one card"),
-    }.get(kind, kind)
+        "gun": _("{card}: look at a player's cards and take one"),
+        "rum": _("{card}: draw cards, keep two and give one to each other player"),
+        "lantern": _("{card}: draw four cards, keep one, put three back in your order"),
+        "chest": _("{card}: open a chest under one of your pirates"),
+        "parrot": _("{card}: play two parrots as any card"),
+        "hook": _("{card}: move two pirates with one card"),
+    }.get(kind, "{card}").format(card=card)
 
 
 def turn_question(m: Any) -> Question | None:
@@ -395,7 +406,7 @@ def chances_lines(m: Any) -> list[str]:
     if not chances or len(chances) != len(seats):
         return [_("No chances of winning are shown at this table now.")]
     return [_("Chances of winning: {list}.").format(list=", ".join(
-        _("{who} {p}").format(who=m.seat_name(s["seat"]), p=percent(round(p * 100)))
+        _("{who} {p}").format(who=name_of(m, s["seat"]), p=percent(round(p * 100)))
         for s, p in zip(seats, chances, strict=True)))]
 
 
@@ -407,10 +418,10 @@ def outcome_lines(m: Any) -> list[str]:
     out = [_("The game is over.")]
     if isinstance(winner, int):
         out.append(_("You won!") if winner == m.seat else _("{who} won.").format(
-            who=m.seat_name(winner)))
+            who=name_of(m, winner)))
     if ranking:
         out.append(_("Ranking: {list}.").format(list=", ".join(
-            _("{n}. {who}").format(n=i + 1, who=m.seat_name(s)) for i, s in enumerate(ranking))))
+            _("{n}. {who}").format(n=i + 1, who=name_of(m, s)) for i, s in enumerate(ranking))))
     return out
 
 
@@ -435,6 +446,8 @@ def seats_lines(m: Any) -> list[str]:
     for s in info.get("seats") or []:
         name = s.get("name")
         color = color_name(str(s.get("color") or "")) if s.get("color") else ""
+        if not name and s.get("seat") == m.seat and m.seat is not None:
+            name = m.name  # the lobby has not heard of this player's seat yet
         who = (_("empty") if not name else _("{name} (bot)").format(name=name) if s.get("bot")
                else name)
         mine = " " + _("(you)") if s.get("seat") == m.seat else ""

@@ -34,15 +34,17 @@ MAGIC = ["--rules", "studiogiochi-2017", "--players", "2", "-o", "magic=true",
 class Game:
     """One `cartagena play --screen-reader` on pipes, driven line by line."""
 
-    def __init__(self, tmp: Path, lang: str, args: list[str]) -> None:
+    def __init__(self, tmp: Path, lang: str, args: list[str],
+                 command: list[str] | None = None) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp / "state"),
                    PYTHONIOENCODING="utf-8", HOME=str(tmp))
         env.pop("TERM", None)
         self.tr = translation(lang)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cartagena_net", "play", "--lang", lang, "--screen-reader",
-             "--bot-delay", "0", "--bot-kind", "greedy", "--no-journal", "--no-records",
-             "--no-reviews", "--no-live-chances", "--name", "Tess", *args],
+            command or [
+                sys.executable, "-m", "cartagena_net", "play", "--lang", lang,
+                "--screen-reader", "--bot-delay", "0", "--bot-kind", "greedy", "--no-journal",
+                "--no-records", "--no-reviews", "--no-live-chances", "--name", "Tess", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=env, cwd=str(tmp), text=True, encoding="utf-8", bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -243,3 +245,73 @@ def test_a_replay_over_pipes_says_each_action_once_in_words(tmp_path, lang):
     # every action said once: as many move sentences as the record's moves (and turns)
     turns = sum(1 for x in said if x.endswith(t("{who}'s turn").split("}")[-1]))
     assert turns >= 2
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(game: Game, want: str, limit: float = 60.0) -> list[str]:
+    """The lines said until one starting with ``want`` (the lines, that one last)."""
+    got: list[str] = []
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        line = game.next_line(1.0)
+        if line is None:
+            assert not game.ended, "\n".join(game.said[-30:])
+            continue
+        got.append(line)
+        if line.startswith(want):
+            return got
+    raise AssertionError(f"never said {want!r}:\n" + "\n".join(game.said[-30:]))
+
+
+def test_join_and_spectate_over_pipes_lobby_seats_bots_and_a_whole_game(tmp_path):
+    """`cartagena join --screen-reader`: the lobby's tables as a numbered question, the
+    seats, a bot added and the start typed as words, a whole game; a watcher
+    (`cartagena spectate --screen-reader`) hears every move and is never asked one."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path / "state"))
+    host = subprocess.Popen(
+        [sys.executable, "-m", "cartagena_net", "host", "--headless", "--port", str(port),
+         "--bind", "127.0.0.1", "--discovery", "off", "--no-journal", "--no-records",
+         "--no-reviews", "--no-live-chances", "--bot-delay", "0", "--rules", "ravensburger",
+         "--players", "2", "--bots", "0"], cwd=str(tmp_path), env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cli = [sys.executable, "-m", "cartagena_net"]
+    player = watcher = None
+    try:
+        player = Game(tmp_path, "en", [], [*cli, "join", f"127.0.0.1:{port}", "--name", "Tess",
+                                           "--screen-reader", "--lang", "en"])
+        wait_for(player, "Tables on this host:")
+        wait_for(player, "1. ")
+        player.type("1")
+        wait_for(player, "Type bot to add a bot")
+        player.type("bot")
+        seats = wait_for(player, "Seat 2, ")
+        assert "(bot)" in seats[-1]
+        watcher = Game(tmp_path, "en", [], [*cli, "spectate", f"127.0.0.1:{port}",
+                                            "--screen-reader", "--lang", "en"])
+        wait_for(watcher, "The table's owner starts the game", 90)
+        player.type("start")
+        player.play()
+        text = player.check()
+        assert "Tess plays" in text or "Tess retreats" in text
+        wait_for(watcher, player.t("The game is over."), 60)
+        watcher.type("quit")
+        watcher.proc.wait(timeout=30)
+        heard = "\n".join(watcher.said)
+        assert watcher.proc.returncode == 0
+        assert "Your turn." not in watcher.said and not NUMBERED.search(heard.replace(
+            "1. Tess", "").replace("2. Tess", ""))  # only the ranking is numbered
+        assert "Tess plays" in heard and not DRAWN.search(heard) and not CONTROL.search(heard)
+    finally:
+        for p in (player, watcher):
+            if p is not None and p.proc.poll() is None:
+                p.proc.kill()
+        host.kill()
+        host.wait(timeout=30)
