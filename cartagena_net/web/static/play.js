@@ -147,6 +147,10 @@
       if (!still) prefix = [];
       myTurnBefore = legal.length > 0;
       if (myTurnBefore && !wasTurn) turnNotice();
+      // The live region: a screen reader speaks each move as it happens, and the turn.
+      const said = (msg.events || []).map((e) => eventLine(e, view, seatName)).filter(Boolean);
+      if (myTurnBefore && !wasTurn) said.push(tr("Your turn"));
+      if (said.length) $("live").textContent = said.join(" ");
       if (!myTurnBefore) document.title = tr("Cartagena · play");
       render();
     },
