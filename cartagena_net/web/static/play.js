@@ -556,7 +556,8 @@
   document.addEventListener("keydown", (e) => {
     if (!$("leave-ask").hidden) { if (e.key === "Escape") $("leave-ask").hidden = true; return; }
     if (document.body.dataset.screen !== "game" || e.target.tagName === "INPUT") return;
-    if (e.key === "Enter") { e.preventDefault(); confirm(); }
+    // Enter on a focused button, link or list presses that (a keyboard alone plays).
+    if (e.key === "Enter" && !/^(BUTTON|A|SELECT|TEXTAREA)$/.test(e.target.tagName)) { e.preventDefault(); confirm(); }
     else if (e.key === "Escape" || e.key === "Backspace") { prefix = prefix.slice(0, -1); render(); }
     else if (/^[1-9]$/.test(e.key)) { const w = nextWords()[Number(e.key) - 1]; if (w !== undefined) pick(w); }
   });
