@@ -278,6 +278,9 @@ def run_client(
     token: str | None = None,
     host_trouble: Any = None,
     join_url: str | None = None,
+    screen_reader: bool = False,
+    reader_in: Any = None,
+    reader_out: Any = None,
 ) -> Any:
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
@@ -294,6 +297,8 @@ def run_client(
     ``host_trouble``: the host's own client: a callable saying what is wrong with the
     host (None when nothing is), shown on the status line. ``join_url``: the address
     guests open in a browser to play (the host's own client shows it, with its QR code).
+    ``screen_reader``: the same client line by line (:mod:`client.reader`), reading
+    ``reader_in`` and writing ``reader_out`` (standard input and output by default).
     """
     from pathlib import Path
 
@@ -308,11 +313,21 @@ def run_client(
     model.token = token
     rules_catalogue(model)
     tokens = TokenStore(Path(state_dir)) if state_dir is not None else TokenStore()
-    client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,
-                       app_output=app_output, browse=browse or host is None,
-                       discovery_targets=discovery_targets, broadcast=broadcast,
-                       udp_port=udp_port, reconnect_limit=reconnect_limit, bell=bell,
-                       title=title, host_trouble=host_trouble)
+    client: Any
+    if screen_reader:
+        from client.reader import ReaderClient
+
+        client = ReaderClient(reactor, model, tokens, password=password, out=reader_out,
+                              inp=reader_in, browse=browse or host is None,
+                              discovery_targets=discovery_targets, broadcast=broadcast,
+                              udp_port=udp_port, reconnect_limit=reconnect_limit,
+                              host_trouble=host_trouble)
+    else:
+            client = ClientApp(reactor, model, tokens, password=password, app_input=app_input,
+                           app_output=app_output, browse=browse or host is None,
+                           discovery_targets=discovery_targets, broadcast=broadcast,
+                           udp_port=udp_port, reconnect_limit=reconnect_limit, bell=bell,
+                           title=title, host_trouble=host_trouble)
     if host is not None and not browse:
         client.address = (host, int(port or DEFAULT_PORT))
         model.host_label = host_label or f"{host}:{client.address[1]}"

@@ -1,12 +1,14 @@
-"""The player's own settings kept between runs: for now the name they gave (``n`` in the
-lobby, or ``--name``), used by every later `join`, `spectate`, `play` and the host's own
-client.
+"""The player's own settings kept between runs: ``settings.json`` in the user's state
+folder (:func:`cartagena_net.portable.dirs.user_state_dir`, next to the saved seats of
+:mod:`client.tokens`; the folder 0700, the file 0600), one JSON map of setting to value:
+the name they gave (``n`` in the lobby, or ``--name``), used by every later `join`,
+`spectate`, `play` and the host's own client, and whether they play line by line
+(``--screen-reader``).
 
-Stored as ``settings.json`` next to the saved seats (:mod:`client.tokens`: the user's
-state directory, 0700; the file 0600), written atomically (a private temp file renamed
-over the old one). A file that cannot be read is treated as empty and is replaced by the
-next save; a disk that refuses the file loses only the saving: :func:`save_name` says why
-in one sentence, and the name is used for this run all the same.
+Written atomically (a private temp file renamed over the old one). A file that cannot be
+read is treated as empty and is replaced by the next save; a disk that refuses the file
+loses only the remembering, never the run: :func:`save_name` says why in one sentence,
+and the name is used for this run all the same.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from cartagena_net.portable.dirs import user_state_dir
 
 FILE_NAME = "settings.json"
 NAME_MAX = 32
+SCREEN_READER = "screen_reader"  # the line-by-line client (`--screen-reader`)
 
 
 def settings_path(directory: Path | None = None) -> Path:
@@ -35,6 +38,41 @@ def load(directory: Path | None = None) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _write(data: dict[str, Any], path: Path) -> None:
+    """Replace the settings file with ``data`` at once (raises OSError)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # mkstemp opens in binary mode (O_BINARY on Windows); bytes are written.
+    fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", suffix=".tmp", dir=path.parent)
+    try:
+        try:
+            view = memoryview(json.dumps(data, ensure_ascii=False, indent=1,
+                                         sort_keys=True).encode("utf-8"))
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def save(key: str, value: Any, directory: Path | None = None) -> bool:
+    """Remember ``key`` = ``value`` (the other settings kept); False if the disk refused."""
+    data = load(directory)
+    if data.get(key) == value and key in data:
+        return True
+    data[key] = value
+    try:
+        _write(data, settings_path(directory))
+    except OSError:
+        return False
+    return True
 
 
 def saved_name(directory: Path | None = None) -> str | None:
@@ -54,23 +92,7 @@ def save_name(name: str, directory: Path | None = None) -> str | None:
         return None
     data["name"] = name
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # mkstemp opens in binary mode (O_BINARY on Windows); bytes are written.
-        fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", suffix=".tmp", dir=path.parent)
-        try:
-            try:
-                view = memoryview(json.dumps(data, ensure_ascii=False).encode("utf-8"))
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        _write(data, path)
     except OSError as exc:
         return _("your name is used now but cannot be kept for the next time ({file}: "
                  "{error})").format(file=path, error=exc.strerror or exc)

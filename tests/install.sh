@@ -28,3 +28,10 @@ elif [ -n "$missing" ]; then
     echo "tests/install.sh: not installed here:$missing (the tests needing them skip)"
 fi
 python3 -m pip install -q -e '.[test]'
+# axe-core (the accessibility engine the page tests run in Chromium), from npm into
+# tests/.axe (ignored by git); without npm, install Node.js's npm first.
+if command -v npm >/dev/null 2>&1; then
+    npm install --no-audit --no-fund --silent --prefix tests/.axe axe-core@4
+else
+    echo "tests/install.sh: npm is missing: the accessibility tests need axe-core from npm"
+fi

@@ -9,9 +9,11 @@ from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.cli.session import (
     add_notify_arguments,
+    add_reader_arguments,
     default_name,
     given_name,
     no_terminal,
+    screen_reader,
     stop_reactor,
     stopped_because,
 )
@@ -36,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", type=int, default=None, metavar="PORT",
                         help=_("also show the table in a browser at http://127.0.0.1:PORT/"))
     add_notify_arguments(parser)
+    add_reader_arguments(parser)
     from cartagena_net.cli.learn_args import add_learning_arguments
 
     add_learning_arguments(parser)
@@ -119,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     from client.app import run_client
 
     name = given_name(args) or default_name()
+    reader = screen_reader(args)
     config = HostConfig(name=_("{name}'s game").format(name=name), port=0, bind="127.0.0.1",
                         bot_delay=args.bot_delay, bot_level=args.level,
                         bot_think=think, web_port=args.web,  # the web view: if asked
@@ -169,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
                        table=None if token else table, auto_start=not token, solo=True,
                        bell=not args.no_bell, title=not args.no_title, web_url=web_url,
-                       token=token)
+                       token=token, screen_reader=reader)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

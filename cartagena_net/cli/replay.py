@@ -19,6 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("only check that it replays and say how it went (the default "
                              "without a terminal)"))
     parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
+    from cartagena_net.cli.session import add_reader_arguments
+
+    add_reader_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +47,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"cartagena replay: {exc}", file=sys.stderr)
         return 1
     from cartagena_net.cli.journal_args import interactive
+    from cartagena_net.cli.session import screen_reader
 
+    reader = screen_reader(args)
+    if full and not args.check and not args.score and reader and (
+            args.screen_reader or interactive()):  # asked for now: even over pipes
+        from client.reader_replay import run_reader_replay
+
+        return run_reader_replay(rec, review=_review(path, rec))
     if full and not args.check and not args.score and interactive():
         from client.replay import run_viewer
 

@@ -7,6 +7,7 @@ runs the client for `join` and `spectate`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import sys
 from typing import Any
@@ -55,6 +56,33 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help=_("find hosts only by probing the --to addresses"))
     parser.add_argument("--udp-port", type=int, default=41672, help=_("discovery UDP port"))
     add_notify_arguments(parser)
+    add_reader_arguments(parser)
+
+
+def add_reader_arguments(parser: argparse.ArgumentParser) -> None:
+    """--screen-reader (remembered): the client line by line, for a screen reader."""
+    parser.add_argument("--screen-reader", action=argparse.BooleanOptionalAction,
+                        default=None,
+                        help=_("line by line for a screen reader, over plain pipes: every "
+                               "event a sentence, your moves numbered in words (remembered "
+                               "for later runs; --no-screen-reader turns it off)"))
+
+
+def screen_reader(args: argparse.Namespace) -> bool:
+    """The screen-reader mode: as asked (and remembered), else as remembered. Its lines
+    are written whatever the output's encoding can say (the rest replaced)."""
+    from client import settings
+
+    asked = getattr(args, "screen_reader", None)
+    if asked is None:
+        on = settings.load().get(settings.SCREEN_READER) is True
+    else:
+        on = bool(asked)
+        settings.save(settings.SCREEN_READER, on)
+    if on:
+        with contextlib.suppress(AttributeError, ValueError):
+            sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
+    return on
 
 
 def add_notify_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,6 +126,7 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
         name = (getattr(args, "name", None) or saved_name() or "spectator")[:32]
     else:
         name = given_name(args) or default_name()
+    reader = screen_reader(args)
     status = {"code": 0}
 
     def done(result: Any) -> None:
@@ -111,7 +140,7 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
                        table=args.table, password=password, browse=host is None,
                        discovery_targets=args.to, broadcast=not args.no_broadcast,
                        udp_port=args.udp_port, bell=not args.no_bell,
-                       title=not args.no_title)
+                       title=not args.no_title, screen_reader=reader)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

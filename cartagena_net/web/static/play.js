@@ -163,6 +163,10 @@
       if (!still) prefix = [];
       myTurnBefore = legal.length > 0;
       if (myTurnBefore && !wasTurn) turnNotice();
+      // The live region: a screen reader speaks each move as it happens, and the turn.
+      const said = (msg.events || []).map((e) => eventLine(e, view, seatName)).filter(Boolean);
+      if (myTurnBefore && !wasTurn) said.push(tr("Your turn"));
+      if (said.length) $("live").textContent = said.join(" ");
       if (!myTurnBefore) document.title = tr("Cartagena · play");
       render();
     },
@@ -612,7 +616,8 @@
   document.addEventListener("keydown", (e) => {
     if (!$("leave-ask").hidden) { if (e.key === "Escape") $("leave-ask").hidden = true; return; }
     if (document.body.dataset.screen !== "game" || e.target.tagName === "INPUT") return;
-    if (e.key === "Enter") { e.preventDefault(); confirm(); }
+    // Enter on a focused button, link or list presses that (a keyboard alone plays).
+    if (e.key === "Enter" && !/^(BUTTON|A|SELECT|TEXTAREA)$/.test(e.target.tagName)) { e.preventDefault(); confirm(); }
     else if (e.key === "Escape" || e.key === "Backspace") { prefix = prefix.slice(0, -1); render(); }
     else if (/^[1-9]$/.test(e.key)) { const w = nextWords()[Number(e.key) - 1]; if (w !== undefined) pick(w); }
   });

@@ -43,8 +43,9 @@ const Words = (() => {
     const letters = ctx.symbolLetters || {};
     const icon = Board.symbolIcon(word, letters[base(word)], size || 26);
     const dark = String(word).endsWith("*");
-    return el("span", { class: "card-word" + (dark ? " dark" : ""), "data-card": word,
-      title: dark ? t("{card} (dark card)", { card: Names.card(base(word)) }) : Names.card(base(word)) }, icon);
+    const name = dark ? t("{card} (dark card)", { card: Names.card(base(word)) }) : Names.card(base(word));
+    icon.setAttribute("aria-label", name);  // a button of cards is named by the cards' names
+    return el("span", { class: "card-word" + (dark ? " dark" : ""), "data-card": word, title: name }, icon);
   }
 
   // A player: colour chip with its letter, name, colour (as the player list shows them).
