@@ -88,7 +88,7 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
         else:
             question = " " + _("Leave the running game? Your seat is kept for you.") + " "
         out.append([(ERR + " reverse", question), ("", " "),
-                    (KEY, "y"), ("", " " + _("quit") + " · "), (KEY, "n"), ("", " " + _("stay"))])
+                    (KEY, _("y")), ("", " " + _("quit") + " · "), (KEY, _("n")), ("", " " + _("stay"))])
     out += model.extra_lines or []
     if model.trouble:  # the host's own client: what is wrong with the host (its disk)
         out.append([(ERR + " reverse", " " + _("host") + " "), (ERR, " " + model.trouble)])

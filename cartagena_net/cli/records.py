@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from cartagena_net.i18n import N_, _, decimal, pgettext
+from cartagena_net.i18n import N_, NP_, _, decimal, ngettext, pgettext
 
 HELP = N_("list the games kept on this machine (records of every game that ended or stopped)")
 
@@ -29,11 +29,14 @@ def summary(rec: dict[str, Any]) -> dict[str, Any]:
             "winner": winner_label(rec), "end": rec["end"], "moves": len(rec["moves"])}
 
 
-END_WORDS = {"won": N_("won"), "stopped": N_("stopped"), "abandoned": N_("abandoned")}
+END_WORDS = {"won": NP_("game end", "won"), "stopped": N_("stopped"),
+             "abandoned": N_("abandoned")}
 
 
 def end_word(end: str) -> str:
     """How a record's game ended, in words."""
+    if end == "won":
+        return pgettext("game end", END_WORDS[end])
     return _(END_WORDS[end]) if end in END_WORDS else end
 
 
@@ -60,7 +63,9 @@ def format_scoreboard(board: list[dict[str, Any]], folder: str) -> str:
         name = bot.format(name=r["player"]) if r["bot"] else r["player"]
         places = ", ".join(f"{_ordinal(i)} {n}" for i, n in enumerate(r["places"], 1) if n)
         if r["unfinished"]:
-            places += ("; " if places else "") + _("{n} unfinished").format(n=r["unfinished"])
+            places += ("; " if places else "") + ngettext("{n} unfinished", "{n} unfinished",
+                                                              r["unfinished"]).format(
+                n=r["unfinished"])
         if r.get("hinted"):
             places += ("; " if places else "") + _("{n} with hints").format(n=r["hinted"])
         rating = f"{r.get('rating', 0.0):.1f}"

@@ -82,7 +82,7 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     (line,) = cartagena("records", "--lang", "sv").stdout.splitlines()
     assert "jamaica 2p segments=1" in line and f"vinnare: {winner} (greedy)" in line
     stats = cartagena("records", "--stats", "--lang", "sv").stdout.splitlines()
-    assert stats[0].split() == ["spelare", "partier", "vinster", "ranking", "placeringar"]
+    assert stats[0].split() == ["spelare", "partier", "vinster", "styrketal", "placeringar"]
     assert stats[1].split()[:4] == ["greedy", "(bot)", "1", "1"] and "1:a 1" in stats[1]
     assert "2:a" not in stats[1]  # both seats greedy: one player, at its best place
     again = cartagena("export", rec["id"], "--to", str(out), "--lang", "sv")

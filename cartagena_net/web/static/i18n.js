@@ -199,11 +199,12 @@ function hintText(why) {
   if (!why || typeof why !== "object") return null;
   // A field the map leaves out stays out: the template does not fit, the host's line shows.
   const given = (...names) => Object.fromEntries(names.filter((n) => why[n] !== undefined && why[n] !== null).map((n) => [n, why[n]]));
-  const FIELDS = { only: [], boat: ["spaces"], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
+  const FIELDS = { only: [], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
                    keep: ["card", "spaces"], power: ["power"], choose: ["card"], draw: [] };
   const k = why.kind;
   let found = ["hint-gain", {}];
-  if (k === "jump") {
+  if (k === "boat") found = ["hint-boat", { ...given("spaces"), place: why.place || "boat" }];
+  else if (k === "jump") {
     const two = (why.pirates || 1) > 1 ? "-two" : "";
     found = why.power ? [`hint-power-jump${two}`, given("power", "spaces")] : [`hint-jump${two}`, given("spaces")];
   } else if (typeof k === "string" && Object.prototype.hasOwnProperty.call(FIELDS, k)) found = [`hint-${k}`, given(...FIELDS[k])];
