@@ -49,7 +49,7 @@
     for (const s of view.seats) {
       const home = s.pirates.filter((p) => p === view.boat).length;
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat },
-        chip(s.color, L), ` ${label(s.seat)} · ${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} home", { n: home, m: s.pirates.length })}`);
+        chip(s.color, L), ` ${label(s.seat)} · ${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`);
       li.style.borderColor = colorOf(s.color);
       list.append(li);
     }

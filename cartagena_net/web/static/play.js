@@ -457,7 +457,7 @@
       const home = s.pirates.filter((p) => p === view.boat).length;
       li.append(el("div", { class: "player-head" }, chip(s.color, L),
         el("span", { class: "name" }, `${seatName(s.seat)}${s.seat === here.seat ? " (" + tr("you") + ")" : ""}`),
-        el("span", { class: "stats" }, `${info && info.bot ? tr("bot") + " · " : ""}${info && info.name && !info.connected ? tr("away") + " · " : ""}${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} home", { n: home, m: s.pirates.length })}`)));
+        el("span", { class: "stats" }, `${info && info.bot ? tr("bot") + " · " : ""}${info && info.name && !info.connected ? tr("away") + " · " : ""}${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`)));
       // Open hands (Tortuga): every hand the view carries is shown, as cards.
       if (Array.isArray(s.hand) && s.seat !== here.seat) {
         li.append(el("div", { class: "cards open-hand", "data-seat": s.seat }, ...s.hand.map((c) => Words.card(c, ctx, 20))));
