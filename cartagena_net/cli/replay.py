@@ -22,13 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cartagena_net.cli.records import end_word
+    from cartagena_net.i18n.when import when
+    from cartagena_net.i18n.words import end_word
     from cartagena_net.records import RecordError, replay, score
     from cartagena_net.records.format import (
         in_file,
-        player_label,
-        rules_label,
-        winner_label,
+        player_words,
+        rules_text,
+        winner_words,
     )
     from cartagena_net.records.store import find, read
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         with in_file(path):
             if full:
                 replay(rec)  # exactly, or RecordError naming the first move that does not fit
-            text = score(rec)
+            text = score(rec, words=True)  # on a screen: in the reader's words
     except RecordError as exc:
         print(f"cartagena replay: {exc}", file=sys.stderr)
         return 1
@@ -49,13 +50,13 @@ def run(args: argparse.Namespace) -> int:
         from client.replay import run_viewer
 
         return run_viewer(rec, ascii_only=args.ascii, review=_review(path, rec))
-    players = ", ".join(player_label(p) for p in rec["players"])
-    print(f"{rec['id']}: {rules_label(rec)}; {players}")
+    players = ", ".join(player_words(p) for p in rec["players"])
+    print(f"{rec['id']}: {rules_text(rec)}; {players}")
     print(_("started {started}, ended {ended} ({end})").format(
-        started=rec["started"], ended=rec["ended"], end=end_word(rec["end"])))
+        started=when(rec["started"]), ended=when(rec["ended"]), end=end_word(rec["end"])))
     moves = len(rec["moves"])
     if full:
-        winner = winner_label(rec)
+        winner = winner_words(rec)
         if rec.get("outcome") is None:
             winner = _("({end}, unfinished)").format(end=end_word(rec["end"]))
         print(ngettext("{n} action replayed exactly from {path}; winner: {winner}",

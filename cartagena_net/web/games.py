@@ -57,11 +57,23 @@ class Background:
 
 
 def summary(rec: dict[str, Any]) -> dict[str, Any]:
-    """One line of the list: when, what, who, who won."""
-    from cartagena_net.records.format import player_label, rules_label, winner_label
+    """One line of the list: when, what, who, who won (labels in the notation, and as data
+    the pages word in each browser's language: ``preset``, ``options``, ``people``)."""
+    from cartagena_net.records.format import (
+        player_label,
+        rules_label,
+        rules_options,
+        winner_label,
+    )
 
+    preset, options = rules_options(rec)
+    people = [{k: p[k] for k in ("name", "bot", "level", "think") if p.get(k) is not None}
+              for p in rec.get("players") or []]
+    out = rec.get("outcome")
     return {"id": rec["id"], "started": rec.get("started"), "ended": rec.get("ended"),
             "end": rec.get("end"), "kind": rec.get("kind"), "rules": rules_label(rec),
+            "preset": preset, "options": options, "people": people,
+            "winner_seat": out["winner"] if out is not None else None,
             "players": [player_label(p) for p in rec.get("players") or []],
             "winner": winner_label(rec), "actions": len(rec.get("moves") or ())}
 

@@ -27,8 +27,8 @@ def test_the_scoreboard_and_the_review_in_swedish():
     assert board[0].split() == ["spelare", "partier", "vinster", "styrketal", "placeringar"]
     assert board[1].split() == ["ann", "3", "2", "1,5", "1:a", "2,", "2:a", "1;", "1",
                                 "oavslutat"]  # one game: the singular
-    assert board[2].startswith("ismcts normal (bot)") and "-0,2" in board[2]
-    assert board[3].startswith("(bot): en botrad är alla platser av den sorten och nivån")
+    assert board[2].startswith("tänkande bot, normal ") and "-0,2" in board[2]  # in words
+    assert board[3].startswith("en bots rad är alla platser av den sorten och nivån")
     assert board[4].startswith("placeringar: bland spelarna i varje parti; styrketal: "
                                "openskills Plackett-Luce")
     assert format_scoreboard([], "/x") == "inga partier sparade i /x än"

@@ -14,7 +14,10 @@
     c.style.background = colorOf(color); c.style.color = inkOn(color);
     return c;
   }
-  const label = (seat) => (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat });
+  const label = (seat) => {
+    const person = data.summary.people && data.summary.people[seat];
+    return person ? Names.player(person) : (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat });
+  };
 
   function go(to) {
     pos = Math.max(0, Math.min(data.views.length - 1, to));
@@ -122,9 +125,10 @@
       return;
     }
     data = body;
-    document.title = tr("{rules} · replay · Cartagena", { rules: data.summary.rules });
-    $("title").textContent = `${data.summary.players.join(", ")}`;
-    $("rules").textContent = `${data.summary.rules} · ${data.summary.started || ""}`;
+    const s = data.summary, rules = s.preset ? Names.rules(s.preset, s.options) : s.rules;
+    document.title = tr("{rules} · replay · Cartagena", { rules });
+    $("title").textContent = `${s.people ? s.people.map(Names.player).join(", ") : s.players.join(", ")}`;
+    $("rules").textContent = `${rules} · ${Names.when(s.started)}`;
     turnStarts = [0];
     for (let k = 1; k < data.views.length; k++) {
       if (data.views[k].turn !== data.views[k - 1].turn) turnStarts.push(k);

@@ -141,7 +141,77 @@ const Names = (() => {
   }
   function color(name) { return COLORS[name] ? COLORS[name]() : String(name); }
   function place(name) { return PLACES[name] ? PLACES[name]() : String(name); }
-  return { card, color, place };
+  // A bot's kind and level, a table's options, a record's rules and player, a time: in
+  // words (the port of cartagena_net/i18n/words.py and when.py, the same catalog entries).
+  const BOTS = { random: () => pt("bot kind", "random bot"), greedy: () => pt("bot kind", "greedy bot"),
+                 ismcts: () => pt("bot kind", "thinking bot") };
+  const LEVELS = { easy: () => pt("bot level", "easy"), normal: () => pt("bot level", "normal"),
+                   hard: () => pt("bot level", "hard") };
+  function bot(kind, level, think) {
+    let text = BOTS[kind] ? BOTS[kind]() : String(kind);
+    if (level) text += ", " + (LEVELS[level] ? LEVELS[level]() : String(level));
+    else if (typeof think === "number") text += ", " + t("{seconds} s", { seconds: String(think).replace(".", pt("decimal separator", ".")) });
+    return text;
+  }
+  const YES_NO = {
+    hands_public: [() => pt("option", "open hands"), () => pt("option", "hidden hands")],
+    filibusters: [() => pt("option", "Filibusters"), () => pt("option", "no Filibusters")],
+    magic: [() => pt("option", "Black Magic Woman"), () => pt("option", "no Black Magic Woman")],
+    jail_in_passage: [() => pt("option", "the jail in the passage"), () => pt("option", "the jail apart from the passage")],
+  };
+  const CHOICES = {
+    empty_hand_draw: { stuck: () => pt("option", "an empty hand draws when stuck"), always: () => pt("option", "an empty hand always draws") },
+    morgan: { off: () => pt("option", "no Morgan"), instead: () => pt("option", "Morgan instead of retreat"),
+              also: () => pt("option", "Morgan beside retreat"), island: () => pt("option", "Morgan on the island") },
+    side: { passage: () => pt("option", "the passage side"), tunnel: () => pt("option", "the tunnel side"),
+            island: () => pt("option", "the island side"), jungle: () => pt("option", "the jungle side") },
+    story: { escape: () => pt("option", "the escape"), island: () => pt("option", "the island"),
+             whole: () => pt("option", "the Whole Jailbreak") },
+  };
+  const COUNTED = {
+    players: (n) => nt("{n} player", "{n} players", n), pirates: (n) => nt("{n} pirate each", "{n} pirates each", n),
+    segments: (n) => nt("{n} segment", "{n} segments", n), actions: (n) => nt("{n} action a turn", "{n} actions a turn", n),
+    deal: (n) => nt("{n} card dealt", "{n} cards dealt", n),
+    start_bonus: (n) => nt("{n} extra card for the start player", "{n} extra cards for the start player", n),
+    row_size: (n) => (n ? nt("a face-up row of {n}", "a face-up row of {n}", n) : t("no face-up row")),
+    hand_limit: (n) => t("hand limit {n}", { n }),
+    island_segments: (n) => nt("{n} island segment", "{n} island segments", n),
+  };
+  const ORDER = ["players", "pirates", "segments", "actions", "deal", "start_bonus", "hands_public", "row_size",
+                 "empty_hand_draw", "morgan", "filibusters", "magic", "hand_limit", "side", "story",
+                 "island_segments", "jail_in_passage", "board", "colors"];
+  function option(name, value) {
+    if (typeof value === "boolean" && YES_NO[name]) return YES_NO[name][value ? 0 : 1]();
+    if (CHOICES[name] && CHOICES[name][value]) return CHOICES[name][value]();
+    if (Number.isInteger(value) && COUNTED[name]) return COUNTED[name](value);
+    return `${name}=${Array.isArray(value) ? value.join(",") : value}`;
+  }
+  function options(opts) {
+    const rank = (k) => (ORDER.indexOf(k) < 0 ? ORDER.length : ORDER.indexOf(k));
+    return Object.entries(opts || {}).filter(([k]) => k !== "colors")
+      .sort((a, b) => rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => option(k, v)).join(", ");
+  }
+  function rules(preset, opts) { const rest = options(opts); return rest ? `${preset}, ${rest}` : String(preset); }
+  // A scoreboard's bot row ("ismcts normal", "ismcts 1.5s": its kind and level).
+  function botRow(key) {
+    const s = String(key), i = s.indexOf(" "), kind = i < 0 ? s : s.slice(0, i), how = i < 0 ? "" : s.slice(i + 1);
+    if (!BOTS[kind]) return `${s} (${t("bot")})`;
+    if (/^\d+(\.\d+)?s$/.test(how)) return bot(kind, null, Number(how.slice(0, -1)));
+    return bot(kind, how || null);
+  }
+  function player(p) { return p && p.bot ? `${p.name} (${bot(p.bot, p.level, p.think)})` : String((p && p.name) || ""); }
+  const MONTHS = [() => pt("month", "Jan"), () => pt("month", "Feb"), () => pt("month", "Mar"), () => pt("month", "Apr"),
+                  () => pt("month", "May"), () => pt("month", "Jun"), () => pt("month", "Jul"), () => pt("month", "Aug"),
+                  () => pt("month", "Sep"), () => pt("month", "Oct"), () => pt("month", "Nov"), () => pt("month", "Dec")];
+  // A record's UTC time in the browser's time zone, the language's way ("" for none).
+  function when(stamp) {
+    const d = typeof stamp === "string" && stamp ? new Date(stamp) : null;
+    if (!d || Number.isNaN(d.getTime())) return String(stamp || "");
+    const two = (n) => String(n).padStart(2, "0");
+    return pt("date and time", "{day} {month} {year}, {time}", { day: d.getDate(), month: MONTHS[d.getMonth()](),
+      year: d.getFullYear(), time: `${two(d.getHours())}:${two(d.getMinutes())}` });
+  }
+  return { card, color, place, bot, botRow, options, rules, player, when };
 })();
 
 // A host's reason (an error's or a bye's why and args: docs/protocol.md 4.3) in the

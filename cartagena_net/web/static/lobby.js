@@ -42,7 +42,7 @@
   function renderScores(rows) {
     $("tonight").hidden = !rows || !rows.length;
     $("scores").replaceChildren(...(rows || []).map((r) => el("li", { class: "score" },
-      `${r.player}${r.bot ? ` (${tr("bot")})` : ""}: ${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`)));
+      `${r.bot ? Names.botRow(r.player) : r.player}: ${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`)));
     $("scores-note").hidden = !(rows || []).some((r) => r.bot);
   }
 
@@ -59,8 +59,9 @@
       const data = await response.json();
       $("finished").hidden = !data.games.length;
       $("games").replaceChildren(...data.games.map((g) => el("li", { class: "game-entry", "data-game": g.id },
-        el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, `${g.ended || g.started || g.id}`),
-        ` · ${g.rules} · ${g.players.join(", ")} · ${g.end === "won" ? g.winner : endWord(g.end)}`)));
+        el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, Names.when(g.ended || g.started) || g.id),
+        ` · ${g.preset ? Names.rules(g.preset, g.options) : g.rules} · ${g.people ? g.people.map(Names.player).join(", ") : g.players.join(", ")}`
+        + ` · ${g.end === "won" ? (g.people && g.winner_seat !== null ? Names.player(g.people[g.winner_seat]) : g.winner) : endWord(g.end)}`)));
     } catch (err) { /* the list waits for the next change */ }
   }
 

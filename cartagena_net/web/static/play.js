@@ -304,7 +304,7 @@
   function renderWaiting(t) {
     $("waiting-title").textContent = t ? `${t.name} · ${t.rules} · ${status(t.status)}` : tr("Table");
     $("turn").replaceChildren();
-    $("waiting-options").textContent = t && t.options ? Object.entries(t.options).map(([k, v]) => `${k}=${v}`).join(" ") : "";
+    $("waiting-options").textContent = t && t.options ? Names.options(t.options) : "";
     const list = $("seat-list");
     list.replaceChildren();
     const L = letters();
