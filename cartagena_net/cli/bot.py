@@ -16,7 +16,7 @@ DEFAULT_PORT = 41672
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("host", metavar="HOST[:PORT]", help=_("the host to join (port 41672)"))
+    parser.add_argument("host", metavar=_("HOST[:PORT]"), help=_("the host to join (port 41672)"))
     parser.add_argument("--table", type=int, default=None, metavar="T",
                         help=_("table id (default: the first table with a free seat)"))
     add_level_arguments(parser, "--kind")

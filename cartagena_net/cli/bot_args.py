@@ -20,7 +20,7 @@ def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None =
     parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL,
                         help=_("bot strength ({levels}); default {default}").format(
                             levels=levels, default=DEFAULT_LEVEL))
-    parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--think", type=float, default=None, metavar=_("SECONDS"),
                         help=_("seconds an ismcts bot thinks per decision (overrides the level)"))
     parser.add_argument("--workers", type=worker_count, default=default_workers(),
                         metavar="N",

@@ -13,7 +13,7 @@ HELP = N_("list the games kept on this machine (records of every game that ended
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dir", default=None, metavar="DIR",
+    parser.add_argument("--dir", default=None, metavar=_("DIR"),
                         help=_("the records folder (default: this user's)"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON array"))
     parser.add_argument("--stats", action="store_true",

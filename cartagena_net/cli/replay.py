@@ -11,8 +11,8 @@ HELP = (N_("replay a kept game or a record file exactly, in the terminal: step b
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
-    parser.add_argument("--dir", default=None, metavar="DIR",
+    parser.add_argument("id", metavar=_("ID|FILE"), help=_("a record id (or its start), or a file"))
+    parser.add_argument("--dir", default=None, metavar=_("DIR"),
                         help=_("the records folder (default: this user's)"))
     parser.add_argument("--score", action="store_true", help=_("also print the game's score"))
     parser.add_argument("--check", action="store_true",

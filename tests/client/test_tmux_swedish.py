@@ -60,7 +60,7 @@ def test_help_and_rules_in_swedish_from_lang_and_from_the_lang_option(tmp_path: 
         assert "usage:" not in text and "show this help" not in text
 
         text = run_to_exit(t, "rules", [*CLI, "rules"])
-        assert "Regeluppsättningar (--rules NAME):" in text
+        assert "Regeluppsättningar (--rules REGELUPPSÄTTNING):" in text
         assert re.search(r"jamaica +2-5 spelare +1672 års regler, Jamaicavarianten", text)
         assert "Tortugavarianten" in text and "Hela rymningen" in text
         assert "Drag (platser: 0 = starten" in text
