@@ -49,3 +49,21 @@ def test_the_english_quit_question_says_y_and_j_stays():
     m.on_key("q")
     m.on_key("y")
     assert m.exit_requested
+
+
+def test_a_colours_letter_is_its_own_names(swedish):
+    from client.glyphs import color_letters
+
+    assert color_letters(["red", "blue", "yellow", "green"]) == {
+        "red": "R", "blue": "B", "yellow": "G", "green": "Ö"}
+    set_language("en")
+    assert color_letters(["red", "blue", "yellow", "green"]) == {
+        "red": "R", "blue": "B", "yellow": "Y", "green": "G"}
+
+
+def test_the_help_says_the_card_keys_are_the_english_names(swedish):
+    v = jamaica_view(0)
+    m = seated(v, legal_for(v))
+    m.on_key("?")
+    text = " ".join(to_text(render_screen(m, 120, 40)).split())
+    assert "engelska namn" in text

@@ -96,7 +96,7 @@ def test_the_game_screens_board_colours_and_cards_in_swedish(tmp_path: Path) -> 
         t.keys("play", "?")
         help_text = wait_screen(t, "play", lambda x: "Hjälp" in x, "the help overlay")
         assert "Hjälp — vilken tangent som helst stänger" in help_text
-        assert "Kort (ett korts bokstav visar draget först; Enter spelar det):" in help_text
+        assert "Kort (engelska namnets bokstav förhandsvisar; Enter spelar):" in help_text
         for card in ("dödskalle", "dolk", "nyckel", "flaska", "pistol", "trekantig hatt"):
             assert card in help_text, card
         prose = " ".join(help_text.split())  # the rules' summary, wrapped

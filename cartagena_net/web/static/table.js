@@ -58,9 +58,11 @@
       $("turn").textContent = status === "playing" ? "" : tr("Waiting for the game to start");
       $("board").replaceChildren();
       $("board-wrap").classList.add("empty");
+      $("board-waiting").hidden = false;
       return;
     }
     $("board-wrap").classList.remove("empty");
+    $("board-waiting").hidden = true;
     const moves = lastMoves();
     const highlight = Board.highlightOf(moves, view);
     Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect() });
