@@ -9,7 +9,7 @@ from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.cli.number_args import ascii_float, ascii_int
 from cartagena_net.cli.password_args import add_password_arguments, read_password
-from cartagena_net.i18n import N_, _, ngettext
+from cartagena_net.i18n import N_, _, decimal, ngettext
 
 HELP = N_("host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless")
 
@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar=_("SECONDS|off"),
                         help=_("a bot plays an absent player's seat after this long, until "
                                "the player returns (default {seconds}; off: never)").format(
-                                   seconds=f"{DEFAULT_TAKEOVER:g}"))
+                                   seconds=decimal(f"{DEFAULT_TAKEOVER:g}")))
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--no-game-log", action="store_true",
                         help=_("with --headless: do not log every game event"))

@@ -232,6 +232,7 @@ REASONS: dict[str, str] = {
 }
 
 MAX_ARGS = 8  # fields of one reason (the protocol's cap too)
+TIME_FIELDS = frozenset({"seconds", "limit"})  # seconds, maybe with a decimal point
 CARD_FIELDS = frozenset({"card", "power"})
 COUNT_FIELDS = frozenset({"cards", "spaces", "actions", "seats", "tables"})
 
@@ -339,6 +340,8 @@ def reason_text(why: Any, args: Mapping[str, Any] | None = None, tr: Translation
             elif name == "place":
                 shown[name] = (tr.gettext("space {n}").format(n=value)
                                if isinstance(value, int) else place(str(value)))
+            elif name in TIME_FIELDS and isinstance(value, (str, float)):
+                shown[name] = str(value).replace(".", tr.pgettext("decimal separator", "."))
             else:
                 shown[name] = value
         return tr.gettext(template).format(**shown)

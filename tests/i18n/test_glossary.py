@@ -57,3 +57,16 @@ def test_the_check_finds_a_forbidden_word_and_spares_another_things_own():
 def test_the_rule_books_glossary_table_is_the_glossarys():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert markdown() in text, "docs/rules.md: paste cartagena_net.i18n.glossary.markdown()"
+
+
+def test_the_catalogs_header_names_its_translator_team_and_revision():
+    import re
+
+    path = i18n.catalog_path("sv")
+    header = next(e for e in read_po(path.read_text(encoding="utf-8"), str(path))
+                  if e.msgid == "" and e.context is None)
+    fields = dict(line.split(": ", 1) for line in header.msgstr[0].splitlines() if line)
+    assert fields["Language"] == "sv"
+    assert fields["Last-Translator"] and "FULL NAME" not in fields["Last-Translator"]
+    assert fields["Language-Team"] and "LANGUAGE" not in fields["Language-Team"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d[+-]\d{4}", fields["PO-Revision-Date"])

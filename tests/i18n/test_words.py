@@ -5,6 +5,7 @@ a record's rules, players and times (local, the language's way), the score's hea
 from __future__ import annotations
 
 import os
+import re
 import time
 from datetime import timedelta, timezone
 
@@ -99,3 +100,34 @@ def test_the_score_header_in_words_and_the_file_in_english(swedish):
     assert "# rules: jamaica 3p" in english and "# seat 0 red: ann" in english
     assert fmt.rules_text(rec) == "jamaica, 3 spelare"
     assert fmt.player_words(rec["players"][2]) == "bot2 (girig bot)"
+
+
+def test_whole_numbers_group_their_thousands(swedish):
+    from cartagena_net.i18n import whole
+
+    assert [whole(n) for n in (999, 5000, 12000, -1234567)] == [
+        "999", "5\u00a0000", "12\u00a0000", "-1\u00a0234\u00a0567"]
+    set_language("en")
+    assert whole(12000) == "12,000"
+
+
+def test_the_level_help_writes_numbers_the_swedish_way(capsys):
+    from cartagena_net.cli import main
+
+    before = language()
+    try:
+        with pytest.raises(SystemExit):
+            main(["selfplay", "--lang", "sv", "--help"])
+    finally:
+        set_language(before)
+    text = re.sub(r"[ \n]+", " ", capsys.readouterr().out)  # the lines joined, no-break kept
+    assert "1,5 s" in text and "5\u00a0000 iterationer" in text and "12\u00a0000 totalt" in text
+    assert "1.5" not in text and "5000" not in text and "girig bot" in text
+
+
+def test_a_reasons_seconds_take_the_decimal_comma():
+    from cartagena_net.engine.reasons import reason_text
+    from cartagena_net.i18n import translation
+
+    assert reason_text("frame-incomplete", {"seconds": "3", "limit": "2.5"},
+                       tr=translation("sv")).endswith("(högst 2,5 s)")

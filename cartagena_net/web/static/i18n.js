@@ -252,6 +252,7 @@ function reasonText(why, args) {
     else if (name === "symbols") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.card).join(", ");
     else if (name === "error" && Object.prototype.hasOwnProperty.call(osErrors(), args.errno)) shown[name] = osErrors()[args.errno];
     else if (name === "place") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : Names.place(value);
+    else if ((name === "seconds" || name === "limit") && (typeof value === "string" || typeof value === "number")) shown[name] = String(value).replace(".", pt("decimal separator", "."));
     else shown[name] = value;
   }
   let missing = false;
