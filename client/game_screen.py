@@ -189,9 +189,10 @@ def summary_lines(model: ClientModel, width: int) -> list[Line]:
         per = stats["seats"].get(seat, {})
         home = sum(1 for p in s["pirates"] if p == boat)
         played, retreats = int(per.get("played", 0)), int(per.get("retreats", 0))
+        drawn = int(per.get("drawn", 0))
         text = ", ".join((
             ngettext("{n} card played", "{n} cards played", played).format(n=played),
-            _("{n} drawn").format(n=per.get("drawn", 0)),
+            ngettext("{n} drawn", "{n} drawn", drawn).format(n=drawn),
             ngettext("{n} retreat", "{n} retreats", retreats).format(n=retreats),
             _("{home}/{all} in the {goal}").format(home=home, all=len(s["pirates"]),
                                                    goal=goal)))

@@ -169,14 +169,17 @@ def symbol_keys(symbols: Sequence[str]) -> dict[str, str]:
 
 
 def color_letters(colors: Iterable[str]) -> dict[str, str]:
-    """One distinct capital letter per seat colour (blue B, black L, ...)."""
+    """One distinct capital letter per seat colour, a letter of its name in the reader's
+    language, the first of its name's letters not yet taken (blue B, black L; in Swedish
+    röd R, blå B, gul G, grön Ö): the letter shown beside a colour's name is its own. (The cards' keys stay those of
+    their English names, so that keys and the notation agree in every language.)"""
     letters: dict[str, str] = {}
     taken: set[str] = set()
     for color in colors:
         if color in letters:
             continue
-        for ch in color.upper() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
-            if ch.isalpha() and ch.isascii() and ch not in taken:
+        for ch in color_name(color).upper() + color.upper() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+            if ch.isalpha() and ch not in taken:
                 letters[color] = ch
                 taken.add(ch)
                 break

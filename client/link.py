@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cartagena_net.i18n import _
+from cartagena_net.i18n import _, decimal
 from client.model import DEFAULT_PORT
 from client.plain import not_sendable, plain_error
 
@@ -229,7 +229,7 @@ class HostLink:
         if now - self.lost_at >= self.reconnect_limit:
             self.model.stop(_("the host at {host} is gone: gave up reconnecting after {n} s "
                               "({reason})").format(host=self._address_text(),
-                                                   n=f"{self.reconnect_limit:g}", reason=reason))
+                                                   n=decimal(f"{self.reconnect_limit:g}"), reason=reason))
             self.refresh()
             return
         delay = RETRY_DELAYS[min(self.attempt, len(RETRY_DELAYS) - 1)]

@@ -15,6 +15,7 @@ from typing import Any
 from cartagena_net.engine.actions import Action, parse_action
 from cartagena_net.engine.errors import InvalidActionError
 from cartagena_net.i18n import _, ngettext
+from cartagena_net.i18n.words import bot_row_words
 from client.follow import LOG_KEEP, HostFollowing
 from client.glyphs import color_name, symbol_keys
 from client.keys import KeyHandling
@@ -334,10 +335,11 @@ class ClientModel(KeyHandling, HostFollowing):
             return ""
         parts = []
         for r in self.scores:
-            name = f"{r.get('player')}" + (" " + _("(bot)") if r.get("bot") else "")
+            name = bot_row_words(r.get("player")) if r.get("bot") else f"{r.get('player')}"
             wins, games = int(r.get("wins") or 0), r.get("games", 0)
             parts.append(f"{name} " + ngettext("{n} win of {games}", "{n} wins of {games}",
                                                wins).format(n=wins, games=games))
-        note = (" — " + _("(bot): every seat of that kind and level, one player in each game")
+        note = (" — " + _("a bot's score: every seat of that kind and level, one player in each "
+                           "game")
                 if any(r.get("bot") for r in self.scores) else "")
         return _("Tonight: {scores}").format(scores=" · ".join(parts)) + note

@@ -29,7 +29,7 @@ from twisted.internet.endpoints import (
 from twisted.python.failure import Failure
 
 import protocol
-from cartagena_net.i18n import _
+from cartagena_net.i18n import _, decimal
 from client.plain import bye_reason, plain_error
 from protocol import Connection, LocalProtocolError, RemoteProtocolError, Role, messages
 
@@ -246,7 +246,7 @@ def connect(
     def on_timeout() -> None:
         if not result.called:
             result.errback(defer.TimeoutError(_("no welcome from {address} in {n}s").format(
-                address=f"{host}:{port}", n=f"{timeout:g}")))
+                address=f"{host}:{port}", n=decimal(f"{timeout:g}"))))
             if session.transport is not None:
                 session.closed = True
                 session.transport.abortConnection()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from cartagena_net.i18n import N_, NP_, _, ngettext, pgettext
+from cartagena_net.i18n.words import bot_kind, options_words
 from client.game_screen import render_game, render_log
 from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
@@ -88,7 +89,7 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
         else:
             question = " " + _("Leave the running game? Your seat is kept for you.") + " "
         out.append([(ERR + " reverse", question), ("", " "),
-                    (KEY, "y"), ("", " " + _("quit") + " · "), (KEY, "n"), ("", " " + _("stay"))])
+                    (KEY, _("y")), ("", " " + _("quit") + " · "), (KEY, _("n")), ("", " " + _("stay"))])
     for extra in model.extra_lines or []:  # the replay's review: a one-part line wraps
         if len(extra) == 1 and width_of(extra) > width:
             out += wrap(extra[0][1], width, extra[0][0])
@@ -182,15 +183,15 @@ def _tables_text(n: Any, free: Any) -> str:
 
 def _options_text(options: dict[str, Any] | None) -> str:
     """A table's options (the seat colours show with the seats themselves)."""
-    return " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()) if k != "colors")
+    return options_words(options)
 
 
 def _seat_text(seat: dict[str, Any], owner: Any) -> str:
     who = seat.get("name") or (_("bot") if seat.get("bot") else "—")
     if seat.get("bot") and seat.get("name") and seat.get("connected") is False:
-        who = _("{name} (away; a {kind} bot plays)").format(name=who, kind=seat["bot"])
+        who = _("{name} (away; a {kind} plays)").format(name=who, kind=bot_kind(seat["bot"]))
     elif seat.get("bot"):
-        who = _("{name} ({kind} bot)").format(name=who, kind=seat["bot"])
+        who = _("{name} ({kind})").format(name=who, kind=bot_kind(seat["bot"]))
     if seat.get("name") and not seat.get("bot") and seat.get("connected") is False:
         who += " " + _("(away)")
     if owner is not None and seat.get("seat") == owner:

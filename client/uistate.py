@@ -69,7 +69,7 @@ class CreateForm:
     chosen: dict[str, Any] = field(default_factory=dict)  # option rows set (else the rules')
 
     @property
-    def FIELDS(self) -> tuple[str, ...]:  # noqa: N802 - the rows, in order
+    def FIELDS(self) -> tuple[str, ...]:
         return BASE_FIELDS + tuple(f"opt:{s.name}" for s in self.specs)
 
     def spec(self, row_name: str) -> OptionSpec | None:

@@ -167,6 +167,8 @@ def reason(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None,
         if to > frm:
             base = {"kind": "boat" if to >= boat else "jump", "spaces": to - frm,
                     "pirates": len(moved_from), **out}
+            if to >= boat:
+                base["place"] = before.game.goal_name
             if kind == "power":
                 base["power"] = words[1].removesuffix("*")
             return base

@@ -8,7 +8,7 @@ from typing import Any
 
 from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.password_args import add_password_arguments, read_password
-from cartagena_net.i18n import N_, _, ngettext
+from cartagena_net.i18n import N_, _, ngettext, pgettext
 
 HELP = N_("play as a headless network bot at a host's table")
 
@@ -16,7 +16,7 @@ DEFAULT_PORT = 41672
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("host", metavar="HOST[:PORT]", help=_("the host to join (port 41672)"))
+    parser.add_argument("host", metavar=_("HOST[:PORT]"), help=_("the host to join (port 41672)"))
     parser.add_argument("--table", type=int, default=None, metavar="T",
                         help=_("table id (default: the first table with a free seat)"))
     add_level_arguments(parser, "--kind")
@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     result = outcome["result"]
     for i, game in enumerate(result.outcomes, start=1):
-        won = _("won") if game.get("winner") == result.seat else _("lost")
+        won = (pgettext("bot result", "won") if game.get("winner") == result.seat
+               else pgettext("bot result", "lost"))
         print(_("game {n}: table {table}, seat {seat}: {result} (ranking {ranking})").format(
             n=i, table=result.table, seat=result.seat, result=won,
             ranking=game.get("ranking")), flush=True)

@@ -5,22 +5,23 @@ from __future__ import annotations
 import argparse
 
 from cartagena_net.bots.kinds import BOT_KINDS, DEFAULT_LEVEL, LEVELS, level_bot
-from cartagena_net.i18n import _
+from cartagena_net.i18n import _, decimal, whole
+from cartagena_net.i18n.words import bot_kind
 from cartagena_net.portable.cores import usable_cores
 
 
 def add_level_arguments(parser: argparse.ArgumentParser, kind_flag: str | None = None) -> None:
     """Add ``--level`` and ``--think`` (and ``kind_flag``, e.g. ``--bot-kind``)."""
-    levels = ", ".join(f"{name} = {kind}" + (
-        _(" {n} iterations per other seat").format(n=n)
-        + (_(", {most} in all").format(most=most) if most else "")
-        + f", <= {think:g} s" if n else
-        _(" {think} s on every worker").format(think=f"{think:g}") if think else "")
+    levels = ", ".join(f"{name} = {bot_kind(kind)}" + (
+        _(" {n} iterations per other seat").format(n=whole(n))
+        + (_(", {most} in all").format(most=whole(most)) if most else "")
+        + f", <= {decimal(f'{think:g}')}\u00a0s" if n else
+        _(" {think} s on every worker").format(think=decimal(f"{think:g}")) if think else "")
         for name, (kind, think, n, most) in LEVELS.items())
     parser.add_argument("--level", choices=tuple(LEVELS), default=DEFAULT_LEVEL,
                         help=_("bot strength ({levels}); default {default}").format(
                             levels=levels, default=DEFAULT_LEVEL))
-    parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--think", type=float, default=None, metavar=_("SECONDS"),
                         help=_("seconds an ismcts bot thinks per decision (overrides the level)"))
     parser.add_argument("--workers", type=worker_count, default=default_workers(),
                         metavar="N",

@@ -11,12 +11,12 @@ HELP = N_("write a kept game (see `cartagena records`) as JSON and as a plain-te
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
-    parser.add_argument("--to", default=".", metavar="DIR",
+    parser.add_argument("id", metavar=_("ID|FILE"), help=_("a record id (or its start), or a file"))
+    parser.add_argument("--to", default=".", metavar=_("DIR"),
                         help=_("write ID.json and ID.txt in DIR (default: here)"))
     parser.add_argument("--print", choices=("json", "score"), default=None, dest="show",
                         help=_("print the JSON or the score instead of writing files"))
-    parser.add_argument("--dir", default=None, metavar="DIR",
+    parser.add_argument("--dir", default=None, metavar=_("DIR"),
                         help=_("the records folder (default: this user's)"))
 
 

@@ -21,13 +21,13 @@ def option_pair(text: str) -> tuple[str, str]:
 
 def add_game_arguments(parser: argparse.ArgumentParser, players_help: str | None = None) -> None:
     """Add ``--rules``, ``--players`` and repeatable ``--option/-o KEY=VALUE``."""
-    parser.add_argument("--rules", default="jamaica", metavar="PRESET",
+    parser.add_argument("--rules", default="jamaica", metavar=_("PRESET"),
                         help=_("rules preset: {names} (see `cartagena rules`)").format(
                             names=", ".join(PRESETS)))
     parser.add_argument("--players", type=int, default=None,
                         help=_(players_help or N_("number of seats (default: the preset's)")))
     parser.add_argument("--option", "-o", action="append", type=option_pair, default=[],
-                        metavar="KEY=VALUE",
+                        metavar=_("KEY=VALUE"),
                         help=_("a rules option, e.g. -o segments=4 -o morgan=also (repeatable)"))
 
 

@@ -9,7 +9,7 @@ from cartagena_net.cli.bot_args import add_level_arguments, bot_choice
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.cli.number_args import ascii_float, ascii_int
 from cartagena_net.cli.password_args import add_password_arguments, read_password
-from cartagena_net.i18n import N_, _, ngettext
+from cartagena_net.i18n import N_, _, decimal, ngettext
 
 HELP = N_("host a game on the LAN (TCP, discovery on UDP 41672); plays too unless --headless")
 
@@ -57,15 +57,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from cartagena_net.cli.learn_args import add_learning_arguments
 
     add_learning_arguments(parser)
-    parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar="SECONDS",
+    parser.add_argument("--idle-table-grace", type=float, default=300.0, metavar=_("SECONDS"),
                         help=_("a game a client left to bots alone, with nobody watching, "
                              "pauses at once and is removed after this many seconds "
                              "(default 300)"))
     parser.add_argument("--takeover", type=takeover_seconds, default=DEFAULT_TAKEOVER,
-                        metavar="SECONDS|off",
+                        metavar=_("SECONDS|off"),
                         help=_("a bot plays an absent player's seat after this long, until "
                                "the player returns (default {seconds}; off: never)").format(
-                                   seconds=f"{DEFAULT_TAKEOVER:g}"))
+                                   seconds=decimal(f"{DEFAULT_TAKEOVER:g}")))
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--no-game-log", action="store_true",
                         help=_("with --headless: do not log every game event"))
@@ -79,12 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-per-address", type=int, default=64)
     parser.add_argument("--max-tables-per-address", type=int, default=16, metavar="N",
                         help=_("tables one client address may hold at once (default 16)"))
-    parser.add_argument("--rate-limit", type=float, default=100.0, metavar="MSGS_PER_S",
+    parser.add_argument("--rate-limit", type=float, default=100.0, metavar=_("MSGS_PER_S"),
                         help=_("per-connection message rate (bursts of twice as many)"))
     parser.add_argument("--web", default=None, metavar="PORT|off",
                         help=_("read-only web view of the tables for browsers "
                              "(default: the game port + 1; off: none)"))
-    parser.add_argument("--web-host", action="append", default=[], metavar="NAME",
+    parser.add_argument("--web-host", action="append", default=[], metavar=_("NAME"),
                         type=web_host_name,
                         help=_("another name the web port answers to (repeatable), e.g. "
                                "a name the LAN's DNS gives this machine; it always answers "

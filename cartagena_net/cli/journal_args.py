@@ -33,13 +33,13 @@ def sync_seconds(text: str) -> float:
 def add_journal_arguments(parser: argparse.ArgumentParser) -> None:
     """--state-dir, --no-journal, --journal-sync, --no-records, --no-reviews, --resume and
     --no-resume."""
-    parser.add_argument("--state-dir", default=None, metavar="DIR",
+    parser.add_argument("--state-dir", default=None, metavar=_("DIR"),
                         help=_("journal (crash safety) in DIR instead of this user's own "
                              "folder for this host; journals not resumed are moved to an "
                              "archive-* folder in it, never deleted"))
     parser.add_argument("--no-journal", action="store_true",
                         help=_("keep no journal: a crash loses the game"))
-    parser.add_argument("--journal-sync", type=sync_seconds, default=1.0, metavar="SECONDS",
+    parser.add_argument("--journal-sync", type=sync_seconds, default=1.0, metavar=_("SECONDS"),
                         help=_("each action is written to the journal before it is answered "
                              "(a crash of the host loses nothing); the journal is flushed "
                              "to the disk itself at most this often, off the game's path, "

@@ -14,7 +14,7 @@ HELP = N_("list the hosts found on the LAN (UDP discovery)")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=2.0, metavar="S",
                         help=_("seconds to listen for replies (default 2)"))
-    parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
+    parser.add_argument("--to", action="append", default=[], metavar=_("ADDRESS"),
                         help=_("also probe this address (ADDR or ADDR:UDPPORT) by unicast; "
                         "repeatable (finds a host on 127.0.0.1, or across routers)"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON array"))

@@ -22,11 +22,11 @@ def add_password_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     """Add ``--password-file FILE`` and ``--password TEXT`` (one of them) to ``parser``."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
-        "--password-file", metavar="FILE", default=None,
+        "--password-file", metavar=_("FILE"), default=None,
         help=_("read {what} from the first line of FILE (recommended; or set ${env})").format(
             what=_(what), env=ENV))
     group.add_argument(
-        "--password", metavar="TEXT", default=None,
+        "--password", metavar=_("TEXT"), default=None,
         help=_("{what}; other users can read it in the process list: prefer "
                "--password-file or ${env}").format(what=_(what), env=ENV))
 

@@ -11,8 +11,8 @@ HELP = (N_("replay a kept game or a record file exactly, in the terminal: step b
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", metavar="ID|FILE", help=_("a record id (or its start), or a file"))
-    parser.add_argument("--dir", default=None, metavar="DIR",
+    parser.add_argument("id", metavar=_("ID|FILE"), help=_("a record id (or its start), or a file"))
+    parser.add_argument("--dir", default=None, metavar=_("DIR"),
                         help=_("the records folder (default: this user's)"))
     parser.add_argument("--score", action="store_true", help=_("also print the game's score"))
     parser.add_argument("--check", action="store_true",
@@ -25,13 +25,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cartagena_net.cli.records import end_word
+    from cartagena_net.i18n.when import when
+    from cartagena_net.i18n.words import end_word
     from cartagena_net.records import RecordError, replay, score
     from cartagena_net.records.format import (
         in_file,
-        player_label,
-        rules_label,
-        winner_label,
+        player_words,
+        rules_text,
+        winner_words,
     )
     from cartagena_net.records.store import find, read
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         with in_file(path):
             if full:
                 replay(rec)  # exactly, or RecordError naming the first move that does not fit
-            text = score(rec)
+            text = score(rec, words=True)  # on a screen: in the reader's words
     except RecordError as exc:
         print(f"cartagena replay: {exc}", file=sys.stderr)
         return 1
@@ -59,13 +60,13 @@ def run(args: argparse.Namespace) -> int:
         from client.replay import run_viewer
 
         return run_viewer(rec, ascii_only=args.ascii, review=_review(path, rec))
-    players = ", ".join(player_label(p) for p in rec["players"])
-    print(f"{rec['id']}: {rules_label(rec)}; {players}")
+    players = ", ".join(player_words(p) for p in rec["players"])
+    print(f"{rec['id']}: {rules_text(rec)}; {players}")
     print(_("started {started}, ended {ended} ({end})").format(
-        started=rec["started"], ended=rec["ended"], end=end_word(rec["end"])))
+        started=when(rec["started"]), ended=when(rec["ended"]), end=end_word(rec["end"])))
     moves = len(rec["moves"])
     if full:
-        winner = winner_label(rec)
+        winner = winner_words(rec)
         if rec.get("outcome") is None:
             winner = _("({end}, unfinished)").format(end=end_word(rec["end"]))
         print(ngettext("{n} action replayed exactly from {path}; winner: {winner}",

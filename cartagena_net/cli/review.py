@@ -16,19 +16,19 @@ HELP = N_("let the bot review a kept game: the chances after every action and wh
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from cartagena_net.bots.review import PLAYOUTS, SEARCH
 
-    parser.add_argument("id", metavar="ID|FILE", nargs="?", default=None,
+    parser.add_argument("id", metavar=_("ID|FILE"), nargs="?", default=None,
                         help=_("a record id (or its start), or a file"))
     parser.add_argument("--due", action="store_true",
                         help=_("make every review that is due and was never made (a host "
                                "stopped before it; a host also makes them at its next start)"))
-    parser.add_argument("--dir", default=None, metavar="DIR",
+    parser.add_argument("--dir", default=None, metavar=_("DIR"),
                         help=_("the records folder (default: this user's)"))
     parser.add_argument("--workers", type=int, default=max(1, min(4, usable_cores())),
                         help=_("worker processes (default: the cores, up to 4)"))
     parser.add_argument("--playouts", type=int, default=PLAYOUTS,
                         help=_("games played out from each position (default {n})").format(
                             n=PLAYOUTS))
-    parser.add_argument("--search", type=int, default=SEARCH, metavar="ITERATIONS",
+    parser.add_argument("--search", type=int, default=SEARCH, metavar=_("ITERATIONS"),
                         help=_("the bot's search at each action (default {n})").format(n=SEARCH))
     parser.add_argument("--again", action="store_true",
                         help=_("review again even if a review is kept"))

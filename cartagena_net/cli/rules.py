@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("preset", nargs="?", choices=sorted(PRESETS),
                         help=_("show one preset's values"))
     parser.add_argument("--option", "-o", action="append", type=option_pair, default=[],
-                        metavar="KEY=VALUE",
+                        metavar=_("KEY=VALUE"),
                         help=_("show the preset's values with these options, e.g. -o story=whole"))
     parser.add_argument("--json", action="store_true", help=_("one JSON object"))
 

@@ -11,6 +11,7 @@ from cartagena_net.cli.bot_args import add_level_arguments
 from cartagena_net.cli.game_args import add_game_arguments, game_options
 from cartagena_net.engine import make_game
 from cartagena_net.i18n import N_, _, decimal, ngettext, percent
+from cartagena_net.i18n.words import bot_kind
 
 HELP = N_("play games between bots in-process and print statistics")
 
@@ -35,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from client.glyphs import color_name
+
     kinds = args.bot.split(",")
     try:
         # One kind a seat: as many seats as kinds unless --players says otherwise.
@@ -72,18 +75,19 @@ def run(args: argparse.Namespace) -> int:
     print(ngettext("{n} game of {rules}", "{n} games of {rules}", args.games).format(
         n=args.games, rules=game.preset) + ", " + ngettext(
         "{n} player", "{n} players", game.players).format(n=game.players)
-          + f" ({', '.join(kinds)})" + (", " + _("seats turning") if args.rotate else ""))
+          + f" ({', '.join(bot_kind(k) for k in kinds)})"
+          + (", " + _("seats turning") if args.rotate else ""))
     print(_("mean turns {turns}, mean actions {actions}").format(
         turns=decimal(result["mean_turns"]), actions=decimal(result["mean_actions"])))
     if not args.rotate:
         for seat, n in enumerate(result["wins"]):
             print("  " + ngettext("seat {seat} ({color}, {kind}): {n} win",
                                   "seat {seat} ({color}, {kind}): {n} wins", n).format(
-                seat=seat, color=game.colors[seat], kind=kinds[seat], n=n))
+                seat=seat, color=color_name(game.colors[seat]), kind=bot_kind(kinds[seat]), n=n))
     for kind, k in result["kinds"].items():
         lo, hi = k["ci95"]
         line = "  " + _("{kind}: won {wins} of {games} ({rate}, 95% CI {lo}..{hi})").format(
-            kind=kind, wins=k["wins"], games=k["games"], rate=_pct(k["win_rate"]),
+            kind=bot_kind(kind), wins=k["wins"], games=k["games"], rate=_pct(k["win_rate"]),
             lo=_pct(lo), hi=_pct(hi))
         if "decision_mean_s" in k:
             line += "; " + _("decisions {mean} ms mean, {p99} ms p99").format(

@@ -45,12 +45,12 @@ def given_name(args: argparse.Namespace) -> str | None:
 
 def add_common(parser: argparse.ArgumentParser) -> None:
     """Arguments shared by `join` and `spectate`."""
-    parser.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
+    parser.add_argument("address", nargs="?", default=None, metavar=_("HOST[:PORT]"),
                         help=_("the host (default port 41672); none: browse the LAN"))
     parser.add_argument("--table", type=int, default=None, help=_("go straight to this table"))
     add_password_arguments(parser, N_("the host's or table's password"))
     parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
-    parser.add_argument("--to", action="append", default=[], metavar="ADDRESS",
+    parser.add_argument("--to", action="append", default=[], metavar=_("ADDRESS"),
                         help=_("also probe this address for hosts (repeatable)"))
     parser.add_argument("--no-broadcast", action="store_true",
                         help=_("find hosts only by probing the --to addresses"))

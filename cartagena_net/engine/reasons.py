@@ -219,7 +219,7 @@ REASONS: dict[str, str] = {
     "hint-jump-two": N_("these two pirates jump {spaces}"),
     "hint-power-jump": N_("the {power} power: this pirate jumps {spaces}"),
     "hint-power-jump-two": N_("the {power} power: these two pirates jump {spaces}"),
-    "hint-boat": N_("this pirate jumps {spaces} and reaches the boat"),
+    "hint-boat": N_("this pirate jumps {spaces} and reaches the {place}"),
     "hint-retreat": N_("this pirate steps back {spaces} and draws {cards}"),
     "hint-push": N_("moving that pirate forward draws you {cards}"),
     "hint-sail": N_("the sloop sails with your pirates aboard"),
@@ -232,6 +232,7 @@ REASONS: dict[str, str] = {
 }
 
 MAX_ARGS = 8  # fields of one reason (the protocol's cap too)
+TIME_FIELDS = frozenset({"seconds", "limit"})  # seconds, maybe with a decimal point
 CARD_FIELDS = frozenset({"card", "power"})
 COUNT_FIELDS = frozenset({"cards", "spaces", "actions", "seats", "tables"})
 
@@ -339,6 +340,8 @@ def reason_text(why: Any, args: Mapping[str, Any] | None = None, tr: Translation
             elif name == "place":
                 shown[name] = (tr.gettext("space {n}").format(n=value)
                                if isinstance(value, int) else place(str(value)))
+            elif name in TIME_FIELDS and isinstance(value, (str, float)):
+                shown[name] = str(value).replace(".", tr.pgettext("decimal separator", "."))
             else:
                 shown[name] = value
         return tr.gettext(template).format(**shown)
@@ -370,7 +373,9 @@ def hint_reason(why: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
         if why.get("power"):
             return f"hint-power-jump{two}", given("power", "spaces")
         return f"hint-jump{two}", given("spaces")
-    fields_of = {"only": (), "boat": ("spaces",), "retreat": ("spaces", "cards"),
+    if kind == "boat":  # the goal by its name (a host before it said none: the boat)
+        return "hint-boat", {**given("spaces"), "place": why.get("place") or "boat"}
+    fields_of = {"only": (), "retreat": ("spaces", "cards"),
                  "push": ("cards",), "sail": (), "keep": ("card", "spaces"),
                  "power": ("power",), "choose": ("card",), "draw": ()}
     if kind in fields_of:
@@ -379,13 +384,14 @@ def hint_reason(why: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
 
 
 def hint_text(why: Mapping[str, Any], tr: Translations = ENGLISH,
-              card: Callable[[str], str] = _same) -> str | None:
+              card: Callable[[str], str] = _same,
+              place: Callable[[str], str] = _same) -> str | None:
     """A hint's reason from its ``why`` map, in ``tr``'s language (with the search's
     ``gain`` over the ``next`` best move when it has one); None if it cannot be said."""
     found = hint_reason(why)
     if found is None:
         return None
-    line = reason_text(*found, tr=tr, card=card)
+    line = reason_text(*found, tr=tr, card=card, place=place)
     gain = why.get("gain")
     if line is not None and gain:
         line = reason_text("hint-better", {"line": line, "gain": gain,

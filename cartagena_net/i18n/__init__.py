@@ -121,6 +121,14 @@ def decimal(number: float | str, digits: int | None = None) -> str:
     return text.replace(".", pgettext("decimal separator", "."))
 
 
+def whole(number: int) -> str:
+    """A whole number with its thousands grouped as the language does (``12,000``; in
+    Swedish ``12 000``, with a no-break space)."""
+    sep = pgettext("thousands separator", ",")
+    text = f"{abs(int(number)):,}".replace(",", sep)
+    return ("-" if number < 0 else "") + text
+
+
 def percent(number: float | str, digits: int | None = None) -> str:
     """``45%``, ``12.5%`` (in Swedish ``45 %``, ``12,5 %``, with a no-break space): a
     number (``digits`` after the point: rounded) or a number already written."""

@@ -27,6 +27,7 @@ from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
 from cartagena_net.engine.errors import OptionError
 from cartagena_net.engine.reasons import REASONS
 from cartagena_net.i18n import N_, _
+from cartagena_net.i18n.words import bot_words, end_word, rules_words
 
 FORMAT = "cartagena-net record"
 VERSION = 1
@@ -392,8 +393,17 @@ def player_label(p: dict[str, Any]) -> str:
     return f"{p.get('name')} ({p.get('bot')}{' ' + how if how else ''})"
 
 
-def rules_label(rec: dict[str, Any]) -> str:
-    """``jamaica`` with its options that differ from the preset's: ``jamaica segments=1``."""
+def player_words(p: dict[str, Any]) -> str:
+    """:func:`player_label` for a person to read, in the reader's language: ``ann``,
+    ``Blackbeard (thinking bot, normal)``."""
+    if p.get("kind") != "bot":
+        return str(p.get("name"))
+    return f"{p.get('name')} ({bot_words(p.get('bot'), p.get('level'), p.get('think'))})"
+
+
+def rules_options(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The record's preset and the options that differ from the preset's (``players``
+    first, always)."""
     spec = dict(rec["spec"])
     preset = spec.pop("preset")
     players = len(rec["players"])
@@ -401,12 +411,33 @@ def rules_label(rec: dict[str, Any]) -> str:
         base = make_game(preset, players=players).spec()
     except Exception:  # noqa: BLE001 - a label only: show every option
         base = {}
+    return preset, {"players": players,
+                    **{k: v for k, v in spec.items() if base.get(k) != v and k != "players"}}
+
+
+def rules_label(rec: dict[str, Any]) -> str:
+    """``jamaica`` with its options that differ from the preset's: ``jamaica 3p
+    segments=1`` (the notation: the score's header)."""
+    preset, options = rules_options(rec)
 
     def shown(value: Any) -> str:
         return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
-    extra = [f"{k}={shown(v)}" for k, v in spec.items() if base.get(k) != v]
+    players = options.pop("players")
+    extra = [f"{k}={shown(v)}" for k, v in options.items()]
     return " ".join([preset, f"{players}p", *extra])
+
+
+def rules_text(rec: dict[str, Any]) -> str:
+    """:func:`rules_label` in words, in the reader's language: ``jamaica, 3 players,
+    1 segment``."""
+    return rules_words(*rules_options(rec))
+
+
+def winner_words(rec: dict[str, Any]) -> str:
+    """The winner as :func:`player_words` says a player ("" for a game with none)."""
+    out = rec.get("outcome")
+    return "" if out is None else player_words(rec["players"][out["winner"]])
 
 
 def winner_label(rec: dict[str, Any]) -> str:
@@ -416,12 +447,37 @@ def winner_label(rec: dict[str, Any]) -> str:
     return player_label(rec["players"][out["winner"]])
 
 
-def score(rec: dict[str, Any]) -> str:
+def _head_words(rec: dict[str, Any]) -> list[str]:
+    """The score's header in the reader's language (``replay --score``)."""
+    from cartagena_net.i18n.when import when
+    from cartagena_net.i18n.words import color_word
+
+    players = rec["players"]
+    head = [_("# cartagena-net game {id}").format(id=rec["id"]),
+            _("# rules: {rules}").format(rules=rules_text(rec)),
+            _("# table: {table} on {host}").format(table=rec["table"], host=rec["host"]),
+            _("# started {started}, ended {ended} ({end})").format(
+                started=when(rec["started"]), ended=when(rec["ended"]),
+                end=end_word(rec["end"]))]
+    head += [_("# seat {seat} {color}: {player}").format(
+        seat=p["seat"], color=color_word(p["color"]), player=player_words(p)) for p in players]
+    out = rec.get("outcome")
+    if out is not None:
+        head.append(_("# result: {ranking}").format(ranking=", ".join(
+            f"{place}. {player_words(players[s])}" for place, s in
+            enumerate(_ranking(out["ranking"]), 1))))
+    else:
+        head.append(_("# result: none (the game had not ended; a spectator's record)"))
+    return head
+
+
+def score(rec: dict[str, Any], words: bool = False) -> str:
     """The game as text a person reads: a header, then one line a turn.
 
     Full records list the actions in the engine's notation (``advance 0 skull``), a
     decision another seat owed during the turn in brackets; a spectator's record lists
-    the events as a spectator saw them.
+    the events as a spectator saw them. The header is English (a file's, ``export``), or
+    with ``words`` in the reader's language (``replay --score``, on a screen).
     """
     players = rec["players"]
     head = [f"# cartagena-net game {rec['id']}",
@@ -436,6 +492,8 @@ def score(rec: dict[str, Any]) -> str:
             enumerate(_ranking(out["ranking"]), 1)))
     else:
         head.append("# result: none (the game had not ended; a spectator's record)")
+    if words:
+        head = _head_words(rec)
     lines: list[str] = []
     if rec["kind"] == "full":
         lines = _full_lines(rec)

@@ -57,45 +57,30 @@ class Background:
 
 
 def summary(rec: dict[str, Any]) -> dict[str, Any]:
-    """One line of the list: when, what, who, who won. ``rules``, ``players`` and
-    ``winner`` are the records' labels (``jamaica 3p magic=True``); the pages word the
-    same as data: ``preset``, ``options`` (those that differ from the preset's, players
-    among them), ``people`` ({name, bot, level}) and ``winner_seat``."""
-    from cartagena_net.records.format import player_label, rules_label, winner_label
+    """One line of the list: when, what, who, who won (labels in the notation, and as data
+    the pages word in each browser's language: ``preset``, ``options``, ``people``)."""
+    from cartagena_net.records.format import (
+        player_label,
+        rules_label,
+        rules_options,
+        winner_label,
+    )
 
-    players = rec.get("players") or []
+    preset, options = rules_options(rec)
+    people = [person(p) for p in rec.get("players") or []]
     out = rec.get("outcome")
     return {"id": rec["id"], "started": rec.get("started"), "ended": rec.get("ended"),
             "end": rec.get("end"), "kind": rec.get("kind"), "rules": rules_label(rec),
-            "players": [player_label(p) for p in players],
-            "winner": winner_label(rec), "actions": len(rec.get("moves") or ()),
-            "preset": (rec.get("spec") or {}).get("preset"), "options": changed_options(rec),
-            "people": [person(p) for p in players],
-            "winner_seat": out.get("winner") if isinstance(out, dict) else None}
+            "preset": preset, "options": options, "people": people,
+            "winner_seat": out["winner"] if out is not None else None,
+            "players": [player_label(p) for p in rec.get("players") or []],
+            "winner": winner_label(rec), "actions": len(rec.get("moves") or ())}
 
 
 def person(p: dict[str, Any]) -> dict[str, Any]:
-    """A record's player as the pages word it: a name, and a bot's kind and level (or
-    its seconds of thought)."""
-    if p.get("kind") != "bot":
-        return {"name": str(p.get("name")), "bot": None, "level": None}
-    level = p.get("level") or (f"{p['think']:g}s" if p.get("think") is not None else None)
-    return {"name": str(p.get("name")), "bot": p.get("bot"), "level": level}
-
-
-def changed_options(rec: dict[str, Any]) -> dict[str, Any]:
-    """The game's options that differ from its preset's, with the number of players."""
-    from cartagena_net.engine import make_game
-
-    spec = dict(rec.get("spec") or {})
-    preset = spec.pop("preset", None)
-    players = len(rec.get("players") or [])
-    try:
-        base = make_game(preset, players=players).spec()
-    except Exception:  # noqa: BLE001 - words only: show every option
-        base = {}
-    return {"players": players, **{k: v for k, v in spec.items()
-                                   if k != "players" and base.get(k) != v}}
+    """A record's player as the pages word it: a name, and a bot's kind and level (or its
+    seconds of thought)."""
+    return {k: p[k] for k in ("name", "bot", "level", "think") if p.get(k) is not None}
 
 
 def build_list(folder: str, host_id: str) -> bytes:

@@ -44,6 +44,7 @@ from cartagena_net import i18n
 from cartagena_net.engine import SPECTATOR
 from cartagena_net.engine.reasons import JOURNAL_DAMAGE, OS_ERRORS, REASONS
 from cartagena_net.host.errors import HostError
+from cartagena_net.i18n import N_
 from cartagena_net.i18n import pages as page_words
 from cartagena_net.web.feed import Feed, Frame, to_json
 from cartagena_net.web.games import Background, GamePage, GamesJSON, records_folder
@@ -225,6 +226,9 @@ class WebSite(server.Site):
 # -- resources -------------------------------------------------------------------
 
 
+NO_SUCH_PAGE = N_("no such page")
+
+
 def plain(request: Any, code: int, message: str, reason: str | None = None) -> bytes:
     request.setResponseCode(code)
     request.setHeader(b"Content-Type", TEXT.encode())
@@ -247,7 +251,10 @@ class Leaf(Resource):
 
 class NotFound(Leaf):
     def render_GET(self, request: Any) -> bytes:
-        return plain(request, http.NOT_FOUND, "no such page")
+        tr = i18n.translation(page_language(request))  # in the browser's language
+        request.setHeader(b"Content-Language", page_language(request).encode("ascii"))
+        request.setHeader(b"Vary", b"Accept-Language, Cookie")
+        return plain(request, http.NOT_FOUND, tr.gettext(NO_SUCH_PAGE))
 
 
 class Fixed(Leaf):

@@ -21,7 +21,8 @@ class HelpOverlay(Modal):
 
 
 class QuitQuestion(Modal):
-    """"Quit? y/n": y, Ctrl-C or Enter quits, any other key stays."""
+    """"Quit? y/n": y (and the language's own yes key, Swedish ``j``), Ctrl-C or Enter
+    quits, any other key stays."""
 
     name = "quit question"
 
@@ -29,10 +30,17 @@ class QuitQuestion(Modal):
         return m.overlay == "quit"
 
     def on_key(self, m: Model, key: str) -> None:
-        if key in ("y", "Y", "c-c", "enter"):
+        if key in yes_keys() or key in ("c-c", "enter"):
             m.exit_requested = True
         else:
             m.overlay = None
+
+
+def yes_keys() -> set[str]:
+    """The keys that answer yes: ``y`` in every language, and the language's own
+    (``j`` in Swedish, as the resume question's ``[J/n]``), either case."""
+    keys = {"y", _("y")}
+    return keys | {k.upper() for k in keys}
 
 
 class TextInput(Modal):

@@ -216,7 +216,7 @@ def test_lobby_and_browser_screens() -> None:
                    {"seat": 2, "name": None, "color": "yellow", "bot": None,
                     "connected": False}]}]})
     text = screen(m)
-    assert "1: fun" in text and "tortuga" in text and "players=3" in text
+    assert "1: fun" in text and "tortuga" in text and "3 players" in text and "players=3" not in text
     assert "red: bob ★" in text and "blue: Mary Read (greedy bot)" in text
     assert "yellow: —" in text
     m.on_key("enter")
@@ -318,8 +318,8 @@ def test_the_lobby_shows_tonights_scoreboard() -> None:
         {"player": "ann", "bot": False, "games": 3, "wins": 2, "places": [2, 1]},
         {"player": "ismcts normal", "bot": True, "games": 3, "wins": 1, "places": [1, 2]}]})
     text = to_text(render_screen(m, 100, 30))
-    assert "Tonight: ann 2 wins of 3 · ismcts normal (bot) 1 win of 3" in text
-    assert "(bot): every seat of that kind and level, one player in each game" in " ".join(
+    assert "Tonight: ann 2 wins of 3 · thinking bot, normal 1 win of 3" in text
+    assert "a bot's score: every seat of that kind and level, one player in each game" in " ".join(
         text.split())
     m.on_message({"type": "lobby", "tables": []})  # an older host: no scores
     assert "Tonight" not in to_text(render_screen(m, 100, 30))

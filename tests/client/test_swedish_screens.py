@@ -136,7 +136,7 @@ def test_the_screens_before_a_game_speak_swedish(swedish):
     m.scores = [{"player": "den", "wins": 1, "games": 2},
                 {"player": "Anne Bonny", "bot": True, "wins": 2, "games": 2}]
     text = check(m, "spelar", "1 tittar [lösenord]", "röd: den (borta) ★",
-                 "blå: Anne Bonny (greedy-bot)", "I kväll: den 1 vinst av 2",
+                 "blå: Anne Bonny (girig bot)", "I kväll: den 1 vinst av 2",
                  "Anne Bonny (bot) 2 vinster av 2")
     assert "Anne Bonny" in text
     m.on_key("t")

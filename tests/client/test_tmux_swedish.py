@@ -60,7 +60,7 @@ def test_help_and_rules_in_swedish_from_lang_and_from_the_lang_option(tmp_path: 
         assert "usage:" not in text and "show this help" not in text
 
         text = run_to_exit(t, "rules", [*CLI, "rules"])
-        assert "Regeluppsättningar (--rules NAME):" in text
+        assert "Regeluppsättningar (--rules REGELUPPSÄTTNING):" in text
         assert re.search(r"jamaica +2-5 spelare +1672 års regler, Jamaicavarianten", text)
         assert "Tortugavarianten" in text and "Hela rymningen" in text
         assert "Drag (platser: 0 = starten" in text
@@ -96,7 +96,7 @@ def test_the_game_screens_board_colours_and_cards_in_swedish(tmp_path: Path) -> 
         t.keys("play", "?")
         help_text = wait_screen(t, "play", lambda x: "Hjälp" in x, "the help overlay")
         assert "Hjälp — vilken tangent som helst stänger" in help_text
-        assert "Kort (ett korts bokstav visar draget först; Enter spelar det):" in help_text
+        assert "Kort (engelska namnets bokstav förhandsvisar; Enter spelar):" in help_text
         for card in ("dödskalle", "dolk", "nyckel", "flaska", "pistol", "trekantig hatt"):
             assert card in help_text, card
         prose = " ".join(help_text.split())  # the rules' summary, wrapped

@@ -24,15 +24,18 @@ REV = {"method": {"playouts": 1, "search": 200}, "turning": [0],
 def test_the_scoreboard_and_the_review_in_swedish():
     i18n.set_language("sv")
     board = format_scoreboard(BOARD, "/x").splitlines()
-    assert board[0].split() == ["spelare", "partier", "vinster", "ranking", "placeringar"]
+    assert board[0].split() == ["spelare", "partier", "vinster", "styrketal", "placeringar"]
     assert board[1].split() == ["ann", "3", "2", "1,5", "1:a", "2,", "2:a", "1;", "1",
-                                "oavslutade"]
-    assert board[2].startswith("ismcts normal (bot)") and "-0,2" in board[2]
-    assert board[3].startswith("(bot): en botrad är alla platser av den sorten och nivån")
-    assert board[4].startswith("placeringar: bland spelarna i varje parti; ranking: "
+                                "oavslutat"]  # one game: the singular
+    assert board[2].startswith("tänkande bot, normal ") and "-0,2" in board[2]  # in words
+    assert board[3].startswith("en bots rad är alla platser av den sorten och nivån")
+    assert board[4].startswith("placeringar: bland spelarna i varje parti; styrketal: "
                                "openskills Plackett-Luce")
     assert format_scoreboard([], "/x") == "inga partier sparade i /x än"
     assert end_word("stopped") == "avbrutet" and end_word("odd") == "odd"
+    assert end_word("won") == "avgjort"  # a record's end, not the bot's "vann"
+    two = format_scoreboard([{**BOARD[0], "unfinished": 2}], "/x").splitlines()
+    assert two[1].endswith("2 oavslutade")
     text = summary(REC, REV).splitlines()
     assert text[0] == "analys av g1 (1 utspelning per ställning, sökning 200 iterationer)"
     assert text[1] == ("drag 1: ann spelade advance 0 skull; boten hade spelat retreat 3 "

@@ -107,9 +107,9 @@ def test_the_host_sends_a_disk_error_with_its_name():
 def test_the_resume_question_describes_the_game_in_the_language():
     i18n.set_language("sv")
     assert _game().describe() == ("bord 1 \"ann's table\": jamaica, ann, Bo (greedy bot); "
-                                  "1 drag spelat, ann spelar")
+                                  "1 drag spelat, ann på tur")
     damaged = _game(actions=3, damage=JournalDamage(1, 5, "checksum", 3, 2, False))
-    assert damaged.describe().endswith("3 drag spelade, ann spelar [bord 1: journalens post "
+    assert damaged.describe().endswith("3 drag spelade, ann på tur [bord 1: journalens post "
                                        "5: en post i den är skadad; partiet kommer tillbaka vid drag 3; 2 "
                                        "drag efter det är förlorade; en kopia av den sparas]")
     whole = _game(damage=JournalDamage(1, None, "the file is empty", 0, 1, True,
@@ -148,7 +148,7 @@ def test_the_chances_panel_writes_percent_as_the_language_does():
     assert i18n.percent(12.5, 1) == "12,5\u00a0%"
     model = SimpleNamespace(chances=curve, view={"seats": [{}, {}]}, ascii_only=True)
     assert "".join(text for _style, text in chance_part(model, 1, "red")).startswith(
-        "  vinst  55\u00a0% ")  # the players' panel
+        "  chans  55\u00a0% ")  # the players' panel
     i18n.set_language("en")
     lines = chances_lines(curve, ["ann", "bob"], width=40)
     assert " 45% " in lines[0] and len(lines[0]) <= 40

@@ -3,6 +3,7 @@ command, and for a browser its remembered choice, then ``Accept-Language``."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,7 +76,7 @@ def cli(*args: str, **env: str) -> subprocess.CompletedProcess:
 def test_lang_on_any_command_overrides_the_locale_and_reaches_argparse():
     sv = cli("rules", "--lang", "sv", LANG="C")
     assert sv.returncode == 0, sv.stderr
-    assert "Regeluppsättningar (--rules NAME):" in sv.stdout
+    assert "Regeluppsättningar (--rules REGELUPPSÄTTNING):" in sv.stdout
     assert "2-5 spelare" in sv.stdout and "Jamaicavarianten" in sv.stdout
     assert "advance P CARD" in sv.stdout  # the notation stays the protocol's
     en = cli("--lang=en", "rules", LANG="sv_SE.UTF-8")
@@ -102,3 +103,7 @@ def test_every_commands_help_speaks_swedish_with_no_english_left():
         assert out.stdout.startswith("användning:"), name
         left = [w for w in english if w in out.stdout]
         assert left == [], (name, left, out.stdout)
+        # the argument names too: translated, the same word everywhere
+        metavars = re.findall(r"\b(COMMAND|NAME|FILE|DIR|PRESET|KEY=VALUE|SECONDS|ADDRESS|"
+                              r"HOST\[:PORT\]|ITERATIONS|MSGS_PER_S)\b", out.stdout)
+        assert metavars == [], (name, metavars)

@@ -43,8 +43,8 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     assert listed.returncode == 0, listed.stderr
     (line,) = listed.stdout.splitlines()
     winner = rec["players"][rec["outcome"]["winner"]]["name"]
-    assert rec["id"] in line and "jamaica 2p segments=1" in line
-    assert f"winner: {winner} (greedy)" in line
+    assert rec["id"] in line and "jamaica, 2 players, 1 segment" in line  # in words
+    assert f"winner: {winner} (greedy bot)" in line
     as_json = json.loads(cartagena("records", "--json").stdout)
     assert as_json[0]["id"] == rec["id"] and as_json[0]["moves"] == len(rec["moves"])
 
@@ -53,9 +53,9 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
     assert stats.stdout.splitlines()[0].split() == ["player", "games", "wins", "rating",
                                                     "places"]
     # Both seats greedy: one player in that game, one game, one win, its best place.
-    (row,) = [x for x in stats.stdout.splitlines() if x.startswith("greedy (bot)")]
+    (row,) = [x for x in stats.stdout.splitlines() if x.startswith("greedy bot ")]
     assert row.split()[2:4] == ["1", "1"], stats.stdout
-    assert "(bot): a bot row is every seat of that kind and level" in stats.stdout
+    assert "a bot's row is every seat of that kind and level" in stats.stdout
     assert json.loads(cartagena("records", "--stats", "--json").stdout)[0] == {
         "player": "greedy", "bot": True, "games": 1, "wins": 1, "places": [1],
         "unfinished": 0, "rating": 0.0}  # one kind at both seats: no one to be rated against
@@ -80,16 +80,17 @@ def test_a_hosts_finished_game_is_listed_exported_and_replayed(tmp_path):
 
     # the same in Swedish (--lang sv), the notation and the ids as they are
     (line,) = cartagena("records", "--lang", "sv").stdout.splitlines()
-    assert "jamaica 2p segments=1" in line and f"vinnare: {winner} (greedy)" in line
+    assert "jamaica, 2 spelare, 1 segment" in line and f"vinnare: {winner} (girig bot)" in line
     stats = cartagena("records", "--stats", "--lang", "sv").stdout.splitlines()
-    assert stats[0].split() == ["spelare", "partier", "vinster", "ranking", "placeringar"]
-    assert stats[1].split()[:4] == ["greedy", "(bot)", "1", "1"] and "1:a 1" in stats[1]
+    assert stats[0].split() == ["spelare", "partier", "vinster", "styrketal", "placeringar"]
+    assert stats[1].split()[:4] == ["girig", "bot", "1", "1"] and "1:a 1" in stats[1]
     assert "2:a" not in stats[1]  # both seats greedy: one player, at its best place
     again = cartagena("export", rec["id"], "--to", str(out), "--lang", "sv")
     assert again.returncode == 1 and "finns redan; skrivs inte över" in again.stderr
     shown = cartagena("replay", str(exported), "--lang", "sv").stdout
     assert f"{len(rec['moves'])} drag uppspelade exakt från" in shown
-    assert f"vinnare: {winner} (greedy)" in shown and "började " in shown
+    assert f"vinnare: {winner} (girig bot)" in shown and "började " in shown
+    assert "Z" not in shown.splitlines()[1] and " kl. " in shown.splitlines()[1]  # local time
 
     rec["moves"][2]["action"] = "advance 42 skull"
     (tmp_path / "edited.json").write_text(json.dumps(rec))

@@ -120,6 +120,19 @@ def test_unknown_and_crafted_paths_are_404():
     run(go())
 
 
+def test_the_404_page_speaks_the_browsers_language():
+    async def go():
+        host = web_host()
+        try:
+            sv = await fetch(host.web.port, "/nope", cookies={"cartagena_lang": "sv"})
+            assert sv.status == 404 and sv.body == b"sidan finns inte\n"
+            en = await fetch(host.web.port, "/nope")
+            assert en.status == 404 and en.body == b"no such page\n"
+        finally:
+            await stop_host(host)
+    run(go())
+
+
 def test_host_and_table_passwords():
     async def go():
         # (many wrong cookies from one address: the guess throttle is tested below)

@@ -130,7 +130,7 @@ def test_the_lobby_page_counts_two_bots_of_one_kind_as_one_player(browser, tmp_p
         browser.get(f"http://127.0.0.1:{host.web.port}/")
         wait_for(browser, "document.querySelectorAll('#scores li').length === 2", "the scores")
         rows = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#scores li")]
-        assert rows == ["quick bot: 2 wins in 2 games", "ann: 0 wins in 2 games"], rows
+        assert rows == ["greedy bot: 2 wins in 2 games", "ann: 0 wins in 2 games"], rows
         note = browser.find_element(By.ID, "scores-note")
         assert note.is_displayed() and "two at one table are one player" in note.text
         no_errors(browser)

@@ -23,8 +23,10 @@ const Cartagena = (() => {
     const letters = {}, taken = new Set();
     for (const color of colors) {
       if (color in letters) continue;
-      for (const ch of (color.toUpperCase() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
-        if (/^[A-Z]$/.test(ch) && !taken.has(ch)) { letters[color] = ch; taken.add(ch); break; }
+      // a letter of the colour's name in the page's language: the one shown beside it
+      const own = typeof Names !== "undefined" ? Names.color(color) : color;
+      for (const ch of (own.toUpperCase() + color.toUpperCase() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+        if (/^\p{Lu}$/u.test(ch) && !taken.has(ch)) { letters[color] = ch; taken.add(ch); break; }
       }
     }
     return letters;

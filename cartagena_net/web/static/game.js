@@ -15,8 +15,8 @@
     return c;
   }
   const label = (seat) => {
-    const p = data.players.find((x) => x.seat === seat);
-    return p ? (p.name !== undefined ? personText(p) : p.label) : tr("seat {n}", { n: seat });
+    const person = data.summary.people && data.summary.people[seat];
+    return person ? Names.player(person) : (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat });
   };
 
   function go(to) {
@@ -52,7 +52,7 @@
     for (const s of view.seats) {
       const home = s.pirates.filter((p) => p === view.boat).length;
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat },
-        chip(s.color, L), ` ${label(s.seat)} · ${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} home", { n: home, m: s.pirates.length })}`);
+        chip(s.color, L), ` ${label(s.seat)} · ${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`);
       li.style.borderColor = colorOf(s.color);
       list.append(li);
     }
@@ -131,10 +131,10 @@
       return;
     }
     data = body;
-    const line = gameLine(data.summary);
-    document.title = tr("{rules} · replay · Cartagena", { rules: Names.preset(data.summary.preset) });
-    $("title").textContent = line.people;
-    $("rules").textContent = [line.rules, localTime(data.summary.started)].filter(Boolean).join(" · ");
+    const s = data.summary, rules = s.preset ? Names.rules(s.preset, s.options) : s.rules;
+    document.title = tr("{rules} · replay · Cartagena", { rules });
+    $("title").textContent = `${s.people ? s.people.map(Names.player).join(", ") : s.players.join(", ")}`;
+    $("rules").textContent = `${rules} · ${Names.when(s.started)}`;
     turnStarts = [0];
     for (let k = 1; k < data.views.length; k++) {
       if (data.views[k].turn !== data.views[k - 1].turn) turnStarts.push(k);

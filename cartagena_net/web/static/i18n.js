@@ -154,22 +154,77 @@ const Names = (() => {
     const s = String(name || "").replace(/[-_]+/g, " ");
     return s ? s[0].toUpperCase() + s.slice(1) : "";
   }
-  // A bot by its kind and level ("ismcts", "normal"; or "1.5s" of thinking) in words.
-  function bot(kind, how) {
-    const KINDS = { random: () => t("random bot"), greedy: () => t("quick bot"), ismcts: () => t("thinking bot") };
-    const LEVELS = { easy: () => t("easy"), normal: () => t("normal"), hard: () => t("hard") };
-    const what = KINDS[kind] ? KINDS[kind]() : t("bot");
-    let level = "";
-    if (LEVELS[how]) level = LEVELS[how]();
-    else if (/^[0-9.]+s$/.test(how || "")) level = t("{n} s a move", { n: how.slice(0, -1) });
-    return level ? t("{bot} ({level})", { bot: what, level }) : what;
+  // A bot's kind and level, a table's options, a record's rules and player, a time: in
+  // words (the port of cartagena_net/i18n/words.py and when.py, the same catalog entries).
+  const BOTS = { random: () => pt("bot kind", "random bot"), greedy: () => pt("bot kind", "greedy bot"),
+                 ismcts: () => pt("bot kind", "thinking bot") };
+  const LEVELS = { easy: () => pt("bot level", "easy"), normal: () => pt("bot level", "normal"),
+                   hard: () => pt("bot level", "hard") };
+  function bot(kind, level, think) {
+    let text = BOTS[kind] ? BOTS[kind]() : String(kind);
+    if (level) text += ", " + (LEVELS[level] ? LEVELS[level]() : String(level));
+    else if (typeof think === "number") text += ", " + t("{seconds} s", { seconds: String(think).replace(".", pt("decimal separator", ".")) });
+    return text;
   }
-  // A scoreboard's bot row: its key is "KIND LEVEL" (records/format.py score_key).
+  const YES_NO = {
+    hands_public: [() => pt("option", "open hands"), () => pt("option", "hidden hands")],
+    filibusters: [() => pt("option", "Filibusters"), () => pt("option", "no Filibusters")],
+    magic: [() => pt("option", "Black Magic Woman"), () => pt("option", "no Black Magic Woman")],
+    jail_in_passage: [() => pt("option", "the jail in the passage"), () => pt("option", "the jail apart from the passage")],
+  };
+  const CHOICES = {
+    empty_hand_draw: { stuck: () => pt("option", "an empty hand draws when stuck"), always: () => pt("option", "an empty hand always draws") },
+    morgan: { off: () => pt("option", "no Morgan"), instead: () => pt("option", "Morgan instead of retreat"),
+              also: () => pt("option", "Morgan beside retreat"), island: () => pt("option", "Morgan on the island") },
+    side: { passage: () => pt("option", "the passage side"), tunnel: () => pt("option", "the tunnel side"),
+            island: () => pt("option", "the island side"), jungle: () => pt("option", "the jungle side") },
+    story: { escape: () => pt("option", "the escape"), island: () => pt("option", "the island"),
+             whole: () => pt("option", "the Whole Jailbreak") },
+  };
+  const COUNTED = {
+    players: (n) => nt("{n} player", "{n} players", n), pirates: (n) => nt("{n} pirate each", "{n} pirates each", n),
+    segments: (n) => nt("{n} segment", "{n} segments", n), actions: (n) => nt("{n} action a turn", "{n} actions a turn", n),
+    deal: (n) => nt("{n} card dealt", "{n} cards dealt", n),
+    start_bonus: (n) => nt("{n} extra card for the start player", "{n} extra cards for the start player", n),
+    row_size: (n) => (n ? nt("a face-up row of {n}", "a face-up row of {n}", n) : t("no face-up row")),
+    hand_limit: (n) => t("hand limit {n}", { n }),
+    island_segments: (n) => nt("{n} island segment", "{n} island segments", n),
+  };
+  const ORDER = ["players", "pirates", "segments", "actions", "deal", "start_bonus", "hands_public", "row_size",
+                 "empty_hand_draw", "morgan", "filibusters", "magic", "hand_limit", "side", "story",
+                 "island_segments", "jail_in_passage", "board", "colors"];
+  function option(name, value) {
+    if (typeof value === "boolean" && YES_NO[name]) return YES_NO[name][value ? 0 : 1]();
+    if (CHOICES[name] && CHOICES[name][value]) return CHOICES[name][value]();
+    if (Number.isInteger(value) && COUNTED[name]) return COUNTED[name](value);
+    return `${name}=${Array.isArray(value) ? value.join(",") : value}`;
+  }
+  function options(opts) {
+    const rank = (k) => (ORDER.indexOf(k) < 0 ? ORDER.length : ORDER.indexOf(k));
+    return Object.entries(opts || {}).filter(([k]) => k !== "colors")
+      .sort((a, b) => rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => option(k, v)).join(", ");
+  }
+  function rules(name, opts) { const rest = options(opts); return rest ? `${preset(name)}, ${rest}` : preset(name); }
+  // A scoreboard's bot row ("ismcts normal", "ismcts 1.5s": its kind and level).
   function botRow(key) {
-    const [kind, how] = String(key).split(/\s+/);
-    return bot(kind, how);
+    const s = String(key), i = s.indexOf(" "), kind = i < 0 ? s : s.slice(0, i), how = i < 0 ? "" : s.slice(i + 1);
+    if (!BOTS[kind]) return `${s} (${t("bot")})`;
+    if (/^\d+(\.\d+)?s$/.test(how)) return bot(kind, null, Number(how.slice(0, -1)));
+    return bot(kind, how || null);
   }
-  return { card, color, place, preset, bot, botRow };
+  function player(p) { return p && p.bot ? `${p.name} (${bot(p.bot, p.level, p.think)})` : String((p && p.name) || ""); }
+  const MONTHS = [() => pt("month", "Jan"), () => pt("month", "Feb"), () => pt("month", "Mar"), () => pt("month", "Apr"),
+                  () => pt("month", "May"), () => pt("month", "Jun"), () => pt("month", "Jul"), () => pt("month", "Aug"),
+                  () => pt("month", "Sep"), () => pt("month", "Oct"), () => pt("month", "Nov"), () => pt("month", "Dec")];
+  // A record's UTC time in the browser's time zone, the language's way ("" for none).
+  function when(stamp) {
+    const d = typeof stamp === "string" && stamp ? new Date(stamp) : null;
+    if (!d || Number.isNaN(d.getTime())) return String(stamp || "");
+    const two = (n) => String(n).padStart(2, "0");
+    return pt("date and time", "{day} {month} {year}, {time}", { day: d.getDate(), month: MONTHS[d.getMonth()](),
+      year: d.getFullYear(), time: `${two(d.getHours())}:${two(d.getMinutes())}` });
+  }
+  return { card, color, place, preset, bot, botRow, options, rules, player, when };
 })();
 
 // The rules options (cartagena_net/engine/options.py) in words: a label for the form, a
@@ -224,34 +279,8 @@ const Options = (() => {
       default: return `${label(name)}: ${choice(name, value)}`;
     }
   }
-  // A table's or a game's options as one line, players first.
-  function line(options) {
-    const entries = Object.entries(options || {});
-    entries.sort((a, b) => (a[0] === "players" ? -1 : b[0] === "players" ? 1 : 0));
-    return entries.map(([k, v]) => phrase(k, v)).join(" · ");
-  }
-  return { label, choice, phrase, line };
+  return { label, choice, phrase };
 })();
-
-// A player of a game's record ({name, bot, level}: web/games.py person) in words:
-// "Blackbeard (thinking bot, normal)".
-function personText(p) {
-  if (!p) return "";
-  if (!p.bot) return p.name;
-  return t("{name} ({bot})", { name: p.name, bot: Names.bot(p.bot, p.level) });
-}
-
-// A game of the list (web/games.py summary) as a line: when, the rules in words, who
-// played and how it ended.
-function gameLine(g) {
-  const people = (g.people || []).map(personText);
-  const when = localTime(g.ended || g.started);
-  const rules = [Names.preset(g.preset), Options.line(g.options)].filter(Boolean).join(" · ");
-  const winner = Number.isInteger(g.winner_seat) && g.people ? personText(g.people[g.winner_seat]) : "";
-  const end = g.end === "won" ? t("{name} won", { name: winner })
-    : ({ stopped: t("stopped"), abandoned: t("abandoned") })[g.end] || t("unfinished");
-  return { when, rules, people: people.join(", "), end };
-}
 
 // A decision a seat owes (view.pending: docs/protocol.md), said as what it asks: a
 // Filibusters discard, or the Black Magic Woman's rum (give), lantern (keep, put back)
@@ -277,17 +306,6 @@ function pendingText(p, view, who, you) {
     default:
       return you ? nt("you must discard {n} card", "you must discard {n} cards", n)
         : nt("{who} must discard {n} card", "{who} must discard {n} cards", n, { who: name });
-  }
-}
-
-// A time the host sent (ISO 8601, UTC) as the reader's local date and time.
-function localTime(iso) {
-  const d = new Date(iso);
-  if (!iso || Number.isNaN(d.getTime())) return "";
-  try {
-    return d.toLocaleString(I18N.lang, { dateStyle: "medium", timeStyle: "short" });
-  } catch (err) {
-    return d.toLocaleString();
   }
 }
 
@@ -329,6 +347,7 @@ function reasonText(why, args) {
     else if (name === "symbols") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.card).join(", ");
     else if (name === "error" && Object.prototype.hasOwnProperty.call(osErrors(), args.errno)) shown[name] = osErrors()[args.errno];
     else if (name === "place") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : Names.place(value);
+    else if ((name === "seconds" || name === "limit") && (typeof value === "string" || typeof value === "number")) shown[name] = String(value).replace(".", pt("decimal separator", "."));
     else shown[name] = value;
   }
   let missing = false;
@@ -346,11 +365,12 @@ function hintText(why) {
   if (!why || typeof why !== "object") return null;
   // A field the map leaves out stays out: the template does not fit, the host's line shows.
   const given = (...names) => Object.fromEntries(names.filter((n) => why[n] !== undefined && why[n] !== null).map((n) => [n, why[n]]));
-  const FIELDS = { only: [], boat: ["spaces"], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
+  const FIELDS = { only: [], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
                    keep: ["card", "spaces"], power: ["power"], choose: ["card"], draw: [] };
   const k = why.kind;
   let found = ["hint-gain", {}];
-  if (k === "jump") {
+  if (k === "boat") found = ["hint-boat", { ...given("spaces"), place: why.place || "boat" }];
+  else if (k === "jump") {
     const two = (why.pirates || 1) > 1 ? "-two" : "";
     found = why.power ? [`hint-power-jump${two}`, given("power", "spaces")] : [`hint-jump${two}`, given("spaces")];
   } else if (typeof k === "string" && Object.prototype.hasOwnProperty.call(FIELDS, k)) found = [`hint-${k}`, given(...FIELDS[k])];

@@ -56,12 +56,10 @@
       if (!response.ok) return;
       const data = await response.json();
       $("finished").hidden = !data.games.length;
-      $("games").replaceChildren(...data.games.map((g) => {
-        const line = gameLine(g);
-        return el("li", { class: "game-entry", "data-game": g.id },
-          el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, line.when || tr("a game")),
-          ` · ${line.rules} · ${line.people} · ${line.end}`);
-      }));
+      $("games").replaceChildren(...data.games.map((g) => el("li", { class: "game-entry", "data-game": g.id },
+        el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, Names.when(g.ended || g.started) || g.id),
+        ` · ${g.preset ? Names.rules(g.preset, g.options) : g.rules} · ${g.people ? g.people.map(Names.player).join(", ") : g.players.join(", ")}`
+        + ` · ${g.end === "won" ? (g.people && g.winner_seat !== null ? Names.player(g.people[g.winner_seat]) : g.winner) : endWord(g.end)}`)));
     } catch (err) { /* the list waits for the next change */ }
   }
 

@@ -329,7 +329,7 @@
   function renderWaiting(t) {
     $("waiting-title").textContent = t ? `${t.name} · ${Names.preset(t.rules)} · ${status(t.status)}` : tr("Table");
     $("turn").replaceChildren();
-    $("waiting-options").textContent = t && t.options ? Options.line(t.options) : "";
+    $("waiting-options").textContent = t && t.options ? Names.options(t.options) : "";
     const list = $("seat-list");
     list.replaceChildren();
     const L = letters();
@@ -460,7 +460,7 @@
       const s = view.seats[seat];
       const home = s.pirates.filter((p) => p === view.boat).length;
       return el("li", { "data-seat": seat }, chip(s.color, L),
-        ` ${seatName(seat)}${seat === here.seat ? " (" + tr("you") + ")" : ""} · ${tr("{n} home", { n: home })}`);
+        ` ${seatName(seat)}${seat === here.seat ? " (" + tr("you") + ")" : ""} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`);
     }));
   }
 
@@ -501,7 +501,7 @@
       const home = s.pirates.filter((p) => p === view.boat).length;
       li.append(el("div", { class: "player-head" }, chip(s.color, L),
         el("span", { class: "name" }, `${seatName(s.seat)}${s.seat === here.seat ? " (" + tr("you") + ")" : ""}`),
-        el("span", { class: "stats" }, `${info && info.bot ? tr("bot") + " · " : ""}${info && info.name && !info.connected ? tr("away") + " · " : ""}${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} home", { n: home, m: s.pirates.length })}`)));
+        el("span", { class: "stats" }, `${info && info.bot ? tr("bot") + " · " : ""}${info && info.name && !info.connected ? tr("away") + " · " : ""}${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`)));
       // Open hands (Tortuga): every hand the view carries is shown, as cards.
       if (Array.isArray(s.hand) && s.seat !== here.seat) {
         li.append(el("div", { class: "cards open-hand", "data-seat": s.seat }, ...s.hand.map((c) => Words.card(c, ctx, 20))));

@@ -220,7 +220,7 @@
     for (const seat of view.outcome.ranking) {
       const s = view.seats[seat];
       const home = s.pirates.filter((p) => p === view.boat).length;
-      list.append(el("li", { "data-seat": seat }, chip(s.color, L), ` ${seatName(seat)} · ${tr("{n} home", { n: home })}`));
+      list.append(el("li", { "data-seat": seat }, chip(s.color, L), ` ${seatName(seat)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`));
     }
   }
 
