@@ -18,7 +18,9 @@ where a person is waiting for it), :data:`BOTS` (a bots-only table someone watch
 :data:`REVIEW` (the review of a finished game). A free worker takes the waiting job of
 the best priority, the oldest first; and jobs below :data:`HUMAN` never hold more than
 ``workers - 1`` workers at once, so one worker is always free (or about to be) for a
-table where a person waits, however many bots-only tables play.
+table where a person waits, however many bots-only tables play. The room's live chances
+(:meth:`Thinker.run_idle`) come below every search but before a review's next job: a
+review, minutes long, never holds them back.
 
 A person's decision may think on every core (root parallelization). When a
 :data:`HUMAN` job is the search (:func:`cartagena_net.bots.ismcts.search`) and, as it

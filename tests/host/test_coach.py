@@ -77,8 +77,8 @@ def test_a_review_never_holds_the_live_chances_back_on_any_pool_size():
                 d = thinker.run_idle(_sleep_then, 0, "live")
                 assert d is not None, workers  # not refused: it goes before the review's next
                 assert await wait(d) == "live"
-                assert time.time() - began < 2.0, workers
-                assert len(done) < 10, (workers, len(done))  # the review is far from done
+                assert time.time() - began < 5.0, workers  # the review takes 10 s
+                assert len(done) < 20, (workers, len(done))  # the review is far from done
                 # and the review goes on after it
                 n = len(done)
                 while len(done) < n + 2:

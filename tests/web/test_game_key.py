@@ -8,11 +8,12 @@ import asyncio
 from cartagena_net.engine import SPECTATOR
 from protocol import messages
 from tests.host.helpers import make_host, run, seat_players, state_at, stop_host
+from tests.web.http import event_data, open_stream
 
 
 def test_every_game_at_a_table_has_its_own_key_and_the_seats_are_said_first():
     async def scenario() -> None:
-        host = make_host(lobby_delay=5.0)  # a push only when the host pushes at once
+        host = make_host(lobby_delay=5.0, web_port=0)  # pushed only when pushed at once
         try:
             tid = host.create_table("t", "jamaica", {"players": 2, "segments": 1,
                                                      "pirates": 1}, bots=1,
@@ -34,6 +35,8 @@ def test_every_game_at_a_table_has_its_own_key_and_the_seats_are_said_first():
                     await asyncio.wait_for(ann.expect(messages.Lobby), 0.2)
                 except TimeoutError:
                     break
+            tv = await open_stream(host.web.port, f"/table/{tid}/events")
+            await tv.event("state")
             ann.send(messages.Start(table=tid))
             # The seats moved round: the lobby says so before the new game's first state,
             # without waiting for lobby_delay.
@@ -46,6 +49,20 @@ def test_every_game_at_a_table_has_its_own_key_and_the_seats_are_said_first():
             assert "Lobby" in seen and seen.index("Lobby") < len(seen) - 1, seen
             assert table.game_seq == msg.seq > first
             assert table.full_state(SPECTATOR)["game"] == table.game_seq
+            # The TV page too: the seats' new order, then the new game's first state.
+            kinds = []
+            while True:
+                kind, block = await tv.event()
+                kinds.append(kind)
+                data = event_data(block)
+                if kind == "table":
+                    names = [seat["name"] for seat in data["seats"]]
+                if kind == "state" and data["game"] == table.game_seq:
+                    break
+            assert "table" in kinds, kinds
+            assert names == [s.name for s in table.seats] and names[1] == "ann", names
+            assert data["reset"] is True and data["curve"] == [] and data["chances"] is None
+            tv.close()
         finally:
             await stop_host(host)
     run(scenario())
