@@ -278,6 +278,7 @@ def run_client(
     token: str | None = None,
     host_trouble: Any = None,
     join_url: str | None = None,
+    kept: bool = False,
 ) -> Any:
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
@@ -294,6 +295,8 @@ def run_client(
     ``host_trouble``: the host's own client: a callable saying what is wrong with the
     host (None when nothing is), shown on the status line. ``join_url``: the address
     guests open in a browser to play (the host's own client shows it, with its QR code).
+    ``kept``: hosting or solo, a journal keeps the game and the next start offers it back
+    (the quit question says so).
     """
     from pathlib import Path
 
@@ -303,6 +306,7 @@ def run_client(
     model.auto_start = auto_start
     model.hosting = hosting
     model.solo = solo
+    model.game_kept = kept
     model.web_url = web_url or ""
     model.join_url = join_url or ""
     model.token = token

@@ -125,10 +125,13 @@ def move_keys(model: Any, now: bool = True) -> KeyPairs:
 
 def quit_help(model: Any) -> str:
     """What q does in a game, as the quit question says it."""
+    kept = getattr(model, "game_kept", False)
     if getattr(model, "hosting", False):
-        return _("quit (ends the game for everyone)")
+        return (_("quit (stops the game for everyone; kept for the next start)") if kept
+                else _("quit (ends the game for everyone)"))
     if getattr(model, "solo", False):
-        return _("quit (ends the game)")
+        return _("quit (the game is kept for the next start)") if kept else _(
+            "quit (ends the game)")
     return _("quit (your seat is kept)")
 
 

@@ -81,10 +81,17 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
             typed = "•" * len(typed)  # never shown as typed
         out.append([(KEY, model.input.prompt), ("", typed), (SEL, " ")])
     if model.overlay == "quit":
-        if model.hosting:
-            question = " " + _("Quit? You are the host: this ends the game for everyone.") + " "
+        if model.hosting and model.game_kept:
+            question = " " + _("Quit? You are the host: the game stops for everyone; it is "
+                               "kept, and the next cartagena host offers it back.") + " "
+        elif model.hosting:
+            question = " " + _("Quit? You are the host: this ends the game for everyone "
+                               "(no journal keeps it).") + " "
+        elif model.solo and model.game_kept:
+            question = " " + _("Quit? The game is kept: the next cartagena play offers it "
+                               "back.") + " "
         elif model.solo:
-            question = " " + _("Quit? This ends the game.") + " "
+            question = " " + _("Quit? This ends the game (no journal keeps it).") + " "
         else:
             question = " " + _("Leave the running game? Your seat is kept for you.") + " "
         out.append([(ERR + " reverse", question), ("", " "),

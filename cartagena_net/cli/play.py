@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
                        table=None if token else table, auto_start=not token, solo=True,
                        bell=not args.no_bell, title=not args.no_title, web_url=web_url,
-                       token=token)
+                       token=token, kept=state.directory is not None)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)
