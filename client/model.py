@@ -77,6 +77,7 @@ class ClientModel(KeyHandling, HostFollowing):
     auto_start: bool = False
     pending_create: str | None = None
     auto_bots: int = 0
+    auto_bot_kind: str = "ismcts"  # the kind of bots the new-table form asked for
     exit_requested: bool = False
     hosting: bool = False  # this client runs inside the host: quitting ends every game
     solo: bool = False  # `cartagena play`: quitting ends this game against bots

@@ -124,3 +124,39 @@ def magic_lines_text(view: dict[str, Any], me: int | None) -> list[str]:
         out.append(_("you know the top of the stock (top first): {cards}").format(
             cards=_cards(m["known_stock"])))
     return out
+
+
+def move_words(view: dict[str, Any], action: str) -> str:
+    """A move in a reader's words (never the engine's notation): ``advance 4 hat`` is
+    "hat from 4", a retreat "back from 9", a decision or power as its preview says."""
+    from client.glyphs import color_name
+    from client.landing import place_name
+
+    words = action.split()
+    try:
+        kind = words[0]
+        if kind == "advance":
+            return _("{card} from {place}").format(card=symbol_name(words[2]),
+                                                  place=place_name(view, int(words[1])))
+        if kind == "retreat":
+            return _("back from {place}").format(place=place_name(view, int(words[1])))
+        if kind == "morgan":
+            seat = int(words[1])
+            colour = next((str(s.get("color")) for s in view.get("seats") or ()
+                           if s.get("seat") == seat), str(seat))
+            return _("Morgan: {color}'s pirate from {place}").format(
+                color=color_name(colour), place=place_name(view, int(words[2])))
+        if kind == "end":
+            return _("end of the turn")
+        if kind == "draw":
+            return _("draws a card")
+        if kind == "sail":
+            return _("sails the sloop")
+        if kind == "undo":
+            return _("takes back the last move")
+        if kind == "discard":
+            return _("discards {cards}").format(cards=", ".join(symbol_name(w)
+                                                                for w in words[1:]))
+        return describe(view, action)[0]
+    except (IndexError, ValueError, KeyError, TypeError):
+        return action

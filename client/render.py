@@ -297,7 +297,9 @@ FORM_FIELDS = {"rules": NP_("form", "rules"), "players": NP_("form", "players"),
                "bots": NP_("form", "bots"), "name": NP_("form", "name"),
                "options": NP_("form", "options"), "hints": NP_("form", "hints"),
                "chances": NP_("form", "players see the chances"),
-               "password": NP_("form", "password")}
+               "password": NP_("form", "password"), "bot_kind": NP_("form", "bots' level")}
+BOT_KIND_WORDS = {"ismcts": N_("the host's level"), "greedy": N_("easy"),
+                  "random": N_("random")}
 
 
 def _option_value(model: ClientModel, f: Any, name: str) -> tuple[str, bool]:
@@ -328,7 +330,8 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
     values = {"rules": f"◂ {f.presets[f.preset]} ▸", "players": f"◂ {f.players} ▸",
               "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or _("(none)"),
               "hints": f"◂ {_yes_no(f.hints)} ▸", "chances": f"◂ {_yes_no(f.chances)} ▸",
-              "password": "•" * len(f.password) if f.password else _("(none)")}
+              "password": "•" * len(f.password) if f.password else _("(none)"),
+              "bot_kind": f"◂ {_(BOT_KIND_WORDS.get(f.bot_kind, f.bot_kind))} ▸"}
     lines: list[Line] = [[(TITLE, _("New table"))], []]
     rows = f.FIELDS
     labels = {n: pgettext("form", FORM_FIELDS[n]) if n in FORM_FIELDS else n[4:]
@@ -363,6 +366,10 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
     elif rows[f.row] == "chances":
         lines += wrap(_("the players' own screens show each seat's chance of winning "
                         "(watchers always see them)"), width, DIM)
+    elif rows[f.row] == "bot_kind":
+        lines += wrap(_("the bots the form seats: the host's searching bot at the level it "
+                        "runs (normal unless it was started with --level), an easy one, or "
+                        "one that plays at random"), width, DIM)
     elif rows[f.row] == "password":
         lines += wrap(_("others need it to sit or watch here; none: anyone may"), width, DIM)
     elif title:

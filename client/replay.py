@@ -176,7 +176,7 @@ class ReplayViewer:
                 curve.append((style + (" reverse" if i == here else ""), ch))
         comment: list[Any] = []
         if self.pos > 0:
-            from client.landing import move_words
+            from client.powers import move_words
 
             before = view(self.states[self.pos - 1], SPECTATOR, since=0)
             mv = rev["moves"][self.pos - 1]
