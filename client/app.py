@@ -281,6 +281,7 @@ def run_client(
     screen_reader: bool = False,
     reader_in: Any = None,
     reader_out: Any = None,
+    kept: bool = False,
 ) -> Any:
     """Open the terminal client on ``host:port`` (or the host browser when ``browse``).
 
@@ -299,6 +300,8 @@ def run_client(
     guests open in a browser to play (the host's own client shows it, with its QR code).
     ``screen_reader``: the same client line by line (:mod:`client.reader`), reading
     ``reader_in`` and writing ``reader_out`` (standard input and output by default).
+    ``kept``: hosting or solo, a journal keeps the game and the next start offers it back
+    (the quit question says so).
     """
     from pathlib import Path
 
@@ -308,6 +311,7 @@ def run_client(
     model.auto_start = auto_start
     model.hosting = hosting
     model.solo = solo
+    model.game_kept = kept
     model.web_url = web_url or ""
     model.join_url = join_url or ""
     model.token = token

@@ -100,7 +100,8 @@ class HostFollowing:
             else _("seated at table {table}, seat {seat}").format(table=self.table, seat=self.seat)
         )
         for _bot in range(self.auto_bots if self.seat is not None else 0):
-            self.send({"type": "add_bot", "table": self.table, "seat": None, "kind": "greedy"})
+            self.send({"type": "add_bot", "table": self.table, "seat": None,
+                       "kind": self.auto_bot_kind})
         self.auto_bots = 0
         if self.auto_start and self.seat is not None:
             self.auto_start = False

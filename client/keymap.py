@@ -125,10 +125,13 @@ def move_keys(model: Any, now: bool = True) -> KeyPairs:
 
 def quit_help(model: Any) -> str:
     """What q does in a game, as the quit question says it."""
+    kept = getattr(model, "game_kept", False)
     if getattr(model, "hosting", False):
-        return _("quit (ends the game for everyone)")
+        return (_("quit (stops the game for everyone; kept for the next start)") if kept
+                else _("quit (ends the game for everyone)"))
     if getattr(model, "solo", False):
-        return _("quit (ends the game)")
+        return _("quit (the game is kept for the next start)") if kept else _(
+            "quit (ends the game)")
     return _("quit (your seat is kept)")
 
 
@@ -136,7 +139,8 @@ def waiting_keys(model: Any) -> KeyPairs:
     """The waiting room of a table, for its owner, a seated player or a watcher."""
     pairs: KeyPairs = []
     if model.may_manage():
-        pairs += [("↑↓", _("choose a seat")), ("b", _("add greedy bot")), ("B", _("add random bot")),
+        pairs += [("↑↓", _("choose a seat")), ("b", _("add a bot (the host's level)")),
+                  ("e", _("add an easy bot")), ("B", _("add a random bot")),
                   ("x", _("remove the chosen bot or empty seat")), ("s/Enter", _("start"))]
     pairs += [("c", _("chat")), ("l", _("leave the table") if model.seat is not None
                               else _("stop watching")), ("q", _("quit")), ("?", _("help"))]

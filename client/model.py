@@ -83,9 +83,11 @@ class ClientModel(KeyHandling, HostFollowing):
     auto_start: bool = False
     pending_create: str | None = None
     auto_bots: int = 0
+    auto_bot_kind: str = "ismcts"  # the kind of bots the new-table form asked for
     exit_requested: bool = False
     hosting: bool = False  # this client runs inside the host: quitting ends every game
     solo: bool = False  # `cartagena play`: quitting ends this game against bots
+    game_kept: bool = False  # hosting or solo: a journal keeps the game, offered back next start
     replay_keys: list[tuple[str, str]] | None = None  # the replay viewer's keys (client.replay)
     trouble: str = ""  # the host's own client: what is wrong with the host, shown until fixed
     host_notices: list[dict[str, Any]] = field(default_factory=list)  # lobby.notices (data)

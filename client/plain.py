@@ -104,3 +104,20 @@ def plain_error(code: str, message: str = "", why: Any = None, args: Any = None)
     if "{message}" in template and not message:
         return template.split(":")[0].strip()
     return template.format(message=message)
+
+
+def quit_question(model: Any) -> str:
+    """What quitting now does, asked as a question: the host's game stops for everyone,
+    a solo game is kept or ends, a guest's seat is kept (the full-screen client's quit
+    bar and the screen reader's question say the same)."""
+    if model.hosting and model.game_kept:
+        return _("Quit? You are the host: the game stops for everyone; it is kept, and the "
+                 "next cartagena host offers it back.")
+    if model.hosting:
+        return _("Quit? You are the host: this ends the game for everyone (no journal "
+                 "keeps it).")
+    if model.solo and model.game_kept:
+        return _("Quit? The game is kept: the next cartagena play offers it back.")
+    if model.solo:
+        return _("Quit? This ends the game (no journal keeps it).")
+    return _("Leave the running game? Your seat is kept for you.")

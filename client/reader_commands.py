@@ -8,6 +8,7 @@ from typing import Any
 
 from cartagena_net.i18n import N_, _
 from client.glyphs import color_name
+from client.plain import quit_question
 from client.reader_words import (
     LOG_SAID,
     Choice,
@@ -122,8 +123,7 @@ class ReaderCommands:
         m = self.model
         if m.gone is None and (m.hosting or m.solo or (
                 m.screen == "game" and m.game_running and m.seat is not None)):
-            q = Question(_("Quit? Your game stops; the host keeps your seat for a while.")
-                         if not (m.hosting or m.solo) else _("Quit? This ends the game."))
+            q = Question(quit_question(m))
             q.choices = [Choice(_("Yes, quit"), do=self._quit_now),
                          Choice(_("No, go on"), do=lambda: self.cmd_moves(""))]
             self.ask(q)

@@ -15,6 +15,7 @@ from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
 from client.model import ClientModel
 from client.notices import notice_block
+from client.plain import quit_question
 from client.text import (
     DIM,
     ERR,
@@ -82,12 +83,7 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
             typed = "•" * len(typed)  # never shown as typed
         out.append([(KEY, model.input.prompt), ("", typed), (SEL, " ")])
     if model.overlay == "quit":
-        if model.hosting:
-            question = " " + _("Quit? You are the host: this ends the game for everyone.") + " "
-        elif model.solo:
-            question = " " + _("Quit? This ends the game.") + " "
-        else:
-            question = " " + _("Leave the running game? Your seat is kept for you.") + " "
+        question = " " + quit_question(model) + " "
         out.append([(ERR + " reverse", question), ("", " "),
                     (KEY, _("y")), ("", " " + _("quit") + " · "), (KEY, _("n")), ("", " " + _("stay"))])
     for extra in model.extra_lines or []:  # the replay's review: a one-part line wraps
@@ -291,7 +287,9 @@ FORM_FIELDS = {"rules": NP_("form", "rules"), "players": NP_("form", "players"),
                "bots": NP_("form", "bots"), "name": NP_("form", "name"),
                "options": NP_("form", "options"), "hints": NP_("form", "hints"),
                "chances": NP_("form", "players see the chances"),
-               "password": NP_("form", "password")}
+               "password": NP_("form", "password"), "bot_kind": NP_("form", "bots' level")}
+BOT_KIND_WORDS = {"ismcts": N_("the host's level"), "greedy": N_("easy"),
+                  "random": N_("random")}
 
 
 def _option_value(model: ClientModel, f: Any, name: str) -> tuple[str, bool]:
@@ -322,7 +320,8 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
     values = {"rules": f"◂ {f.presets[f.preset]} ▸", "players": f"◂ {f.players} ▸",
               "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or _("(none)"),
               "hints": f"◂ {_yes_no(f.hints)} ▸", "chances": f"◂ {_yes_no(f.chances)} ▸",
-              "password": "•" * len(f.password) if f.password else _("(none)")}
+              "password": "•" * len(f.password) if f.password else _("(none)"),
+              "bot_kind": f"◂ {_(BOT_KIND_WORDS.get(f.bot_kind, f.bot_kind))} ▸"}
     lines: list[Line] = [[(TITLE, _("New table"))], []]
     rows = f.FIELDS
     labels = {n: pgettext("form", FORM_FIELDS[n]) if n in FORM_FIELDS else n[4:]
@@ -357,6 +356,10 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
     elif rows[f.row] == "chances":
         lines += wrap(_("the players' own screens show each seat's chance of winning "
                         "(watchers always see them)"), width, DIM)
+    elif rows[f.row] == "bot_kind":
+        lines += wrap(_("the bots the form seats: the host's searching bot at the level it "
+                        "runs (normal unless it was started with --level), an easy one, or "
+                        "one that plays at random"), width, DIM)
     elif rows[f.row] == "password":
         lines += wrap(_("others need it to sit or watch here; none: anyone may"), width, DIM)
     elif title:

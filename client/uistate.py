@@ -47,7 +47,9 @@ class OptionSpec:
 
 
 # The form's own rows, before one row per game option; ``opt:NAME`` rows follow.
-BASE_FIELDS = ("rules", "players", "bots", "name", "options", "hints", "chances", "password")
+BASE_FIELDS = ("rules", "players", "bots", "name", "options", "hints", "chances", "password",
+               "bot_kind")
+BOT_KINDS = ("ismcts", "greedy", "random")  # the form's bots: the host's level, easy, random
 
 
 @dataclass
@@ -65,6 +67,7 @@ class CreateForm:
     hints: bool = False
     chances: bool = False
     password: str = ""
+    bot_kind: str = "ismcts"
     specs: tuple[OptionSpec, ...] = ()
     chosen: dict[str, Any] = field(default_factory=dict)  # option rows set (else the rules')
 

@@ -398,7 +398,8 @@ def run(args: argparse.Namespace) -> int:
                            ascii_only=args.ascii, bell=not args.no_bell,
                            title=not args.no_title, web_url=web_url,
                            host_trouble=service.trouble,
-                           join_url=web_url + "play" if web_url else None)
+                           join_url=web_url + "play" if web_url else None,
+                           kept=state.directory is not None)
             d.addCallbacks(client_done, client_failed)
 
         reactor.callWhenRunning(open_client)

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         print("cartagena play: " + _("--web port {port} is not in 0..65535").format(
             port=args.web), file=sys.stderr)
         return 2
-    trouble = no_terminal()
+    trouble = None if screen_reader(args) else no_terminal()
     if trouble:
         print(f"cartagena play: {trouble}", file=sys.stderr)
         return 2
@@ -173,7 +173,8 @@ def run(args: argparse.Namespace) -> int:
         d = run_client(reactor, "127.0.0.1", service.port, name, ascii_only=args.ascii,
                        table=None if token else table, auto_start=not token, solo=True,
                        bell=not args.no_bell, title=not args.no_title, web_url=web_url,
-                       token=token, screen_reader=reader)
+                       token=token, screen_reader=reader,
+                       kept=state.directory is not None)
         d.addBoth(done)
 
     reactor.callWhenRunning(begin)

@@ -111,7 +111,7 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
             print(f"cartagena: {exc}", file=sys.stderr)
             return 2
     command = "cartagena spectate" if spectate else "cartagena join"
-    trouble = no_terminal()
+    trouble = None if screen_reader(args) else no_terminal()
     if trouble:
         print(f"{command}: {trouble}", file=sys.stderr)
         return 2
@@ -156,7 +156,8 @@ def no_terminal() -> str | None:
     if all(s is not None and hasattr(s, "isatty") and s.isatty() for s in streams):
         return None
     return _("its screen needs a terminal, and the standard input or output is not one "
-             "(a pipe, a file, a service): run it in a terminal window")
+             "(a pipe, a file, a service): run it in a terminal window, or add "
+             "--screen-reader to play line by line")
 
 
 def stopped_because(failure: Any) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from cartagena_net.i18n import _
 from client.modes import Modal, Model
-from client.uistate import CreateForm
+from client.uistate import BOT_KINDS, CreateForm
 
 TEXT_ROWS = ("name", "options", "password")
 
@@ -45,6 +45,9 @@ class NewTableForm(Modal):
                 f.hints = not f.hints
             elif field_name == "chances":
                 f.chances = not f.chances
+            elif field_name == "bot_kind":
+                at = BOT_KINDS.index(f.bot_kind) if f.bot_kind in BOT_KINDS else 0
+                f.bot_kind = BOT_KINDS[(at + step) % len(BOT_KINDS)]
             elif spec is not None:
                 steps = spec.steps()
                 now = f.chosen.get(spec.name)
@@ -89,5 +92,6 @@ def submit_form(m: Model, f: CreateForm) -> None:
     m.send(msg)
     m.pending_create = name[:64]
     m.auto_bots = f.bots
+    m.auto_bot_kind = f.bot_kind
     m.form = None
     m.set_status(_("creating table {name}…").format(name=repr(name)))

@@ -15,6 +15,10 @@ from client.keymap import (
 from client.modes import Modal, Model
 from client.uistate import COLORS, CreateForm
 
+# The bots a table's owner adds: the searching bot at the level the host runs (its
+# --level: normal unless told), the easy one (greedy) and a random one.
+BOT_KEYS = {"b": "ismcts", "e": "greedy", "B": "random"}
+
 
 class Gone(Modal):
     """The client stopped (host gone, wrong address, seat taken elsewhere)."""
@@ -129,7 +133,7 @@ class WaitingRoom(Modal):
             m.start_input("chat", _("say: "))
             return
         if not m.may_manage():
-            if key in ("s", "enter", "b", "B", "x", "d"):
+            if key in ("s", "enter", "b", "B", "e", "x", "d"):
                 m.set_status(_("watchers cannot change the table") if m.seat is None else
                              _("only the table's owner can do that; wait for the start"))
             return
@@ -137,9 +141,8 @@ class WaitingRoom(Modal):
             m.seat_index = max(0, m.seat_index - 1)
         elif key in ("down", "j"):
             m.seat_index = min(max(0, len(seats) - 1), m.seat_index + 1)
-        elif key in ("b", "B"):
-            kind = "greedy" if key == "b" else "random"
-            m.send({"type": "add_bot", "table": m.table, "seat": None, "kind": kind})
+        elif key in BOT_KEYS:
+            m.send({"type": "add_bot", "table": m.table, "seat": None, "kind": BOT_KEYS[key]})
         elif key == "x" and seats:
             seat = seats[min(m.seat_index, len(seats) - 1)]
             if seat.get("name") and not seat.get("bot"):

@@ -251,15 +251,19 @@ def test_the_hosts_own_waiting_room_and_header_give_the_address_for_friends() ->
         "cartagena-net · 192.168.1.20:41672 · table 1")
 
 
-@pytest.mark.parametrize("hosting,solo,says", [
-    (False, False, "your seat is kept"),
-    (True, False, "ends the game for everyone"),
-    (False, True, "ends the game"),
+@pytest.mark.parametrize("hosting,solo,kept,says", [
+    (False, False, False, "your seat is kept"),
+    (True, False, False, "ends the game for everyone"),
+    (False, True, False, "ends the game"),
+    (True, False, True, "stops the game for everyone; kept for the next start"),
+    (False, True, True, "the game is kept for the next start"),
 ])
-def test_help_says_what_quitting_does_as_the_quit_question_does(hosting, solo, says) -> None:
-    """The host's or `play`'s help never promises a seat kept: their q ends the game."""
+def test_help_says_what_quitting_does_as_the_quit_question_does(hosting, solo, kept,
+                                                                 says) -> None:
+    """The host's or `play`'s help never promises a seat kept: their q ends the game, or,
+    with a journal, stops it and the next start offers it back."""
     m = model_for("jamaica", {})
-    m.hosting, m.solo = hosting, solo
+    m.hosting, m.solo, m.game_kept = hosting, solo, kept
     quit_text = dict(screen_keys(m, now=False))["q"]
     assert says in quit_text
     if hosting or solo:

@@ -231,14 +231,15 @@ def test_lobby_create_form_and_owner_commands() -> None:
     assert m.take_outbox() == [{"type": "create_table", "name": "table", "rules": "tortuga",
                                 "options": {"segments": 2, "players": 3}}]
     m.on_message({"type": "joined", "table": 4, "seat": 0, "token": "t"})
-    assert m.take_outbox() == [{"type": "add_bot", "table": 4, "seat": None, "kind": "greedy"}]
+    assert m.take_outbox() == [{"type": "add_bot", "table": 4, "seat": None, "kind": "ismcts"}]
     m.on_message({"type": "lobby", "tables": [{"id": 4, "name": "table", "rules": "tortuga",
                                                "status": "waiting", "owner": 0, "seats": [
         {"seat": 0, "name": "ann", "color": "red"},
         {"seat": 1, "name": "greedy bot", "color": "blue", "bot": "greedy"},
         {"seat": 2, "name": None, "color": "yellow"}]}]})
     text = to_text(render_screen(m, 80, 24))
-    assert "you own this table" in text and "add greedy bot" in text
+    assert "you own this table" in text and "add a bot (the host's level)" in text
+    assert "add an easy bot" in text
     m.on_key("down")
     m.on_key("x")
     m.on_key("s")

@@ -235,7 +235,7 @@ def test_after_the_game_each_player_stays_or_leaves(tmp_path) -> None:
         ann.keys("p")
         await until(lambda: ann.model.screen == "lobby", "the table's room")
         assert "seat left empty" in ann.screen(100, 30)
-        ann.keys("b")
+        ann.keys("e")  # an easy bot (b: the host's searching bot)
         await until(lambda: ann.model.table_info["seats"][1].get("bot"), "the bot")
         seq = ann.model.seq
         ann.keys("s")

@@ -177,7 +177,8 @@ def test_play_against_a_bot_with_a_spectator(tmp_path: Path) -> None:
 
         # Ctrl-C asks before leaving a running game; "n" stays
         t.keys("play", "C-c")
-        wait_screen(t, "play", lambda x: "Quit? This ends the game." in x, "the question")
+        wait_screen(t, "play", lambda x: "Quit? The game is kept: the next cartagena play "
+                    "offers it back." in x, "the question (the journal keeps the game)")
         t.keys("play", "n")
         wait_screen(t, "play", lambda x: "Quit?" not in x, "staying")
 

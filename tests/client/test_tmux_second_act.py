@@ -162,3 +162,29 @@ def test_the_name_given_in_the_lobby_is_the_one_every_screen_uses_and_is_kept(
             host.kill()
             host.wait(timeout=30)
         log.close()
+
+
+def test_the_quit_question_of_play_says_what_happens_and_the_next_start_offers_it_back(
+        tmp_path: Path) -> None:
+    env = terminal_env(tmp_path)
+    t = Tmux(f"ctgn-second-quit-{os.getpid()}", env)
+    game = [*CLI, "play", "--rules", "ravensburger", "-o", "segments=1", "-o", "pirates=3",
+            "--players", "2", "--bots", "1", "--bot-delay", "0", "--name", "ann"]
+    try:
+        t.start("play", game)
+        text = wait_screen(t, "play", my_turn, "the game")
+        take_turn_action(t, "play", text)
+        before = board(wait_screen(t, "play", my_turn, "my turn again"))
+        t.keys("play", "q")
+        wait_screen(t, "play", lambda x: "The game is kept: the next cartagena play offers "
+                    "it back" in x, "the quit question")
+        t.keys("play", "y")
+        wait_screen(t, "play", lambda x: "EXIT=0" in x, "play to exit")
+        t.start("again", game)
+        wait_screen(t, "again", lambda x: "Resume?" in x, "the game offered back")
+        t.keys("again", "y", "Enter")
+        text = wait_screen(t, "again", my_turn, "the game again")
+        assert board(text) == before
+        assert_no_traceback(env)
+    finally:
+        t.kill()

@@ -51,8 +51,8 @@ def test_host_and_joiner_of_one_user_then_the_host_quits(tmp_path: Path) -> None
         wait_screen(t, "host:join", lambda x: "SPECTATING" in x, "the joiner watching")
 
         t.keys("host", "q")
-        wait_screen(t, "host", lambda x: "You are the host: this ends the game for everyone" in x,
-                    "the host's warning")
+        wait_screen(t, "host", lambda x: "You are the host: the game stops for everyone; it is "
+                    "kept" in x, "the host's warning (its journal keeps the game)")
         t.keys("host", "y")
         wait_screen(t, "host", lambda x: "EXIT=0" in x, "the host to exit")
         text = wait_screen(t, "host:join", lambda x: "the host ended the game" in x,

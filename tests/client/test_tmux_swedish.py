@@ -209,10 +209,10 @@ def test_a_whole_game_against_a_bot_in_swedish_with_no_english_word(tmp_path: Pa
         seen.append(text)
         t.keys("play", "?")
         seen.append(wait_screen(t, "play", lambda x: "Hjälp" in x, "the help"))
-        assert "r flytta bakåt" in seen[-1] and "q avsluta (partiet slutar)" in seen[-1]
+        assert "r flytta bakåt" in seen[-1] and "q avsluta (partiet sparas till nästa start)" in seen[-1]
         t.keys("play", "x")
         t.keys("play", "C-c")
-        seen.append(wait_screen(t, "play", lambda x: "Avsluta? Partiet slutar." in x,
+        seen.append(wait_screen(t, "play", lambda x: "Avsluta? Partiet sparas: nästa cartagena play erbjuder det igen." in x,
                                 "the quit question"))
         assert "y avsluta · n stanna" in seen[-1]
         t.keys("play", "n")
