@@ -314,7 +314,7 @@ class ReaderClient(ReaderCommands, HostLink):
     def _say_room(self) -> None:
         m = self.model
         info = m.table_info or {}
-        said = (tuple(seats_lines(m)), info.get("owner"), m.seat)
+        said = tuple(seats_lines(m))
         if said == self.said_seats:
             return
         first = not self.said_seats

@@ -122,8 +122,9 @@ class ReaderCommands:
         m = self.model
         if m.gone is None and (m.hosting or m.solo or (
                 m.screen == "game" and m.game_running and m.seat is not None)):
-            q = Question(_("Quit? Your game stops; the host keeps your seat for a while.")
-                         if not (m.hosting or m.solo) else _("Quit? This ends the game."))
+            q = Question(_("Quit? This stops the host and every game on it.") if m.hosting
+                         else _("Quit? This ends the game.") if m.solo
+                         else _("Quit? Your game stops; the host keeps your seat for a while."))
             q.choices = [Choice(_("Yes, quit"), do=self._quit_now),
                          Choice(_("No, go on"), do=lambda: self.cmd_moves(""))]
             self.ask(q)
