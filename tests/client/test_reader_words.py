@@ -105,3 +105,17 @@ def test_a_fresh_view_after_a_reconnect_repeats_no_event_already_said(tmp_path):
     now = out.getvalue().splitlines()
     assert now[:10] == said and len(now) == len(events)
     assert now[10:] == event_words(m, events[10:], [e["text"] for e in events[10:]])
+
+
+def test_commands_are_typed_in_the_readers_language_or_in_english():
+    from client.reader import command_word, is_number
+
+    set_language("sv")
+    try:
+        assert [command_word(w) for w in ("brädet", "HAND", "pirater", "andra", "logg",
+                                          "avsluta", "hjälp", "board", "quit")] == [
+            "board", "hand", "pirates", "others", "log", "quit", "help", "board", "quit"]
+        assert command_word("advance") is None
+    finally:
+        set_language("en")
+    assert is_number("12") and not is_number("١٢") and not is_number("1_2")
