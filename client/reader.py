@@ -172,13 +172,17 @@ class ReaderClient(ReaderCommands, HostLink):
         self.events_said: list[str] = []
         self.pending: list[tuple[dict[str, Any], bool]] = []
         self.on_the_way = False  # a join or a new table was asked: no lobby meanwhile
+        self.turn_open = False  # the question is the turn's (dropped when the turn passes)
         self.lobby_heard = False  # the host's list of tables has come (said only then)
 
     def say(self, line: str) -> None:
         self.speaker.say(line)
 
-    def ask(self, q: Question | None) -> None:
+    def ask(self, q: Question | None, turn: bool = False) -> None:
+        """Put question ``q`` (``turn``: one of the turn's moves, dropped when the turn
+        passes; any other stays until answered)."""
         self.question = q
+        self.turn_open = turn
         if q is not None:
             self.speaker.ask(q)
 
@@ -369,11 +373,12 @@ class ReaderClient(ReaderCommands, HostLink):
             if not self.in_turn:
                 self.in_turn = True
                 self.say(_("Your turn."))
-            self.ask(turn_question(m))
+            self.ask(turn_question(m), turn=True)
         else:
             self.in_turn = False
-            if self.question is not None and m.view is not None and m.seat is not None:
+            if self.turn_open:  # the turn's question is gone with the turn
                 self.question = None
+                self.turn_open = False
 
     def _say_hint(self, hint: dict[str, Any]) -> None:
         action = str(hint.get("action") or "")
@@ -442,14 +447,14 @@ class ReaderClient(ReaderCommands, HostLink):
             self.say(_("There is nothing to choose now. Type help for the commands."))
             return
         if n == 0 and q.back is not None:
-            self.ask(q.back)
+            self.ask(q.back, turn=self.turn_open)
             return
         if not 1 <= n <= len(q.choices):
             self.say(_("There is no choice {n}: choose 1 to {k}.").format(n=n, k=len(q.choices)))
             return
         c = q.choices[n - 1]
         if c.then is not None:
-            self.ask(c.then)
+            self.ask(c.then, turn=self.turn_open)
         elif c.action is not None:
             m = self.model
             if c.action not in m.legal:

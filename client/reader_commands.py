@@ -51,7 +51,9 @@ class ReaderCommands:
     def say(self, line: str) -> None:
         raise NotImplementedError
 
-    def ask(self, q: Question | None) -> None:
+    turn_open: bool
+
+    def ask(self, q: Question | None, turn: bool = False) -> None:
         raise NotImplementedError
 
     def text_question(self, prompt: str, then: Any) -> None:
@@ -96,7 +98,7 @@ class ReaderCommands:
     def cmd_moves(self, rest: str) -> None:
         m = self.model
         if m.my_turn_now():
-            self.ask(turn_question(m))
+            self.ask(turn_question(m), turn=True)
         elif self.question is not None:
             self.speaker.ask(self.question)
         else:
@@ -104,7 +106,7 @@ class ReaderCommands:
 
     def cmd_back(self, rest: str) -> None:
         if self.question is not None and self.question.back is not None:
-            self.ask(self.question.back)
+            self.ask(self.question.back, turn=self.turn_open)
         else:
             self.cmd_moves(rest)
 

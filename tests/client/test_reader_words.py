@@ -119,3 +119,37 @@ def test_commands_are_typed_in_the_readers_language_or_in_english():
     finally:
         set_language("en")
     assert is_number("12") and not is_number("١٢") and not is_number("1_2")
+
+
+def test_a_question_of_the_players_own_outlives_the_others_moves(tmp_path):
+    """"Quit?" asked while a bot plays stays until answered; the turn's moves go when
+    the turn passes."""
+    import io
+
+    from client.reader import ReaderClient
+    from client.tokens import TokenStore
+
+    game = make_game("jamaica", players=2)
+    state = game.new_state(seed=3)
+    m = model_at(state, 1)  # seat 0 is to play: not this player
+    m.solo = True
+    out = io.StringIO()
+    client = ReaderClient(None, m, TokenStore(tmp_path), out=out)
+    client.on_line("quit")
+    assert client.question is not None and not client.turn_open
+    state.apply(state.legal_actions()[0])
+    m.on_message({"type": "state", "table": 1, "seq": 2, "view": view(state, 1),
+                  "legal": [], "events": [], "lines": []})
+    client.refresh()
+    assert client.question is not None  # still "Quit?"
+    client.on_line("2")  # no, go on
+    assert not m.exit_requested
+    mine = model_at(state, state.actor)
+    client.model = mine
+    client.refresh()
+    assert client.turn_open and client.question is not None
+    mine.on_message({"type": "state", "table": 1, "seq": 3, "view": view(state, 1 - state.actor),
+                     "legal": [], "events": [], "lines": []})
+    mine.seat = 1 - state.actor
+    client.refresh()
+    assert client.question is None  # the turn passed: its moves are gone
