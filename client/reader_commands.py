@@ -225,9 +225,10 @@ class ReaderCommands:
                 self.say(str(exc))
                 return
             m = self.model
+            name = _("{name}'s table").format(name=m.name)[:64]
             m.auto_bots = bots
-            m.send({"type": "create_table", "name": _("{name}'s table").format(name=m.name)[:64],
-                    "rules": preset, "options": options})
+            m.pending_create = name
+            m.send({"type": "create_table", "name": name, "rules": preset, "options": options})
 
         self.answer = ("options", create)
         self.say(_("Rules options as KEY=VALUE words (for example magic=true), or - for "

@@ -153,3 +153,30 @@ def test_a_question_of_the_players_own_outlives_the_others_moves(tmp_path):
     mine.seat = 1 - state.actor
     client.refresh()
     assert client.question is None  # the turn passed: its moves are gone
+
+
+def test_a_new_table_is_asked_one_numbered_question_at_a_time(tmp_path):
+    import io
+
+    from client.app import rules_catalogue
+    from client.reader import ReaderClient
+    from client.tokens import TokenStore
+
+    m = ClientModel(name="Tess")
+    rules_catalogue(m)
+    m.screen = "lobby"
+    out = io.StringIO()
+    client = ReaderClient(None, m, TokenStore(tmp_path), out=out)
+    sent: list[dict] = []
+    client._send = sent.append  # type: ignore[method-assign]
+    client.on_line("new")
+    assert out.getvalue().splitlines()[-len(m.presets) - 1] == "New table: which rules?"
+    client.on_line(str(m.presets.index("studiogiochi-2017") + 1))
+    assert "How many seats?" in out.getvalue()
+    client.on_line("2")  # the second choice: 3 seats (from 2)
+    client.on_line("3")  # two of them bots
+    client.on_line("magic=true segments=4")
+    made = [x for x in sent if x["type"] == "create_table"]
+    assert made and made[0]["rules"] == "studiogiochi-2017"
+    assert made[0]["options"] == {"magic": True, "segments": 4, "players": 3}
+    assert m.auto_bots == 2
