@@ -441,35 +441,6 @@ class ReaderClient(ReaderCommands, HostLink):
             return
         getattr(self, f"cmd_{name}")(rest.strip())
 
-    def choose(self, n: int) -> None:
-        q = self.question
-        if q is None:
-            self.say(_("There is nothing to choose now. Type help for the commands."))
-            return
-        if n == 0 and q.back is not None:
-            self.ask(q.back, turn=self.turn_open)
-            return
-        if not 1 <= n <= len(q.choices):
-            self.say(_("There is no choice {n}: choose 1 to {k}.").format(n=n, k=len(q.choices)))
-            return
-        c = q.choices[n - 1]
-        if c.then is not None:
-            self.ask(c.then, turn=self.turn_open)
-        elif c.action is not None:
-            m = self.model
-            if c.action not in m.legal:
-                self.say(_("That move is no longer possible."))
-                return
-            m.send_action(c.action)
-            self.question = None
-        elif c.do is not None:
-            self.question = None
-            c.do()
-
-    def text_question(self, prompt: str, then: Callable[[str], None]) -> None:
-        self.answer = (prompt, then)
-        self.say(prompt + " " + _("(type it and press Enter; an empty line gives up)"))
-
     # ------------------------------------------------------------------ lifecycle
 
     def quit(self) -> None:
