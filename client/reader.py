@@ -233,7 +233,9 @@ class ReaderClient(ReaderCommands, HostLink):
             self._say_events(wire, fresh)
         self.pending.clear()
         status = m.status
-        quiet = (_(SENT).partition("{action}")[0], _("hint: {action}").partition("{action}")[0])
+        quiet = (_(SENT).partition("{action}")[0], _("hint: {action}").partition("{action}")[0],
+                 # the seats are said by number from 1 below, not the host's seat index
+                 _("seated at table {table}, seat {seat}").partition(",")[0])
         if status != self.said_status:
             self.said_status = status
             if status and not status.startswith(quiet):
