@@ -172,13 +172,17 @@ class ReaderClient(ReaderCommands, HostLink):
         self.events_said: list[str] = []
         self.pending: list[tuple[dict[str, Any], bool]] = []
         self.on_the_way = False  # a join or a new table was asked: no lobby meanwhile
+        self.turn_open = False  # the question is the turn's (dropped when the turn passes)
         self.lobby_heard = False  # the host's list of tables has come (said only then)
 
     def say(self, line: str) -> None:
         self.speaker.say(line)
 
-    def ask(self, q: Question | None) -> None:
+    def ask(self, q: Question | None, turn: bool = False) -> None:
+        """Put question ``q`` (``turn``: one of the turn's moves, dropped when the turn
+        passes; any other stays until answered)."""
         self.question = q
+        self.turn_open = turn
         if q is not None:
             self.speaker.ask(q)
 
@@ -229,7 +233,9 @@ class ReaderClient(ReaderCommands, HostLink):
             self._say_events(wire, fresh)
         self.pending.clear()
         status = m.status
-        quiet = (_(SENT).partition("{action}")[0], _("hint: {action}").partition("{action}")[0])
+        quiet = (_(SENT).partition("{action}")[0], _("hint: {action}").partition("{action}")[0],
+                 # the seats are said by number from 1 below, not the host's seat index
+                 _("seated at table {table}, seat {seat}").partition(",")[0])
         if status != self.said_status:
             self.said_status = status
             if status and not status.startswith(quiet):
@@ -314,7 +320,7 @@ class ReaderClient(ReaderCommands, HostLink):
     def _say_room(self) -> None:
         m = self.model
         info = m.table_info or {}
-        said = (tuple(seats_lines(m)), info.get("owner"), m.seat)
+        said = tuple(seats_lines(m))
         if said == self.said_seats:
             return
         first = not self.said_seats
@@ -369,11 +375,12 @@ class ReaderClient(ReaderCommands, HostLink):
             if not self.in_turn:
                 self.in_turn = True
                 self.say(_("Your turn."))
-            self.ask(turn_question(m))
+            self.ask(turn_question(m), turn=True)
         else:
             self.in_turn = False
-            if self.question is not None and m.view is not None and m.seat is not None:
+            if self.turn_open:  # the turn's question is gone with the turn
                 self.question = None
+                self.turn_open = False
 
     def _say_hint(self, hint: dict[str, Any]) -> None:
         action = str(hint.get("action") or "")
@@ -435,35 +442,6 @@ class ReaderClient(ReaderCommands, HostLink):
                 text=repr(text[:40])))
             return
         getattr(self, f"cmd_{name}")(rest.strip())
-
-    def choose(self, n: int) -> None:
-        q = self.question
-        if q is None:
-            self.say(_("There is nothing to choose now. Type help for the commands."))
-            return
-        if n == 0 and q.back is not None:
-            self.ask(q.back)
-            return
-        if not 1 <= n <= len(q.choices):
-            self.say(_("There is no choice {n}: choose 1 to {k}.").format(n=n, k=len(q.choices)))
-            return
-        c = q.choices[n - 1]
-        if c.then is not None:
-            self.ask(c.then)
-        elif c.action is not None:
-            m = self.model
-            if c.action not in m.legal:
-                self.say(_("That move is no longer possible."))
-                return
-            m.send_action(c.action)
-            self.question = None
-        elif c.do is not None:
-            self.question = None
-            c.do()
-
-    def text_question(self, prompt: str, then: Callable[[str], None]) -> None:
-        self.answer = (prompt, then)
-        self.say(prompt + " " + _("(type it and press Enter; an empty line gives up)"))
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -52,10 +52,9 @@ class ReaderCommands:
     def say(self, line: str) -> None:
         raise NotImplementedError
 
-    def ask(self, q: Question | None) -> None:
-        raise NotImplementedError
+    turn_open: bool
 
-    def text_question(self, prompt: str, then: Any) -> None:
+    def ask(self, q: Question | None, turn: bool = False) -> None:
         raise NotImplementedError
 
     def _say_lobby(self) -> None:
@@ -63,6 +62,35 @@ class ReaderCommands:
 
     def _say_room(self) -> None:
         raise NotImplementedError
+
+    def choose(self, n: int) -> None:
+        q = self.question
+        if q is None:
+            self.say(_("There is nothing to choose now. Type help for the commands."))
+            return
+        if n == 0 and q.back is not None:
+            self.ask(q.back, turn=self.turn_open)
+            return
+        if not 1 <= n <= len(q.choices):
+            self.say(_("There is no choice {n}: choose 1 to {k}.").format(n=n, k=len(q.choices)))
+            return
+        c = q.choices[n - 1]
+        if c.then is not None:
+            self.ask(c.then, turn=self.turn_open)
+        elif c.action is not None:
+            m = self.model
+            if c.action not in m.legal:
+                self.say(_("That move is no longer possible."))
+                return
+            m.send_action(c.action)
+            self.question = None
+        elif c.do is not None:
+            self.question = None
+            c.do()
+
+    def text_question(self, prompt: str, then: Any) -> None:
+        self.answer = (prompt, then)
+        self.say(prompt + " " + _("(type it and press Enter; an empty line gives up)"))
 
     def _say_all(self, lines: list[str]) -> None:
         for line in lines:
@@ -97,7 +125,7 @@ class ReaderCommands:
     def cmd_moves(self, rest: str) -> None:
         m = self.model
         if m.my_turn_now():
-            self.ask(turn_question(m))
+            self.ask(turn_question(m), turn=True)
         elif self.question is not None:
             self.speaker.ask(self.question)
         else:
@@ -105,7 +133,7 @@ class ReaderCommands:
 
     def cmd_back(self, rest: str) -> None:
         if self.question is not None and self.question.back is not None:
-            self.ask(self.question.back)
+            self.ask(self.question.back, turn=self.turn_open)
         else:
             self.cmd_moves(rest)
 
@@ -222,9 +250,10 @@ class ReaderCommands:
                 self.say(str(exc))
                 return
             m = self.model
+            name = _("{name}'s table").format(name=m.name)[:64]
             m.auto_bots = bots
-            m.send({"type": "create_table", "name": _("{name}'s table").format(name=m.name)[:64],
-                    "rules": preset, "options": options})
+            m.pending_create = name
+            m.send({"type": "create_table", "name": name, "rules": preset, "options": options})
 
         self.answer = ("options", create)
         self.say(_("Rules options as KEY=VALUE words (for example magic=true), or - for "

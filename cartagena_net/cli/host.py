@@ -42,9 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.7, help=_("seconds before a bot acts"))
     parser.add_argument("--headless", action="store_true", help=_("no local client: only host"))
     parser.add_argument("--ascii", action="store_true", help=_("plain ASCII, no Unicode symbols"))
-    from cartagena_net.cli.session import add_notify_arguments
+    from cartagena_net.cli.session import add_notify_arguments, add_reader_arguments
 
     add_notify_arguments(parser)
+    add_reader_arguments(parser)
     from cartagena_net.cli.journal_args import add_journal_arguments
 
     add_journal_arguments(parser)
@@ -382,9 +383,10 @@ def run(args: argparse.Namespace) -> int:
             client_done(None)
 
 
-        from cartagena_net.cli.session import default_name
+        from cartagena_net.cli.session import default_name, screen_reader
 
         name = (default_name() or config.name or "host")[:32]
+        reader = screen_reader(args)
         local = args.bind if args.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
         label = friends_address(args.bind, service.port)
         first = min(service.lobby.tables)
@@ -399,7 +401,8 @@ def run(args: argparse.Namespace) -> int:
                            title=not args.no_title, web_url=web_url,
                            host_trouble=service.trouble,
                            join_url=web_url + "play" if web_url else None,
-                           kept=state.directory is not None)
+                           kept=state.directory is not None,
+                           screen_reader=reader)
             d.addCallbacks(client_done, client_failed)
 
         reactor.callWhenRunning(open_client)

@@ -84,13 +84,13 @@ class Game:
 
     ended = False
 
-    def play(self, limit: float = 400.0, powers: int = 0) -> None:
+    def play(self, limit: float = 400.0, powers: int = 0, commands: bool = True) -> None:
         """Answer every question until the game is over, then ask the commands and quit."""
         deadline = time.monotonic() + limit
         over = self.t("The game is over.")
         power_line = self.t("Use a card's power (Black Magic Woman)")
         power_head = self.t("Which card's power?")
-        asked_commands = False
+        asked_commands = not commands
         powers_used = 0
         question: list[str] = []
         head = ""
@@ -121,7 +121,7 @@ class Game:
             if line is None and not self.ended and not question:
                 continue
             if line == over:
-                for c in COMMANDS:
+                for c in COMMANDS if commands else ():
                     self.type(c)
                 self.type("quit")
                 self.type("1")
@@ -313,5 +313,75 @@ def test_join_and_spectate_over_pipes_lobby_seats_bots_and_a_whole_game(tmp_path
         for p in (player, watcher):
             if p is not None and p.proc.poll() is None:
                 p.proc.kill()
+        host.kill()
+        host.wait(timeout=30)
+
+
+def host_command(port: int, *more: str) -> list[str]:
+    return [sys.executable, "-m", "cartagena_net", "host", "--headless", "--port", str(port),
+            "--bind", "127.0.0.1", "--discovery", "off", "--no-records", "--no-reviews",
+            "--no-live-chances", "--bot-delay", "0", "--rules", "ravensburger",
+            "--players", "2", "--bots", "1", *more]
+
+
+def wait_port(port: int) -> None:
+    import socket
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the host does not listen")
+
+
+def test_the_password_question_then_a_host_killed_and_resumed_mid_game(tmp_path):
+    """The host's password asked as a line; the host killed (SIGKILL) in the middle of
+    the game and started again from its journal: the reader says it reconnects, repeats
+    no move already said, and plays on to the end."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path / "state"))
+    journal = ["--state-dir", str(tmp_path / "host"), "--password", "sesame"]
+    host = subprocess.Popen(host_command(port, *journal), cwd=str(tmp_path), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    player = None
+    try:
+        wait_port(port)
+        player = Game(tmp_path, "en", [], [
+            sys.executable, "-m", "cartagena_net", "join", f"127.0.0.1:{port}", "--name",
+            "Tess", "--screen-reader", "--lang", "en"])
+        asked = wait_for(player, "password for 127.0.0.1")
+        assert asked[-1].endswith("(type it and press Enter; an empty line gives up)")
+        player.type("sesame")
+        wait_for(player, "1. ")
+        player.type("1")
+        wait_for(player, "Type bot to add a bot")
+        player.type("start")
+        wait_for(player, "Your moves:")
+        wait_for(player, "1. ")
+        for _ in range(3):  # a few moves, then the host dies
+            player.type("1")
+            wait_for(player, "1. ")
+        last = [x for x in player.said if x.startswith("Tess plays")][-1]
+        host.kill()
+        host.wait(timeout=30)
+        host = subprocess.Popen(host_command(port, *journal, "--resume"), cwd=str(tmp_path),
+                                env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        wait_for(player, "reconnected: back in your seat", 90)
+        before = len(player.said)
+        player.type("moves")
+        player.play(commands=False)  # (the log command would say moves again)
+        text = player.check()
+        after = player.said[before:]
+        events = [x for x in after if x.startswith(("Tess plays", "Anne Bonny plays"))]
+        assert events, "no move said after the reconnect"
+        assert player.said.count(last) == 1, last  # not said again by the fresh view
+        assert "Tess" in text
+    finally:
+        if player is not None and player.proc.poll() is None:
+            player.proc.kill()
         host.kill()
         host.wait(timeout=30)

@@ -105,3 +105,78 @@ def test_a_fresh_view_after_a_reconnect_repeats_no_event_already_said(tmp_path):
     now = out.getvalue().splitlines()
     assert now[:10] == said and len(now) == len(events)
     assert now[10:] == event_words(m, events[10:], [e["text"] for e in events[10:]])
+
+
+def test_commands_are_typed_in_the_readers_language_or_in_english():
+    from client.reader import command_word, is_number
+
+    set_language("sv")
+    try:
+        assert [command_word(w) for w in ("brädet", "HAND", "pirater", "andra", "logg",
+                                          "avsluta", "hjälp", "board", "quit")] == [
+            "board", "hand", "pirates", "others", "log", "quit", "help", "board", "quit"]
+        assert command_word("advance") is None
+    finally:
+        set_language("en")
+    assert is_number("12") and not is_number("١٢") and not is_number("1_2")
+
+
+def test_a_question_of_the_players_own_outlives_the_others_moves(tmp_path):
+    """"Quit?" asked while a bot plays stays until answered; the turn's moves go when
+    the turn passes."""
+    import io
+
+    from client.reader import ReaderClient
+    from client.tokens import TokenStore
+
+    game = make_game("jamaica", players=2)
+    state = game.new_state(seed=3)
+    m = model_at(state, 1)  # seat 0 is to play: not this player
+    m.solo = True
+    out = io.StringIO()
+    client = ReaderClient(None, m, TokenStore(tmp_path), out=out)
+    client.on_line("quit")
+    assert client.question is not None and not client.turn_open
+    state.apply(state.legal_actions()[0])
+    m.on_message({"type": "state", "table": 1, "seq": 2, "view": view(state, 1),
+                  "legal": [], "events": [], "lines": []})
+    client.refresh()
+    assert client.question is not None  # still "Quit?"
+    client.on_line("2")  # no, go on
+    assert not m.exit_requested
+    mine = model_at(state, state.actor)
+    client.model = mine
+    client.refresh()
+    assert client.turn_open and client.question is not None
+    mine.on_message({"type": "state", "table": 1, "seq": 3, "view": view(state, 1 - state.actor),
+                     "legal": [], "events": [], "lines": []})
+    mine.seat = 1 - state.actor
+    client.refresh()
+    assert client.question is None  # the turn passed: its moves are gone
+
+
+def test_a_new_table_is_asked_one_numbered_question_at_a_time(tmp_path):
+    import io
+
+    from client.app import rules_catalogue
+    from client.reader import ReaderClient
+    from client.tokens import TokenStore
+
+    m = ClientModel(name="Tess")
+    rules_catalogue(m)
+    m.screen = "lobby"
+    out = io.StringIO()
+    client = ReaderClient(None, m, TokenStore(tmp_path), out=out)
+    sent: list[dict] = []
+    client._send = sent.append  # type: ignore[method-assign]
+    client.on_line("new")
+    assert out.getvalue().splitlines()[-len(m.presets) - 1] == "New table: which rules?"
+    client.on_line(str(m.presets.index("studiogiochi-2017") + 1))
+    assert "How many seats?" in out.getvalue()
+    client.on_line("2")  # the second choice: 3 seats (from 2)
+    client.on_line("3")  # two of them bots
+    client.on_line("magic=true segments=4")
+    made = [x for x in sent if x["type"] == "create_table"]
+    assert made and made[0]["rules"] == "studiogiochi-2017"
+    assert made[0]["options"] == {"magic": True, "segments": 4, "players": 3}
+    assert m.auto_bots == 2
