@@ -186,6 +186,8 @@ const Names = (() => {
     if (Number.isInteger(value) && COUNTED[name]) return COUNTED[name](value);
     return `${name}=${Array.isArray(value) ? value.join(",") : value}`;
   }
+  // A choice of an option (a select's entry of the New table form): its words, else as it is.
+  function choice(name, value) { return CHOICES[name] && CHOICES[name][value] ? CHOICES[name][value]() : String(value); }
   function options(opts) {
     const rank = (k) => (ORDER.indexOf(k) < 0 ? ORDER.length : ORDER.indexOf(k));
     return Object.entries(opts || {}).filter(([k]) => k !== "colors")
@@ -211,7 +213,7 @@ const Names = (() => {
     return pt("date and time", "{day} {month} {year}, {time}", { day: d.getDate(), month: MONTHS[d.getMonth()](),
       year: d.getFullYear(), time: `${two(d.getHours())}:${two(d.getMinutes())}` });
   }
-  return { card, color, place, bot, botRow, options, rules, player, when };
+  return { card, color, place, bot, botRow, choice, options, rules, player, when };
 })();
 
 // A host's reason (an error's or a bye's why and args: docs/protocol.md 4.3) in the
