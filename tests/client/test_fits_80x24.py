@@ -128,6 +128,14 @@ def test_the_screens_around_a_game_fit(lang, cuts):
     _with_keys(m, 80, 24)
     v = jamaica_view(0)
     m = seated(v, legal_for(v))
+    action = legal_for(v)[0]  # a hint (the bot's suggestion) and its reason, previewed
+    m.on_message({"type": "hint", "table": 1, "seq": 7, "action": action,
+                  "reason": "this pirate jumps 9 spaces",
+                  "why": {"kind": "jump", "spaces": 9, "pirates": 1, "gain": 12,
+                          "next": "retreat 9"}})
+    assert m.hint is not None
+    _draw(m, 80, 24)
+    m.on_key("escape")
     m.on_key("q")  # the quit question
     _draw(m, 80, 24)
     assert cuts == {}, f"{lang}: lines cut at the window's edge"
