@@ -63,17 +63,31 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
         return out
     if model.owes_discard():
         if model.preview is not None:
-            out.append(_preview_line(model.preview.text))
+            out += _preview_lines(model.preview.text, width)
         return out
     out += keys_line(game_help(model), width)
     if model.preview is not None:
-        out.append(_preview_line(model.preview.text))
+        out += _preview_lines(model.preview.text, width)
     return out
 
 
-def _preview_line(text: str) -> Line:
-    return [(LAND, f" {text} "), ("", "  "), (KEY, "Enter"), ("", " " + _("confirm") + " · "),
-            (KEY, "Esc"), ("", " " + _("cancel"))]
+def status_rows(model: ClientModel, width: int) -> int:
+    """How many lines the status line takes (it wraps: render.bottom_lines)."""
+    if model.reconnecting:
+        return 1
+    return len(wrap(str(model.status or ""), width))
+
+
+def _preview_lines(text: str, width: int) -> list[Line]:
+    """The preview and its keys on one line, or where it is too wide the preview
+    (wrapped) over its keys: never cut."""
+    keys: Line = [(KEY, "Enter"), ("", " " + _("confirm") + " · "), (KEY, "Esc"),
+                  ("", " " + _("cancel"))]
+    one: Line = [(LAND, f" {text} "), ("", "  "), *keys]
+    if width_of(one) <= width:
+        return [one]
+    said = [[(LAND, " " + "".join(t for _s, t in x) + " ")] for x in wrap(text, width - 2)]
+    return said + [[("", " "), *keys]]
 
 
 def pirates_line(model: ClientModel) -> Line:
@@ -196,9 +210,13 @@ def summary_lines(model: ClientModel, width: int) -> list[Line]:
             ngettext("{n} retreat", "{n} retreats", retreats).format(n=retreats),
             _("{home}/{all} in the {goal}").format(home=home, all=len(s["pirates"]),
                                                    goal=goal)))
-        out.append(clip([("", "  "), (color_style(c),
-                                      f"{model.seat_name(seat)[:14]} ({color_name(c)})"),
-                         ("", ": " + text)], width))
+        who: Line = [("", "  "), (color_style(c),
+                                  f"{model.seat_name(seat)[:14]} ({color_name(c)})")]
+        if width_of(who) + width_of([("", ": " + text)]) <= width:
+            out.append(who + [("", ": " + text)])
+        else:  # too wide for one line: the numbers wrapped under the name, never cut
+            out.append(who + [("", ":")])
+            out += [[("", "    ")] + x for x in wrap(text, width - 4)]
     return out
 
 
@@ -224,9 +242,8 @@ def feed_lines(model: ClientModel, width: int, height: int) -> list[Line]:
                 else _("the start of the game"))
         if model.log_scroll:
             hint += " · " + _("{n} newer below (End)").format(n=model.log_scroll)
-        if len(out) >= height:
-            out = out[1:]
-        out = [clip([(DIM, hint)], width)] + out
+        heading = wrap(hint, width, DIM)[:max(1, height - 1)]  # wrapped where narrow, not cut
+        out = heading + out[max(0, len(out) + len(heading) - height):]
     return out
 
 
@@ -368,11 +385,12 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
         top += hand_lines(model, me.get("hand") or [], main_w)
     top.append(piles_line(model))
     me_seat = None if model.spectate else model.seat
-    top += [[(DIM if i == 0 else "bold", text)] for i, text in
-            enumerate(magic_lines_text(view, me_seat))]
-    top += pending_lines(model)
+    top += [x for i, text in enumerate(magic_lines_text(view, me_seat))
+            for x in wrap(text, main_w, DIM if i == 0 else "bold")]
+    top += pending_lines(model, main_w)
     acts = action_lines(model, main_w)
-    reserve = (1 + (1 if model.input else 0) + (1 if model.overlay == "quit" else 0)
+    reserve = (status_rows(model, width) + (1 if model.input else 0)
+               + (1 if model.overlay == "quit" else 0)
                + (1 if model.trouble else 0) + len(notice_block(model, width)))
     room = height - reserve - len(top) - len(acts)
     # a preview adds a line: keep room for it so the board does not change shape under it

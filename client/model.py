@@ -60,6 +60,7 @@ class ClientModel(KeyHandling, HostFollowing):
     status: str = ""
     status_error: bool = False
     overlay: str | None = None  # help | quit
+    help_top: int = 0  # the first line of the help shown (it scrolls where it is longer)
     input: InputLine | None = None
     joining: tuple[int, bool] | None = None  # the last join_table sent: (table, spectate)
     join_sent: bool = False  # a join_table is on its way (no second one is sent meanwhile)

@@ -30,6 +30,7 @@ from client.text import (
     Line,
     clip,
     width_of,
+    wrap,
 )
 
 
@@ -176,7 +177,30 @@ def turn_line(model: ClientModel) -> Line:
     return line
 
 
-def pending_lines(model: ClientModel) -> list[Line]:
+def pending_lines(model: ClientModel, width: int | None = None) -> list[Line]:
+    """Decisions owed now (a discard, a power's choice); a line too wide for ``width``
+    goes on in the next, never cut."""
+    out = _pending(model)
+    if width is None:
+        return out
+    fitted: list[Line] = []
+    for line in out:
+        if width_of(line) <= width:
+            fitted.append(line)
+            continue
+        head: Line = []
+        for part in line:  # the parts that fit, then the rest wrapped below them
+            if width_of(head + [part]) <= width:
+                head.append(part)
+                continue
+            rest = "".join(t for _s, t in line[len(head):]).strip()
+            fitted.append(head)
+            fitted += [[("", " ")] + x for x in wrap(rest, width - 1)]
+            break
+    return fitted
+
+
+def _pending(model: ClientModel) -> list[Line]:
     view = model.view
     assert view is not None
     out: list[Line] = []

@@ -96,13 +96,14 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
     out += notice_block(model, width)  # what the host says went wrong (every client)
     if model.reconnecting:
         out.append([(ERR + " reverse", " " + _("reconnecting…") + " "), ("", " " + model.status)])
-    else:
-        out.append([(ERR if model.status_error else DIM, model.status)])
+    else:  # wrapped, never cut (game_screen.status_rows counts its lines)
+        out += wrap(str(model.status or ""), width, ERR if model.status_error else DIM)
     return [clip(x, width) for x in out]
 
 
 def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
-    """The ``?`` overlay: the keys of this screen, for this person, with these rules."""
+    """The ``?`` overlay: the keys of this screen, for this person, with these rules; where
+    it is longer than the window, a part of it and how to scroll (never cut)."""
     keys = model.keys
     lines: list[Line] = [[(TITLE + " reverse", " " + _("Help — any key closes") + " ")], []]
     lines += keys_line(screen_keys(model, now=False), width)
@@ -128,7 +129,15 @@ def render_help(model: ClientModel, width: int, height: int) -> list[Line]:
                 "lands a pirate on the island path, on to the cove. At most 3 of a colour "
                 "aboard. Whoever has the most pirates aboard when the turn begins is the "
                 "Captain: one free sail before the first action."), width, DIM)
-    return lines[:height]
+    room = height - len(bottom_lines(model, width))
+    if len(lines) <= room:
+        model.help_top = 0
+        return lines
+    shown = max(1, room - 1)
+    top = model.help_top = min(model.help_top, len(lines) - shown)
+    more = _("↑↓ PgUp/PgDn scroll ({first}–{last} of {n}) · any other key closes").format(
+        first=top + 1, last=top + shown, n=len(lines))
+    return lines[top:top + shown] + [[(TITLE, more)]]
 
 
 def render_gone(model: ClientModel, width: int, height: int) -> list[Line]:
@@ -210,11 +219,17 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
         lock = " " + _("[password]") if t.get("password") else ""
         lock += " " + _("[hints]") if t.get("hints") else ""
         lock += " " + _("[chances shown]") if t.get("player_chances") else ""
-        lines.append([(SEL if sel else TITLE, f" {t.get('id')}: {t.get('name')} "),
-                      ("", f"  {t.get('rules')}  "), (DIM, _options_text(t.get("options"))),
-                      ("", f"  {table_status(t.get('status'))}  " + ngettext(
-                          "{n} watching", "{n} watching", int(t.get("spectators") or 0)).format(
-                          n=t.get("spectators", 0)) + lock)])
+        row: Line = [(SEL if sel else TITLE, f" {t.get('id')}: {t.get('name')} "),
+                     ("", f"  {t.get('rules')}  "), (DIM, _options_text(t.get("options"))),
+                     ("", f"  {table_status(t.get('status'))}  " + ngettext(
+                         "{n} watching", "{n} watching", int(t.get("spectators") or 0)).format(
+                         n=t.get("spectators", 0)) + lock)]
+        if width_of(row) <= width:
+            lines.append(row)
+        else:  # too wide: the options and the rest wrapped under the table's name
+            lines.append(row[:2])
+            rest = (_options_text(t.get("options")) + row[3][1]).strip()
+            lines += [[("", "    ")] + x for x in wrap(rest, width - 4, DIM)]
         seats = ", ".join(_seat_text(s, t.get("owner")) for s in t.get("seats") or [])
         lines += [[("", "    ")] + x for x in wrap(seats, width - 4, DIM)]
     tonight = model.scoreboard_text()
@@ -252,9 +267,12 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
     info = model.table_info or {}
     owner = info.get("owner")
     role = _("watching") if model.seat is None else _("seat {n}").format(n=model.seat)
-    lines: list[Line] = [
-        [(TITLE, _("Table {n}: {name}").format(n=model.table, name=info.get("name", ""))),
-         ("", f"  {info.get('rules', '')} "), (DIM, _options_text(info.get("options")))],
+    head: Line = [(TITLE, _("Table {n}: {name}").format(n=model.table, name=info.get("name", ""))),
+                  ("", f"  {info.get('rules', '')} "), (DIM, _options_text(info.get("options")))]
+    lines: list[Line] = [head] if width_of(head) <= width else [head[:2]] + [
+        [("", "  ")] + x for x in wrap(_options_text(info.get("options")), width - 2, DIM)]
+    rows = len(lines)
+    lines += [
         [("", table_status(info.get("status", "waiting")) + " · " + _(
             "you: {name}, {role}").format(name=model.name, role=role)),
          (DIM, "  " + _("(you own this table)") if model.is_owner else "")],
@@ -262,7 +280,7 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
         if model.web_url else [],
     ]
     if model.hosting:
-        lines.insert(2, [(DIM, _("friends join with: {command}").format(
+        lines.insert(rows + 1, [(DIM, _("friends join with: {command}").format(
             command=f"cartagena join {model.host_label}"))])
     if model.web_url or model.hosting:
         lines.append([])

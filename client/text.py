@@ -109,6 +109,13 @@ def keys_line(pairs: list[tuple[str, str]], width: int) -> list[Line]:
         if cur and width_of(cur) + width_of(sep) + width_of(frag) > width:
             lines.append(cur)
             cur, sep = [], []
+        if not cur and width_of(frag) > width:  # one pair wider than the line: wrapped
+            indent = get_cwidth(key) + 1
+            said = wrap(what, max(10, width - indent))
+            lines.append([(KEY, key), ("", " ")] + said[0])
+            lines += [[("", " " * indent)] + x for x in said[1:-1]]
+            cur = [("", " " * indent)] + said[-1] if len(said) > 1 else lines.pop()
+            continue
         cur = cur + sep + frag
     if cur:
         lines.append(cur)

@@ -9,7 +9,8 @@ from client.modes import KeyGroup, Modal, Model
 
 
 class HelpOverlay(Modal):
-    """The ``?`` overlay: any key closes it."""
+    """The ``?`` overlay: ↑↓ PgUp/PgDn scroll it where it is longer than the window, any
+    other key closes it."""
 
     name = "help overlay"
 
@@ -17,7 +18,12 @@ class HelpOverlay(Modal):
         return m.overlay == "help"
 
     def on_key(self, m: Model, key: str) -> None:
+        step = {"up": -1, "down": 1, "pageup": -10, "pagedown": 10}.get(key)
+        if step is not None:
+            m.help_top = max(0, m.help_top + step)  # (render_help holds it to the end)
+            return
         m.overlay = None
+        m.help_top = 0
 
 
 class QuitQuestion(Modal):

@@ -53,7 +53,7 @@ def test_help_and_rules_in_swedish_from_lang_and_from_the_lang_option(tmp_path: 
     t = Tmux(f"ctgn-sv-{os.getpid()}", env)
     try:
         text = run_to_exit(t, "help", [*CLI, "--help"])
-        assert "användning: cartagena [-h] [--lang {en,sv}] COMMAND ..." in text
+        assert "användning: cartagena [-h] [--lang {en,sv}] KOMMANDO ..." in text
         assert "Cartagena, kapplöpningsspelet om piraternas flykt" in text
         assert "flaggor:" in text and "visa den här hjälptexten och avsluta" in text
         assert "spela mot bottar direkt" in text
@@ -63,7 +63,7 @@ def test_help_and_rules_in_swedish_from_lang_and_from_the_lang_option(tmp_path: 
         assert "Regeluppsättningar (--rules REGELUPPSÄTTNING):" in text
         assert re.search(r"jamaica +2-5 spelare +1672 års regler, Jamaicavarianten", text)
         assert "Tortugavarianten" in text and "Hela rymningen" in text
-        assert "Drag (platser: 0 = starten" in text
+        assert "Drag (positioner: 0 = starten" in text
         assert "advance P CARD" in text  # the notation stays as the protocol has it
         assert "Presets" not in text and "players" not in text.replace("players ", "")
 
@@ -214,7 +214,7 @@ def test_a_whole_game_against_a_bot_in_swedish_with_no_english_word(tmp_path: Pa
         t.keys("play", "C-c")
         seen.append(wait_screen(t, "play", lambda x: "Avsluta? Partiet sparas: nästa cartagena play erbjuder det igen." in x,
                                 "the quit question"))
-        assert "y avsluta · n stanna" in seen[-1]
+        assert "j avsluta · n stanna" in seen[-1]  # the Swedish yes key
         t.keys("play", "n")
         wait_screen(t, "play", lambda x: "Avsluta?" not in x, "staying")
 
@@ -302,7 +302,7 @@ def test_a_mixed_table_an_english_player_and_a_swedish_one(tmp_path: Path) -> No
         lobby = wait_screen(t, "ann:bo", lambda x: "lobbyn hos" in x and "Enter sätt dig" in x,
                             "bo's lobby")
         people = ("ann's table", "ann", "bo", getpass.getuser())  # the host's player: its user
-        assert "väntar" in lobby and "du: bo (vilken som helst)" in lobby
+        assert "väntar" in lobby and "du: bo (valfri färg)" in lobby
         assert english_left(lobby, people) == [], lobby
         t.keys("ann:bo", "Enter")
         waiting = wait_screen(t, "ann:bo", lambda x: "väntar på att ägaren startar…" in x,

@@ -199,6 +199,8 @@ const Names = (() => {
     if (Number.isInteger(value) && COUNTED[name]) return COUNTED[name](value);
     return `${name}=${Array.isArray(value) ? value.join(",") : value}`;
   }
+  // A choice of an option (a select's entry of the New table form): its words, else as it is.
+  function choice(name, value) { return CHOICES[name] && CHOICES[name][value] ? CHOICES[name][value]() : String(value); }
   function options(opts) {
     const rank = (k) => (ORDER.indexOf(k) < 0 ? ORDER.length : ORDER.indexOf(k));
     return Object.entries(opts || {}).filter(([k]) => k !== "colors")
@@ -224,7 +226,7 @@ const Names = (() => {
     return pt("date and time", "{day} {month} {year}, {time}", { day: d.getDate(), month: MONTHS[d.getMonth()](),
       year: d.getFullYear(), time: `${two(d.getHours())}:${two(d.getMinutes())}` });
   }
-  return { card, color, place, preset, bot, botRow, options, rules, player, when };
+  return { card, color, place, preset, bot, botRow, choice, options, rules, player, when };
 })();
 
 // The rules options (cartagena_net/engine/options.py) in words: a label for the form, a

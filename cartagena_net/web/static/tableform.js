@@ -56,7 +56,7 @@ const TableForm = (() => {
     if (opt.type === "bool") return el("input", { ...attrs, type: "checkbox" });
     if (opt.choices && opt.choices.length) {
       return el("select", attrs, el("option", { value: "" }, t("(default)")),
-        ...opt.choices.map((c) => el("option", { value: c }, Options.choice(opt.name, c))));
+        ...opt.choices.map((c) => el("option", { value: c }, Names.choice(opt.name, c))));
     }
     if (opt.type === "int") {
       const a = { ...attrs, type: "number", inputmode: "numeric", step: "1" };
