@@ -63,7 +63,7 @@ TERMS: tuple[Term, ...] = (
     Term("an option of the rules (and the New table form's)", r"\boptions?\b",
          "alternativ", (r"(?i)inställning",), "chosen", r"(?i)alternativ"),
     Term("a bot (definite: boten, botens; plural: bottar)", r"\bbots?\b", "bot, bottar",
-         (r"(?i)\bbotten", r"(?i)\bbottens", r"(?i)\bbottproc"),
+         (r"(?i)\bbotten", r"(?i)\bbottens", r"(?i)\bbottproc", r"(?i)\bbotar(na)?\b"),
          "chosen: SAOL's bot, boten, bottar", r"(?i)\bbot"),
     Term("a rating (the scoreboard's strength)", r"\brating\b", "styrketal",
          (r"(?i)\branking",), "chosen: \"ranking\" is a rank order", r"styrketal"),
