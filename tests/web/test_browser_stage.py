@@ -96,12 +96,18 @@ for (const p of document.querySelectorAll('#board .piece')) {
   if (at && !p.contains(at)) out.covered.push('pawn ' + p.dataset.seat + ' under ' + (at.getAttribute('class') || at.tagName));
 }
 layers.forEach((l) => { l.style.pointerEvents = ''; });
-out.shown = ['player-list', 'piles', 'event-log', 'chances', 'turn'].filter((id) => {
+out.shown = ['player-list', 'stock', 'discard', 'event-log', 'chances', 'turn'].filter((id) => {
   const e = document.getElementById(id);
   if (!e || !e.getClientRects().length || e.closest('[hidden]')) return false;
   const r = e.getBoundingClientRect();
   return r.top >= 0 && r.top < innerHeight && r.left < innerWidth;
 });
+out.events = [...document.querySelectorAll('#event-log li')].filter((li) => {
+  if (!li.getClientRects().length) return false;
+  const r = li.getBoundingClientRect(), box = document.getElementById('event-log').getBoundingClientRect();
+  return r.bottom <= Math.min(innerHeight, box.bottom) + 0.5;
+}).length;
+out.events_drawn = [...document.querySelectorAll('#event-log li')].filter((li) => li.getClientRects().length).length;
 out.text = document.body.innerText;
 return out;"""
 
@@ -119,12 +125,15 @@ def stage_fits(driver, where: str, need: tuple[str, ...] = ()) -> dict:
     assert not got["outside"], f"{where}: text outside the screen: {got['outside']}"
     for part in need:
         assert part in got["shown"], f"{where}: {part} is not on the screen ({got['shown']})"
+    if "event-log" in need:  # the newest events, whole lines, never one cut
+        assert got["events"] >= 2 and got["events"] == got["events_drawn"], (where, got["events"], got["events_drawn"])
     assert not DEVELOPER.search(got["text"]), f"{where}: {DEVELOPER.search(got['text'])!r}"
     return got
 
 
 @pytest.mark.parametrize("mix", [
-    ("--rules", "tortuga", "--players", "5", "--bots", "5"),
+    ("--rules", "tortuga", "--players", "5", "--bots", "5", "--table-name",
+     "The Flying Dutchman's long Saturday night table by the harbour"),
     ("--rules", "web-2008", "--players", "6", "--bots", "6"),
     ("--rules", "studiogiochi-2017", "--players", "4", "--bots", "4", "-o", "story=whole",
      "-o", "magic=true"),
@@ -139,7 +148,7 @@ def test_the_tv_page_fits_a_tv_and_reads_from_the_sofa(browser, host_process, mi
                           "document.querySelector('#board .way') && "
                           "!document.getElementById('chances-panel').hidden",
                  "a move drawn on the board, and the chances", WAIT)
-        need = ("player-list", "piles", "event-log", "turn", "chances")
+        need = ("player-list", "stock", "discard", "event-log", "turn", "chances")
         stage_fits(browser, f"{mix[1]} at {size[0]}x{size[1]}", need)
         if mix[1] == "tortuga":  # open hands: every hand on the screen
             hands = browser.execute_script(
