@@ -196,8 +196,8 @@ def test_between_games_the_tv_shows_the_join_code_and_at_the_end_the_standings(
     wait_for(browser, "document.getElementById('join-qr').naturalWidth > 0", "the lobby's QR code")
     assert browser.find_element(By.ID, "play-url").text.endswith("/play")
     # A whole game of bots: at its end the standings and the evening's scores, and the code.
-    end = host_process("--players", "3", "--bots", "3", "--bot-delay", "0", "--rules", "jamaica",
-                       "-o", "segments=2")
+    end = host_process("--players", "6", "--bots", "6", "--bot-delay", "0", "--rules", "web-2008",
+                       "-o", "segments=1")
     for size in TV_SIZES:
         viewport(browser, *size)
         browser.get(end.url + "table/1")
@@ -205,7 +205,7 @@ def test_between_games_the_tv_shows_the_join_code_and_at_the_end_the_standings(
                           "!document.getElementById('tonight').hidden && "
                           "!document.getElementById('join-box').hidden", "the end of the game", WAIT)
         got = stage_fits(browser, f"the end at {size[0]}x{size[1]}")
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#ranking-list li")) == 3
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#ranking-list li")) == 6
         scores = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#scores li")]
         assert scores and all("win" in s and "game" in s for s in scores), scores
         assert "quick bot" in got["text"]  # the bots' kind in words

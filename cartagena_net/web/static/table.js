@@ -119,6 +119,7 @@
 
   // The evening's scoreboard, shown when a game ends (the lobby's scores: /tables.json).
   let scoresAsked = 0;
+  const SCORES_SHOWN = 8;  // the evening's best: the whole board is on / (the lobby page)
   async function loadScores() {
     const now = Date.now();
     if (now - scoresAsked < 2000) return;
@@ -128,7 +129,7 @@
       if (!response.ok) return;
       const rows = (await response.json()).scores || [];
       $("tonight").hidden = !rows.length || !view || !view.outcome;
-      $("scores").replaceChildren(...rows.map((r) => el("li", { class: "score" },
+      $("scores").replaceChildren(...rows.slice(0, SCORES_SHOWN).map((r) => el("li", { class: "score" },
         el("span", { class: "score-name" }, r.bot ? Names.botRow(r.player) : r.player), " ",
         el("span", { class: "score-count" }, `${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`))));
     } catch (err) { /* asked again at the next change */ }
