@@ -138,7 +138,12 @@ def stage_fits(driver, where: str, need: tuple[str, ...] = ()) -> dict:
     ("--rules", "studiogiochi-2017", "--players", "4", "--bots", "4", "-o", "story=whole",
      "-o", "magic=true"),
     ("--rules", "jamaica", "--players", "5", "--bots", "5", "-o", "segments=12"),
-], ids=["tortuga-5", "web-2008-6", "whole-magic-4", "jamaica-12-segments"])
+    ("--rules", "hispaniola", "--players", "4", "--bots", "4"),
+    ("--rules", "ravensburger-advanced", "--players", "5", "--bots", "5"),
+    ("--rules", "studiogiochi-2017", "--players", "3", "--bots", "3", "-o", "story=island",
+     "-o", "filibusters=true", "-o", "morgan=also"),
+], ids=["tortuga-5", "web-2008-6", "whole-magic-4", "jamaica-12-segments", "hispaniola-4",
+        "ravensburger-advanced-5", "island-filibusters-morgan-3"])
 def test_the_tv_page_fits_a_tv_and_reads_from_the_sofa(browser, host_process, mix):
     host = host_process(*mix, "--bot-delay", "0.6")
     for size in TV_SIZES:
