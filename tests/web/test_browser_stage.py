@@ -96,12 +96,18 @@ for (const p of document.querySelectorAll('#board .piece')) {
   if (at && !p.contains(at)) out.covered.push('pawn ' + p.dataset.seat + ' under ' + (at.getAttribute('class') || at.tagName));
 }
 layers.forEach((l) => { l.style.pointerEvents = ''; });
-out.shown = ['player-list', 'piles', 'event-log', 'chances', 'turn'].filter((id) => {
+out.shown = ['player-list', 'stock', 'discard', 'event-log', 'chances', 'turn'].filter((id) => {
   const e = document.getElementById(id);
   if (!e || !e.getClientRects().length || e.closest('[hidden]')) return false;
   const r = e.getBoundingClientRect();
   return r.top >= 0 && r.top < innerHeight && r.left < innerWidth;
 });
+out.events = [...document.querySelectorAll('#event-log li')].filter((li) => {
+  if (!li.getClientRects().length) return false;
+  const r = li.getBoundingClientRect(), box = document.getElementById('event-log').getBoundingClientRect();
+  return r.bottom <= Math.min(innerHeight, box.bottom) + 0.5;
+}).length;
+out.events_drawn = [...document.querySelectorAll('#event-log li')].filter((li) => li.getClientRects().length).length;
 out.text = document.body.innerText;
 return out;"""
 
@@ -119,17 +125,25 @@ def stage_fits(driver, where: str, need: tuple[str, ...] = ()) -> dict:
     assert not got["outside"], f"{where}: text outside the screen: {got['outside']}"
     for part in need:
         assert part in got["shown"], f"{where}: {part} is not on the screen ({got['shown']})"
+    if "event-log" in need:  # the newest events, whole lines, never one cut
+        assert got["events"] >= 2 and got["events"] == got["events_drawn"], (where, got["events"], got["events_drawn"])
     assert not DEVELOPER.search(got["text"]), f"{where}: {DEVELOPER.search(got['text'])!r}"
     return got
 
 
 @pytest.mark.parametrize("mix", [
-    ("--rules", "tortuga", "--players", "5", "--bots", "5"),
+    ("--rules", "tortuga", "--players", "5", "--bots", "5", "--table-name",
+     "The Flying Dutchman's long Saturday night table by the harbour"),
     ("--rules", "web-2008", "--players", "6", "--bots", "6"),
     ("--rules", "studiogiochi-2017", "--players", "4", "--bots", "4", "-o", "story=whole",
      "-o", "magic=true"),
     ("--rules", "jamaica", "--players", "5", "--bots", "5", "-o", "segments=12"),
-], ids=["tortuga-5", "web-2008-6", "whole-magic-4", "jamaica-12-segments"])
+    ("--rules", "hispaniola", "--players", "4", "--bots", "4"),
+    ("--rules", "ravensburger-advanced", "--players", "5", "--bots", "5"),
+    ("--rules", "studiogiochi-2017", "--players", "3", "--bots", "3", "-o", "story=island",
+     "-o", "filibusters=true", "-o", "morgan=also"),
+], ids=["tortuga-5", "web-2008-6", "whole-magic-4", "jamaica-12-segments", "hispaniola-4",
+        "ravensburger-advanced-5", "island-filibusters-morgan-3"])
 def test_the_tv_page_fits_a_tv_and_reads_from_the_sofa(browser, host_process, mix):
     host = host_process(*mix, "--bot-delay", "0.6")
     for size in TV_SIZES:
@@ -139,7 +153,7 @@ def test_the_tv_page_fits_a_tv_and_reads_from_the_sofa(browser, host_process, mi
                           "document.querySelector('#board .way') && "
                           "!document.getElementById('chances-panel').hidden",
                  "a move drawn on the board, and the chances", WAIT)
-        need = ("player-list", "piles", "event-log", "turn", "chances")
+        need = ("player-list", "stock", "discard", "event-log", "turn", "chances")
         stage_fits(browser, f"{mix[1]} at {size[0]}x{size[1]}", need)
         if mix[1] == "tortuga":  # open hands: every hand on the screen
             hands = browser.execute_script(
@@ -187,8 +201,8 @@ def test_between_games_the_tv_shows_the_join_code_and_at_the_end_the_standings(
     wait_for(browser, "document.getElementById('join-qr').naturalWidth > 0", "the lobby's QR code")
     assert browser.find_element(By.ID, "play-url").text.endswith("/play")
     # A whole game of bots: at its end the standings and the evening's scores, and the code.
-    end = host_process("--players", "3", "--bots", "3", "--bot-delay", "0", "--rules", "jamaica",
-                       "-o", "segments=2")
+    end = host_process("--players", "6", "--bots", "6", "--bot-delay", "0", "--rules", "web-2008",
+                       "-o", "segments=1")
     for size in TV_SIZES:
         viewport(browser, *size)
         browser.get(end.url + "table/1")
@@ -196,10 +210,10 @@ def test_between_games_the_tv_shows_the_join_code_and_at_the_end_the_standings(
                           "!document.getElementById('tonight').hidden && "
                           "!document.getElementById('join-box').hidden", "the end of the game", WAIT)
         got = stage_fits(browser, f"the end at {size[0]}x{size[1]}")
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#ranking-list li")) == 3
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#ranking-list li")) == 6
         scores = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#scores li")]
         assert scores and all("win" in s and "game" in s for s in scores), scores
-        assert "quick bot" in got["text"]  # the bots' kind in words
+        assert "greedy bot" in got["text"]  # the bots' kind in words
     no_errors(browser)
 
 

@@ -386,9 +386,17 @@ const Board = (() => {
       if (a === undefined || b === undefined || a === b || !view.seats[way.seat]) return;
       const step = a < b ? 1 : -1;
       const pts = [];
+      let prev = null;
       for (let i = a; i !== b + step; i += step) {
         const p = layout.places[i];
+        if (prev && prev.x === p.x && prev.y !== p.y) {
+          // A turn of the serpentine: round the outside of the column, not through the
+          // squares' symbols and pawns.
+          const xo = prev.x + CELL / 2 > layout.width / 2 ? prev.x + CELL + 3 : prev.x - 3;
+          pts.push([xo, prev.y + 47], [xo, p.y + 47]);
+        }
         pts.push([p.x + CELL / 2, p.y + 47]);
+        prev = p;
       }
       // From the edge of the square it left to the edge of the one it reached (the
       // arrow's tip): the pawns on both stay in view; between, it runs over the squares

@@ -352,7 +352,9 @@
     const highlight = Board.highlightOf(moves, view);
     const chosen = prefix.join(" ");
     const landing = previews[chosen];
-    if (landing !== undefined && here.seat !== null) highlight.to.set(Board.placeKey(landing, view), here.seat);
+    // Where the move chosen lands, in the colour of the pirate it moves (Morgan's: another seat's).
+    const mover = prefix[0] === "morgan" ? Number(prefix[1]) : here.seat;
+    if (landing !== undefined && mover !== null && view.seats[mover]) highlight.to.set(Board.placeKey(landing, view), mover);
     Board.render($("board"), view, { letters: L, symbolLetters: symL, highlight, aspect: boardAspect() });
     for (const g of $("board").querySelectorAll("g.place")) g.addEventListener("click", () => pickPlace(g.dataset.pos));
     renderTurn(L);

@@ -41,7 +41,7 @@
     const wrap = $("board-wrap");
     const w = wrap.clientWidth || window.innerWidth;
     const narrow = window.innerWidth < 900;
-    const h = narrow ? Math.max(w * 1.6, 300) : Math.max(wrap.clientHeight || (window.innerHeight - $("bar").offsetHeight - 32), 200);
+    const h = narrow ? Math.max(w * 1.6, 300) : Math.max($("board").getBoundingClientRect().height || (window.innerHeight - $("bar").offsetHeight - 32), 200);
     return w / h;
   }
 
@@ -91,6 +91,7 @@
     $("waiting-box").hidden = true;
     $("cards-panel").hidden = false;
     $("log-panel").hidden = false;
+    renderLastMove(L);
     const highlight = Board.highlightOf(moves, view);
     // On a TV (web.css's stage) no text on the board is under a 60th of the screen's
     // height: 18 px at 1080p, 12 px at 720p.
@@ -98,12 +99,11 @@
     Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect(),
       animate: fresh, minText: stage ? window.innerHeight / 60 : 0 });
     fresh = false;
-    renderLastMove(L);
     renderTurn(L);
     renderCards();
     renderRanking(L);
-    renderLog(new Set(moves));
     LiveChances.draw($("chances"), chances, view.outcome ? null : view.seats, seatName);
+    renderLog(new Set(moves));  // last: it keeps the lines that fit in the room left
   }
 
   // What just happened, in big letters above the board: the latest event of the game
@@ -121,6 +121,7 @@
 
   // The evening's scoreboard, shown when a game ends (the lobby's scores: /tables.json).
   let scoresAsked = 0;
+  const SCORES_SHOWN = 8;  // the evening's best: the whole board is on / (the lobby page)
   async function loadScores() {
     const now = Date.now();
     if (now - scoresAsked < 2000) return;
@@ -130,7 +131,7 @@
       if (!response.ok) return;
       const rows = (await response.json()).scores || [];
       $("tonight").hidden = !rows.length || !view || !view.outcome;
-      $("scores").replaceChildren(...rows.map((r) => el("li", { class: "score" },
+      $("scores").replaceChildren(...rows.slice(0, SCORES_SHOWN).map((r) => el("li", { class: "score" },
         el("span", { class: "score-name" }, r.bot ? Names.botRow(r.player) : r.player), " ",
         el("span", { class: "score-count" }, `${nt("{n} win", "{n} wins", r.wins)} ${nt("in {n} game", "in {n} games", r.games)}`))));
     } catch (err) { /* asked again at the next change */ }
@@ -232,6 +233,14 @@
       const li = el("li", { class: "event" + (recent.has(e) ? " recent" : ""), "data-type": e.type }, eventLine(e, view, seatName));
       if (e.seat !== undefined && view.seats[e.seat]) li.style.borderColor = colorOf(view.seats[e.seat].color);
       list.append(li);
+    }
+    // On the stage the panel keeps the newest lines that fit whole: no line half shown.
+    if (window.innerWidth >= 900) {
+      const bottom = Math.min(list.getBoundingClientRect().bottom, $("side").getBoundingClientRect().bottom) + 0.5;
+      for (const li of [...list.children].reverse()) {
+        if (li.getBoundingClientRect().bottom <= bottom) break;
+        li.hidden = true;
+      }
     }
   }
 
