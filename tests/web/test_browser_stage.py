@@ -36,7 +36,7 @@ PHONE_SIZES = [(390, 844, True), (360, 740, True)]
 # Developer text: an option as KEY=VALUE, a Python boolean, an ISO time, "3p", a bot's
 # kind as the code names it.
 DEVELOPER = re.compile(r"\b\w+=\w+|\bTrue\b|\bFalse\b|\d{4}-\d\d-\d\dT\d\d:\d\d|\b\d+p\b"
-                       r"|\bismcts\b|\bgreedy\b|\(default\)=|\*")
+                       r"|\bismcts\b|\bgreedy\b(?! bot)|\(default\)=|\*")  # "greedy bot" is its name
 
 # What a TV page shows: its size, the smallest text on screen (an SVG text's size times
 # the scale it is drawn at; text clipped away by a panel that keeps only its newest lines
@@ -264,7 +264,7 @@ def test_every_phone_control_is_a_thumbs_size_and_says_no_developer_text(browser
     new_table(browser, "studiogiochi-2017", 3, {"magic": True, "morgan": "island", "story": "whole",
                                                  "filibusters": True})
     options = browser.find_element(By.ID, "waiting-options").text
-    assert "3 players" in options and "Black Magic Woman" in options and "whole jailbreak" in options
+    assert "3 players" in options and "Black Magic Woman" in options and "Whole Jailbreak" in options
     thumbs(browser, "the waiting room")
     add_bots_and_start(browser, 2)
     wait_for(browser, "!document.getElementById('hint-box').hidden", "the Hint button")
@@ -408,7 +408,7 @@ def test_the_swedish_form_says_every_option_and_value_in_swedish(host_process):
         for english in ("stuck", "always", "off", "instead", "escape", "whole", "island", "morgan",
                         "hand_limit", "story"):
             assert english not in shown, (english, shown)
-        assert "Berättelse" in shown and "hela fängelseflykten" in shown
+        assert "Berättelse" in shown and "Hela rymningen" in shown
         thumbs(driver, "the Swedish form")
         driver.find_element(By.CSS_SELECTOR, "#more-options summary").click()
         new_table(driver, "studiogiochi-2017", 2, {"magic": True, "morgan": "also"})
