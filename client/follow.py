@@ -167,7 +167,7 @@ class HostFollowing:
             return  # for a position that moved on
         self.hint = msg
         self.preview = hint_preview(self.view or {}, msg)
-        self.set_status(hint_line(msg))
+        self.set_status(hint_line(msg, self.view))
 
     def ask_hint(self) -> None:
         """Ask the host for a hint (a table whose owner allowed them, on this seat's turn)."""

@@ -76,9 +76,14 @@ def chances_lines(curve: ChanceCurve, names: Sequence[str], width: int = 40,
     return out
 
 
-def hint_line(msg: Mapping[str, Any]) -> str:
-    """A ``hint`` message in one line: the move and why."""
-    action = msg.get("action") or "?"
+def hint_line(msg: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+    """A ``hint`` message in one line: the move (in words, given the position's view)
+    and why."""
+    from client.powers import move_words
+
+    action = str(msg.get("action") or "?")
+    if view is not None:
+        action = move_words(dict(view), action)
     reason = hint_reason(msg.get("why")) or msg.get("reason") or ""
     return _("hint: {action}").format(action=action) + (f" — {reason}" if reason else "")
 
@@ -107,4 +112,7 @@ def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
         where = f" ({place_name(dict(view), frm)} → {place_name(dict(view), land)})"
     # The reason is on the status line (hint_line): the preview's own line keeps room
     # for its keys.
-    return Preview(action, _("hint: {action}").format(action=action) + where, land, frm)
+    from client.powers import move_words
+
+    words_of = move_words(dict(view), action)
+    return Preview(action, _("hint: {action}").format(action=words_of) + where, land, frm)

@@ -20,8 +20,11 @@ def test_the_curve_keeps_one_point_a_state_and_draws_a_line_a_seat():
 
 
 def test_a_hint_in_one_line():
-    assert hint_line({"action": "advance 0 key", "reason": "this pirate jumps 9 spaces"}) \
-        == "hint: advance 0 key — this pirate jumps 9 spaces"
+    from tests.client.sample_views import jamaica_view
+
+    msg = {"action": "advance 0 key", "reason": "this pirate jumps 9 spaces"}
+    assert hint_line(msg, jamaica_view(0)) == \
+        "hint: key from start — this pirate jumps 9 spaces"  # words, not the notation
 
 
 def _seated(hints: bool):
@@ -51,7 +54,8 @@ def test_the_hint_key_asks_and_the_answer_is_previewed_not_played():
     m.on_message({"type": "hint", "table": 1, "seq": 7, "action": action,
                   "reason": "this pirate jumps 4 spaces", "why": {"kind": "jump"}})
     assert m.preview is not None and m.preview.action == action
-    assert m.preview.landing is not None and m.preview.text.startswith(f"hint: {action}")
+    assert m.preview.landing is not None and m.preview.text.startswith("hint: ")
+    assert action not in m.preview.text and "advance" not in m.preview.text + m.status
     assert "jumps 4 spaces" in m.status  # the reason, on the status line
     assert m.take_outbox() == []  # previewed, not played
     # a new live estimate of the same position keeps the preview

@@ -42,7 +42,7 @@ def test_the_hint_key_previews_the_bots_move_and_a_spectator_sees_the_chances(
         shown = wait_screen(t, "play", lambda x: "hint: " in x and "Esc cancel" in x,
                             "the hint's preview", timeout=60)
         line = next(x for x in shown.splitlines() if "hint: " in x and "Esc cancel" in x)
-        assert re.search(r"hint: (advance|retreat|end|draw)", line)
+        assert "hint: " in line and not re.search(r"hint: (advance|retreat|end|draw)", line)
         reason = [x for x in shown.splitlines() if x.startswith("hint: ") and " — " in x]
         assert reason  # the reason, on the status line
         # previewed, not played: still my turn, the pirates where they were

@@ -6,7 +6,9 @@ once), and the game is played on to its end on both screens, with no protocol wo
 from __future__ import annotations
 
 import getpass
+import json
 import os
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -149,7 +151,32 @@ def test_the_name_given_in_the_lobby_is_the_one_every_screen_uses_and_is_kept(
         # the watcher's lobby names the seat Zelda too
         t.keys("join:watch", "l")
         wait_screen(t, "join:watch", lambda x: "Zelda" in x, "the name in the watcher's lobby")
+        # a game with three easy bots; the host stops and comes back: its resume question
+        # (in its log, with no terminal to ask) and the seat say Zelda
+        for _ in range(3):
+            t.keys("join", "e")
+        wait_screen(t, "join", lambda x: x.count("(greedy bot)") == 3, "three easy bots")
+        t.keys("join", "s")
+        text = wait_screen(t, "join", my_turn, "my turn")
+        assert "you: Zelda" in text
+        host.send_signal(signal.SIGINT)
+        assert host.wait(timeout=60) == 0
+        wait_screen(t, "join", lambda x: "r try again" in x, "the host gone")
+        log.flush()
+        host = subprocess.Popen(host_cmd, cwd=ROOT, env=env, stdout=log, stderr=log)
+        wait_port(port, host)
+        words = (tmp_path / "host.log").read_text()
+        assert "jamaica, Zelda, " in words and "Zelda to play" in words, words
+        record = re.search(r"the game's record is (\S+\.json)", words)
+        assert record, words
+        players = json.loads(Path(record.group(1)).read_text())["players"]
+        assert players[0]["name"] == "Zelda", players
+        t.keys("join", "r")
+        text = wait_screen(t, "join", lambda x: "back in your seat" in x, "the seat again")
+        assert "you: Zelda" in text
         t.keys("join", "q")
+        wait_screen(t, "join", lambda x: "Leave the running game?" in x, "the question")
+        t.keys("join", "y")
         wait_screen(t, "join", lambda x: "EXIT=0" in x, "the client to exit")
         # the next run, with no --name, is Zelda again
         t.start("again", [*CLI, "join", f"127.0.0.1:{port}"])
