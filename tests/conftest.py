@@ -90,8 +90,33 @@ def _lacks(item: pytest.Item) -> str | None:
     return None
 
 
+# -- the fast lane ------------------------------------------------------------------------
+# ``python3 -m pytest -m "not slow"`` leaves out what starts browsers, terminals (tmux),
+# network namespaces, package builds or other heavy runs of real subprocesses; CI runs
+# everything. A test is slow by its marker (``netns``, ``tmux``, ``slow``), by the
+# fixtures it uses (a browser, a host process) or by its file (SLOW_FILES: whole files
+# of real subprocesses, e.g. the CLI's and the packages'; each was measured).
+
+SLOW_FIXTURES = ("browser", "host_process")
+SLOW_FILES = (
+    "tests/test_package.py",  # builds wheels and an sdist, installs them in venvs
+    "tests/discovery/test_two_laptops.py",
+)
+
+
+def _slow(item: pytest.Item) -> bool:
+    path = item.nodeid.split("::")[0]
+    if any(item.get_closest_marker(m) is not None for m in ("slow", "netns", "tmux")):
+        return True
+    if "/test_tmux" in path or "/test_browser" in path or path in SLOW_FILES:
+        return True
+    return any(f in getattr(item, "fixturenames", ()) for f in SLOW_FIXTURES)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        if _slow(item) and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)
         why = _lacks(item)
         if why is not None:
             item.add_marker(pytest.mark.skip(reason=why))
