@@ -89,8 +89,8 @@ class Coach:
 
     def _viewers(self) -> list[Any]:
         out: list[Any] = [SPECTATOR] if self.live else []
-        if self.hints and self.table.state is not None:
-            out += list(range(self.table.state.game.players))
+        if self.hints and self.table.match.state is not None:
+            out += list(range(self.table.match.state.game.players))
         return out
 
     def follow(self, shared: dict[str, Any] | None = None) -> None:
@@ -99,7 +99,7 @@ class Coach:
         nobody would see chances at a table without hints, nothing is followed: the
         knowledge is made again from the game's start when it is needed
         (:meth:`_rebuild`)."""
-        state = self.table.state
+        state = self.table.match.state
         if state is None:
             return
         if not (self.hints or (self.live and self.audience())):
@@ -123,7 +123,7 @@ class Coach:
         """What each viewer learnt over the whole game, from a copy of it replayed from
         its start (its chance outcomes and actions), read through each viewer's view."""
         t = self.table
-        state = t.state
+        state = t.match.state
         self.known = {}
         try:
             replica = gamerec.restore(t.game, gamerec.chance_outcomes(state),
@@ -140,7 +140,7 @@ class Coach:
         self._stale = False
 
     def knowledge(self, viewer: Any) -> dict[int, list[str]]:
-        if self._stale and self.table.state is not None:
+        if self._stale and self.table.match.state is not None:
             self._rebuild()
         return {s: list(c) for s, c in self.known.get(viewer, {}).items()}
 
@@ -161,28 +161,28 @@ class Coach:
 
     def turn(self) -> None:
         """The position changed: estimate the newest one when the pool allows."""
-        if not self.live or self.table.state is None:
+        if not self.live or self.table.match.state is None:
             return
-        if self.table.state.is_over:
-            if self.chances_seq != self.table.seq:
+        if self.table.match.state.is_over:
+            if self.chances_seq != self.table.match.seq:
                 self._finished()
             return
-        if self.chances_seq == self.table.seq and self._pending is None:
+        if self.chances_seq == self.table.match.seq and self._pending is None:
             return  # this position's estimate is in already
         self._dirty = True
         self._try()
 
     def _finished(self) -> None:
-        state = self.table.state
+        state = self.table.match.state
         n = state.game.players
         self._dirty = False
         self._record([1.0 if s == state.outcome.winner else 0.0 for s in range(n)])
 
     def _record(self, chances: list[float]) -> None:
         table = self.table
-        self.chances, self.chances_seq = chances, table.seq
-        point = {"seq": table.seq, "turn": table.state.turn, "chances": chances}
-        if self.curve and self.curve[-1]["seq"] == table.seq:
+        self.chances, self.chances_seq = chances, table.match.seq
+        point = {"seq": table.match.seq, "turn": table.match.state.turn, "chances": chances}
+        if self.curve and self.curve[-1]["seq"] == table.match.seq:
             self.curve[-1] = point
         else:
             self.curve.append(point)
@@ -192,7 +192,7 @@ class Coach:
             self.on_chances()
 
     def _try(self) -> None:
-        if not self._dirty or self._pending is not None or self.table.state is None:
+        if not self._dirty or self._pending is not None or self.table.match.state is None:
             return
         if not self.audience():  # tried again at the next turn, or when someone watches
             return
@@ -202,7 +202,7 @@ class Coach:
         if now < self._not_before:
             self._again(self._not_before - now)
             return
-        state = self.table.state
+        state = self.table.match.state
         if state.is_over:
             self._finished()
             return
@@ -215,7 +215,7 @@ class Coach:
             self._again(RETRY)
             return
         self._dirty = False
-        seq, game = self.table.seq, self.table.state
+        seq, game = self.table.match.seq, self.table.match.state
         self._pending = (seq, d)
 
         def done(result: dict[str, Any]) -> None:
@@ -226,9 +226,9 @@ class Coach:
             self.cpu += cpu
             self.estimates += 1
             self._not_before = reactor.seconds() + cpu * (1 / LIVE_SHARE - 1)
-            if self.table.state is game and self.table.seq == seq:
+            if self.table.match.state is game and self.table.match.seq == seq:
                 self._record(list(result["chances"]))
-            elif self.table.state is game and not game.is_over:
+            elif self.table.match.state is game and not game.is_over:
                 self._dirty = True  # the game moved on meanwhile: the newest next
             self._try()
 
@@ -252,11 +252,6 @@ class Coach:
         self._later = None
         self._try()
 
-    def payload(self) -> list[float] | None:
-        """The chances to send with the current state: the newest estimate (it may be
-        a turn old while the next runs), None before the first."""
-        return self.chances
-
     def close(self) -> None:
         """The table goes: no more tries (a running job's answer is dropped)."""
         self.live = False
@@ -272,7 +267,7 @@ class Coach:
         ``{"seq", "action", "why", "reason"}``. Asked again for the same position, the
         same answer (waited for while it runs)."""
         table = self.table
-        seq = table.seq
+        seq = table.match.seq
         kept = self._hints.get(seat)
         if kept is not None and kept["seq"] == seq:
             if kept["result"] is not None:
@@ -281,7 +276,7 @@ class Coach:
             kept["waiters"].append(waiter)
             return waiter
         config = table.host.config
-        seen = view(table.state, seat)
+        seen = view(table.match.state, seat)
         seen.pop("events", None)
         fn, args = hint_job(seen, legal, self.knowledge(seat), level=config.bot_level,
                             think=config.bot_think, seed=self._rng.getrandbits(63))
@@ -334,12 +329,3 @@ class Coach:
         """Whether ``seat`` got a hint for the position ``seq`` (its action there is
         marked in the record)."""
         return self.hinted.get(seat) == seq
-
-    def acted(self, seat: int, seq: int, index: int) -> bool:
-        """``seat`` took the game's action number ``index`` (from 0) in the position
-        ``seq``: True (and it is kept) if it had a hint for that position."""
-        if self.was_hinted(seat, seq):
-            self.hinted_moves.append(index)
-            return True
-        return False
-

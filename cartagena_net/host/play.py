@@ -3,10 +3,12 @@
 :class:`Play` owns the game's course: it starts a game (and plays again), checks a
 player's action, has the engine apply it, journals it (and the seats' snapshots), puts
 back the last good state after an engine fault or a journal failure, and keeps the
-record of a game that ends. It reads and writes the table's game fields (``state``,
-``seq``, ``status``, ``journal``...) and calls, through :class:`PlayTable`, only the
-viewers' ``broadcast``, the bots' ``stop_thinking``, the sitting's ``reseat`` and
-``arm_takeover``, and the host's ``lobby_changed``. It imports no other part of a table.
+record of a game that ends. The game itself is the table's ``match`` (a
+:class:`~cartagena_net.host.game.TableGame`), which Play moves on through its steps
+(``start``, ``acted``, ``put_back``, ``fault``); it calls, through :class:`PlayTable`,
+only the viewers' ``broadcast``, the bots' ``stop_thinking``, the sitting's ``reseat``,
+``seat_of``, ``require_owner`` and ``arm_takeover``, the coach's hint marks, and the
+host's ``lobby_changed``. It imports no other part of a table.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from twisted.logger import Logger
 from cartagena_net.engine import IllegalActionError, InvalidActionError
 from cartagena_net.host import gamerec, recorder
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.game import Status, TableGame
 from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.seats import Seat
 from cartagena_net.portable.files import error_fields
@@ -82,16 +85,10 @@ class PlayTable(Protocol):
     seats: list[Seat]
     owner: int | None
     spectators: set[Any]
-    state: Any
-    status: str
-    seq: int
-    sent_events: int
-    chance_seen: int
-    actions_seen: int
-    faulted: bool
+    match: TableGame
     journal_failing: bool
     journal_error: dict[str, str]
-    started_at: float | None
+    journal_damage: Any
     journal: Any
     viewers: _Broadcaster
     bots: _Thinking
@@ -112,14 +109,15 @@ class Play:
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
         t = self.table
+        game = t.match
         if conn is not None:
             t.sitting.require_owner(conn)
-        if t.status == "playing":
+        if game.status is Status.PLAYING:
             raise HostError("already-started", "table-playing", table=t.id)
         empty = [s.color for s in t.seats if not s.occupied]
         if empty:
             raise HostError("seats-empty", "seats-empty", colors=" ".join(empty))
-        rotated = t.status == "finished"
+        rotated = game.status is Status.FINISHED
         if rotated:
             self._rotate_start_player()
         state = gamerec.new_state(t.game, self._deal_rng)
@@ -129,7 +127,7 @@ class Play:
             # A new game starts the journal afresh: what came before is over.
             try:
                 t.journal.rewrite(self.meta_record(), self.seats_record(),
-                                  {"t": "game", "seq": t.seq + 1, "chance": outcomes,
+                                  {"t": "game", "seq": game.seq + 1, "chance": outcomes,
                                    "started": started_at})
             except OSError as exc:
                 self.journal_trouble(exc)
@@ -138,19 +136,13 @@ class Play:
                 raise HostError("journal-failed", "journal-failed",
                                 **error_fields(exc)) from None
             self.journal_ok()
-        t.seq += 1
-        t.started_at = started_at
+        game.start(state, len(outcomes), started_at)
         t.journal_damage = None  # a new game: what an old one lost is no longer news
-        t.state = state
-        t.chance_seen = len(outcomes)
         t.bots.stop_thinking()
         for s in t.seats:
             reset = getattr(s.controller, "reset", None)
             if reset is not None:
                 reset()
-        t.actions_seen = 0
-        t.status = "playing"
-        t.sent_events = 0
         t.coach.new_game()
         log.info("table {table}: a new game starts", table=t.id)
         for s in t.seats:
@@ -176,13 +168,14 @@ class Play:
         seat = t.sitting.seat_of(conn)
         if seat is None:
             raise HostError("not-allowed", "no-seat-here", table=t.id)
-        if t.status != "playing" or t.state is None:
+        game = t.match
+        if game.status is not Status.PLAYING or game.state is None:
             raise HostError("not-started", "not-playing", table=t.id)
-        if t.faulted:
+        if game.faulted:
             raise HostError("table-fault", "table-faulted", table=t.id)
-        if seq != t.seq:
-            raise HostError("stale", "stale", seq=seq, now=t.seq)
-        if t.state.actor != seat.index:
+        if seq != game.seq:
+            raise HostError("stale", "stale", seq=seq, now=game.seq)
+        if game.state.actor != seat.index:
             raise HostError("not-your-turn", "not-your-turn", color=seat.color)
         self.apply(seat.index, text)
 
@@ -193,8 +186,10 @@ class Play:
         is refused (``table-fault``) and the table keeps its last good state.
         """
         t = self.table
+        game = t.match
+        state = game.state
         try:
-            t.state.apply(text)
+            state.apply(text)
         except IllegalActionError as exc:
             raise HostError.of("illegal-action", exc) from None
         except InvalidActionError as exc:
@@ -202,14 +197,15 @@ class Play:
         except Exception:  # noqa: BLE001 - an engine bug must not take the table down
             self._engine_fault(seat, text)
             raise HostError("table-fault", "action-fault", action=repr(text[:60])) from None
-        hinted = t.coach.was_hinted(seat, t.seq)  # the record marks a move after a hint
+        hinted = t.coach.was_hinted(seat, game.seq)  # the record marks a move after a hint
+        chances = gamerec.chance_count(state)
         if t.journal is not None:
-            record: dict[str, Any] = {"t": "act", "seq": t.seq + 1, "seat": seat,
+            record: dict[str, Any] = {"t": "act", "seq": game.seq + 1, "seat": seat,
                                       "action": text}
             if hinted:
                 record["hinted"] = True
-            if gamerec.chance_count(t.state) > t.chance_seen:
-                record["chance"] = gamerec.chance_outcomes(t.state, t.chance_seen)
+            if chances > game.chance_seen:
+                record["chance"] = gamerec.chance_outcomes(state, game.chance_seen)
             try:
                 t.journal.append(record)
             except OSError as exc:
@@ -221,15 +217,12 @@ class Play:
                                 **error_fields(exc)) from None
             self.journal_ok()
         if hinted:
-            t.coach.hinted_moves.append(t.actions_seen)
-        t.seq += 1
-        t.chance_seen = gamerec.chance_count(t.state)
-        t.actions_seen += 1
-        if t.state.is_over:
-            t.status = "finished"
+            t.coach.hinted_moves.append(game.actions_seen)
+        ended = game.acted(chances)
+        if ended:
             t.host.lobby_changed(t)
         t.viewers.broadcast(first=seat)
-        if t.state.is_over:
+        if ended:
             recorder.keep(t, "won")
 
     def _engine_fault(self, seat: int, text: str) -> None:
@@ -242,7 +235,7 @@ class Play:
         t = self.table
         log.failure("table {table}: engine fault at seq {seq} on {action!r} by seat {seat}; "
                     "the action is refused and the table keeps its last good state",
-                    table=t.id, seq=t.seq, action=text[:200], seat=seat)
+                    table=t.id, seq=t.match.seq, action=text[:200], seat=seat)
         self._restore_last_good()
 
     def _restore_last_good(self) -> None:
@@ -250,20 +243,21 @@ class Play:
         outcomes and accepted actions, whatever the engine changed since (if that cannot
         be done, the table refuses every further action)."""
         t = self.table
-        state = t.state
+        game = t.match
+        state = game.state
         try:
-            good = gamerec.restore(t.game, gamerec.chance_outcomes(state)[: t.chance_seen],
-                                   [str(a) for a in state.history[: t.actions_seen]])
-            good.forget_events(t.sent_events - RECENT_EVENTS)
+            good = gamerec.restore(t.game, gamerec.chance_outcomes(state)[: game.chance_seen],
+                                   [str(a) for a in state.history[: game.actions_seen]])
+            good.forget_events(game.sent_events - RECENT_EVENTS)
         except Exception:  # noqa: BLE001 - then the table cannot go on
             log.failure("table {table}: cannot rebuild its last good state; the table "
                         "refuses every further action", table=t.id)
-            t.faulted = True
+            game.fault()
             return
-        if good.event_count != t.sent_events:
+        if good.event_count != game.sent_events:
             log.error("table {table}: the rebuilt state has {n} events, {m} were sent",
-                      table=t.id, n=good.event_count, m=t.sent_events)
-        t.state = good
+                      table=t.id, n=good.event_count, m=game.sent_events)
+        game.put_back(good)
 
     # -- the journal -----------------------------------------------------------
 

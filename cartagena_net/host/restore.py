@@ -236,20 +236,17 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
             seat.bot_kind = srec.get("bot")
             if seat.bot_kind is not None:
                 seat.bot = load_bot(seat.bot_kind, table.rng, host.config)
-    table.seq = rep.seq
-    if state is not None:
-        table.state = state
-        table.started_at = rep.started_at
-        table.chance_seen = gamerec.chance_count(state)
-        table.actions_seen = len(rep.actions)
+    if state is None:
+        table.match.restore(rep.seq)
+    else:
+        table.match.restore(rep.seq, state, actions=len(rep.actions),
+                            chances=gamerec.chance_count(state), started_at=rep.started_at)
         table.coach.hinted_moves = [k for k in rep.hinted if k < len(rep.actions)]
-        table.sent_events = state.event_count
-        table.status = "finished" if state.is_over else "playing"
     table.journal_damage = None
     if stop is not None:
         # Every record lost may have moved seq on by one: go past anything a player
         # saw, so that no action aimed at a lost state can be taken for this one.
-        table.seq += read.lines - len(records) + 1
+        table.match.skip(read.lines - len(records) + 1)
         damage = JournalDamage(table_id, stop[0], stop[1], len(rep.actions) if state else 0,
                                lost_actions(path, stop[0]), False, cause=stop[2])
         kept = move_aside(path, keep_copy=True)

@@ -13,12 +13,20 @@ hands each job to one collaborator, each in its own module:
   cards, the live chances' estimates and the hints' searches;
 - ``attendance`` (:mod:`~cartagena_net.host.attendance`): pause, grace and abandon of a
   game nobody plays or watches;
-- ``play`` (:mod:`~cartagena_net.host.play`): the game itself: start, act, apply, the
-  journal and the records.
+- ``play`` (:mod:`~cartagena_net.host.play`): the game's course: start, act, apply,
+  the journal and the records.
+
+The game itself (its state, seq, status, the events sent, the last good state's
+counts, a fault) has one owner, ``match``, a :class:`~cartagena_net.host.game.TableGame`:
+the table's ``state``, ``seq``, ``status``... only read it, and only its methods
+change it (``play`` as the game goes, ``restore`` from a journal).
 
 Each collaborator reaches the table through a small protocol of its own module and
 never imports this one; the table routes a connection's arrivals and departures
-between them.
+between them, and wires what one helper's work sets off in another as callbacks (after
+a broadcast: the bots' ``schedule`` and the coach's ``turn``; a spectators' state for
+the web view's watchers: the web's ``publish_state``), so that no helper calls back
+into the one that called it.
 """
 from __future__ import annotations
 
@@ -29,6 +37,7 @@ from cartagena_net.host import gamerec
 from cartagena_net.host.attendance import Attendance
 from cartagena_net.host.coach import Coach
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.game import Status, TableGame
 from cartagena_net.host.passwords import StoredPassword
 from cartagena_net.host.play import Play
 from cartagena_net.host.seats import Seat
@@ -67,28 +76,21 @@ class Table:
         self.seats = [Seat(i, c) for i, c in enumerate(colors)]
         self.owner: int | None = None
         self.spectators: set[Any] = set()
-        self.state: Any = None
-        self.status = "waiting"
-        self.seq = 0
-        self.sent_events = 0
-        self.chance_seen = 0  # chance outcomes and actions of the last good state
-        self.actions_seen = 0
+        self.match = TableGame()  # the game: its one owner
         self.bot_fallbacks = 0  # bot searches that failed here (the bot's fallback played)
-        self.faulted = False  # the engine failed and the state could not be rebuilt
         self.journal_failing = False  # the last journal write failed (a full disk)
         self.journal_error: dict[str, str] = {}  # why it failed (portable.files.error_fields)
         # this game came back shorter from a damaged journal (restore.py): said to all
         self.journal_damage: Any = None
         self.paused = False  # a client's bots-only game nobody plays or watches
         self.paused_since = 0.0
-        self.started_at: float | None = None  # when the game started (Unix time)
         self.entry_cache: dict[str, Any] | None = None
         seed = getattr(getattr(host, "config", None), "seed", None)
         self.rng = random.Random(random.SystemRandom().getrandbits(64) if seed is None
                                  else seed)
         self.sitting = Sitting(self)
-        self.bots = TableBots(self)
-        self.viewers = Viewers(self)
+        self.bots = TableBots(self, apply=lambda seat, text: self.play.apply(seat, text))
+        self.viewers = Viewers(self, watched=self._watched, publish=self._publish)
         self.attendance = Attendance(self)
         # Live chances for the room (the host's choice) and, the owner's choices, hints
         # and the players' own chances.
@@ -98,7 +100,49 @@ class Table:
                            on_chances=lambda: self.viewers.chances_ready())
         # A seeded host (practice, tests) deals from its own seeded RNG; else the OS's.
         self.play = Play(self, None if seed is None else gamerec.deal_rng(seed))
+        # After each broadcast: a bot's search first (the chances take only an idle
+        # worker), then the live chances of the new position.
+        self.viewers.after_broadcast.extend((self.bots.schedule, self.coach.turn))
         self.journal: Any = host.open_journal(table_id) if open_journal else None
+
+    # -- the game (read here; changed only through ``match``) -------------------
+
+    @property
+    def state(self) -> Any:
+        """The engine's state of the game (None before the first)."""
+        return self.match.state
+
+    @property
+    def seq(self) -> int:
+        return self.match.seq
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or ``finished`` (as the lobby says it)."""
+        return self.match.status.value
+
+    @property
+    def sent_events(self) -> int:
+        return self.match.sent_events
+
+    @property
+    def faulted(self) -> bool:
+        return self.match.faulted
+
+    @property
+    def started_at(self) -> float | None:
+        return self.match.started_at
+
+    # -- the web view's watchers (wired into the viewers) ------------------------
+
+    def _watched(self) -> bool:
+        web = self.host.web
+        return web is not None and web.watching(self.id)
+
+    def _publish(self, spectator_wire: dict[str, Any], full: bool) -> None:
+        web = self.host.web
+        if web is not None:
+            web.publish_state(self, spectator_wire, full)
 
     # -- lobby information -------------------------------------------------
 
@@ -154,7 +198,7 @@ class Table:
     @property
     def playing(self) -> bool:
         """A game is on (seats are kept for their tokens)."""
-        return self.status == "playing"
+        return self.match.status is Status.PLAYING
 
     def members(self) -> list[Any]:
         """Every live connection at this table (seated players and spectators)."""
@@ -187,10 +231,10 @@ class Table:
     def vacant(self) -> bool:
         """Nobody to keep this table for: no game on, no spectator, and no human seated
         (waiting) or no human still connected (finished). Bot seats do not count.
-        A vacant table a client created is removed at once; see :meth:`leave_seat`."""
+        A vacant table a client created is removed at once (:meth:`remove_if_vacant`)."""
         if self.playing or self.spectators:
             return False
-        if self.status == "finished":
+        if self.match.status is Status.FINISHED:
             return not any(s.human and s.conn is not None for s in self.seats)
         return not any(s.human for s in self.seats)
 
@@ -219,13 +263,10 @@ class Table:
             return
         self.sitting.detach(conn)
 
-    def leave_seat(self, seat: Seat) -> None:
-        self.sitting.leave_seat(seat)
-
     def attach(self, conn: Any, seat: Seat) -> None:
         """A player came back with its token: restore the seat, send a fresh full view."""
         self.sitting.attach(conn, seat)
-        if self.state is not None:
+        if self.match.state is not None:
             conn.write_state(self.id, self.host.encode_wire(self.viewers.full_state(seat.index)))
 
     def find_token(self, token: str) -> Seat | None:
@@ -236,17 +277,9 @@ class Table:
     def add_bot(self, conn: Any | None, seat: int | None, kind: str) -> Seat:
         return self.sitting.add_bot(conn, seat, kind)
 
-    def bot_name(self) -> str:
-        """A bot name no other seat at this table uses."""
-        return self.sitting.bot_name()
-
     def remove_bot(self, conn: Any, seat: int) -> None:
         """Remove a bot; during a game, stop a stand-in bot; before it, remove an empty seat."""
         self.sitting.remove_bot(conn, seat)
-
-    def remove_seat(self, seat: int) -> None:
-        """Before the start: take an empty seat away (three friends at a four-seat table)."""
-        self.sitting.remove_seat(seat)
 
     def start(self, conn: Any | None) -> None:
         """Start (or, when finished, play again with the same seats)."""
@@ -257,10 +290,6 @@ class Table:
     def act(self, conn: Any, seq: int, text: str) -> None:
         """A player's action: checked by the engine; nothing changes if it is refused."""
         self.play.act(conn, seq, text)
-
-    def apply(self, seat: int, text: str) -> None:
-        """Apply an action for ``seat``, journal it, then broadcast (see :class:`Play`)."""
-        self.play.apply(seat, text)
 
     def full_state(self, viewer: Any) -> dict[str, Any]:
         """A fresh full ``state`` map for ``viewer`` with the recent events (web view:

@@ -4,9 +4,12 @@
 seat to act next if a bot (or a stand-in bot) holds it, plays a quick bot on the
 reactor thread and sends a searching bot's job to the host's ``thinker`` (the worker
 pool), plays the bot's fallback when a search fails, and backs off when nothing a bot
-tries is applied. A bot's answer goes through the game's ``apply`` like a player's. It
-may call the engine's view, the host's ``thinker``, ``reactor`` and ``config``, and
-the table's ``play.apply``; it imports no other part of a table.
+tries is applied. A bot's answer goes through the game's ``apply`` like a player's: the
+``apply`` callback the table gives it (:meth:`cartagena_net.host.play.Play.apply`). It
+reads the game from the table's ``match`` and may call the engine's view, the host's
+``thinker``, ``reactor`` and ``config``, the sitting's ``seat_of`` and the coach's
+``ask``; it imports only :func:`cartagena_net.host.play.legal` of another part of a
+table.
 
 Whatever else a bot is asked at a table goes here: hints (the bot's move for a seat
 that asks, :meth:`TableBots.hint`) are searches on the same pool, through the table's
@@ -15,12 +18,14 @@ that asks, :meth:`TableBots.hint`) are searches on the same pool, through the ta
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from twisted.logger import Logger
 
 from cartagena_net.engine import view
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.game import Status, TableGame
 from cartagena_net.host.play import legal
 from cartagena_net.host.seats import Seat
 from cartagena_net.host.thinker import BOTS, HUMAN
@@ -48,10 +53,6 @@ def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
     return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)
 
 
-class _Applier(Protocol):
-    def apply(self, seat: int, text: str) -> None: ...
-
-
 class _Sitting(Protocol):
     def seat_of(self, conn: Any) -> Seat | None: ...
 
@@ -63,42 +64,41 @@ class _Coach(Protocol):
 
 
 class BotsTable(Protocol):
-    """What :class:`TableBots` reads of its table (and the one call it makes back)."""
+    """What :class:`TableBots` reads of its table."""
 
     host: Any
     id: int
     seats: list[Seat]
-    state: Any
-    status: str
-    seq: int
-    faulted: bool
+    match: TableGame
     paused: bool
     bot_fallbacks: int
     rng: random.Random
-    play: _Applier
     spectators: set[Any]
     sitting: _Sitting
     coach: _Coach
 
 
 class TableBots:
-    """The bots playing at ``table``."""
+    """The bots playing at ``table``; ``apply(seat, action)`` plays a bot's action (the
+    game's, as for a player: HostError if it is refused)."""
 
-    def __init__(self, table: BotsTable) -> None:
+    def __init__(self, table: BotsTable, apply: Callable[[int, str], None]) -> None:
         self.table = table
+        self.apply = apply
         self._bot_call: Any = None
         self.thinking: Any = None  # the Deferred of a bot search under way
         self._bot_failures = 0
 
     def to_move(self) -> Seat | None:
         """The seat to act now if a bot plays it (none when the game is not on)."""
-        t = self.table
-        if t.status != "playing" or t.state is None or t.state.is_over or t.faulted:
+        game = self.table.match
+        if (game.status is not Status.PLAYING or game.state is None or game.state.is_over
+                or game.faulted):
             return None
-        actor = t.state.actor
+        actor = game.state.actor
         if actor is None:
             return None
-        seat = t.seats[actor]
+        seat = self.table.seats[actor]
         return seat if seat.controller is not None else None
 
     def schedule(self) -> None:
@@ -131,7 +131,7 @@ class TableBots:
             if self.thinking is None:
                 self.think(seat)
             return
-        state = self.table.state
+        state = self.table.match.state
         acts = [a for a in legal(state, seat.index) if a != "undo"]  # bots never undo
         try:
             choice = seat.controller.choose(view(state, seat.index), acts)
@@ -150,7 +150,7 @@ class TableBots:
         t.rng.shuffle(others)
         for text in [choice, *others][:4]:
             try:
-                t.play.apply(seat.index, text)
+                self.apply(seat.index, text)
             except HostError as exc:
                 if exc.code == "journal-failed":  # the disk, not the action: try again soon
                     self._bot_failures = 0
@@ -158,7 +158,7 @@ class TableBots:
                     return
                 log.error("table {table}: bot action {action!r} refused: {msg}",
                           table=t.id, action=text, msg=exc.message)
-                if t.faulted:
+                if t.match.faulted:
                     return
                 continue
             self._bot_failures = 0
@@ -187,9 +187,11 @@ class TableBots:
             raise HostError("not-allowed", "hint-seated-only")
         if not t.coach.hints:
             raise HostError("not-allowed", "no-hints", table=t.id)
-        if t.status != "playing" or t.state is None or t.state.is_over or t.faulted:
+        game = t.match
+        if (game.status is not Status.PLAYING or game.state is None or game.state.is_over
+                or game.faulted):
             raise HostError("not-allowed", "not-playing", table=t.id)
-        actions = [a for a in legal(t.state, seat.index) if a != "undo"]
+        actions = [a for a in legal(game.state, seat.index) if a != "undo"]
         if not actions:
             raise HostError("not-your-turn", "hint-not-now")
         t.coach.ask(conn, seat.index, actions)
@@ -199,10 +201,11 @@ class TableBots:
         t = self.table
         host = t.host
         reactor = host.reactor
-        acts = [a for a in legal(t.state, seat.index) if a != "undo"]  # bots never undo
-        seq, bot, began = t.seq, seat.controller, reactor.seconds()
+        game = t.match
+        acts = [a for a in legal(game.state, seat.index) if a != "undo"]  # bots never undo
+        seq, bot, began = game.seq, seat.controller, reactor.seconds()
         try:
-            fn, args = bot.job(view(t.state, seat.index), acts)
+            fn, args = bot.job(view(game.state, seat.index), acts)
             d = host.thinker.run(fn, *args, priority=self._think_priority())
         except Exception as exc:  # noqa: BLE001 - a bot bug must not stop the table
             choice = self._fallback(seat, acts, f"{type(exc).__name__}: {exc}")
@@ -215,7 +218,7 @@ class TableBots:
             if self.thinking is not d:
                 return  # the table moved on (new game, closed)
             self.thinking = None
-            if t.seq != seq or seat.controller is not bot:
+            if game.seq != seq or seat.controller is not bot:
                 self.schedule()
                 return
             handed = getattr(bot, "answered", None)
@@ -227,7 +230,7 @@ class TableBots:
 
         def failed(failure: Any) -> None:
             choice = None
-            if self.thinking is d and t.seq == seq and seat.controller is bot:
+            if self.thinking is d and game.seq == seq and seat.controller is bot:
                 reason = f"{failure.type.__name__}: {failure.getErrorMessage()}"
                 choice = self._fallback(seat, acts, reason)
             answered(choice)
@@ -255,7 +258,7 @@ class TableBots:
         if fallback is None:
             return None  # _bot_apply plays a random legal action
         try:
-            return fallback.choose(view(t.state, seat.index), acts)
+            return fallback.choose(view(t.match.state, seat.index), acts)
         except Exception:  # noqa: BLE001 - a bot bug must not stop the table
             log.failure("table {table}: the fallback bot failed; playing a random action",
                         table=t.id)
@@ -265,7 +268,7 @@ class TableBots:
         """A timed call: play a search's answer if the position is still the same."""
         self._bot_call = None
         try:
-            if self.table.seq != seq or self.to_move() is not seat:
+            if self.table.match.seq != seq or self.to_move() is not seat:
                 self.schedule()
                 return
             self._bot_apply(seat, acts, choice)

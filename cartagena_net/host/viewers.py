@@ -4,9 +4,14 @@
 every ``state`` message: each seat's frame (its own view, spliced from parts encoded
 once per game or per broadcast), the spectators' shared view (to terminal spectators
 and, encoded once, to the web view's watchers), a fresh full view for a reconnect. All
-hidden information is filtered by the engine's view alone. It may call the engine's
-view, the host's ``encode_wire``, ``web`` and ``lobby_changed``, the table's
-``remove_if_vacant`` and, after each broadcast, the bots' ``schedule``.
+hidden information is filtered by the engine's view alone. It reads the game from the
+table's ``match`` (and tells it which events were sent), and may call the engine's
+view, the host's ``encode_wire``, ``web.watchers`` and ``lobby_changed``, the table's
+``remove_if_vacant`` and the coach's ``follow`` and ``turn``. What follows a broadcast
+elsewhere (the bots' turn, the live chances) it calls back through
+:attr:`Viewers.after_broadcast`, and the web view's watchers through the ``watched``
+and ``publish`` callbacks it is given: it never calls the bots, nor the web's
+``publish_state`` itself.
 
 Whatever is added to what a viewer sees goes here: the live chances (the table's
 ``coach`` estimates them from the spectators' view) join the spectators' states, and the
@@ -16,6 +21,7 @@ sends a new estimate when it is in.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from twisted.logger import Logger
@@ -23,6 +29,7 @@ from twisted.logger import Logger
 from cartagena_net.engine import SPECTATOR, view
 from cartagena_net.engine.view import fixed_part
 from cartagena_net.host.errors import HostError
+from cartagena_net.host.game import TableGame
 from cartagena_net.host.play import RECENT_EVENTS, legal
 from cartagena_net.host.seats import Seat
 from protocol.framing import (
@@ -40,10 +47,6 @@ def _lines(events: list[dict[str, Any]]) -> list[str]:
     return [str(e.get("text", ""))[:500] for e in events]
 
 
-class _Scheduler(Protocol):
-    def schedule(self) -> None: ...
-
-
 class _Coach(Protocol):
     chances: list[float] | None
     chances_seq: int | None
@@ -55,17 +58,14 @@ class _Coach(Protocol):
 
 
 class ViewersTable(Protocol):
-    """What :class:`Viewers` reads of its table (and the two calls it makes back)."""
+    """What :class:`Viewers` reads of its table (and the one call it makes back)."""
 
     host: Any
     id: int
     allow_spectators: bool
     seats: list[Seat]
     spectators: set[Any]
-    state: Any
-    seq: int
-    sent_events: int
-    bots: _Scheduler
+    match: TableGame
     coach: _Coach
     player_chances: bool
 
@@ -75,8 +75,16 @@ class ViewersTable(Protocol):
 class Viewers:
     """Everyone who sees ``table``'s game, and what each of them is sent."""
 
-    def __init__(self, table: ViewersTable) -> None:
+    def __init__(self, table: ViewersTable,
+                 watched: Callable[[], bool] = lambda: False,
+                 publish: Callable[[dict[str, Any], bool], None] | None = None) -> None:
+        """``watched()``: whether the web view has watchers of this table now;
+        ``publish(spectator_wire, full)``: hand them a new state."""
         self.table = table
+        self.watched = watched
+        self.publish = publish
+        # called after each broadcast (and its events marked sent), in order
+        self.after_broadcast: list[Callable[[], None]] = []
         self._fixed: tuple[dict[str, Any], bytes] | None = None  # see seat_frame
         # each seat's face as last encoded, the public one and its own (see _face)
         self._faces: dict[Any, tuple[dict[str, Any], bytes]] = {}
@@ -93,7 +101,7 @@ class Viewers:
         self.check_spectators()
         t.spectators.add(conn)
         t.host.lobby_changed(t)
-        if t.state is not None:
+        if t.match.state is not None:
             conn.write_state(t.id, t.host.encode_wire(self.full_state(SPECTATOR)))
             t.coach.turn()  # a first estimate, if none was made while nobody watched
 
@@ -119,14 +127,15 @@ class Viewers:
         """A ``state`` message as a wire map: the engine's view for ``viewer`` only
         (``shared``: the view's memo for every viewer of this one broadcast)."""
         t = self.table
-        v = view(t.state, viewer, since=since, shared=shared)
+        game = t.match
+        v = view(game.state, viewer, since=since, shared=shared)
         events = v.pop("events", None) or []
         return {
             "type": "state",
             "table": t.id,
-            "seq": t.seq,
+            "seq": game.seq,
             "view": v,
-            "legal": legal(t.state, viewer) if viewer is not SPECTATOR else [],
+            "legal": legal(game.state, viewer) if viewer is not SPECTATOR else [],
             "events": events,
             "lines": _lines(events),
             "chances": self._chances(viewer),
@@ -151,7 +160,8 @@ class Viewers:
         kept from one broadcast to the next while it is the same: :meth:`_face`). The
         frame decodes to the whole message."""
         t = self.table
-        state = t.state
+        game = t.match
+        state = game.state
         v = view(state, seat, since=since, shared=shared, fixed=False, public=False)
         events = v.pop("events", None) or []
         head = parts.get("head")
@@ -166,7 +176,7 @@ class Viewers:
         told = parts.get(told_key)
         if told is None:
             told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
-        wire = {"type": "state", "table": t.id, "seq": t.seq, "legal": legal(state, seat),
+        wire = {"type": "state", "table": t.id, "seq": game.seq, "legal": legal(state, seat),
                 "chances": self._chances(seat)}
         faces = parts.get("faces")
         if faces is None:  # the first frame (the acting seat's): encoded as it is, at once
@@ -207,7 +217,8 @@ class Viewers:
         """A fresh full ``state`` map for ``viewer`` with the recent events (a reconnect,
         a new spectator, the web view; ``web``: with the chances' state number and
         their curve so far, for the TV page)."""
-        wire = self.state_wire(viewer, max(0, self.table.state.event_count - RECENT_EVENTS))
+        wire = self.state_wire(viewer,
+                               max(0, self.table.match.state.event_count - RECENT_EVENTS))
         return self._for_web(wire, curve=True) if web else wire
 
     def _for_web(self, wire: dict[str, Any], curve: bool = False) -> dict[str, Any]:
@@ -221,10 +232,13 @@ class Viewers:
         """Each seated player's own view, then the spectators' shared frame.
 
         The seat that acted (``first``) is served first: its answer goes out at once.
+        Then the coach follows what each viewer was told, the game marks its events
+        sent, and :attr:`after_broadcast` is called.
         """
         t = self.table
-        state = t.state
-        since = 0 if full else t.sent_events
+        game = t.match
+        state = game.state
+        since = 0 if full else game.sent_events
         host = t.host
         shared: dict[str, Any] = {}  # the views' public part, built once for all of them
         parts: dict[Any, Any] = {}  # the seats' frames' common parts, encoded once
@@ -237,8 +251,7 @@ class Viewers:
             elif s.controller is not None and hasattr(s.controller, "observe"):
                 s.controller.observe(view(state, s.index, since=since,
                                           shared=shared)["events"], s.index)
-        web = host.web
-        watched = web is not None and web.watching(t.id)
+        watched = self.publish is not None and self.watched()
         log_events = host.config.log_events
         if t.spectators or log_events or watched:
             spec = self.state_wire(SPECTATOR, since, shared)
@@ -250,20 +263,21 @@ class Viewers:
                 for conn in list(t.spectators):
                     conn.write_state(t.id, data)
             if watched:  # encoded once for every web watcher
-                web.publish_state(t, self._for_web(spec, curve=full), full)
+                self.publish(self._for_web(spec, curve=full), full)
         t.coach.follow(shared)  # what each viewer was told, before the state forgets it
-        t.sent_events = t.state.event_count
-        t.state.forget_events(t.sent_events - RECENT_EVENTS)  # nothing older is resent
-        t.bots.schedule()  # a bot's search first: the chances take only an idle worker
-        t.coach.turn()
+        sent = state.event_count
+        game.sent(sent)
+        state.forget_events(sent - RECENT_EVENTS)  # nothing older is resent
+        for then in self.after_broadcast:
+            then()
 
     def chances_ready(self) -> None:
         """A new live estimate: the same state again, with no events and the new
         chances, to the spectators and web watchers (and the players, if shown)."""
         t = self.table
-        if t.state is None:
+        if t.match.state is None:
             return
-        since = t.state.event_count
+        since = t.match.state.event_count
         if t.player_chances:
             shared: dict[str, Any] = {}
             parts: dict[Any, Any] = {}
@@ -274,8 +288,7 @@ class Viewers:
             chances = t.coach.chances or []
             log.info("table {table}: chances {chances}", table=t.id, chances=", ".join(
                 f"{s.color} {round(p * 100)}%" for s, p in zip(t.seats, chances, strict=False)))
-        web = t.host.web
-        watched = web is not None and web.watching(t.id)
+        watched = self.publish is not None and self.watched()
         if t.spectators or watched:
             spec = self.state_wire(SPECTATOR, since)
             if t.spectators:
@@ -283,4 +296,4 @@ class Viewers:
                 for conn in list(t.spectators):
                     conn.write_state(t.id, data)
             if watched:
-                web.publish_state(t, self._for_web(spec), False)
+                self.publish(self._for_web(spec), False)

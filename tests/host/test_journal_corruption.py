@@ -30,7 +30,7 @@ async def _game_on_disk(tmp_state, actions=40):
     done = 0
     while done < actions or len(table.state.chance) < 3:  # until a reshuffle, at least
         legal = [str(a) for a in table.state.legal_actions()]
-        table.apply(table.state.actor, choose(legal, rng, False))
+        table.play.apply(table.state.actor, choose(legal, rng, False))
         snaps[len(read_journal(path).records)] = (table.state.copy(), table.seq)
         done += 1
     assert not table.state.is_over

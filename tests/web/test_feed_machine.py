@@ -48,7 +48,7 @@ class WebWatchers(RuleBasedStateMachine):
             reset = True
         else:
             legal = state.legal_actions()
-            self.table.apply(state.actor, str(legal[pick % len(legal)]))
+            self.table.play.apply(state.actor, str(legal[pick % len(legal)]))
             reset = False
 
         async def go():

@@ -283,7 +283,7 @@ def test_a_reader_that_does_not_read_is_dropped_and_the_others_go_on():
                 await good.event("state")
             assert len(feed) == 1, "the stalled reader was dropped"
             table = host.lobby.tables[tid]
-            table.apply(table.state.actor, str(table.state.legal_actions()[0]))
+            table.play.apply(table.state.actor, str(table.state.legal_actions()[0]))
             data = {}
             while "seq" not in data:  # past the padding frames still on their way
                 data = event_data((await good.event("state"))[1])
@@ -307,7 +307,7 @@ def test_updates_are_encoded_once_and_shared():
             firsts = [await s.event("state") for s in streams]
             assert len({b for _, b in firsts}) == 1
             for _ in range(4):
-                table.apply(table.state.actor, str(table.state.legal_actions()[0]))
+                table.play.apply(table.state.actor, str(table.state.legal_actions()[0]))
                 got = [await s.event("state") for s in streams]
                 assert len({b for _, b in got}) == 1
                 data = event_data(got[0][1])

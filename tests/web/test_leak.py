@@ -63,18 +63,18 @@ def test_redealt_hidden_cards_do_not_change_a_byte(seed, players):
                 host.lobby.tables[tid].start(None)
                 tables.append(host.lobby.tables[tid])
             a, b = tables
-            b.state = a.state.copy(events=True)
+            b.match.state = a.state.copy(events=True)  # b's game made a's (a test's poke)
             before = [list(h) for h in b.state.hands], list(b.state.stock)
             redeal(b.state, {a.state.actor}, random.Random(seed))
             assert ([list(h) for h in b.state.hands], list(b.state.stock)) != before
-            b.seq, b.sent_events = a.seq, a.sent_events
+            b.match.seq, b.match.sent_events = a.seq, a.sent_events
             streams = [await open_stream(host.web.port, f"/table/{t.id}/events") for t in tables]
             first = [(await s.event("state"))[1] for s in streams]
             assert first[0] == first[1]
             assert all(seat["hand"] is None for seat in event_data(first[0])["view"]["seats"])
             for action in plan(a.state):
                 for t in tables:
-                    t.apply(t.state.actor, action)
+                    t.play.apply(t.state.actor, action)
                 got = [(await s.event("state"))[1] for s in streams]
                 assert got[0] == got[1], action
             drawn = [e for e in event_data(got[0])["events"] if e["type"] == "retreat"]

@@ -54,16 +54,16 @@ def test_redealt_hidden_cards_do_not_change_a_byte_of_a_guests_stream(seed, play
                 await g.msg("state")
             while a.state.actor == 0:  # the guest's own turn first: one move, then end
                 legal = [str(x) for x in a.state.legal_actions()]
-                a.apply(0, "end" if "end" in legal else legal[0])
+                a.play.apply(0, "end" if "end" in legal else legal[0])
                 await guests[0].msg("state")
-            b.state = a.state.copy(events=True)
+            b.match.state = a.state.copy(events=True)  # b's game made a's (a test's poke)
             redeal(b.state, {0, a.state.actor}, random.Random(seed))
-            b.seq, b.sent_events = a.seq, a.sent_events
+            b.match.seq, b.match.sent_events = a.seq, a.sent_events
             for g in guests:
                 g.blocks.clear()
             for action in plan(a.state):
                 for t in tables:
-                    t.apply(t.state.actor, action)
+                    t.play.apply(t.state.actor, action)
                 for g in guests:
                     await g.msg("state")
             assert a.state.hands != b.state.hands or a.state.stock != b.state.stock
@@ -120,7 +120,7 @@ def test_every_view_a_guest_gets_is_the_engines_view_for_its_seat(rules, options
                 break
             actor = table.state.actor
             legal = [str(a) for a in table.state.legal_actions() if str(a) != "undo"]
-            table.apply(actor, rng.choice(legal))  # whoever acts: the seat's own move
+            table.play.apply(actor, rng.choice(legal))  # whoever acts: the seat's own move
         assert checked > 20
         guest.close()
         ann.close()

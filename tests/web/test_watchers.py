@@ -95,7 +95,7 @@ def test_a_removed_table_tells_its_watchers_and_is_404_after():
                 assert r.status == 404 and r.header("x-cartagena-refused") == "no-such-table"
             # The other table's watchers go on.
             t2 = host.lobby.tables[other]
-            t2.apply(t2.state.actor, str(t2.state.legal_actions()[0]))
+            t2.play.apply(t2.state.actor, str(t2.state.legal_actions()[0]))
             data = event_data((await stays.event("state"))[1])
             assert data["seq"] == t2.seq
             stays.close()
