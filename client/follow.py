@@ -280,6 +280,6 @@ class HostFollowing:
             return
         if self.sel is not None and 0 <= self.sel < len(mine):
             return
-        movable = {int(a.split()[1]) for a in self.legal if a.startswith("advance ")}
+        movable = {a.pos for a in self.legal_actions() if a.kind == "advance"}
         candidates = [i for i, p in enumerate(mine) if p in movable]
         self.sel = (candidates or [0])[0]

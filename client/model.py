@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cartagena_net.engine.actions import Action, parse_action
+from cartagena_net.engine.errors import InvalidActionError
 from cartagena_net.i18n import _, ngettext
 from client.follow import LOG_KEEP, HostFollowing
 from client.glyphs import color_name, symbol_keys
@@ -47,6 +49,9 @@ class ClientModel(KeyHandling, HostFollowing):
     token: str | None = None
     view: dict[str, Any] | None = None
     legal: list[str] = field(default_factory=list)
+    # ``legal`` as Action values: (the list they were parsed from, the values)
+    _legal_values: tuple[Any, list[Action]] = field(default=(None, []), repr=False,
+                                                    compare=False)
     seq: int = 0
     log: list[str] = field(default_factory=list)
     chat: list[tuple[str, str]] = field(default_factory=list)
@@ -254,8 +259,23 @@ class ClientModel(KeyHandling, HostFollowing):
             landed.append(int(e["to"]))
         return set(landed)
 
+    def legal_actions(self) -> list[Action]:
+        """The ``legal`` list as the engine's :class:`Action` values, parsed once per
+        list (an entry this client cannot read, from a newer host, is left out): keys
+        build their action as a value and send its notation."""
+        parsed_from, values = self._legal_values
+        if parsed_from is not self.legal:
+            values = []
+            for text in self.legal:
+                try:
+                    values.append(parse_action(text))
+                except InvalidActionError:
+                    continue
+            self._legal_values = (self.legal, values)
+        return values
+
     def legal_kinds(self) -> set[str]:
-        return {a.split()[0] for a in self.legal if a}
+        return {a.kind for a in self.legal_actions()}
 
     def owes_discard(self) -> bool:
         return "discard" in self.legal_kinds()

@@ -34,13 +34,9 @@ RECENT_EVENTS = 20  # a state keeps (and a fresh full view resends) this many pa
 def legal(state: Any, seat: Any) -> list[str]:
     """The actions ``seat`` may send now in ``state``; "undo" too when the engine
     allows it (none for a spectator, a finished game or a seat not to act)."""
-    if state is None or state.is_over or state.actor != seat:
+    if state is None or state.actor != seat:
         return []
-    acts = [str(a) for a in state.legal_actions()]
-    can_undo = getattr(state, "can_undo", None)
-    if can_undo is not None and can_undo():
-        acts.append("undo")
-    return acts
+    return [str(a) for a in state.legal_actions(undo=True)]
 
 
 class _Broadcaster(Protocol):

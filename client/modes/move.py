@@ -2,6 +2,7 @@
 confirm; end the turn, draw, undo, or open the power and Morgan choices."""
 from __future__ import annotations
 
+from cartagena_net.engine.actions import Action
 from cartagena_net.i18n import _, ngettext
 from client.glyphs import symbol_name
 from client.keymap import SAIL_KEY, UNDO_KEY, KeyPairs, move_keys
@@ -101,22 +102,24 @@ class Move(Modal):
         assert m.view is not None
         view = m.view
         if key == "r":
-            action = f"retreat {pos}"
-            if action not in m.legal:
+            retreat = Action("retreat", pos=pos)
+            if retreat not in m.legal_actions():
                 m.set_status(_("the pirate at {place} cannot retreat").format(
                     place=place_name(view, pos)), error=True)
                 return
             res = retreat_to(view, pos)
             land, draw = res if res else (None, 0)
-            m.preview = Preview(action, _("retreat {frm} → {to}, draw {n}").format(
+            m.preview = Preview(str(retreat), _("retreat {frm} → {to}, draw {n}").format(
                 frm=place_name(view, pos), to=place_name(view, land), n=draw), land, pos)
             return
         sym = by_key.get(key.lower())
         if sym is None:
             return
-        plain, dark = f"advance {pos} {sym}", f"advance {pos} {sym}*"
+        plain = Action("advance", pos=pos, card=sym)
+        dark = Action("advance", pos=pos, card=f"{sym}*")
         order = [dark, plain] if key.isupper() else [plain, dark]
-        action = next((a for a in order if a in m.legal), None)
+        legal = m.legal_actions()
+        action = next((a for a in order if a in legal), None)
         if action is None:
             hand = (m.my_seat_view() or {}).get("hand") or []
             held = [c for c in hand if c.rstrip("*") == sym]
@@ -133,9 +136,8 @@ class Move(Modal):
                     card=symbol_name(sym), place=place_name(view, pos)), error=True)
             return
         land = advance_to(view, pos, sym)
-        card = action.split()[-1]
-        m.preview = Preview(action, _("play {card}: {frm} → {to}").format(
-            card=symbol_name(card), frm=place_name(view, pos), to=place_name(view, land)),
+        m.preview = Preview(str(action), _("play {card}: {frm} → {to}").format(
+            card=symbol_name(action.card), frm=place_name(view, pos), to=place_name(view, land)),
             land, pos)
 
 
