@@ -6,7 +6,8 @@ and removes bots and empty seats before the start, seats are reordered to play a
 and a player away for ``takeover`` seconds during a game gets a stand-in bot until they
 return. It may call the host's ``config``, ``reactor``, ``game_for`` and
 ``lobby_changed``, and the table's ``remove_if_vacant``, ``play.journal_seats``,
-``play.rewrite_journal`` and ``bots.schedule``; it imports no other part of a table.
+``play.rewrite_journal`` and ``bots.schedule``; of the other parts of a table it imports
+only the bots' ``load_bot`` and ``check_bot_kind``.
 """
 from __future__ import annotations
 
