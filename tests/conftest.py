@@ -108,6 +108,19 @@ SLOW = (
     "tests/bots/test_parallel.py",  # the bots' worker processes
     "tests/bots/test_kept_trees.py",
     "tests/bots/test_host_ismcts.py",
+    "tests/bots/test_host_magic.py::test_a_hosted_magic_game_of_default_level_bots_plays_to_the_end_without_fallback",
+    "tests/bots/test_netbot.py::test_cartagena_bot_command_plays_a_game",
+    "tests/bots/test_ismcts.py::test_cli_selfplay_reports_win_rates_intervals_and_decision_times",
+    "tests/bots/test_greedy_ends.py::test_selfplay_finishes_the_table_that_looped",
+    "tests/bots/test_greedy_ends.py::test_selfplay_stops_a_game_past_the_action_cap_and_reports_it",
+    "tests/bots/test_search_positions.py::test_selfplay_in_magic_reports_no_search_failure",
+    # long searches and whole games played many times over, in this process
+    "tests/bots/test_search_positions.py::test_the_search_answers_on_every_kind_of_magic_position",
+    "tests/bots/test_ismcts.py::test_a_settled_search_answers_as_the_whole_count_nearly_always_and_sooner",
+    "tests/bots/test_bots.py::test_greedy_beats_random_clearly",
+    "tests/bots/test_bots.py::test_greedy_beats_a_longest_advance_baseline",
+    "tests/bots/test_coach.py::test_the_rooms_chances_read_only_what_a_spectator_sees",
+    "tests/engine/test_rebuild.py::test_every_position_of_magic_games_rebuilds_exactly",
     "tests/client/test_swedish_screens.py",  # every screen of six whole games
     "tests/host/test_cli.py",  # hosts started, killed and resumed as processes
     "tests/host/test_crash_machine.py",
