@@ -123,6 +123,7 @@ SLOW = (
     "tests/engine/test_rebuild.py::test_every_position_of_magic_games_rebuilds_exactly",
     "tests/client/test_swedish_screens.py",  # every screen of six whole games
     "tests/host/test_cli.py",  # hosts started, killed and resumed as processes
+    "tests/host/test_coach.py",  # the bots' worker processes, timed
     "tests/host/test_crash_machine.py",
     "tests/host/test_crash_thinking.py",
     "tests/host/test_default_journal.py",
