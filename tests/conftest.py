@@ -92,23 +92,67 @@ def _lacks(item: pytest.Item) -> str | None:
 
 # -- the fast lane ------------------------------------------------------------------------
 # ``python3 -m pytest -m "not slow"`` leaves out what starts browsers, terminals (tmux),
-# network namespaces, package builds or other heavy runs of real subprocesses; CI runs
+# network namespaces, package builds or other heavy runs of real processes; CI runs
 # everything. A test is slow by its marker (``netns``, ``tmux``, ``slow``), by the
-# fixtures it uses (a browser, a host process) or by its file (SLOW_FILES: whole files
-# of real subprocesses, e.g. the CLI's and the packages'; each was measured).
+# fixtures it uses (a browser, a host process), or by its file or its own id (SLOW: whole
+# files, or single tests, that start and kill hosts, run the command line, the bots'
+# worker processes, or play whole games for minutes; each was measured).
 
 SLOW_FIXTURES = ("browser", "host_process")
-SLOW_FILES = (
+SLOW = (
     "tests/test_package.py",  # builds wheels and an sdist, installs them in venvs
+    "tests/test_platforms.py",  # collects the whole suite again in a subprocess
     "tests/discovery/test_two_laptops.py",
+    "tests/discovery/test_loopback.py::test_list_command_finds_a_loopback_host",
+    "tests/engine/test_cli_story.py",  # selfplay from the command line
+    "tests/bots/test_parallel.py",  # the bots' worker processes
+    "tests/bots/test_kept_trees.py",
+    "tests/bots/test_host_ismcts.py",
+    "tests/bots/test_host_magic.py::test_a_hosted_magic_game_of_default_level_bots_plays_to_the_end_without_fallback",
+    "tests/bots/test_netbot.py::test_cartagena_bot_command_plays_a_game",
+    "tests/bots/test_ismcts.py::test_cli_selfplay_reports_win_rates_intervals_and_decision_times",
+    "tests/bots/test_greedy_ends.py::test_selfplay_finishes_the_table_that_looped",
+    "tests/bots/test_greedy_ends.py::test_selfplay_stops_a_game_past_the_action_cap_and_reports_it",
+    "tests/bots/test_search_positions.py::test_selfplay_in_magic_reports_no_search_failure",
+    # long searches and whole games played many times over, in this process
+    "tests/bots/test_search_positions.py::test_the_search_answers_on_every_kind_of_magic_position",
+    "tests/bots/test_ismcts.py::test_a_settled_search_answers_as_the_whole_count_nearly_always_and_sooner",
+    "tests/bots/test_bots.py::test_greedy_beats_random_clearly",
+    "tests/bots/test_bots.py::test_greedy_beats_a_longest_advance_baseline",
+    "tests/bots/test_coach.py::test_the_rooms_chances_read_only_what_a_spectator_sees",
+    "tests/engine/test_rebuild.py::test_every_position_of_magic_games_rebuilds_exactly",
+    "tests/client/test_swedish_screens.py",  # every screen of six whole games
+    "tests/host/test_cli.py",  # hosts started, killed and resumed as processes
+    "tests/host/test_coach.py",  # the bots' worker processes, timed
+    "tests/host/test_crash_machine.py",
+    "tests/host/test_crash_thinking.py",
+    "tests/host/test_default_journal.py",
+    "tests/host/test_full_disk.py",
+    "tests/host/test_fuzz_log.py",
+    "tests/host/test_locks.py",
+    "tests/host/test_no_posix.py",
+    "tests/host/test_passwords.py",
+    "tests/host/test_platform_net.py",
+    "tests/host/test_resume.py",
+    "tests/host/test_workers.py",
+    "tests/host/test_records_host.py::test_the_host_reviews_a_finished_game_in_its_workers_beside_its_record",
+    "tests/i18n/test_language.py",  # every command's help, run as a process
+    "tests/i18n/test_option_errors_cli.py",
+    "tests/protocol/test_proto_interop.py",
+    "tests/records/test_cli.py",
+    "tests/records/test_review.py::test_cartagena_review_makes_keeps_and_prints_a_review",
+    "tests/records/test_review_due.py",
 )
 
 
 def _slow(item: pytest.Item) -> bool:
-    path = item.nodeid.split("::")[0]
+    node = item.nodeid
+    path = node.split("::")[0]
     if any(item.get_closest_marker(m) is not None for m in ("slow", "netns", "tmux")):
         return True
-    if "/test_tmux" in path or "/test_browser" in path or path in SLOW_FILES:
+    if "/test_tmux" in path or "/test_browser" in path or path in SLOW:
+        return True
+    if any(node == s or node.startswith(s + "[") for s in SLOW if "::" in s):
         return True
     return any(f in getattr(item, "fixturenames", ()) for f in SLOW_FIXTURES)
 

@@ -33,7 +33,6 @@ class AttendanceTable(Protocol):
     creator: str | None
     seats: list[Seat]
     spectators: set[Any]
-    state: Any
     journal: Any
     paused: bool
     paused_since: float
@@ -41,6 +40,9 @@ class AttendanceTable(Protocol):
 
     @property
     def playing(self) -> bool: ...
+
+    @property
+    def state(self) -> Any: ...  # the game's (``table.match``), read only
 
 
 class Attendance:

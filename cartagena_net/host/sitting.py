@@ -50,13 +50,15 @@ class SittingTable(Protocol):
     game: Any
     seats: list[Seat]
     owner: int | None
-    status: str
     rng: random.Random
     play: _Journaling
     bots: _Scheduler
 
     @property
     def playing(self) -> bool: ...
+
+    @property
+    def status(self) -> str: ...  # the game's (``table.match``), read only
 
     def remove_if_vacant(self) -> bool: ...
 

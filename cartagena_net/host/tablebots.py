@@ -63,10 +63,19 @@ class _Coach(Protocol):
     def ask(self, conn: Any, seat: int, legal: list[str]) -> None: ...
 
 
+class _BotsHost(Protocol):
+    """What :class:`TableBots` uses of the host: its reactor (timed calls), its bot pool
+    (``thinker``), its ``config`` (bot_delay) and its count of ``bot_fallbacks``."""
+
+    reactor: Any
+    thinker: Any
+    config: Any
+
+
 class BotsTable(Protocol):
     """What :class:`TableBots` reads of its table."""
 
-    host: Any
+    host: _BotsHost
     id: int
     seats: list[Seat]
     match: TableGame

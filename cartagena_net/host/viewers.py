@@ -57,10 +57,21 @@ class _Coach(Protocol):
     def turn(self) -> None: ...
 
 
+class _ViewersHost(Protocol):
+    """What :class:`Viewers` uses of the host."""
+
+    config: Any  # its log_events
+    web: Any  # its watchers' count (the lobby's spectators)
+
+    def encode_wire(self, wire: dict[str, Any]) -> bytes: ...
+
+    def lobby_changed(self, table: Any) -> None: ...
+
+
 class ViewersTable(Protocol):
     """What :class:`Viewers` reads of its table (and the one call it makes back)."""
 
-    host: Any
+    host: _ViewersHost
     id: int
     allow_spectators: bool
     seats: list[Seat]
