@@ -277,6 +277,9 @@ class Table:
                 self.fill_and_start()
         elif kind == "state":
             self.on_state(client, msg)
+        elif kind == "bye":
+            why = f"bye {msg.get('why')}"
+            self.bench.errors[why] = self.bench.errors.get(why, 0) + 1
         elif kind == "error" and msg.get("code") not in ("stale",):
             self.bench.errors[msg.get("code", "?")] = self.bench.errors.get(
                 msg.get("code", "?"), 0) + 1
