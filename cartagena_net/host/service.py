@@ -5,6 +5,7 @@ import os
 import re
 import time
 import uuid
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,6 @@ from protocol import Connection, Role, encode_frame
 
 log = Logger(namespace="cartagena.host")
 
-GAME_CACHE = 64
 HOST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a host-id file may hold
 HOST_ENDED = "host-ended"  # the reason every client is given on a stop (a reason's key)
 
@@ -80,7 +80,10 @@ class HostService(Service):
         # Only the hash is kept; an unusable password is refused here (ValueError).
         self.password = StoredPassword.make(config.password) if config.password else None
         self._listening: Any = None
-        self._games: dict[Any, Any] = {}
+        # The engine's Game of each set of rules and options (the seats' colours among
+        # them) that a table holds now, shared by those tables; it goes with the last of
+        # them, and its action tables (which grow as it is played) with it.
+        self._games: weakref.WeakValueDictionary[Any, Any] = weakref.WeakValueDictionary()
         self.thinker = Thinker(reactor, config.bot_workers, seeded=config.seed is not None)
         self.records_waiting = recorder.Waiting(reactor)  # records the disk refused so far
         self.reviewer = Reviewer(self)  # the bot's review of each game that ends
@@ -318,7 +321,8 @@ class HostService(Service):
     # -- hooks used by the lobby, tables and connections -------------------------
 
     def game_for(self, rules: str, options: dict[str, Any]) -> Any:
-        """The engine's Game for these rules; shared by tables with the same options."""
+        """The engine's Game for these rules; shared by the tables that hold the same
+        options now (none is kept for a table to come: see ``_games``)."""
         try:
             key = (rules, tuple(sorted(options.items())))
             hash(key)
@@ -333,8 +337,6 @@ class HostService(Service):
             except Exception as exc:  # noqa: BLE001 - whatever the engine refuses is bad-rules
                 raise HostError("bad-rules", "rules-unusable", rules=repr(rules),
                                 detail=str(exc)) from None
-            if len(self._games) >= GAME_CACHE:
-                self._games.clear()
             self._games[key] = game
         return game
 

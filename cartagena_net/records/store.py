@@ -169,16 +169,23 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise RecordError(N_("{file}: {error}"), file=path, error=exc) from None
 
 
+def record_names(folder: str | os.PathLike[str], mark: str = "") -> list[str]:
+    """The names of the record files of ``folder`` that hold ``mark`` (e.g. a host's id),
+    sorted: a record's name begins with its game's start time, so the newest come last.
+    Nothing is read but the folder."""
+    try:
+        return sorted(e.name for e in Path(folder).iterdir()
+                      if e.name.endswith(SUFFIX) and not e.name.startswith(".")
+                      and mark in e.name)
+    except FileNotFoundError:
+        return []
+
+
 def listing(folder: str | os.PathLike[str] | None = None) -> list[Listed]:
     """Every record of ``folder`` (default :func:`records_dir`), oldest first."""
     folder = Path(folder) if folder is not None else records_dir()
-    try:
-        names = sorted(e for e in folder.iterdir()
-                       if e.name.endswith(SUFFIX) and not e.name.startswith("."))
-    except FileNotFoundError:
-        return []
     out = []
-    for path in names:
+    for path in (folder / name for name in record_names(folder)):
         try:
             out.append(Listed(path, read(path)))
         except RecordError as exc:

@@ -83,13 +83,41 @@ def person(p: dict[str, Any]) -> dict[str, Any]:
     return {k: p[k] for k in ("name", "bot", "level", "think") if p.get(k) is not None}
 
 
-def build_list(folder: str, host_id: str) -> bytes:
+def build_list(folder: str, host_id: str,
+               known: dict[tuple[str, int, int], dict[str, Any]] | None = None) -> bytes:
+    """The list: the newest ``LIST_MAX`` records of this host, newest first, and how many
+    older ones there are. Only those files are looked at (a record's name begins with its
+    start time), and only those not in ``known`` are read (``known``: each line listed
+    last time, by the file's name, modification time and size; left holding this list's
+    lines), so the list costs the same at a host's thousandth game as at its tenth."""
     from cartagena_net.records import store
+    from cartagena_net.records.format import RecordError
 
     mine = f"-{host_id[:8]}-"
-    games = [summary(item.record) for item in reversed(store.listing(folder))
-             if item.record is not None and mine in item.record["id"]]
-    return to_json({"games": games[:LIST_MAX], "more": max(0, len(games) - LIST_MAX)})
+    names = store.record_names(folder, mine)
+    lines: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for name in names[-LIST_MAX:]:
+        path = Path(folder) / name
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        key = (name, st.st_mtime_ns, st.st_size)
+        line = known.get(key) if known is not None else None
+        if line is None:
+            try:
+                rec = store.read(path)
+            except RecordError:
+                continue
+            if mine not in rec["id"]:
+                continue
+            line = summary(rec)
+        lines[key] = line
+    if known is not None:
+        known.clear()
+        known.update(lines)
+    games = sorted(lines.values(), key=lambda line: line.get("started") or "")[::-1]
+    return to_json({"games": games, "more": max(0, len(names) - LIST_MAX)})
 
 
 def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | None:
@@ -150,6 +178,7 @@ class GamesJSON(Resource):
         super().__init__()
         self.web = web
         self._cached: tuple[float, bytes] | None = None
+        self._known: dict[tuple[str, int, int], dict[str, Any]] = {}  # build_list's lines
 
     def render_GET(self, request: Any) -> Any:
         refused = self.web.refusal(request, None)  # behind the host's password, as the lobby
@@ -163,7 +192,7 @@ class GamesJSON(Resource):
         if self._cached is not None and now - self._cached[0] < LIST_TTL:
             request.setHeader(b"Content-Type", b"application/json")
             return self._cached[1]
-        d = self.web.background.run(build_list, folder, self.web.host.host_id)
+        d = self.web.background.run(build_list, folder, self.web.host.host_id, self._known)
 
         def done(body: bytes) -> None:
             self._cached = (time.monotonic(), body)

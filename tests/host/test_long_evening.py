@@ -1,0 +1,150 @@
+"""A host that runs all week keeps, of the games it has held, only what a person would
+name: the open tables (and the engine's Game each plays, with its action tables), the
+evening's scores, the newest records it lists. Game after game on one host, nothing of
+a finished table stays behind (issue 62; the long run: tests/benchmarks/bench_long_evening.py).
+"""
+from __future__ import annotations
+
+import gc
+import json
+import weakref
+
+from cartagena_net.engine.game import Game
+from cartagena_net.engine.state import State
+from cartagena_net.records import build
+from cartagena_net.records import store as record_store
+from cartagena_net.records.format import player
+from cartagena_net.web import games as web_games
+from tests.records.test_format import bot_game
+from tests.twisted_loop import make_host, run, stop_host, until
+
+# Every preset, and options that make other boards and other rules' caches.
+MIXES = [
+    ("jamaica", {"players": 2, "segments": 2}),
+    ("tortuga", {"players": 3, "segments": 2}),
+    ("hispaniola", {"players": 2, "segments": 2}),
+    ("ravensburger", {"players": 2, "segments": 2}),
+    ("ravensburger-advanced", {"players": 3, "segments": 2}),
+    ("studiogiochi-2017", {"players": 2, "segments": 2, "magic": True}),
+    ("studiogiochi-2017", {"players": 3, "segments": 2, "filibusters": True,
+                           "morgan": "also"}),
+    ("web-2008", {"players": 2, "segments": 2}),
+]
+
+
+def held(host, cls: type) -> list:
+    """The objects of ``cls`` the host still reaches: from its lobby, web, scoreboard,
+    reviewer, pool, connections... (everything but this test's own references)."""
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, cls)]
+
+
+def test_a_finished_table_leaves_nothing_behind_and_its_game_goes_with_it(tmp_path):
+    """Two games at each of eight tables (every preset, play again moving the seats'
+    colours: another Game each time), each table removed when its games are over: the
+    tables, their states and the engine's Games (with the action tables they grew while
+    played) are all gone; the host keeps no Game but those of its open tables. Before,
+    it kept each set of rules, options and colours it had ever played (up to 64 Games,
+    each with its action tables: megabytes a board)."""
+    host = make_host(state_dir=str(tmp_path / "state"), records_dir=str(tmp_path / "rec"),
+                     reviews=False, live_chances=False, bot_workers=0)
+    try:
+        gone: list[weakref.ref] = []
+        games: list[weakref.ref] = []
+        states = len(held(host, State))  # this process's own, before
+
+        async def play() -> None:
+            for rules, options in MIXES:
+                tid = host.create_table("evening", rules, options,
+                                        bots=options["players"], bot_kind="greedy")
+                table = host.lobby.tables[tid]
+                for _ in range(2):  # play again: every seat moves up, keeping its colour
+                    table.start(None)
+                    games.append(weakref.ref(table.game))
+                    await until(lambda t=table: t.status == "finished", "the game's end",
+                                timeout=120)
+                gone.append(weakref.ref(table))
+                host.remove_table(table)
+                del table
+
+        run(play(), timeout=600)
+        # the evening's scores stay (a game played again within the second it started
+        # in has the same record id: it replaces the first)
+        assert len(host.evening.games) >= len(MIXES)
+        gc.collect()
+        assert len(games) == 16 and len({id(g) for g in games}) > len(MIXES)
+        assert [r for r in gone if r() is not None] == []
+        assert [r for r in games if r() is not None] == []
+        assert len(host._games) == 0  # no table open: no Game
+        assert len(host.lobby.tables) == 0
+        assert [g for g in held(host, Game)] == []
+        assert len(held(host, State)) <= states
+    finally:
+        run(stop_host(host))
+
+
+def test_tables_that_play_the_same_rules_share_one_game_while_they_are_open(tmp_path):
+    host = make_host(state_dir=None, records_dir=None, reviews=False, live_chances=False,
+                     bot_workers=0)
+    try:
+        a = host.lobby.tables[host.create_table("a", "jamaica", {"players": 3})]
+        b = host.lobby.tables[host.create_table("b", "jamaica", {"players": 3})]
+        assert a.game is b.game
+        first = weakref.ref(a.game)
+        host.remove_table(a)
+        assert host.game_for("jamaica", {"players": 3}) is b.game
+        host.remove_table(b)
+        del a, b
+        gc.collect()
+        assert first() is None
+        assert len(host._games) == 0
+    finally:
+        run(stop_host(host))
+
+
+def _record(state, host_id: str, n: int) -> dict:
+    game = state.game
+    return json.loads(json.dumps(build(
+        state, record_id=f"20261124T2{n:05d}Z-{host_id[:8]}-{n}",
+        players=[player(s, game.colors[s], f"p{s}") for s in range(game.players)],
+        started=f"2026-11-24T2{n // 3600 % 4}:{n // 60 % 60:02d}:{n % 60:02d}Z",
+        ended="2026-11-25T01:00:00Z", end="won")))
+
+
+def test_the_web_list_of_games_reads_only_the_newest_records_once(tmp_path, monkeypatch):
+    """``/games.json`` at a host's thousandth game costs what it cost at its tenth: only
+    the newest ``LIST_MAX`` files are looked at, and each is read once (the lines listed
+    last time are kept, bounded by the list). Before, every record of the folder was
+    read, and read again, for every listing."""
+    host_id = "0123456789abcdef"
+    folder = tmp_path / "records"
+    state = bot_game("jamaica", {"players": 2, "segments": 1}, seed=3)
+    total = web_games.LIST_MAX + 5
+    for n in range(1, total + 1):
+        record_store.write(folder, _record(state, host_id, n))
+    record_store.write(folder, _record(state, "fedcba9876543210", 7))  # another host's
+    reads: list[str] = []
+    real_read = record_store.read
+
+    def counting_read(path):
+        reads.append(str(path))
+        return real_read(path)
+
+    monkeypatch.setattr(record_store, "read", counting_read)
+    known: dict = {}
+    listed = json.loads(web_games.build_list(str(folder), host_id, known))
+    assert len(reads) == web_games.LIST_MAX
+    assert listed["more"] == 5
+    ids = [g["id"] for g in listed["games"]]
+    assert ids == [f"20261124T2{n:05d}Z-{host_id[:8]}-{n}" for n in range(total, 5, -1)]
+    assert len(known) == web_games.LIST_MAX
+
+    reads.clear()
+    assert json.loads(web_games.build_list(str(folder), host_id, known)) == listed
+    assert reads == []  # nothing new: nothing read
+
+    record_store.write(folder, _record(state, host_id, total + 1))
+    again = json.loads(web_games.build_list(str(folder), host_id, known))
+    assert len(reads) == 1 and reads[0].endswith(f"-{total + 1}.json")
+    assert again["more"] == 6 and again["games"][0]["id"].endswith(f"-{total + 1}")
+    assert len(again["games"]) == web_games.LIST_MAX == len(known)
