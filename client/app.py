@@ -66,30 +66,10 @@ class ClientApp(HostLink):
         title: bool = True,
         host_trouble: Any = None,
     ) -> None:
-        self.reactor = reactor
-        # The host's own client: a callable saying what is wrong with the host (its
-        # disk), polled every WATCH seconds with the tokens file's retry.
-        self._host_trouble = host_trouble
-        self._watch_call: Any = None
+        self.init_link(reactor, model, tokens, password, browse, discovery_targets,
+                       broadcast, udp_port, reconnect_limit, host_trouble)
         self.bell = bell
         self.title = title
-        self.reconnect_limit = reconnect_limit
-        self.reached = False  # this address answered once since it was chosen
-        self.lost_at: float | None = None  # when the connection dropped (None: connected)
-        self.model = model
-        self.tokens = tokens if tokens is not None else TokenStore()
-        self.password = password
-        self.session: Any = None
-        self.address: tuple[str, int] | None = None
-        self.closing = False
-        self.attempt = 0
-        self._retry_call: Any = None
-        self.sent_token: str | None = None
-        self._browser: Any = None
-        self._browse = browse
-        self._targets = tuple(discovery_targets)
-        self._broadcast = broadcast
-        self._udp_port = udp_port
         self.app: Application = Application(
             layout=Layout(Window(FormattedTextControl(self._text, show_cursor=False))),
             key_bindings=self._bindings(),

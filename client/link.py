@@ -48,6 +48,35 @@ def split_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
 class HostLink:
     """The connection to one host at a time, and the discovery of hosts."""
 
+
+    def init_link(self, reactor: Any, model: Any, tokens: Any, password: str | None,
+                  browse: bool, discovery_targets: Any, broadcast: bool, udp_port: int,
+                  reconnect_limit: float, host_trouble: Any) -> None:
+        """The link's own state (each client calls it as it is made). ``host_trouble``:
+        the host's own client is given a callable saying what is wrong with the host (its
+        disk), polled every WATCH seconds with the tokens file's retry."""
+        from client.tokens import TokenStore
+
+        self.reactor = reactor
+        self._host_trouble = host_trouble
+        self._watch_call: Any = None
+        self.reconnect_limit = reconnect_limit
+        self.reached = False  # this address answered once since it was chosen
+        self.lost_at: float | None = None  # when the connection dropped (None: connected)
+        self.model = model
+        self.tokens = tokens if tokens is not None else TokenStore()
+        self.password = password
+        self.session: Any = None
+        self.address: tuple[str, int] | None = None
+        self.closing = False
+        self.attempt = 0
+        self._retry_call: Any = None
+        self.sent_token: str | None = None
+        self._browser: Any = None
+        self._browse = browse
+        self._targets = tuple(discovery_targets)
+        self._broadcast = broadcast
+        self._udp_port = udp_port
     def _send(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "_connect":

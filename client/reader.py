@@ -132,26 +132,8 @@ class ReaderClient(ReaderCommands, HostLink):
                  host_trouble: Any = None) -> None:
         from twisted.internet.defer import Deferred
 
-        self.reactor = reactor
-        self._host_trouble = host_trouble
-        self._watch_call: Any = None
-        self.reconnect_limit = reconnect_limit
-        self.reached = False
-        self.lost_at: float | None = None
-        self.model = model
-        self.tokens = tokens if tokens is not None else TokenStore()
-        self.password = password
-        self.session: Any = None
-        self.address: tuple[str, int] | None = None
-        self.closing = False
-        self.attempt = 0
-        self._retry_call: Any = None
-        self.sent_token: str | None = None
-        self._browser: Any = None
-        self._browse = browse
-        self._targets = tuple(discovery_targets)
-        self._broadcast = broadcast
-        self._udp_port = udp_port
+        self.init_link(reactor, model, tokens, password, browse, discovery_targets,
+                       broadcast, udp_port, reconnect_limit, host_trouble)
         self.speaker = Speaker(out if out is not None else sys.stdout)
         self.inp = inp if inp is not None else sys.stdin
         self.done: Deferred = Deferred()

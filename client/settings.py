@@ -12,15 +12,13 @@ and the name is used for this run all the same.
 """
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from cartagena_net.i18n import _
 from cartagena_net.portable.dirs import user_state_dir
+from cartagena_net.portable.files import replace_private
 
 FILE_NAME = "settings.json"
 NAME_MAX = 32
@@ -43,23 +41,8 @@ def load(directory: Path | None = None) -> dict[str, Any]:
 def _write(data: dict[str, Any], path: Path) -> None:
     """Replace the settings file with ``data`` at once (raises OSError)."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    # mkstemp opens in binary mode (O_BINARY on Windows); bytes are written.
-    fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", suffix=".tmp", dir=path.parent)
-    try:
-        try:
-            view = memoryview(json.dumps(data, ensure_ascii=False, indent=1,
-                                         sort_keys=True).encode("utf-8"))
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    replace_private(path, json.dumps(data, ensure_ascii=False, indent=1,
+                                     sort_keys=True).encode("utf-8"))
 
 
 def save(key: str, value: Any, directory: Path | None = None) -> bool:

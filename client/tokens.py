@@ -21,7 +21,6 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import Any
 
 from cartagena_net.i18n import _
 from cartagena_net.portable.dirs import user_state_dir
-from cartagena_net.portable.files import lock_exclusive, open_fd
+from cartagena_net.portable.files import lock_exclusive, open_fd, replace_private
 
 FILE_NAME = "tokens.json"
 KEEP = 50
@@ -112,23 +111,7 @@ class TokenStore:
         return {}
 
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
-        # mkstemp opens in binary mode (O_BINARY on Windows), and bytes are written: no
-        # newline is ever translated.
-        fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", suffix=".tmp", dir=self.directory)
-        try:
-            try:
-                view = memoryview(json.dumps(data).encode("utf-8"))
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        replace_private(self.path, json.dumps(data).encode("utf-8"))
 
     def save(self, host_id: str, token: str, address: str = "", table: Any = None,
              seat: Any = None) -> None:

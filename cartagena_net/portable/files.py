@@ -138,3 +138,29 @@ def lock_exclusive(fd: int, wait: bool = True, timeout: float = 30.0) -> bool:
             continue
         os.lseek(fd, 0, os.SEEK_SET)
         return True
+
+
+def replace_private(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace the file at ``path`` with ``data`` at once, readable by this user alone
+    (0600): a private temporary file beside it, written, synced and renamed over it, or
+    removed if anything fails (raises OSError). ``mkstemp`` opens in binary mode
+    (``O_BINARY`` on Windows) and bytes are written: no newline is ever translated."""
+    import contextlib
+    import tempfile
+
+    folder, name = os.path.split(os.fspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or None)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
