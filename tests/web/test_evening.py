@@ -1,7 +1,8 @@
 """An evening, end to end, with real processes: a host (a subprocess, stopped with Ctrl-C
 and started again with ``--resume``), a guest on the phone page (Selenium), a player in
-a terminal (tmux) and the TV page. Two games in a row at one table (Play again), the
-host restarted between them, the guest's name given on the page. After every step each
+a terminal (tmux), a spectator in another terminal and the TV page. Two games in a row
+at one table (Play again), the host restarted between them, the guest's name given on
+the page and the terminal player's in the lobby (``n``). After every step each
 person sees the right names, the right winner, chances of this game and no event of the
 game before; the replay of the second game holds the second game only.
 
@@ -34,6 +35,7 @@ from tests.client.test_tmux import (
     wait_port,
     wait_screen,
 )
+from tests.client.test_tmux_second_act import no_protocol_words
 from tests.web.test_browser import no_errors, viewport, wait_for
 from tests.web.test_browser_phone import STEP
 from tests.web.test_browser_seats import click_css, wait_for_page
@@ -117,9 +119,8 @@ def winner_of(turn: str, me: str) -> str:
 
 
 def terminal_winner(text: str) -> str:
-    if "You win!" in text:
-        return "bob"
-    m = re.search(r"Winner: (.+?) \(", text)
+    """The winner a terminal's end screen names: first in its ranking."""
+    m = re.search(r"Ranking: 1\. (.+?) \(", text)
     assert m, text
     return m.group(1)
 
@@ -159,6 +160,12 @@ def check_the_end(driver, phone: str, tv: str, t: Tmux, names: list[str]) -> str
     assert terminal_winner(text) == winner, text
     for name in names:
         assert name in text, (name, text)
+    spec = wait_screen(t, "bob:cal", lambda x: "GAME OVER" in x, "the spectator's end")
+    assert "SPECTATING" in spec and terminal_winner(spec) == winner, spec
+    for name in names:
+        assert name in spec, (name, spec)
+    no_protocol_words(spec)
+    no_protocol_words(text)
     return winner
 
 
@@ -183,10 +190,20 @@ def test_an_evening_of_two_games_with_a_restart_between(tmp_path: Path, browser)
         wait_for_page(browser, "document.body.dataset.screen === 'waiting'", "the waiting room")
         # The terminal player, then the TV.
         t.tmux("new-session", "-d", "-s", "keep", "sleep 900")
-        t.start("bob", [*CLI, "join", f"127.0.0.1:{host.port}", "--name", "bob"])
+        t.start("bob", [*CLI, "join", f"127.0.0.1:{host.port}"])
         wait_screen(t, "bob", lambda x: "lobby of" in x, "the terminal's lobby")
+        t.keys("bob", "n")  # the terminal player gives a name in the lobby
+        wait_screen(t, "bob", lambda x: "your name:" in x, "the name prompt")
+        t.keys("bob", "C-u")
+        for _ in range(40):
+            t.keys("bob", "BSpace")
+        t.keys("bob", "bob", "Enter")
+        wait_screen(t, "bob", lambda x: "you: bob" in x, "the name in the header")
         t.keys("bob", "Enter")
         wait_screen(t, "bob", lambda x: "waiting for the owner to start" in x, "bob seated")
+        # A spectator in a terminal of its own.
+        t.start("cal", [*CLI, "spectate", f"127.0.0.1:{host.port}", "--name", "cal"],
+                window_of="bob")
         browser.switch_to.new_window("window")
         tv = browser.current_window_handle
         browser.get(host.url + "table/1")
@@ -207,8 +224,11 @@ def test_an_evening_of_two_games_with_a_restart_between(tmp_path: Path, browser)
         # Ctrl-C, and the host again with --resume: everyone comes back to the same end.
         host.interrupt()
         wait_screen(t, "bob", lambda x: "r try again" in x, "the terminal told the host stopped")
+        no_protocol_words(wait_screen(t, "bob:cal", lambda x: "r try again" in x,
+                                      "the spectator told the host stopped"))
         host.start("--resume")
         t.keys("bob", "r")  # as a person does once the host is back
+        t.keys("bob:cal", "r")
         browser.switch_to.window(phone)
         wait_for(browser, "document.getElementById('conn').dataset.live === 'yes' && "
                  "document.body.dataset.screen === 'game'", "the phone back", timeout=90)
@@ -264,6 +284,10 @@ def test_an_evening_of_two_games_with_a_restart_between(tmp_path: Path, browser)
         text = wait_screen(t, "bob", lambda x: "GAME OVER" not in x and "pirates:" in x,
                            "the terminal's second game")
         assert "wins!" not in text and "every pirate" not in text, text
+        spec = wait_screen(t, "bob:cal", lambda x: "GAME OVER" not in x and "SPECTATING" in x,
+                           "the spectator's second game")
+        assert "wins!" not in spec and "every pirate" not in spec, spec
+        no_protocol_words(spec)
 
         # The second game, to its end, with chances of this game only.
         play_game(browser, phone, t, rng)
