@@ -112,7 +112,7 @@ def test_commands_are_typed_in_the_readers_language_or_in_english():
 
     set_language("sv")
     try:
-        assert [command_word(w) for w in ("brädet", "HAND", "pirater", "andra", "logg",
+        assert [command_word(w) for w in ("spelplan", "HAND", "pirater", "andra", "logg",
                                           "avsluta", "hjälp", "board", "quit")] == [
             "board", "hand", "pirates", "others", "log", "quit", "help", "board", "quit"]
         assert command_word("advance") is None
