@@ -226,13 +226,12 @@ const Names = (() => {
     return pt("date and time", "{day} {month} {year}, {time}", { day: d.getDate(), month: MONTHS[d.getMonth()](),
       year: d.getFullYear(), time: `${two(d.getHours())}:${two(d.getMinutes())}` });
   }
-  return { card, color, place, preset, bot, botRow, choice, options, rules, player, when };
+  return { card, color, place, preset, bot, botRow, choice, option, options, rules, player, when };
 })();
 
-// The rules options (cartagena_net/engine/options.py) in words: a label for the form, a
-// value's word, and the option as a phrase in a list ("3 players · Black Magic Woman").
+// The rules options' labels on the New table form (cartagena_net/engine/options.py); their
+// values and phrases are Names.choice and Names.option's, one table of words.
 const Options = (() => {
-  const yes = () => t("yes"), no = () => t("no");
   const LABELS = {
     players: () => t("Players"), pirates: () => t("Pirates each"), segments: () => t("Board segments"),
     actions: () => t("Actions a turn"), deal: () => t("Cards dealt"), start_bonus: () => t("Extra cards for the start player"),
@@ -242,46 +241,15 @@ const Options = (() => {
     island_segments: () => t("Island path segments"), jail_in_passage: () => t("The jail counts as the passage"),
     board: () => t("Board layout"), colors: () => t("Seat colours"),
   };
-  const CHOICES = {
-    empty_hand_draw: { stuck: () => t("only when stuck"), always: () => t("always") },
-    morgan: { off: () => t("off"), instead: () => t("instead of falling back"), also: () => t("beside falling back"),
-      island: () => t("on the island only") },
-    side: { passage: () => t("the passage"), tunnel: () => t("the tunnel"), island: () => pt("place", "island path"),
-      jungle: () => pt("place", "jungle path") },
-    story: { escape: () => t("the escape"), island: () => t("the island"), whole: () => t("the whole jailbreak") },
-  };
   const label = (name) => (LABELS[name] ? LABELS[name]() : String(name).replace(/_/g, " "));
-  function choice(name, value) {
-    const c = CHOICES[name];
-    if (c && c[value]) return c[value]();
-    if (value === true || value === "true" || value === "True") return yes();
-    if (value === false || value === "false" || value === "False") return no();
-    return Array.isArray(value) ? value.join(", ") : String(value);
+  // An option written NAME=VALUE (in an option's help) as words: Names.option's, with the
+  // value typed as the rules have it; one it does not word reads "Label: value".
+  function phrase(name, text) {
+    const value = text === "true" ? true : text === "false" ? false : /^[0-9]+$/.test(text) ? Number(text) : text;
+    const said = Names.option(name, value);
+    return said.includes("=") ? `${label(name)}: ${Names.choice(name, text)}` : said;
   }
-  const on = (v) => v === true || v === "true" || v === "True";
-  // One option as a phrase.
-  function phrase(name, value) {
-    const n = Number(value);
-    switch (name) {
-      case "players": return nt("{n} player", "{n} players", n);
-      case "pirates": return nt("{n} pirate each", "{n} pirates each", n);
-      case "segments": return nt("{n} board segment", "{n} board segments", n);
-      case "island_segments": return nt("{n} island segment", "{n} island segments", n);
-      case "actions": return nt("up to {n} action a turn", "up to {n} actions a turn", n);
-      case "deal": return nt("{n} card dealt", "{n} cards dealt", n);
-      case "start_bonus": return nt("{n} extra card for the start player", "{n} extra cards for the start player", n);
-      case "hand_limit": return t("hand limit {n}", { n });
-      case "row_size": return n ? nt("a face-up row of {n} card", "a face-up row of {n} cards", n) : t("draws from the hidden stock");
-      case "hands_public": return on(value) ? t("open hands") : t("hidden hands");
-      case "filibusters": return on(value) ? t("Filibusters") : t("no Filibusters");
-      case "magic": return on(value) ? t("Black Magic Woman") : t("no Black Magic Woman");
-      case "jail_in_passage": return on(value) ? t("the jail counts as the passage") : t("the jail does not count as the passage");
-      case "colors": return t("colours: {colors}", { colors: String(value).split(/[\s,]+/).filter(Boolean).map(Names.color).join(", ") });
-      case "board": return t("a board laid out by hand");
-      default: return `${label(name)}: ${choice(name, value)}`;
-    }
-  }
-  return { label, choice, phrase };
+  return { label, phrase };
 })();
 
 // A decision a seat owes (view.pending: docs/protocol.md), said as what it asks: a
