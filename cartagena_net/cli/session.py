@@ -123,7 +123,7 @@ def start(args: argparse.Namespace, spectate: bool) -> int:
     if spectate:
         from client.settings import saved_name
 
-        name = (getattr(args, "name", None) or saved_name() or "spectator")[:32]
+        name = (getattr(args, "name", None) or saved_name() or _("spectator"))[:32]
     else:
         name = given_name(args) or default_name()
     reader = screen_reader(args)
