@@ -78,8 +78,12 @@ def chances_lines(curve: ChanceCurve, names: Sequence[str], width: int = 40,
 
 def hint_line(msg: Mapping[str, Any]) -> str:
     """A ``hint`` message in one line: the move and why."""
+    why = msg.get("why")
+    reason = hint_reason(why)
+    if reason is not None and isinstance(why, Mapping) and isinstance(why.get("move"), Mapping):
+        return _("hint: {action}").format(action=reason)  # the move in words, and why
     action = msg.get("action") or "?"
-    reason = hint_reason(msg.get("why")) or msg.get("reason") or ""
+    reason = reason or msg.get("reason") or ""
     return _("hint: {action}").format(action=action) + (f" — {reason}" if reason else "")
 
 
@@ -106,5 +110,10 @@ def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
     if land is not None and frm is not None:
         where = f" ({place_name(dict(view), frm)} → {place_name(dict(view), land)})"
     # The reason is on the status line (hint_line): the preview's own line keeps room
-    # for its keys.
+    # for its keys. A host that words the move (``why.move``): the move in words.
+    why = msg.get("why")
+    move = why.get("move") if isinstance(why, Mapping) else None
+    said = hint_reason({"move": move}) if isinstance(move, Mapping) else None
+    if said is not None:
+        return Preview(action, _("hint: {action}").format(action=said), land, frm)
     return Preview(action, _("hint: {action}").format(action=action) + where, land, frm)

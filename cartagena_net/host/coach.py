@@ -5,7 +5,10 @@ was sent (the engine's view for that viewer, as sent), and keeps the cards each 
 saw enter hidden hands (``track_known``): the spectator's, for the room's chances; each
 seat's, for its hints. A job gets the viewer's view and that knowledge, never the state.
 
-**Live chances.** After each turn the table asks :meth:`Coach.turn`. The estimate runs
+**Live chances.** After each turn the table asks :meth:`Coach.turn`. Where a value model
+serves the table's rules (:mod:`cartagena_net.bots.value`: a tenth of a millisecond a
+position), the chances are the model's on the spectator's view, made at once on every
+position. Otherwise the playout estimate runs
 at the lowest priority of the host's bot pool: only on a worker idle now while no other
 job waits (:meth:`cartagena_net.host.thinker.Thinker.run_idle`), so a bot's search or a
 review is never queued behind it; a job lasts at most :data:`LIVE_BUDGET` seconds, so a
@@ -29,6 +32,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from cartagena_net.bots import value
 from cartagena_net.bots.coach import LIVE_PLAYOUTS, hint_job, live_chances
 from cartagena_net.engine import SPECTATOR, view
 from cartagena_net.engine.determinize import track_known
@@ -197,17 +201,24 @@ class Coach:
         if not self.audience():  # tried again at the next turn, or when someone watches
             return
         host = self.table.host
-        reactor = host.reactor
-        now = reactor.seconds()
-        if now < self._not_before:
-            self._again(self._not_before - now)
-            return
         state = self.table.state
         if state.is_over:
             self._finished()
             return
         seen = view(state, SPECTATOR)
         seen.pop("events", None)
+        model = value.model_for(seen)
+        if model is not None:  # a tenth of a millisecond: every position, here and now
+            self._dirty = False
+            self.estimates += 1
+            chances = value.chances(seen, self.knowledge(SPECTATOR), model) or []
+            self._record([round(p, 4) for p in chances])
+            return
+        reactor = host.reactor
+        now = reactor.seconds()
+        if now < self._not_before:
+            self._again(self._not_before - now)
+            return
         d = host.thinker.run_idle(live_chances, seen, self.knowledge(SPECTATOR),
                                   LIVE_PLAYOUTS, self._rng.getrandbits(63), LIVE_BUDGET)
         if d is None:  # the pool is busy: never queued behind nor before a search
