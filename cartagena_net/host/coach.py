@@ -8,7 +8,8 @@ seat's, for its hints. A job gets the viewer's view and that knowledge, never th
 **Live chances.** After each turn the table asks :meth:`Coach.turn`. Where a value model
 serves the table's rules (:mod:`cartagena_net.bots.value`: a tenth of a millisecond a
 position), the chances are the model's on the spectator's view, made at once on every
-position. Otherwise the playout estimate runs
+position, and moved half way from the last shown (``value.smoothed``: steady, as
+calibrated). Otherwise the playout estimate runs
 at the lowest priority of the host's bot pool: only on a worker idle now while no other
 job waits (:meth:`cartagena_net.host.thinker.Thinker.run_idle`), so a bot's search or a
 review is never queued behind it; a job lasts at most :data:`LIVE_BUDGET` seconds, so a
@@ -212,7 +213,8 @@ class Coach:
             self._dirty = False
             self.estimates += 1
             chances = value.chances(seen, self.knowledge(SPECTATOR), model) or []
-            self._record([round(p, 4) for p in chances])
+            shown = value.smoothed(self.chances, chances)  # steady: half way each action
+            self._record([round(p, 4) for p in shown])
             return
         reactor = host.reactor
         now = reactor.seconds()

@@ -14,7 +14,8 @@ seat's chance of winning are made:
 
 and, at every position of every game, the value model's (:mod:`cartagena_net.bots.value`,
 what the host's room shows where a model serves the rules) from the same spectator's view
-and knowledge. ``live`` is the playout estimate (``model=False``); ``model`` the model's
+and knowledge, smoothed as the room shows it (``value.smoothed``: each estimate moves
+the last one half way). ``live`` is the playout estimate (``model=False``); ``model`` the model's
 at the same moments; ``model_all`` the model's at every position.
 
 Each (prediction, did that seat win) pair is scored: the Brier score, its ratio to the
@@ -78,7 +79,12 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
     out: dict[str, list] = {"live": [], "review": [], "playouts": [], "model": [],
                             "model_all": [], "steps": []}
     estimates = [snap[3] for snap in snapshots]
-    if estimates[0] is not None:
+    if estimates[0] is not None:  # as the room shows them: each moved half way (smoothed)
+        shown: list[list[float]] = []
+        for ch in estimates:
+            shown.append(value.smoothed(shown[-1] if shown else None, ch))
+        estimates = shown
+        snapshots = [(*snap[:3], ch) for snap, ch in zip(snapshots, shown)]
         for ch in estimates:
             out["model_all"] += [(p, int(s == winner)) for s, p in enumerate(ch)]
         kept = estimates[:max(0, len(estimates) - last)]

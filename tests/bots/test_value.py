@@ -14,8 +14,9 @@ from cartagena_net.engine.determinize import Determinizer, track_known
 from .test_coach import redeal
 from .test_ismcts import random_position
 
-SERVED = [("jamaica", {})]
-SERVED_IDS = ["jamaica"]
+SERVED = [("jamaica", {}), ("studiogiochi-2017", {"magic": True}),
+          ("studiogiochi-2017", {})]
+SERVED_IDS = ["jamaica", "magic", "2017"]
 
 
 def chances_of(state, viewer):
@@ -75,6 +76,12 @@ def test_rules_without_a_model_get_none():
         state = make_game(preset, players=3, **options).new_state(seed=2)
         assert value.model_for(view(state, SPECTATOR)) is None, preset
         assert value.chances(view(state, SPECTATOR)) is None
+
+
+def test_the_room_moves_half_way_to_each_new_estimate():
+    assert value.smoothed(None, [0.2, 0.8]) == [0.2, 0.8]
+    assert value.smoothed([0.5, 0.5], [0.1, 0.9]) == pytest.approx([0.3, 0.7])
+    assert value.smoothed([0.5, 0.5], [0.2, 0.3, 0.5]) == [0.2, 0.3, 0.5]  # a new table
 
 
 def test_a_finished_game_is_certain_and_a_model_of_other_features_is_refused():
