@@ -209,14 +209,21 @@ class Coach:
         seen = view(state, SPECTATOR)
         seen.pop("events", None)
         model = value.model_for(seen)
-        if model is not None:  # a tenth of a millisecond: every position, here and now
+        reactor = host.reactor
+        if model is not None:  # a tenth of a millisecond: every position, made now...
             self._dirty = False
             self.estimates += 1
             chances = value.chances(seen, self.knowledge(SPECTATOR), model) or []
-            shown = value.smoothed(self.chances, chances)  # steady: half way each action
-            self._record([round(p, 4) for p in shown])
+            seq = self.table.seq
+
+            def record() -> None:  # ... and sent once the broadcast (or a new watcher's
+                # first frames) is out, never in the middle of it
+                if self.table.state is state and self.table.seq == seq and self.live:
+                    shown = value.smoothed(self.chances, chances)  # steady: half way
+                    self._record([round(p, 4) for p in shown])
+
+            reactor.callLater(0, record)
             return
-        reactor = host.reactor
         now = reactor.seconds()
         if now < self._not_before:
             self._again(self._not_before - now)
