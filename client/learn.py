@@ -113,7 +113,10 @@ def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
     # for its keys. A host that words the move (``why.move``): the move in words.
     why = msg.get("why")
     move = why.get("move") if isinstance(why, Mapping) else None
-    said = hint_reason({"move": move}) if isinstance(move, Mapping) else None
-    if said is not None:
-        return Preview(action, _("hint: {action}").format(action=said), land, frm)
+    if isinstance(move, Mapping):  # a host that words the move: no notation here either
+        if land is not None and frm is not None:
+            short = f"{place_name(dict(view), frm)} → {place_name(dict(view), land)}"
+        else:
+            short = hint_reason({"move": move}) or action
+        return Preview(action, _("hint: {action}").format(action=short), land, frm)
     return Preview(action, _("hint: {action}").format(action=action) + where, land, frm)
