@@ -203,3 +203,21 @@ def test_two_reviews_of_one_game_agree_and_a_mistake_is_what_it_cost():
     for m in a["moves"]:
         if m.get("loss") == 0.0 and "best_chance" in m:
             assert m["best"] == m["played"]  # no move is called a mistake for nothing
+
+
+def test_the_terminal_replay_words_a_reviewed_mistake():
+    from client.replay import ReplayViewer
+
+    state = bot_game("jamaica", {"players": 3}, seed=3)
+    rec = json.loads(json.dumps(record_of(state)))
+    review = rv.review(rec, seed=1, playouts=8, iterations=0)
+    k = min(review["turning"])
+    viewer = ReplayViewer(rec, review=review)
+    viewer.turning(1)  # the earliest turning point
+    assert viewer.pos == k + 1
+    text = viewer.screen_text(400, 40)
+    m = review["moves"][k]
+    line = next(x for x in text.splitlines() if ": the bot: " in x)
+    assert ": the bot: " in line and "(-" in line
+    assert m["played"] not in line and m["best"] not in line, line  # no notation
+    assert any(w in line for w in ("play the", "move your pirate", "end your turn")), line

@@ -96,7 +96,12 @@
     const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${percentText(c)}`).join(" · ");
     const move = pos > 0 ? review.moves[pos - 1] : null;
     let advice = tr("Chances here: {chances}.", { chances });
-    if (move && move.best && move.best !== move.played) {
+    // A review by the value model words both moves (move.said: the hints' templates).
+    const said = (m) => (m && typeof m === "object" ? reasonText(m.why, m.args) : null);
+    const words = move && move.said ? [said(move.said.played), said(move.said.best)] : [null, null];
+    if (move && move.best && move.best !== move.played && words[0] !== null && words[1] !== null) {
+      advice += " " + tr("{name}: {played}; better: {best} (it cost {n}% of the chance to win).", { name: label(move.seat), played: words[0], best: words[1], n: Math.round(move.loss * 100) });
+    } else if (move && move.best && move.best !== move.played) {
       advice += " " + (move.loss ? tr("{name} played {played}; the bot would have played {best} (it cost about {n} points of chance).", { name: label(move.seat), played: move.played, best: move.best, n: Math.round(move.loss * 100) })
         : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played: move.played, best: move.best }));
     } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: move.played });
