@@ -77,14 +77,18 @@ def chances_lines(curve: ChanceCurve, names: Sequence[str], width: int = 40,
 
 
 def hint_line(msg: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
-    """A ``hint`` message in one line: the move (in words, given the position's view)
-    and why."""
+    """A ``hint`` message in one line: the move in words and why (a host that words the
+    move, ``why.move``; else the move worded from the position's ``view``)."""
     from client.powers import move_words
 
+    why = msg.get("why")
+    reason = hint_reason(why)
+    if reason is not None and isinstance(why, Mapping) and isinstance(why.get("move"), Mapping):
+        return _("hint: {action}").format(action=reason)  # the move in words, and why
     action = str(msg.get("action") or "?")
     if view is not None:
         action = move_words(dict(view), action)
-    reason = hint_reason(msg.get("why")) or msg.get("reason") or ""
+    reason = reason or msg.get("reason") or ""
     return _("hint: {action}").format(action=action) + (f" — {reason}" if reason else "")
 
 
@@ -111,7 +115,15 @@ def hint_preview(view: Mapping[str, Any], msg: Mapping[str, Any]) -> Any:
     if land is not None and frm is not None:
         where = f" ({place_name(dict(view), frm)} → {place_name(dict(view), land)})"
     # The reason is on the status line (hint_line): the preview's own line keeps room
-    # for its keys.
+    # for its keys. A host that words the move (``why.move``): the move in words.
+    why = msg.get("why")
+    move = why.get("move") if isinstance(why, Mapping) else None
+    if isinstance(move, Mapping):  # a host that words the move: no notation here either
+        if land is not None and frm is not None:
+            short = f"{place_name(dict(view), frm)} → {place_name(dict(view), land)}"
+        else:
+            short = hint_reason({"move": move}) or action
+        return Preview(action, _("hint: {action}").format(action=short), land, frm)
     from client.powers import move_words
 
     words_of = move_words(dict(view), action)

@@ -75,7 +75,7 @@ def hint_reason(why: Any) -> str | None:
     """A ``hint``'s ``why`` map in the reader's language (None if it cannot be said)."""
     if not isinstance(why, Mapping):
         return None
-    return hint_text(why, translation(language()), symbol_name, place)
+    return hint_text(why, translation(language()), symbol_name, color_name, place)
 
 
 def bye_reason(msg: Mapping[str, Any]) -> str:

@@ -186,9 +186,11 @@ class ReplayViewer:
                 loss = mv.get("loss")
                 cost = (f" (-{percent(f'{loss * 100:.0f}')})" if isinstance(loss, (int, float))
                         else "")
+                said = mv.get("said") or {}  # a review by the value model words them
                 text = _("{who} {played}: the bot: {best}").format(
-                    who=who, played=move_words(before, str(mv["played"])),
-                    best=move_words(before, str(mv["best"]))) + cost
+                    who=who,
+                    played=_said(said.get("played")) or move_words(before, str(mv["played"])),
+                    best=_said(said.get("best")) or move_words(before, str(mv["best"]))) + cost
             else:
                 text = _("{who} {played}: the bot agrees").format(
                     who=who, played=move_words(before, str(mv["played"])))
@@ -260,3 +262,10 @@ def _seconds(text: str) -> float:
         return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
     except ValueError:
         return 0.0
+
+
+def _said(move: Any) -> str | None:
+    """A reviewed move worded from its data (the hints' templates), None if it cannot be."""
+    from client.plain import reason
+
+    return reason(move.get("why"), move.get("args")) if isinstance(move, dict) else None

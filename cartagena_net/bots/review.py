@@ -40,8 +40,15 @@ SEARCH = 2000  # ismcts iterations for the bot's move at each position
 TURNING = 5  # how many turning points a review names
 
 
-def method(playouts: int = PLAYOUTS, search: int = SEARCH) -> dict[str, Any]:
-    """How a review is made, as written in it."""
+def method(playouts: int = PLAYOUTS, search: int = SEARCH,
+           model: str | None = None) -> dict[str, Any]:
+    """How a review is made, as written in it (``model``: the value model's name where
+    one served the rules)."""
+    if model is not None:
+        return {"chances": f"the value model {model!r} on the spectator's view; each move "
+                           "by the acting seat's chance after it, from its own view; the "
+                           "search checks the costly ones (sure)",
+                "model": model, "playouts": playouts, "search": search, "bot": "ismcts"}
     return {"chances": f"{playouts} playouts to the end from the spectator's view, "
                        "the search's playout policy for every seat, one win spread as a prior",
             "playouts": playouts, "search": search, "bot": "ismcts"}
@@ -59,10 +66,55 @@ def state_at(record: Mapping[str, Any], k: int) -> Any:
 
 def chances(state: Any, playouts: int, rng: random.Random) -> list[float]:
     """Each seat's chance of winning from ``state`` as a spectator sees it (the same
-    estimator as the room's live chances: :func:`cartagena_net.bots.coach.view_chances`)."""
+    estimator as the room's live chances: the value model where one serves the rules,
+    :mod:`cartagena_net.bots.value`; else :func:`cartagena_net.bots.coach.view_chances`)."""
+    from cartagena_net.bots import value
+
     seen = view(state, SPECTATOR, since=0)
-    return view_chances(seen, track_known({}, seen.get("events") or (), -1), playouts,
-                        rng)[0]
+    known = track_known({}, seen.get("events") or (), -1)
+    got = value.chances(seen, known)
+    if got is not None:
+        return [round(p, 4) for p in got]
+    return view_chances(seen, known, playouts, rng)[0]
+
+
+def model_move(seen: Mapping[str, Any], known: Any, legal: Sequence[str], played: str,
+               iterations: int, rng: random.Random, model: Any) -> dict[str, Any]:
+    """The bot's view of a move by the value model (:func:`bot_move` where a model
+    serves the rules): every legal move valued by the seat's chance after it
+    (:func:`cartagena_net.bots.value.action_values`: the same view, the same values);
+    ``best`` the move of the highest, ``loss`` what the move played cost against it, in
+    chance; ``sure``: whether the search (``iterations``, the static evaluation, another
+    measure of the same moves) also rates the best move above the one played; asked only
+    where the move cost something."""
+    from cartagena_net.bots import value
+    from cartagena_net.bots.coach import words
+
+    values = value.action_values(seen, known, legal, model)
+    if played not in values:
+        return {"best": None, "loss": None}
+    top = max(values.values())
+    best = played if values[played] >= top - TIE else next(
+        a for a in legal if values.get(a) == top)
+    loss = 0.0 if best == played else round(top - values[played], 4)
+    out: dict[str, Any] = {"best": best, "loss": loss,
+                           "chance": round(values[played], 4), "best_chance": round(top, 4)}
+    if best != played:
+        out["said"] = {"played": words(seen, known, played, chances=False).get("move"),
+                       "best": words(seen, known, best, chances=False).get("move")}
+        if iterations and out["loss"] >= SURE_FROM:
+            from cartagena_net.bots.ismcts import search
+
+            result = search(seen, legal, known, {"think": 1e9, "iterations": iterations,
+                                                 "settle": 0.0, "keep": False},
+                            rng.getrandbits(63))
+            means = result.means
+            out["sure"] = bool(means.get(best, 0.0) > means.get(played, 0.0))
+    return out
+
+
+SURE_FROM = 0.01  # a move that cost at least this chance is checked by the search
+TIE = 0.0005  # moves whose chances after are this near are as good as each other
 
 
 def bot_move(state: Any, played: str, iterations: int, playouts: int,
@@ -80,6 +132,11 @@ def bot_move(state: Any, played: str, iterations: int, playouts: int,
         return {"best": legal[0] if len(legal) == 1 else None,
                 "loss": 0.0 if played in legal else None}
     known = track_known({}, seen.get("events") or (), seat)
+    from cartagena_net.bots import value
+
+    model = value.model_for(seen)
+    if model is not None:
+        return model_move(seen, known, legal, played, iterations, rng, model)
     # The whole count, as the method says: a review waits for no one (settle=0).
     result = search(seen, legal, known, {"think": 1e9, "iterations": iterations, "settle": 0.0},
                     rng.getrandbits(63))
@@ -113,6 +170,11 @@ def position(record: Mapping[str, Any], k: int, playouts: int = PLAYOUTS,
     rng = random.Random(seed)
     state = state_at(record, k)
     out: dict[str, Any] = {"k": k, "chances": chances(state, playouts, rng)}
+    from cartagena_net.bots import value
+
+    model = value.model_for(view(state, SPECTATOR))
+    if model is not None:
+        out["model"] = model.name
     moves = record["moves"]
     if k < len(moves):
         played = moves[k]["action"]
@@ -140,9 +202,10 @@ def assemble(record: Mapping[str, Any], answers: Sequence[Mapping[str, Any]],
     moves = [by_k[k]["move"] for k in range(n)]
     lossy = [(m["loss"], k) for k, m in enumerate(moves) if m.get("loss")]
     lossy.sort(key=lambda x: (-x[0], x[1]))
+    model = next((a["model"] for a in answers if a.get("model")), None)
     return {
         "format": FORMAT, "version": VERSION, "record": record["id"],
-        "method": method(playouts, iterations),
+        "method": method(playouts, iterations, model),
         "positions": [{"chances": by_k[k]["chances"]} for k in range(n + 1)],
         "moves": moves,
         "turning": [k for _, k in lossy[:TURNING]],

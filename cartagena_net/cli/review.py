@@ -187,9 +187,37 @@ def summary(rec: dict, rev: dict) -> str:
         m = rev["moves"][k]
         before = rev["positions"][k]["chances"][m["seat"]]
         after = rev["positions"][k + 1]["chances"][m["seat"]]
+        said = m.get("said") or {}
+        if "chance" in m and "best_chance" in m:  # a review by the value model
+            line = _("action {number}: {player}: {played} (chance {after}); better: "
+                     "{best} (chance {best_after}): it cost {loss}").format(
+                number=k + 1, player=player_label(players[m["seat"]]),
+                played=_words(said.get("played")) or m["played"],
+                best=_words(said.get("best")) or m["best"],
+                after=percent(f"{m['chance'] * 100:.0f}"),
+                best_after=percent(f"{m['best_chance'] * 100:.0f}"),
+                loss=percent(f"{m['loss'] * 100:.0f}"))
+            if m.get("sure") is True:
+                line += " " + _("(the search agrees)")
+            elif m.get("sure") is False:
+                line += " " + _("(the search is not sure)")
+            lines.append(line)
+            continue
         lines.append(_("action {number}: {player} played {played}; the bot would have "
                        "played {best} (-{loss}); chances {before} -> {after}").format(
             number=k + 1, player=player_label(players[m["seat"]]), played=m["played"],
             best=m["best"], loss=percent(f"{m['loss'] * 100:.0f}"),
             before=percent(f"{before * 100:.0f}"), after=percent(f"{after * 100:.0f}")))
     return "\n".join(lines) + "\n"
+
+
+def _words(said: Any) -> str | None:
+    """A move of the review worded from its data (the hints' templates), None if not."""
+    from cartagena_net.engine.reasons import reason_text
+    from cartagena_net.i18n import language, translation
+    from client.glyphs import color_name, place, symbol_name
+
+    if not isinstance(said, dict):
+        return None
+    return reason_text(said.get("why"), said.get("args"), translation(language()),
+                       color_name, symbol_name, place)

@@ -228,7 +228,35 @@ REASONS: dict[str, str] = {
     "hint-choose": N_("the {card} is the best choice here"),
     "hint-draw": N_("a new card is worth most now"),
     "hint-gain": N_("the bot rates it best"),
-    "hint-better": N_("{line} (about {gain} points better than {next})"),
+    # -- a hint's move in the screen's words (hint_move) ------------------------------
+    "hint-advance": N_("play the {card}: your pirate {pirate} {from} jumps to {to}, "
+                       "the first free {card}"),
+    "hint-advance-goal": N_("play the {card}: your pirate {pirate} {from} reaches {to}: "
+                            "no {card} ahead is free"),
+    "hint-advance-two": N_("play the {power} with the {card}: your two pirates {from} "
+                           "jump to {to}"),
+    "hint-parrot": N_("play two parrots as the {card}: your pirate {pirate} {from} jumps "
+                      "to {to}"),
+    "hint-back": N_("move your pirate {pirate} {from} back to {to} and draw {cards}"),
+    "hint-morgan": N_("move {color}'s pirate {from} forward to {to} and draw {cards}"),
+    "hint-end": N_("end your turn"),
+    "hint-draw-card": N_("draw a card"),
+    "hint-discard": N_("discard the {card}"),
+    "hint-sail-now": N_("sail the sloop"),
+    "hint-gun": N_("use the {power}'s power on {color}: see their hand and take a card"),
+    "hint-rum": N_("use the {power}'s power: draw, keep two cards and give one to each "
+                   "other player"),
+    "hint-lantern": N_("use the {power}'s power: draw four cards, keep one and put the "
+                       "rest back on the stock"),
+    "hint-chest": N_("use the {power}'s power: open the chest under your pirate {pirate} "
+                     "{from}"),
+    "hint-take": N_("take the {card} from {color}"),
+    "hint-give": N_("give the {card} to {color}"),
+    "hint-keep-card": N_("keep the {card}"),
+    "hint-stack": N_("put the {card} back on the stock"),
+    "hint-card-moves": N_("a {card} moves your pirate {spaces} now"),
+    "hint-card-helps": N_("it moves {color}'s pirates {spaces} at most"),
+    "hint-chance": N_("{line} — your chance {before}% → {after}%"),
 }
 
 MAX_ARGS = 8  # fields of one reason (the protocol's cap too)
@@ -342,6 +370,14 @@ def reason_text(why: Any, args: Mapping[str, Any] | None = None, tr: Translation
                                if isinstance(value, int) else place(str(value)))
             elif name in TIME_FIELDS and isinstance(value, (str, float)):
                 shown[name] = str(value).replace(".", tr.pgettext("decimal separator", "."))
+            elif name == "from":  # where a pirate stands: a space's number, or a place
+                shown[name] = (tr.gettext("on space {n}").format(n=value)
+                               if isinstance(value, int) else
+                               tr.gettext("at the {place}").format(place=place(str(value))))
+            elif name == "to":  # where it lands
+                shown[name] = (tr.gettext("space {n}").format(n=value)
+                               if isinstance(value, int) else
+                               tr.gettext("the {place}").format(place=place(str(value))))
             else:
                 shown[name] = value
         return tr.gettext(template).format(**shown)
@@ -384,16 +420,33 @@ def hint_reason(why: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
 
 
 def hint_text(why: Mapping[str, Any], tr: Translations = ENGLISH,
-              card: Callable[[str], str] = _same,
+              card: Callable[[str], str] = _same, color: Callable[[str], str] = _same,
               place: Callable[[str], str] = _same) -> str | None:
-    """A hint's reason from its ``why`` map, in ``tr``'s language (with the search's
-    ``gain`` over the ``next`` best move when it has one); None if it cannot be said."""
-    found = hint_reason(why)
-    if found is None:
+    """A hint's line from its ``why`` map, in ``tr``'s language: the move as the screens
+    say it (``move``, a reason's key and fields) and why (``also``; else the reason of
+    its ``kind``), and the seat's chance ``before`` and ``after`` it; a map without a
+    ``move`` (an older host) by its ``kind`` alone. None if it cannot be said."""
+    if not isinstance(why, Mapping):
         return None
-    line = reason_text(*found, tr=tr, card=card, place=place)
-    gain = why.get("gain")
-    if line is not None and gain:
-        line = reason_text("hint-better", {"line": line, "gain": gain,
-                                           "next": str(why.get("next"))}, tr=tr)
+    line = None
+    move = why.get("move")
+    if isinstance(move, Mapping):
+        line = reason_text(move.get("why"), move.get("args"), tr=tr, card=card,
+                           color=color, place=place)
+        also = why.get("also")
+        if line is not None and isinstance(also, Mapping):
+            more = reason_text(also.get("why"), also.get("args"), tr=tr, card=card,
+                               color=color, place=place)
+            if more is not None:
+                line = f"{line} — {more}"
+    if line is None:
+        found = hint_reason(why)
+        if found is None:
+            return None
+        line = reason_text(*found, tr=tr, card=card, place=place)
+    before, after = why.get("before"), why.get("after")
+    if line is not None and isinstance(before, int) and isinstance(after, int) \
+            and not isinstance(before, bool) and not isinstance(after, bool):
+        line = reason_text("hint-chance", {"line": line, "before": before, "after": after},
+                           tr=tr)
     return line

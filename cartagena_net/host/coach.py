@@ -5,13 +5,17 @@ was sent (the engine's view for that viewer, as sent), and keeps the cards each 
 saw enter hidden hands (``track_known``): the spectator's, for the room's chances; each
 seat's, for its hints. A job gets the viewer's view and that knowledge, never the state.
 
-**Live chances.** After each turn the table asks :meth:`Coach.turn`. The estimate runs
-below every bot search of the host's bot pool: only on a worker idle now while no search
-waits (:meth:`cartagena_net.host.thinker.Thinker.run_idle`), so a bot's search is never
-queued behind it; a job lasts at most :data:`LIVE_BUDGET` seconds, so a search that comes
-later waits at most that long for the worker. A review never holds it back: while the
-review of a finished game holds the worker, the estimate runs next, before the review's
-next position (a review takes minutes; one of its positions, seconds). One estimate at a time per
+**Live chances.** After each turn the table asks :meth:`Coach.turn`. Where a value model
+serves the table's rules (:mod:`cartagena_net.bots.value`: a tenth of a millisecond a
+position), the chances are the model's on the spectator's view, made at once on every
+position, and moved half way from the last shown (``value.smoothed``: steady, as
+calibrated). Otherwise the playout estimate runs at the lowest priority of the host's
+bot pool: only on a worker idle now while no bot search waits
+(:meth:`cartagena_net.host.thinker.Thinker.run_idle`), so a bot's search is never queued
+behind it; a job lasts at most :data:`LIVE_BUDGET` seconds, so a search that comes later
+waits at most that long for the worker. A review never holds it back: while the review of
+a finished game holds the worker, the estimate runs next, before the review's next
+position (a review takes minutes; one of its positions, seconds). One estimate at a time per
 table, of the newest position only (turns that pass while it runs are skipped), and a
 table's estimates use at most :data:`LIVE_SHARE` of one core over time (after a job of
 *c* CPU seconds, the next starts no sooner than *c* (1 / share - 1) seconds later). When
@@ -31,6 +35,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from cartagena_net.bots import value
 from cartagena_net.bots.coach import LIVE_PLAYOUTS, hint_job, live_chances
 from cartagena_net.engine import SPECTATOR, view
 from cartagena_net.engine.determinize import track_known
@@ -199,17 +204,32 @@ class Coach:
         if not self.audience():  # tried again at the next turn, or when someone watches
             return
         host = self.table.host
-        reactor = host.reactor
-        now = reactor.seconds()
-        if now < self._not_before:
-            self._again(self._not_before - now)
-            return
         state = self.table.match.state
         if state.is_over:
             self._finished()
             return
         seen = view(state, SPECTATOR)
         seen.pop("events", None)
+        model = value.model_for(seen)
+        reactor = host.reactor
+        if model is not None:  # a tenth of a millisecond: every position, made now...
+            self._dirty = False
+            self.estimates += 1
+            chances = value.chances(seen, self.knowledge(SPECTATOR), model) or []
+            seq = self.table.match.seq
+
+            def record() -> None:  # ... and sent once the broadcast (or a new watcher's
+                # first frames) is out, never in the middle of it
+                if self.table.match.state is state and self.table.match.seq == seq and self.live:
+                    shown = value.smoothed(self.chances, chances)  # steady: half way
+                    self._record([round(p, 4) for p in shown])
+
+            reactor.callLater(0, record)
+            return
+        now = reactor.seconds()
+        if now < self._not_before:
+            self._again(self._not_before - now)
+            return
         d = host.thinker.run_idle(live_chances, seen, self.knowledge(SPECTATOR),
                                   LIVE_PLAYOUTS, self._rng.getrandbits(63), LIVE_BUDGET)
         if d is None:  # the pool is busy: never queued behind nor before a search

@@ -12,11 +12,22 @@ seat's chance of winning are made:
 - **review**: :func:`cartagena_net.bots.review.chances` on the same position (its whole
   event history).
 
-Each (prediction, did that seat win) pair is scored for both: the Brier score, its ratio
-to the uniform guess's, and the expected calibration error over ten bins of 0.1 (with
-each bin's count and 95% Wilson interval). Prints one JSON line.
+and, at every position of every game, the value model's (:mod:`cartagena_net.bots.value`,
+what the host's room shows where a model serves the rules) from the same spectator's view
+and knowledge, smoothed as the room shows it (``value.smoothed``: each estimate moves
+the last one half way). ``live`` is the playout estimate (``model=False``); ``model`` the model's
+at the same moments; ``model_all`` the model's at every position.
+
+Each (prediction, did that seat win) pair is scored: the Brier score, its ratio to the
+uniform guess's, and the expected calibration error over ten bins of 0.1 (with each bin's
+count and 95% Wilson interval). ``steady``: how far the model's chances move from one
+position to the next, the largest change of any seat between consecutive estimates (one
+an action), in percentage points: mean, 90th percentile and max, leaving out the last
+round of actions before the win (``--last`` actions; the winner's last moves carry it to
+certainty). Prints one JSON line.
 
     nice python3 tests/benchmarks/bench_live_chances.py --games 80 --positions 4
+    nice python3 tests/benchmarks/bench_live_chances.py --rules studiogiochi-2017:magic=true
 """
 from __future__ import annotations
 
@@ -34,8 +45,9 @@ from tests.benchmarks.bench_review import score
 
 
 def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
-             budget: float | None) -> dict[str, list[tuple[float, int]]]:
+             budget: float | None, last: int = 12) -> dict[str, list]:
     """One game to its end, then both estimates at ``positions`` random moments."""
+    from cartagena_net.bots import value
     from cartagena_net.bots.coach import live_chances
     from cartagena_net.bots.kinds import make_bot
     from cartagena_net.bots.review import chances
@@ -43,7 +55,9 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
     from cartagena_net.engine.determinize import track_known
 
     rng = random.Random(seed)
-    game = make_game(rules, players=players)
+    preset, _, rest = rules.partition(":")
+    options = {k: v for k, _, v in (o.partition("=") for o in rest.split(",") if o)}
+    game = make_game(preset, players=players, **options)
     state = game.new_state(seed=seed)
     kinds = ["greedy", "ismcts"] * players
     bots = [make_bot(kinds[(s + seed) % len(kinds)], random.Random(seed * 31 + s),
@@ -56,19 +70,45 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
         track_known(known, seen["events"], -1)
         told = state.event_count
         del seen["events"]
-        snapshots.append((state.copy(events=True), seen, {s: list(c) for s, c in known.items()}))
+        snapshots.append((state.copy(events=True), seen, {s: list(c) for s, c in known.items()},
+                          value.chances(seen, known)))
         seat = state.actor
         legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
         state.apply(bots[seat].choose(view(state, seat), legal))
     winner = state.outcome.winner
-    out: dict[str, list[tuple[float, int]]] = {"live": [], "review": [], "playouts": []}
-    for snap, seen, knew in rng.sample(snapshots, min(positions, len(snapshots))):
-        live = live_chances(seen, knew, playouts, rng.getrandbits(63), budget)
+    out: dict[str, list] = {"live": [], "review": [], "playouts": [], "model": [],
+                            "model_all": [], "steps": []}
+    estimates = [snap[3] for snap in snapshots]
+    if estimates[0] is not None:  # as the room shows them: each moved half way (smoothed)
+        shown: list[list[float]] = []
+        for ch in estimates:
+            shown.append(value.smoothed(shown[-1] if shown else None, ch))
+        estimates = shown
+        snapshots = [(*snap[:3], ch) for snap, ch in zip(snapshots, shown)]
+        for ch in estimates:
+            out["model_all"] += [(p, int(s == winner)) for s, p in enumerate(ch)]
+        kept = estimates[:max(0, len(estimates) - last)]
+        for i in range(1, len(kept)):
+            out["steps"].append(max(abs(x - y) for x, y in zip(kept[i - 1], kept[i])))
+    for snap, seen, knew, ch in rng.sample(snapshots, min(positions, len(snapshots))):
+        if ch is not None:
+            out["model"] += [(p, int(s == winner)) for s, p in enumerate(ch)]
+        live = live_chances(seen, knew, playouts, rng.getrandbits(63), budget, model=False)
         out["playouts"].append(live["playouts"])
         out["live"] += [(p, int(s == winner)) for s, p in enumerate(live["chances"])]
         out["review"] += [(p, int(s == winner))
                           for s, p in enumerate(chances(snap, playouts, rng))]
     return out
+
+
+def steadiness(steps: list[float]) -> dict | None:
+    """The largest change between consecutive estimates, in percentage points."""
+    if not steps:
+        return None
+    ranked = sorted(steps)
+    return {"transitions": len(ranked), "mean_pp": round(100 * sum(ranked) / len(ranked), 2),
+            "p90_pp": round(100 * ranked[int(0.9 * (len(ranked) - 1))], 2),
+            "max_pp": round(100 * ranked[-1], 2)}
 
 
 def main() -> int:
@@ -88,20 +128,30 @@ def main() -> int:
                     help="seconds an estimate at most (0: none)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--last", type=int, default=12,
+                    help="actions before the win left out of the steadiness")
     args = ap.parse_args()
     start = time.perf_counter()
     jobs = [(job, (args.rules, args.players, args.seed * 100_003 + g, args.positions,
-                   args.playouts, args.budget or None)) for g in range(args.games)]
+                   args.playouts, args.budget or None, args.last))
+            for g in range(args.games)]
     answers = run_jobs(jobs, args.workers)
     live = [p for a in answers for p in a["live"]]
     rev = [p for a in answers for p in a["review"]]
     done = [n for a in answers for n in a["playouts"]]
+    model = [p for a in answers for p in a["model"]]
+    model_all = [p for a in answers for p in a["model_all"]]
+    steps = [x for a in answers for x in a["steps"]]
     print(json.dumps({
         "bench": "live-chances-calibration", "rules": args.rules, "players": args.players,
         "games": args.games, "positions": len(done), "playouts": args.playouts,
-        "budget_s": args.budget, "playouts_done_min": min(done),
-        "playouts_done_mean": round(sum(done) / len(done), 1),
-        "live": score(live, args.players), "review": score(rev, args.players),
+        "budget_s": args.budget, "playouts_done_min": min(done) if done else None,
+        "playouts_done_mean": round(sum(done) / len(done), 1) if done else None,
+        "live": score(live, args.players) if live else None,
+        "review": score(rev, args.players) if rev else None,
+        "model": score(model, args.players) if model else None,
+        "model_all": score(model_all, args.players) if model_all else None,
+        "steady": steadiness(steps),
         "seconds": round(time.perf_counter() - start, 1)}))
     return 0
 

@@ -27,6 +27,7 @@ machine, what no review can skip), so a slower or faster machine moves both alik
     python3 tests/benchmarks/bench_review.py --games 30 --rules ravensburger --players 3
     python3 tests/benchmarks/bench_review.py --cost --actions 100 --workers 2
     python3 tests/benchmarks/bench_review.py --cost --playouts 16 --search 200  # quick
+    python3 tests/benchmarks/bench_review.py --cost --again --workers 2  # two reviews agree?
 """
 from __future__ import annotations
 
@@ -133,15 +134,26 @@ def cost(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     answers = run_jobs(jobs(rec, args.playouts, args.search, seed=args.seed), args.workers)
     wall = time.perf_counter() - start
-    assemble(rec, answers, args.playouts, args.search)
+    review = assemble(rec, answers, args.playouts, args.search)
     per_position = wall * args.workers / (n + 1)
+    again = {}
+    if args.again:  # the same game reviewed once more, another seed: do they agree?
+        other = assemble(rec, run_jobs(jobs(rec, args.playouts, args.search,
+                                            seed=args.seed + 1), args.workers),
+                         args.playouts, args.search)
+        shared = set(review["turning"]) & set(other["turning"])
+        again = {"turning": review["turning"], "turning_again": other["turning"],
+                 "turning_shared": len(shared),
+                 "sure": [review["moves"][k].get("sure") for k in review["turning"]],
+                 "losses": [review["moves"][k].get("loss") for k in review["turning"]]}
     print(json.dumps({
         "bench": "review-cost", "rules": args.rules, "players": args.players, "actions": n,
         "positions": n + 1, "workers": args.workers, "playouts": args.playouts,
         "search": args.search, "wall_s": round(wall, 2), "s_per_action": round(wall / n, 3),
         "cpu_s_per_position": round(per_position, 3),
         "reference_s_per_position": round(reference, 5),
-        "ratio": round(per_position / reference, 1)}))
+        "ratio": round(per_position / reference, 1),
+        "method": review["method"].get("model") or "playouts", **again}))
     return 0
 
 
@@ -156,6 +168,9 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=120)
     ap.add_argument("--positions", type=int, default=5, help="estimates a game")
     ap.add_argument("--rules", default="jamaica")
+    ap.add_argument("--again", action="store_true",
+                    help="with --cost: review the game twice (seeds S and S + 1) and say "
+                         "how many of the top five mistakes the two share")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--playouts", type=int, default=PLAYOUTS)
     ap.add_argument("--workers", type=int, default=2)

@@ -105,7 +105,8 @@ def test_the_chances_refuse_a_seats_view_and_stop_at_their_budget():
     state = random_position("jamaica", {}, 8, players=4)
     with pytest.raises(ValueError, match="spectator"):
         coach.live_chances(view(state, 0), {}, 10, 1)
-    quick = coach.live_chances(view(state, SPECTATOR), {}, 100_000, 1, budget=0.05)
+    quick = coach.live_chances(view(state, SPECTATOR), {}, 100_000, 1, budget=0.05,
+                               model=False)
     assert 1 <= quick["playouts"] < 100_000
     assert abs(sum(quick["chances"]) - 1) < 1e-3
 
@@ -210,4 +211,47 @@ def test_the_reasons_say_what_the_move_does():
     only = coach.reason(seen, {}, legal[0], legal[:1])
     assert coach.say(only) == "it is the only move you have"
     rated = coach.reason(seen, {}, advances[0], legal, {advances[0]: 0.6, legal[-1]: 0.4})
-    assert rated["gain"] == 20 and "20 points better than" in coach.say(rated)
+    assert "gain" not in rated and "next" not in rated  # no rating a person cannot read
+
+
+def test_a_hint_says_the_move_in_the_screens_words_with_the_chance_it_makes():
+    state = random_position("jamaica", {}, 1, players=2)
+    me = state.actor
+    seen = _still(view(state, me))
+    legal = [str(a) for a in state.legal_actions()]
+    said = {}
+    for a in legal:
+        why = {**coach.reason(seen, {}, a, legal), **coach.words(seen, {}, a)}
+        said[a] = coach.say(why)
+        assert isinstance(why["before"], int) and isinstance(why["after"], int)
+        assert f"your chance {why['before']}% → {why['after']}%" in said[a]
+        for notation in ("advance", "retreat", "points"):
+            assert notation not in said[a], said[a]
+    start = next(a for a in legal if a.startswith("advance 0 "))
+    card = start.split()[2]
+    number = seen["seats"][me]["numbered"].index(0) + 1
+    land = state.copy()
+    land.apply(start)
+    to = max(set(land.pirates[me]) - set(state.pirates[me]))
+    assert said[start].startswith(f"play the {card}: your pirate {number} at the start "
+                                  f"jumps to space {to}, the first free {card}")
+    back = [a for a in legal if a.startswith("retreat")]
+    assert back and "back to space" in said[back[0]] and "and draw" in said[back[0]]
+    assert said["end"].startswith("end your turn")
+
+
+def test_black_magic_choices_are_worded_too():
+    found = _decisions({"magic": True}, {"give", "take", "keep", "stack", "power gun",
+                                     "power rum", "power lantern", "power chest"})
+    expect = {"give": "give the ", "take": "take the ", "keep": "keep the ",
+              "stack": "back on the stock", "power gun": "power on ",
+              "power rum": "give one to each other player",
+              "power lantern": "draw four cards", "power chest": "open the chest"}
+    for key, (state, _) in sorted(found.items()):
+        me = state.actor
+        seen = _still(view(state, me))
+        legal = [str(a) for a in state.legal_actions()]
+        a = next(x for x in legal if x.startswith(key))
+        line = coach.say({**coach.reason(seen, {}, a, legal), **coach.words(seen, {}, a)})
+        assert expect[key] in line, (key, line)
+        assert "your chance" in line and "points" not in line

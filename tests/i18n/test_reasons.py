@@ -241,10 +241,25 @@ def test_an_engine_refusal_from_a_real_game_reads_in_swedish():
 def test_a_hint_reads_from_its_data_in_swedish():
     sv = translation("sv")
     why = {"kind": "retreat", "spaces": 2, "cards": 1, "gain": 12, "next": "advance 0 key"}
-    assert hint_text(why) == ("this pirate steps back 2 spaces and draws 1 card (about 12 "
-                              "points better than advance 0 key)")
+    assert hint_text(why) == "this pirate steps back 2 spaces and draws 1 card"  # no points
     said = hint_text(why, sv)
-    assert "2 rutor" in said and "1 kort" in said and "advance 0 key" in said
+    assert "2 rutor" in said and "1 kort" in said and "advance" not in said
+    move = {"kind": "jump", "spaces": 12, "before": 31, "after": 36,
+            "move": {"why": "hint-advance", "args": {"card": "hat", "pirate": 2,
+                                                     "from": "start", "to": 12}}}
+    assert hint_text(move) == ("play the hat: your pirate 2 at the start jumps to space 12, "
+                               "the first free hat — your chance 31% → 36%")
+    from client.glyphs import color_name, place, symbol_name
+
+    said = hint_text(move, sv, symbol_name, color_name, place)
+    assert said.startswith("spela ") and "din pirat 2" in said and "ruta 12" in said
+    assert said.endswith("första lediga hat — din vinstchans 31 % → 36 %")
+    give = {"kind": "choose", "before": 40, "after": 41,
+            "move": {"why": "hint-give", "args": {"card": "parrot", "color": "blue"}},
+            "also": {"why": "hint-card-helps", "args": {"color": "blue", "spaces": 2}}}
+    assert hint_text(give) == ("give the parrot to blue — it moves blue's pirates 2 spaces "
+                               "at most — your chance 40% → 41%")
+    assert "ge " in hint_text(give, sv, symbol_name, color_name, place)
     assert hint_text({"kind": "jump", "spaces": 1, "pirates": 2, "power": "hook"}) == \
         "the hook power: these two pirates jump 1 space"
     assert hint_text({"kind": "mystery"}) == "the bot rates it best"

@@ -35,14 +35,14 @@ def test_morgans_push_and_the_hook_read_as_swedish(swedish):
                                         ("sloop", "slupen")])
 def test_a_hint_names_the_goal_it_reaches(swedish, goal, word):
     why = {"kind": "boat", "spaces": 3, "pirates": 1, "place": goal}
-    assert hint_text(why, translation("sv"), symbol_name, place) == (
+    assert hint_text(why, translation("sv"), symbol_name, place=place) == (
         f"den här piraten hoppar 3 rutor och når {word}")
     assert hint_text(why) == f"this pirate jumps 3 spaces and reaches the {goal}"
 
 
 def test_a_hint_from_a_host_that_names_no_goal_says_the_boat(swedish):
     why = {"kind": "boat", "spaces": 1}
-    assert hint_text(why, translation("sv"), symbol_name, place) == (
+    assert hint_text(why, translation("sv"), symbol_name, place=place) == (
         "den här piraten hoppar 1 ruta och når båten")
 
 
@@ -70,7 +70,7 @@ def test_the_coach_names_the_cove_in_the_whole_jailbreak(swedish):
                     why = coach.reason(seen, {}, a, legal)
                     assert why["kind"] == "boat" and why["place"] == "cove"
                     assert coach.say(why).endswith("and reaches the cove")
-                    assert hint_text(why, translation("sv"), symbol_name, place).endswith(
+                    assert hint_text(why, translation("sv"), symbol_name, place=place).endswith(
                         "och når viken")
                     return
         state.apply(rng.choice(legal), seat=me)

@@ -178,3 +178,46 @@ def test_a_game_is_dealt_from_a_spectators_view():
     det = Determinizer(view(state, SPECTATOR, since=0))
     sample = det.sample(random.Random(1))
     assert view(sample, SPECTATOR) == view(state, SPECTATOR)
+
+
+def test_two_reviews_of_one_game_agree_and_a_mistake_is_what_it_cost():
+    """With the value model (jamaica): every move is valued by the acting seat's chance
+    after it, from its own view, the same every time; a mistake is the chance it cost
+    against the best move, worded as the screens say moves, and checked by the search."""
+    state = bot_game("jamaica", {"players": 3}, seed=3)
+    rec = json.loads(json.dumps(record_of(state)))
+    a = rv.review(rec, seed=1, playouts=8, iterations=150)
+    b = rv.review(rec, seed=2, playouts=8, iterations=150)
+    assert a["method"]["model"] == "jamaica"
+    assert len(a["turning"]) == rv.TURNING
+    assert len(set(a["turning"]) & set(b["turning"])) >= 4
+    assert a["positions"] == b["positions"]
+    costly = [m for m in a["moves"] if m.get("loss")]
+    assert costly
+    for m in costly:
+        assert m["best"] != m["played"]
+        assert m["loss"] == pytest.approx(m["best_chance"] - m["chance"], abs=2e-4)
+        assert m["said"]["played"]["why"].startswith("hint-")
+        if m["loss"] >= rv.SURE_FROM:
+            assert isinstance(m["sure"], bool)
+    for m in a["moves"]:
+        if m.get("loss") == 0.0 and "best_chance" in m:
+            assert m["best"] == m["played"]  # no move is called a mistake for nothing
+
+
+def test_the_terminal_replay_words_a_reviewed_mistake():
+    from client.replay import ReplayViewer
+
+    state = bot_game("jamaica", {"players": 3}, seed=3)
+    rec = json.loads(json.dumps(record_of(state)))
+    review = rv.review(rec, seed=1, playouts=8, iterations=0)
+    k = min(review["turning"])
+    viewer = ReplayViewer(rec, review=review)
+    viewer.turning(1)  # the earliest turning point
+    assert viewer.pos == k + 1
+    text = viewer.screen_text(400, 40)
+    m = review["moves"][k]
+    line = next(x for x in text.splitlines() if ": the bot: " in x)
+    assert ": the bot: " in line and "(-" in line
+    assert m["played"] not in line and m["best"] not in line, line  # no notation
+    assert any(w in line for w in ("play the", "move your pirate", "end your turn")), line

@@ -38,8 +38,7 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             reasonText('option-number-not', {option: 'segments', value: "'x'"})]""")
         assert said == [
             "den här piraten flyttar 1 ruta bakåt och plockar upp 2 kort",
-            ("kraften hos krok: de här två piraterna hoppar 9 rutor (ungefär 7 poäng bättre "
-             "än advance 0 key)"),
+            "kraften hos krok: de här två piraterna hoppar 9 rutor",  # no points, no notation
             "värden avslutade partiet",
             "du har ingen dödskalle på handen",
             "ingen stängd kista på ruta 6",
@@ -47,3 +46,8 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             None, None, None,
             "jamaica är för 2 till 5 spelare",  # a bad-rules error: the engine's reason
             "alternativet segments tar ett heltal, inte 'x'"], said
+        move = driver.execute_script("""return hintText({kind: 'jump', spaces: 12,
+            before: 31, after: 36, move: {why: 'hint-advance', args: {card: 'skull',
+            pirate: 2, from: 'start', to: 12}}})""")
+        assert move == ("spela dödskalle: din pirat 2 vid start hoppar till ruta 12, första "
+                        "lediga dödskalle — din vinstchans 31 % → 36 %"), move

@@ -105,10 +105,15 @@
         chip: (color) => chip(color, colorLetters(before.seats.map((s) => s.color))), symbolLetters: symbolLetters(before.symbols) });
     };
     let advice = tr("Chances here: {chances}.", { chances });
+    // A review by the value model words both moves (move.said: the hints' templates);
+    // an older review's moves are worded from the notation.
+    const worded = (m) => (m && typeof m === "object" ? reasonText(m.why, m.args) : null);
+    const words = move && move.said ? [worded(move.said.played), worded(move.said.best)] : [null, null];
     if (move && move.best && move.best !== move.played) {
-      advice += " " + (move.loss ? tr("{name} played {played}; the bot would have played {best} (it cost about {n} points of chance).", { name: label(move.seat), played: said(move.played), best: said(move.best), n: Math.round(move.loss * 100) })
-        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played: said(move.played), best: said(move.best) }));
-    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: said(move.played) });
+      const played = words[0] !== null ? words[0] : said(move.played), best = words[1] !== null ? words[1] : said(move.best);
+      advice += " " + (move.loss ? tr("{name}: {played}; better: {best} (it cost {n}% of the chance to win).", { name: label(move.seat), played, best, n: Math.round(move.loss * 100) })
+        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played, best }));
+    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: words[0] !== null ? words[0] : said(move.played) });
     if (review.turning.includes(pos - 1)) advice = tr("A turning point.") + " " + advice;
     $("advice").textContent = advice;
   }

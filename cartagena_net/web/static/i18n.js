@@ -318,6 +318,8 @@ function reasonText(why, args) {
     else if (name === "error" && Object.prototype.hasOwnProperty.call(osErrors(), args.errno)) shown[name] = osErrors()[args.errno];
     else if (name === "place") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : Names.place(value);
     else if ((name === "seconds" || name === "limit") && (typeof value === "string" || typeof value === "number")) shown[name] = String(value).replace(".", pt("decimal separator", "."));
+    else if (name === "from") shown[name] = Number.isInteger(value) ? t("on space {n}", { n: value }) : t("at the {place}", { place: Names.place(value) });
+    else if (name === "to") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : t("the {place}", { place: Names.place(value) });
     else shown[name] = value;
   }
   let missing = false;
@@ -329,23 +331,34 @@ function reasonText(why, args) {
   return missing ? null : text;
 }
 
-// A hint's reason from its why map (docs/protocol.md 4.18), the port of
-// cartagena_net/engine/reasons.py's hint_reason and hint_text; null if it cannot be said.
+// A hint's line from its why map (docs/protocol.md 4.18), the port of
+// cartagena_net/engine/reasons.py's hint_reason and hint_text: the move as the screens say
+// it (why.move) and why (why.also, else its kind's reason), and the seat's chance before
+// and after it; null if it cannot be said.
 function hintText(why) {
   if (!why || typeof why !== "object") return null;
-  // A field the map leaves out stays out: the template does not fit, the host's line shows.
-  const given = (...names) => Object.fromEntries(names.filter((n) => why[n] !== undefined && why[n] !== null).map((n) => [n, why[n]]));
-  const FIELDS = { only: [], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
-                   keep: ["card", "spaces"], power: ["power"], choose: ["card"], draw: [] };
-  const k = why.kind;
-  let found = ["hint-gain", {}];
-  if (k === "boat") found = ["hint-boat", { ...given("spaces"), place: why.place || "boat" }];
-  else if (k === "jump") {
-    const two = (why.pirates || 1) > 1 ? "-two" : "";
-    found = why.power ? [`hint-power-jump${two}`, given("power", "spaces")] : [`hint-jump${two}`, given("spaces")];
-  } else if (typeof k === "string" && Object.prototype.hasOwnProperty.call(FIELDS, k)) found = [`hint-${k}`, given(...FIELDS[k])];
-  let line = reasonText(found[0], found[1]);
-  if (line !== null && why.gain) line = reasonText("hint-better", { line, gain: why.gain, next: String(why.next) });
+  const said = (r) => (r && typeof r === "object" ? reasonText(r.why, r.args) : null);
+  let line = said(why.move);
+  if (line !== null) {
+    const more = said(why.also);
+    if (more !== null) line = `${line} — ${more}`;
+  } else {
+    // A field the map leaves out stays out: the template does not fit, the host's line shows.
+    const given = (...names) => Object.fromEntries(names.filter((n) => why[n] !== undefined && why[n] !== null).map((n) => [n, why[n]]));
+    const FIELDS = { only: [], retreat: ["spaces", "cards"], push: ["cards"], sail: [],
+                     keep: ["card", "spaces"], power: ["power"], choose: ["card"], draw: [] };
+    const k = why.kind;
+    let found = ["hint-gain", {}];
+    if (k === "boat") found = ["hint-boat", { ...given("spaces"), place: why.place || "boat" }];
+    else if (k === "jump") {
+      const two = (why.pirates || 1) > 1 ? "-two" : "";
+      found = why.power ? [`hint-power-jump${two}`, given("power", "spaces")] : [`hint-jump${two}`, given("spaces")];
+    } else if (typeof k === "string" && Object.prototype.hasOwnProperty.call(FIELDS, k)) found = [`hint-${k}`, given(...FIELDS[k])];
+    line = reasonText(found[0], found[1]);
+  }
+  if (line !== null && Number.isInteger(why.before) && Number.isInteger(why.after)) {
+    line = reasonText("hint-chance", { line, before: why.before, after: why.after });
+  }
   return line;
 }
 

@@ -661,7 +661,9 @@
         $("hint").textContent = asked === seq ? tr("Thinking…") : tr("Hint");
         const reason = shown && prefix.join(" ") === shown.action ? shown : null;
         $("hint-reason").hidden = !reason;
-        $("hint-reason").textContent = reason ? tr("Hint: {action} — {reason}", { action: Words.text(reason.action.split(" "), wordContext()), reason: hintText(reason.why) || reason.reason }) : "";
+        const worded = reason && reason.why && reason.why.move ? hintText(reason.why) : null;
+        $("hint-reason").textContent = !reason ? "" : worded !== null ? tr("Hint: {reason}", { reason: worded })
+          : tr("Hint: {action} — {reason}", { action: Words.text(reason.action.split(" "), wordContext()), reason: hintText(reason.why) || reason.reason });
         LiveChances.draw($("chances"), chances, view.seats, seatName);
       },
     };

@@ -1,0 +1,244 @@
+"""Train the value model (:mod:`cartagena_net.bots.value`) from self-play games.
+
+The data: ``--games`` games of bots (each seat at random ``greedy`` or a fast ``ismcts``
+of 150 or 300 iterations, counted, so a seed plays the same game again), seats as
+``--players`` says, the seeds ``--seed`` * 1,000,003 + game. At every action each
+game records, for the spectator and for the seat to move, that viewer's features
+(:func:`cartagena_net.bots.value.features` on the engine's view for it and the cards it
+saw enter hidden hands), and the game's winner. The last ``--hold`` share of the games
+is held out: the figures printed (log loss, Brier score, expected calibration error over
+ten bins) are of the spectator's positions of those games.
+
+The fit (numpy, a test extra; the package never imports it): a tiny network shared by
+every seat (``--hidden`` tanh units and a linear part), a seat's chance its softmax
+share, the winner's log likelihood maximised by Adam with a little L2. The weights go to
+``cartagena_net/bots/models/<family>.json`` with the data, seed and figures in ``meta``.
+
+    nice python3 tests/benchmarks/train_value.py --family jamaica --games 1200
+    nice python3 tests/benchmarks/train_value.py --family magic --games 1200
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+RULES = {  # family -> the (preset, options) its games are played by
+    "jamaica": [("jamaica", {})],
+    "magic": [("studiogiochi-2017", {"magic": True}), ("studiogiochi-2017", {})],
+}
+
+
+def bot_for(rng: random.Random, seat: int) -> tuple[str, dict]:
+    r = rng.random()
+    if r < 0.35:
+        return "greedy", {}
+    return "ismcts", {"iterations": 150 if r < 0.7 else 300, "deterministic": True}
+
+
+def play_game(family: str, players: int, seed: int) -> dict:
+    """One game: ``{"rows": [[features of each seat]...], "spectator": [bool...],
+    "winner": seat, "players": n}``."""
+    from cartagena_net.bots.kinds import make_bot
+    from cartagena_net.bots.value import features
+    from cartagena_net.engine import SPECTATOR, make_game, view
+    from cartagena_net.engine.determinize import track_known
+
+    rng = random.Random(seed)
+    preset, opts = RULES[family][seed % len(RULES[family])]
+    game = make_game(preset, players=players, **opts)
+    state = game.new_state(seed=seed)
+    bots = []
+    for s in range(players):
+        kind, kw = bot_for(rng, s)
+        bots.append(make_bot(kind, random.Random(seed * 7 + s), **kw))
+    viewers = [SPECTATOR, *range(players)]
+    known: dict = {v: {} for v in viewers}
+    told = 0
+    rows, spect = [], []
+    moves = 0
+    while not state.is_over and moves < 2000:
+        seen = {}
+        for v in viewers:
+            seen[v] = view(state, v, since=told)
+            track_known(known[v], seen[v]["events"], -1 if v == SPECTATOR else v)
+        told = state.event_count
+        seat = state.actor
+        rows.append(features(seen[SPECTATOR], known[SPECTATOR]))
+        spect.append(True)
+        rows.append(features(seen[seat], known[seat]))
+        spect.append(False)
+        legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+        state.apply(bots[seat].choose(view(state, seat), legal))
+        moves += 1
+    if not state.is_over:
+        return {"rows": [], "spectator": [], "winner": -1, "players": players}
+    return {"rows": rows, "spectator": spect, "winner": state.outcome.winner,
+            "players": players}
+
+
+def _numbered(task: tuple) -> tuple[int, dict]:
+    family, players, seed, g = task
+    return g, play_game(family, players, seed)
+
+
+def fit(data: list[dict], hidden: int, epochs: int, seed: int, l2: float) -> dict:
+    import numpy as np
+
+    from cartagena_net.bots.value import FEATURES
+
+    f = len(FEATURES)
+    rs = np.random.default_rng(seed)
+    params = {"w1": rs.normal(0, 0.3, (hidden, f)), "b1": np.zeros(hidden),
+              "w2": rs.normal(0, 0.3, hidden), "lin": np.zeros(f)}
+    groups = []  # by seat count: X (N, n, F), y (N,)
+    for n in sorted({d["players"] for d in data}):
+        xs = [r for d in data if d["players"] == n for r in d["rows"]]
+        ys = [d["winner"] for d in data if d["players"] == n for _ in d["rows"]]
+        if xs:
+            groups.append((np.asarray(xs, float), np.asarray(ys)))
+    total = sum(len(y) for _, y in groups)
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v2 = {k: np.zeros_like(v) for k, v in params.items()}
+    lr, b1, b2 = 0.01, 0.9, 0.999
+    for t in range(1, epochs + 1):
+        grads = {k: np.zeros_like(v) for k, v in params.items()}
+        loss = 0.0
+        for X, y in groups:
+            pre = X @ params["w1"].T + params["b1"]  # (N, n, H)
+            h = np.tanh(pre)
+            s = h @ params["w2"] + X @ params["lin"]  # (N, n)
+            s -= s.max(axis=1, keepdims=True)
+            p = np.exp(s)
+            p /= p.sum(axis=1, keepdims=True)
+            idx = np.arange(len(y))
+            loss -= np.log(p[idx, y] + 1e-12).sum()
+            g = p.copy()
+            g[idx, y] -= 1.0  # d loss / d s
+            g /= total
+            grads["w2"] += np.einsum("ns,nsh->h", g, h)
+            grads["lin"] += np.einsum("ns,nsf->f", g, X)
+            gh = g[:, :, None] * params["w2"] * (1 - h * h)  # (N, n, H)
+            grads["w1"] += np.einsum("nsh,nsf->hf", gh, X)
+            grads["b1"] += gh.sum(axis=(0, 1))
+        for k in ("w1", "w2", "lin"):
+            grads[k] += l2 * params[k]
+        for k in params:
+            m[k] = b1 * m[k] + (1 - b1) * grads[k]
+            v2[k] = b2 * v2[k] + (1 - b2) * grads[k] ** 2
+            mh = m[k] / (1 - b1 ** t)
+            vh = v2[k] / (1 - b2 ** t)
+            params[k] -= lr * mh / (np.sqrt(vh) + 1e-8)
+        if t % 200 == 0:
+            print(f"epoch {t}: log loss {loss / total:.4f}", file=sys.stderr)
+    return {"w1": params["w1"].round(5).tolist(), "b1": params["b1"].round(5).tolist(),
+            "w2": params["w2"].round(5).tolist(), "b2": 0.0,
+            "lin": params["lin"].round(5).tolist()}
+
+
+def score(pairs: list[tuple[float, int]]) -> dict:
+    """Brier score and expected calibration error (ten bins) of (chance, won) pairs."""
+    n = len(pairs)
+    brier = sum((p - w) ** 2 for p, w in pairs) / n
+    bins: list[list[tuple[float, int]]] = [[] for _ in range(10)]
+    for p, w in pairs:
+        bins[min(9, int(p * 10))].append((p, w))
+    ece = sum(abs(sum(p for p, _ in b) - sum(w for _, w in b)) for b in bins if b) / n
+    return {"brier": round(brier, 4), "ece": round(ece, 4), "pairs": n}
+
+
+def held_out(model_data: dict, data: list[dict]) -> dict:
+    import math
+
+    from cartagena_net.bots.value import Model
+
+    model = Model(model_data)
+    pairs = []
+    loss = 0.0
+    positions = 0
+    for d in data:
+        for rows, spect in zip(d["rows"], d["spectator"]):
+            if not spect:
+                continue
+            ch = model.chances(rows)
+            loss -= math.log(max(ch[d["winner"]], 1e-12))
+            positions += 1
+            pairs += [(p, int(s == d["winner"])) for s, p in enumerate(ch)]
+    out = score(pairs)
+    out["log_loss"] = round(loss / max(1, positions), 4)
+    return out
+
+
+def main() -> int:
+    from cartagena_net.bots.value import FEATURES
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--family", choices=sorted(RULES), default="jamaica")
+    ap.add_argument("--games", type=int, default=1200)
+    ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 4])
+    ap.add_argument("--seed", type=int, default=58)
+    ap.add_argument("--hidden", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=1500)
+    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--hold", type=float, default=0.2)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--cache", help="a file of the games, one a line (kept and added to)")
+    ap.add_argument("--out", help="the model file (default: the package's)")
+    args = ap.parse_args()
+    start = time.perf_counter()
+    cache = Path(args.cache) if args.cache else None
+    done: dict[int, dict] = {}
+    if cache is not None and cache.exists():  # one game a line: a run stopped goes on
+        for line in cache.read_text().splitlines():
+            try:
+                g = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by a stop
+            done[g.pop("game")] = g
+    todo = [g for g in range(args.games) if g not in done]
+    out = cache.open("a") if cache is not None else None
+    with multiprocessing.Pool(args.workers) as pool:
+        tasks = [(args.family, args.players[g % len(args.players)],
+                  args.seed * 1_000_003 + g, g) for g in todo]
+        for g, d in pool.imap_unordered(_numbered, tasks):
+            done[g] = d
+            if out is not None:
+                out.write(json.dumps({"game": g, **d}) + "\n")
+                out.flush()
+    if out is not None:
+        out.close()
+    data = [done[g] for g in range(args.games) if done[g]["winner"] >= 0]
+    made = time.perf_counter() - start
+    cut = int(len(data) * (1 - args.hold))
+    train, test = data[:cut], data[cut:]
+    weights = fit(train, args.hidden, args.epochs, args.seed, args.l2)
+    model = {"name": args.family, "features": list(FEATURES), **weights}
+    figures = held_out(model, test)
+    fitted = held_out(model, train)
+    model["meta"] = {
+        "trained_by": "tests/benchmarks/train_value.py",
+        "command": " ".join(["train_value.py", *sys.argv[1:]]),
+        "games": len(data), "held_out_games": len(test), "seed": args.seed,
+        "rules": [[p, o] for p, o in RULES[args.family]], "players": args.players,
+        "bots": "each seat greedy (35%) or ismcts of 150 or 300 iterations",
+        "held_out": figures, "train": fitted}
+    out = Path(args.out) if args.out else (ROOT / "cartagena_net" / "bots" / "models"
+                                           / f"{args.family}.json")
+    out.write_text(json.dumps(model, separators=(",", ":")) + "\n")
+    print(json.dumps({"bench": "train-value", "family": args.family, "games": len(data),
+                      "positions": sum(len(d["rows"]) for d in data),
+                      "held_out": figures, "train": fitted,
+                      "games_seconds": round(made, 1),
+                      "seconds": round(time.perf_counter() - start, 1), "out": str(out)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

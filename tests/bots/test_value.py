@@ -1,0 +1,95 @@
+"""The value model: it reads a viewer's view alone (every card that viewer cannot see
+dealt anew, the same chances), its shipped weights load for the rules they serve, and
+rules without a model get none (their callers fall back to playouts)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cartagena_net.bots import value
+from cartagena_net.engine import SPECTATOR, make_game, view
+from cartagena_net.engine.determinize import Determinizer, track_known
+
+from .test_coach import redeal
+from .test_ismcts import random_position
+
+SERVED = [("jamaica", {}), ("studiogiochi-2017", {"magic": True}),
+          ("studiogiochi-2017", {})]
+SERVED_IDS = ["jamaica", "magic", "2017"]
+
+
+def chances_of(state, viewer):
+    seen = view(state, viewer, since=0)
+    known = track_known({}, seen["events"], -1 if viewer == SPECTATOR else viewer)
+    return value.chances(view(state, viewer), known)
+
+
+@pytest.mark.parametrize(("preset", "options"), SERVED, ids=SERVED_IDS)
+def test_the_shipped_model_loads_for_the_rules_it_serves(preset, options):
+    state = make_game(preset, players=4, **options).new_state(seed=1)
+    model = value.model_for(view(state, SPECTATOR))
+    assert model is not None
+    assert model.meta["games"] >= 100 and model.meta["seed"] is not None
+    got = chances_of(state, SPECTATOR)
+    assert len(got) == 4 and abs(sum(got) - 1) < 1e-9
+    assert all(0.05 < p < 0.6 for p in got)  # nobody is far ahead at the start
+
+
+@pytest.mark.parametrize(("preset", "options"), SERVED, ids=SERVED_IDS)
+@pytest.mark.parametrize("viewer", [SPECTATOR, 0, 1])
+def test_redealing_every_hidden_card_gives_the_same_chances(preset, options, viewer):
+    changed = 0
+    for seed in range(4):
+        state = random_position(preset, options, 500 + seed, players=2 + seed % 3)
+        if viewer != SPECTATOR and viewer >= state.game.players:
+            continue
+        other = redeal(state, viewer)
+        changed += other.hands != state.hands or other.stock != state.stock
+        a, b = chances_of(state, viewer), chances_of(other, viewer)
+        assert a is not None and a == b, (preset, seed)
+        # a determinization of the viewer's view, read through that viewer's view again
+        seen = view(state, viewer, since=0)
+        known = track_known({}, seen["events"], -1 if viewer == SPECTATOR else viewer)
+        sample = Determinizer(view(state, viewer), known).sample(random.Random(seed))
+        resampled = view(sample, viewer)
+        assert value.chances(resampled, known) == a
+    assert changed
+
+
+def test_the_model_moves_with_the_race():
+    state = make_game("jamaica", players=2).new_state(seed=3)
+    seen = view(state, SPECTATOR)
+    even = value.chances(seen)
+    ahead = dict(seen, seats=[dict(seen["seats"][0], pirates=[20, 25, 30, 33, 37, 37]),
+                              seen["seats"][1]])
+    behind = dict(seen, seats=[seen["seats"][0],
+                               dict(seen["seats"][1], pirates=[20, 25, 30, 33, 37, 37])])
+    assert value.chances(ahead)[0] > 0.9 and value.chances(behind)[0] < 0.1
+    assert 0.2 < even[0] < 0.8
+
+
+def test_rules_without_a_model_get_none():
+    for preset, options in [("ravensburger", {}), ("jamaica", {"row_size": 6}),
+                            ("studiogiochi-2017", {"magic": True, "story": "whole"}),
+                            ("tortuga", {})]:
+        state = make_game(preset, players=3, **options).new_state(seed=2)
+        assert value.model_for(view(state, SPECTATOR)) is None, preset
+        assert value.chances(view(state, SPECTATOR)) is None
+
+
+def test_the_room_moves_half_way_to_each_new_estimate():
+    assert value.smoothed(None, [0.2, 0.8]) == [0.2, 0.8]
+    assert value.smoothed([0.5, 0.5], [0.1, 0.9]) == pytest.approx([0.3, 0.7])
+    assert value.smoothed([0.5, 0.5], [0.2, 0.3, 0.5]) == [0.2, 0.3, 0.5]  # a new table
+
+
+def test_a_finished_game_is_certain_and_a_model_of_other_features_is_refused():
+    state = random_position("jamaica", {}, 9, players=3)
+    while not state.is_over:
+        state.apply(random.Random(len(state.history)).choice(state.legal_actions()))
+    w = state.outcome.winner
+    assert value.chances(view(state, SPECTATOR)) == [float(s == w) for s in range(3)]
+    with pytest.raises(ValueError, match="features"):
+        value.Model({"name": "x", "features": ["togo"], "w1": [], "b1": [], "w2": [],
+                     "lin": []})
