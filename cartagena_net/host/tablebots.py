@@ -34,20 +34,32 @@ log = Logger(namespace="cartagena.host.table")
 DISK_RETRY = 2.0  # seconds between a bot's tries while the disk refuses its journal
 
 
-def check_bot_kind(kind: str) -> None:
-    """HostError ``bad-field`` unless ``kind`` is one of the bots' kinds."""
-    from cartagena_net.bots.kinds import BOT_KINDS
+def check_bot_kind(kind: str, level: str | None = None) -> None:
+    """HostError ``bad-field`` unless ``kind`` is one of the bots' kinds and ``level``
+    (if any) one of the levels of a searching bot (only ``ismcts`` takes one)."""
+    from cartagena_net.bots.kinds import BOT_KINDS, LEVELS
 
     if kind not in BOT_KINDS:
         raise HostError("bad-field", "unknown-bot", kind=repr(kind), kinds=", ".join(BOT_KINDS))
+    if level is None:
+        return
+    if level not in LEVELS:
+        raise HostError("bad-field", "unknown-level", level=repr(level),
+                        levels=", ".join(LEVELS))
+    if kind != "ismcts":
+        raise HostError("bad-field", "bot-level-kind", kind=kind)
 
 
-def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
+def load_bot(kind: str, rng: random.Random, config: Any = None,
+             level: str | None = None) -> Any:
     """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
-    searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
+    searching bot at ``level`` if given (its own budget, whatever ``bot_think`` says),
+    else at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
     from cartagena_net.bots.kinds import make_bot
 
-    check_bot_kind(kind)
+    check_bot_kind(kind, level)
+    if level is not None:
+        return make_bot(kind, rng, level=level)
     if config is None:
         return make_bot(kind, rng)
     return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)
