@@ -50,8 +50,11 @@ class Seat:
         self.takeover_kind = kind if bot is not None else None
 
     def level(self, default: str | None = None) -> str | None:
-        """The level its own searching bot plays at: its ``bot_level``, else ``default``
-        (the host's level; None where the host times its bots); None for any other seat."""
+        """The level its own bot plays at: a searching bot's ``bot_level``, else ``default``
+        (the host's level; None where the host times its bots); a greedy bot's is easy;
+        None for any other seat (a person, a random bot, a stand-in)."""
+        if self.bot_kind == "greedy":
+            return "easy"
         if self.bot_kind != "ismcts":
             return None
         return self.bot_level or default

@@ -50,6 +50,13 @@ def check_bot_kind(kind: str, level: str | None = None) -> None:
         raise HostError("bad-field", "bot-level-kind", kind=kind)
 
 
+def level_kind(level: str) -> str:
+    """The kind of bot a level's bot is (easy: ``greedy``; normal, hard: ``ismcts``)."""
+    from cartagena_net.bots.kinds import LEVELS
+
+    return LEVELS[level][0]
+
+
 def load_bot(kind: str, rng: random.Random, config: Any = None,
              level: str | None = None) -> Any:
     """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
@@ -59,7 +66,7 @@ def load_bot(kind: str, rng: random.Random, config: Any = None,
 
     check_bot_kind(kind, level)
     if level is not None:
-        return make_bot(kind, rng, level=level)
+        return make_bot(level_kind(level), rng, level=level)
     if config is None:
         return make_bot(kind, rng)
     return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)

@@ -48,6 +48,14 @@ def test_a_normal_and_a_hard_bot_keep_their_levels_through_a_resume_and_the_reco
         ann.send(messages.RemoveBot(table=tid, seat=plain["seat"]))
         await ann.expect(messages.Lobby, lambda m: not any(s["bot"] for s in _seats(m, tid)))
 
+        ann.send(messages.AddBot(table=tid, kind="ismcts", level="easy"))  # the greedy bot
+        lobby = await ann.expect(messages.Lobby, lambda m: any(s["bot"] for s in _seats(m, tid)))
+        (easy,) = [s for s in _seats(lobby, tid) if s["bot"]]
+        assert (easy["bot"], easy["level"]) == ("greedy", "easy")
+        assert table.seats[easy["seat"]].bot_level is None
+        ann.send(messages.RemoveBot(table=tid, seat=easy["seat"]))
+        await ann.expect(messages.Lobby, lambda m: not any(s["bot"] for s in _seats(m, tid)))
+
         ann.send(messages.AddBot(table=tid, kind="ismcts", level="normal"))
         ann.send(messages.AddBot(table=tid, kind="ismcts", level="hard"))
         lobby = await ann.expect(messages.Lobby, lambda m: sum(
