@@ -47,7 +47,7 @@ def check_bot_kind(kind: str, level: str | None = None) -> None:
         raise HostError("bad-field", "unknown-level", level=repr(level),
                         levels=", ".join(LEVELS))
     if kind != "ismcts":
-        raise HostError("bad-field", "bot-level-kind", kind=kind)
+        raise HostError("bad-field", "bot-level-kind")
 
 
 def level_kind(level: str) -> str:
