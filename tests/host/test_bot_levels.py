@@ -31,7 +31,7 @@ def test_a_normal_and_a_hard_bot_keep_their_levels_through_a_resume_and_the_reco
         # the host times its own bots (--think 0.05): a level given to add_bot overrides it
         host = make_host(records_dir=str(records), state_dir=str(state), bot_think=0.05)
         tid = host.create_table("levels", "jamaica", OPTIONS)
-        ((ann, a, token),) = await seat_players(host.port, tid, ["ann"])
+        ((ann, a, _token),) = await seat_players(host.port, tid, ["ann"])
         for kind in ("greedy", "random"):
             ann.send(messages.AddBot(table=tid, kind=kind, level="hard"))
             err = await ann.expect(messages.Error)
