@@ -99,7 +99,9 @@ def players(table: Any) -> list[dict[str, Any]]:
     from cartagena_net.records.format import player
 
     config = table.host.config
-    return [player(s.index, s.color, s.name, bot=s.bot_kind, level=s.bot_level or config.bot_level,
+    # a seat's own level (add_bot.level) counts before the host's --level and --think
+    return [player(s.index, s.color, s.name, bot=s.bot_kind,
+                   level=s.bot_level or config.bot_level,
                    think=None if s.bot_level else config.bot_think) for s in table.seats]
 
 
