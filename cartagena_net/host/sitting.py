@@ -19,7 +19,7 @@ from twisted.logger import Logger
 from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.seats import Seat
-from cartagena_net.host.tablebots import check_bot_kind, level_kind, load_bot
+from cartagena_net.host.tablebots import check_bot_kind, load_bot, seat_bot
 from cartagena_net.host.tokens import new_token, same_secret
 from protocol import messages
 
@@ -218,8 +218,7 @@ class Sitting:
         if conn is not None:
             self.require_owner(conn)
         check_bot_kind(kind, level)  # an unknown kind or level is refused, wherever it sits
-        if level is not None and level_kind(level) != kind:
-            kind, level = level_kind(level), None  # easy: the greedy bot is that level
+        kind, level = seat_bot(kind, level, t.host.config)  # easy: the greedy bot
         if t.playing:
             return self._hand_to_bot(seat, kind)
         chosen = self._choose_seat(seat, None)

@@ -57,6 +57,18 @@ def level_kind(level: str) -> str:
     return LEVELS[level][0]
 
 
+def seat_bot(kind: str, level: str | None, config: Any) -> tuple[str, str | None]:
+    """The (kind, own level) a bot seat gets for ``add_bot``'s ``kind`` and ``level``: the
+    easy level is the greedy bot, asked for by name or as the host's own level (its
+    ``--level easy`` without ``--think``); normal and hard stay the seat's own level."""
+    if level is not None and level_kind(level) != kind:
+        return level_kind(level), None
+    if (kind == "ismcts" and level is None and config is not None
+            and config.bot_think is None and level_kind(config.bot_level) != kind):
+        return level_kind(config.bot_level), None
+    return kind, level
+
+
 def load_bot(kind: str, rng: random.Random, config: Any = None,
              level: str | None = None) -> Any:
     """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a

@@ -106,3 +106,27 @@ def test_a_normal_and_a_hard_bot_keep_their_levels_through_a_resume_and_the_reco
             await stop_host(again)
 
     run(scenario())
+
+
+def test_the_hosts_own_level_easy_seats_the_greedy_bot_and_says_so():
+    """On a host started with --level easy, add_bot without a level (an older client, or
+    the lobby's b) seats the easy level's bot, the greedy one, as the host's own bots are:
+    not a searching bot that would play at normal while the lobby said easy."""
+    async def scenario() -> None:
+        host = make_host(bot_level="easy")
+        try:
+            tid = host.create_table("easy", "jamaica", OPTIONS)
+            ((ann, _seat, _token),) = await seat_players(host.port, tid, ["ann"])
+            ann.send(messages.AddBot(table=tid, kind="ismcts"))
+            ann.send(messages.AddBot(table=tid, kind="ismcts", level="hard"))
+            lobby = await ann.expect(messages.Lobby, lambda m: all(
+                s["name"] for s in _seats(m, tid)))
+            bots = sorted((s["bot"], s["level"]) for s in _seats(lobby, tid) if s["bot"])
+            assert bots == [("greedy", "easy"), ("ismcts", "hard")]
+            table = host.lobby.tables[tid]
+            assert sorted(type(s.bot).__name__ for s in table.seats if s.bot) == [
+                "GreedyBot", "IsmctsBot"]
+        finally:
+            await stop_host(host)
+
+    run(scenario())

@@ -135,7 +135,7 @@ def test_the_owner_adds_a_hard_and_a_normal_bot_from_the_bot_choice(browser, hos
     wait_for(browser, "!document.getElementById('bot-level').hidden", "the bot choice")
     choice = Select(browser.find_element(By.ID, "bot-level"))
     assert [o.text for o in choice.options] == [
-        "thinking bot, the host's level", "greedy bot, easy", "thinking bot, normal",
+        "the host's level", "greedy bot, easy", "thinking bot, normal",
         "thinking bot, hard", "random bot"]
     for element_id in ("bot-level", "add-bot"):
         box = browser.find_element(By.ID, element_id).rect

@@ -355,7 +355,7 @@
     const select = $("bot-level");
     if (select.options.length) return;  // filled once; the language does not change here
     const words = {
-      "": `${Names.bot("ismcts")}, ${tr("the host's level")}`, easy: Names.bot("greedy", "easy"),
+      "": tr("the host's level"), easy: Names.bot("greedy", "easy"),
       normal: Names.bot("ismcts", "normal"), hard: Names.bot("ismcts", "hard"), random: Names.bot("random"),
     };
     for (const [value, text] of Object.entries(words)) select.append(el("option", { value }, text));
