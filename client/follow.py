@@ -14,6 +14,7 @@ from cartagena_net.engine.numbers import reconcile
 from cartagena_net.i18n import N_, _
 from client.plain import bye_reason, plain_error
 from client.sentences import event_lines
+from client.uistate import add_bot_message
 
 LOG_KEEP = 5000  # the whole game's log (a game has a few hundred lines)
 HISTORY_KEEP = 2000
@@ -100,8 +101,7 @@ class HostFollowing:
             else _("seated at table {table}, seat {seat}").format(table=self.table, seat=self.seat)
         )
         for _bot in range(self.auto_bots if self.seat is not None else 0):
-            self.send({"type": "add_bot", "table": self.table, "seat": None,
-                       "kind": self.auto_bot_kind})
+            self.send(add_bot_message(self.table, self.auto_bot_kind))
         self.auto_bots = 0
         if self.auto_start and self.seat is not None:
             self.auto_start = False

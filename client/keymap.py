@@ -140,7 +140,8 @@ def waiting_keys(model: Any) -> KeyPairs:
     pairs: KeyPairs = []
     if model.may_manage():
         pairs += [("↑↓", _("choose a seat")), ("b", _("add a bot (the host's level)")),
-                  ("e", _("add an easy bot")), ("B", _("add a random bot")),
+                  ("e", _("add an easy bot")), ("N", _("add a normal bot")),
+                  ("H", _("add a hard bot")), ("B", _("add a random bot")),
                   ("x", _("remove the chosen bot or empty seat")), ("s/Enter", _("start"))]
     pairs += [("c", _("chat")), ("l", _("leave the table") if model.seat is not None
                               else _("stop watching")), ("q", _("quit")), ("?", _("help"))]

@@ -315,8 +315,10 @@ class ReaderClient(ReaderCommands, HostLink):
         for line in seats_lines(m):
             self.say(line)
         if first:
-            self.say(_("Type bot to add a bot, remove and a seat's number to remove one, "
-                       "start to start, leave to leave.") if m.may_manage() else
+            self.say(_("Type bot to add a bot (an easy one; bot normal or bot hard for a "
+                       "thinking one, bot random for one that plays at random), remove and a "
+                       "seat's number to remove one, start to start, leave to leave.")
+                     if m.may_manage() else
                      _("The table's owner starts the game; type leave to leave."))
 
     def _say_intro(self) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cartagena_net.i18n import N_, _
+from cartagena_net.i18n import N_, _, pgettext
+from cartagena_net.i18n.words import BOT_LEVELS
 from client.glyphs import color_name
 from client.plain import quit_question
 from client.reader_words import (
@@ -20,15 +21,31 @@ from client.reader_words import (
     others_lines,
     turn_question,
 )
-from client.uistate import COLORS
+from client.uistate import COLORS, add_bot_message
 
 HELP_GAME = N_("During a game: a number and Enter plays that move; board, hand, pirates, "
                "others, log, chances, hint, moves (say the moves again), back, chat TEXT, "
                "leave, quit.")
 HELP_LOBBY = N_("In the lobby: a table's number and Enter sits down; watch N, new (a new "
                 "table), tables, name NEW-NAME, colour, resume, chat TEXT, quit.")
-HELP_ROOM = N_("At a table before its game: seats, bot (add a bot; bot random: an easy "
-               "one), remove N (a bot's seat), start, leave, chat TEXT, quit.")
+HELP_ROOM = N_("At a table before its game: seats, bot LEVEL (add a bot: easy, normal, hard "
+               "or random; bot alone: an easy one), remove N (a bot's seat), start, leave, "
+               "chat TEXT, quit.")
+
+
+def bot_choice(word: str) -> str | None:
+    """The bot a reader's ``bot`` command names (one of client.uistate.BOT_CHOICES), in
+    English or the reader's language: ``easy`` (also alone), ``normal``, ``hard``,
+    ``random``; None for any other word."""
+    low = word.strip().lower()
+    if not low:
+        return "easy"
+    for name in ("easy", "normal", "hard"):
+        if low in (name, pgettext("bot level", BOT_LEVELS[name]).lower()):
+            return name
+    if low in ("random", _("random").lower()):
+        return "random"
+    return None
 
 
 def is_number(text: str) -> bool:
@@ -264,8 +281,11 @@ class ReaderCommands:
         if m.table is None or not m.may_manage() or m.game_running:
             self.say(_("Only the table's owner adds bots, before the game."))
             return
-        kind = "random" if rest.lower() in ("random", _("random")) else "greedy"
-        m.send({"type": "add_bot", "table": m.table, "seat": None, "kind": kind})
+        choice = bot_choice(rest)
+        if choice is None:
+            self.say(_("Which bot? Type bot and easy, normal, hard or random."))
+            return
+        m.send(add_bot_message(m.table, choice))
 
     def cmd_remove(self, rest: str) -> None:
         m = self.model

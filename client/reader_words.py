@@ -15,6 +15,7 @@ from typing import Any
 
 from cartagena_net.engine.sentences import event_sentence
 from cartagena_net.i18n import _, language, ngettext, percent, translation
+from cartagena_net.i18n.words import bot_words
 from client.glyphs import card_count, color_name, symbol_name
 from client.landing import advance_to, morgan_to, place_name, retreat_to
 from client.powers import describe
@@ -448,8 +449,8 @@ def seats_lines(m: Any) -> list[str]:
         color = color_name(str(s.get("color") or "")) if s.get("color") else ""
         if not name and s.get("seat") == m.seat and m.seat is not None:
             name = m.name  # the lobby has not heard of this player's seat yet
-        who = (_("empty") if not name else _("{name} (bot)").format(name=name) if s.get("bot")
-               else name)
+        who = (_("empty") if not name else _("{name} ({kind})").format(
+            name=name, kind=bot_words(s["bot"], s.get("level"))) if s.get("bot") else name)
         mine = " " + _("(you)") if s.get("seat") == m.seat else ""
         out.append(_("Seat {n}, {color}: {who}").format(n=int(s.get("seat", 0)) + 1,
                                                         color=color or _("any colour"),

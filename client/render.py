@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from cartagena_net.i18n import N_, NP_, _, ngettext, pgettext
-from cartagena_net.i18n.words import bot_kind, options_words
+from cartagena_net.i18n.words import bot_kind, bot_words, options_words
 from client.game_screen import render_game, render_log
 from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
@@ -196,7 +196,8 @@ def _seat_text(seat: dict[str, Any], owner: Any) -> str:
     if seat.get("bot") and seat.get("name") and seat.get("connected") is False:
         who = _("{name} (away; a {kind} plays)").format(name=who, kind=bot_kind(seat["bot"]))
     elif seat.get("bot"):
-        who = _("{name} ({kind})").format(name=who, kind=bot_kind(seat["bot"]))
+        who = _("{name} ({kind})").format(name=who,
+                                          kind=bot_words(seat["bot"], seat.get("level")))
     if seat.get("name") and not seat.get("bot") and seat.get("connected") is False:
         who += " " + _("(away)")
     if owner is not None and seat.get("seat") == owner:
@@ -306,8 +307,8 @@ FORM_FIELDS = {"rules": NP_("form", "rules"), "players": NP_("form", "players"),
                "options": NP_("form", "options"), "hints": NP_("form", "hints"),
                "chances": NP_("form", "players see the chances"),
                "password": NP_("form", "password"), "bot_kind": NP_("form", "bots' level")}
-BOT_KIND_WORDS = {"ismcts": N_("the host's level"), "greedy": N_("easy"),
-                  "random": N_("random")}
+BOT_KIND_WORDS = {"ismcts": N_("the host's level"), "greedy": N_("easy"), "easy": N_("easy"),
+                  "normal": N_("normal"), "hard": N_("hard"), "random": N_("random")}
 
 
 def _option_value(model: ClientModel, f: Any, name: str) -> tuple[str, bool]:
@@ -376,8 +377,8 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
                         "(watchers always see them)"), width, DIM)
     elif rows[f.row] == "bot_kind":
         lines += wrap(_("the bots the form seats: the host's searching bot at the level it "
-                        "runs (normal unless it was started with --level), an easy one, or "
-                        "one that plays at random"), width, DIM)
+                        "runs (normal unless it was started with --level), an easy, a normal "
+                        "or a hard one, or one that plays at random"), width, DIM)
     elif rows[f.row] == "password":
         lines += wrap(_("others need it to sit or watch here; none: anyone may"), width, DIM)
     elif title:

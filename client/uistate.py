@@ -49,7 +49,24 @@ class OptionSpec:
 # The form's own rows, before one row per game option; ``opt:NAME`` rows follow.
 BASE_FIELDS = ("rules", "players", "bots", "name", "options", "hints", "chances", "password",
                "bot_kind")
-BOT_KINDS = ("ismcts", "greedy", "random")  # the form's bots: the host's level, easy, random
+# The bots a table's owner adds (the form's bots, the waiting room's keys, the reader's
+# bot command): the host's searching bot at the level it runs, one of each level (easy
+# is the greedy bot), or one that plays at random; each as add_bot's kind and level.
+BOT_CHOICES: dict[str, tuple[str, str | None]] = {
+    "ismcts": ("ismcts", None), "easy": ("greedy", None), "normal": ("ismcts", "normal"),
+    "hard": ("ismcts", "hard"), "random": ("random", None),
+}
+BOT_KINDS = tuple(BOT_CHOICES)
+
+
+def add_bot_message(table: Any, choice: str, seat: int | None = None) -> dict[str, Any]:
+    """The ``add_bot`` message for one of :data:`BOT_CHOICES` (``greedy``: the easy one).
+    The host's level and easy send no level, as a client before levels did."""
+    kind, level = BOT_CHOICES.get("easy" if choice == "greedy" else choice, (choice, None))
+    msg: dict[str, Any] = {"type": "add_bot", "table": table, "seat": seat, "kind": kind}
+    if level is not None:
+        msg["level"] = level
+    return msg
 
 
 @dataclass

@@ -39,6 +39,8 @@ from .fields import (
 from .versions import PROTOCOL_VERSIONS
 
 ROLES = ("player", "spectator")
+#: A searching bot's levels (``add_bot.level``, a lobby seat's ``level``).
+BOT_LEVELS = ("easy", "normal", "hard")
 TABLE_STATUSES = ("waiting", "playing", "finished")
 
 #: Largest counts accepted in sequence fields.
@@ -87,12 +89,14 @@ class SeatInfo(Record):
         "color": Str(16),
         "bot": Opt(Str(16)),
         "connected": Bool(),
+        "level": Opt(Enum(*BOT_LEVELS)),
     }
     seat: int
     color: str
     name: str | None = None
     bot: str | None = None
     connected: bool = False
+    level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -294,13 +298,15 @@ class Leave(Message):
 
 @dataclass(frozen=True)
 class AddBot(Message):
-    """C->H: seat a bot (seat nil = first free seat)."""
+    """C->H: seat a bot (seat nil = first free seat; level nil = the host's level)."""
 
     TYPE: ClassVar[str] = "add_bot"
-    FIELDS: ClassVar = {"table": _TABLE, "seat": Opt(_SEAT), "kind": Str(16)}
+    FIELDS: ClassVar = {"table": _TABLE, "seat": Opt(_SEAT), "kind": Str(16),
+                        "level": Opt(Enum(*BOT_LEVELS))}
     table: int
     seat: int | None = None
     kind: str = "random"
+    level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -456,7 +462,7 @@ def decode(d: dict[str, Any]) -> Message:
 
 
 __all__ = [
-    "MESSAGE_TYPES", "Action", "AddBot", "Bye", "Chat", "CreateTable", "Error",
+    "BOT_LEVELS", "MESSAGE_TYPES", "Action", "AddBot", "Bye", "Chat", "CreateTable", "Error",
     "Hello", "Hint", "JoinTable", "Joined", "Leave", "Lobby", "Message", "Ping", "Pong",
     "RemoveBot", "Resumed", "SeatInfo", "Start", "State", "TableInfo", "Welcome",
     "decode",

@@ -186,6 +186,9 @@ REASONS: dict[str, str] = {
     "no-bot": N_("seat {seat} has no bot"),
     "seats-unusable": N_("a {rules} table cannot have {seats}"),
     "unknown-bot": N_("unknown bot kind {kind} (one of {kinds})"),
+    "unknown-level": N_("unknown bot level {level} (one of {levels})"),
+    "bot-level-kind": N_("only a thinking bot plays at a level (easy, normal or hard); "
+                         "a random or a greedy bot has none"),
     "hint-seated-only": N_("only a seated player may ask for a hint"),
     "no-hints": N_("table {table} does not allow hints (its owner chooses when creating it)"),
     "not-playing": N_("table {table} is not playing"),

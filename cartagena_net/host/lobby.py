@@ -255,7 +255,7 @@ class Lobby:
         table.leave(conn)
 
     def on_AddBot(self, conn: Any, msg: Any) -> None:
-        self._at(conn, msg.table).add_bot(conn, msg.seat, msg.kind)
+        self._at(conn, msg.table).add_bot(conn, msg.seat, msg.kind, msg.level)
 
     def on_RemoveBot(self, conn: Any, msg: Any) -> None:
         self._at(conn, msg.table).remove_bot(conn, msg.seat)

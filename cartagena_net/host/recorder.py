@@ -99,8 +99,10 @@ def players(table: Any) -> list[dict[str, Any]]:
     from cartagena_net.records.format import player
 
     config = table.host.config
-    return [player(s.index, s.color, s.name, bot=s.bot_kind, level=config.bot_level,
-                   think=config.bot_think) for s in table.seats]
+    # a seat's own level (add_bot.level) counts before the host's --level and --think
+    return [player(s.index, s.color, s.name, bot=s.bot_kind,
+                   level=s.bot_level or config.bot_level,
+                   think=None if s.bot_level else config.bot_think) for s in table.seats]
 
 
 EVENING = 12 * 3600.0  # the scoreboard counts this host's games that ended this long ago

@@ -114,6 +114,12 @@ class _Replay:
 
             if any(s.get("bot") is not None and s["bot"] not in BOT_KINDS for s in seats):
                 raise ValueError("a seats record with an unknown bot kind")
+            from cartagena_net.bots.kinds import LEVELS
+
+            if any(s.get("level") is not None and (s.get("bot") != "ismcts"
+                                                   or s["level"] not in LEVELS)
+                   for s in seats):
+                raise ValueError("a seats record with a bad bot level")
             self.seats = rec
         elif kind == "game":
             self.started = True
@@ -235,8 +241,9 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
             seat.name = srec.get("name")
             seat.token = srec.get("token")
             seat.bot_kind = srec.get("bot")
+            seat.bot_level = srec.get("level") if seat.bot_kind is not None else None
             if seat.bot_kind is not None:
-                seat.bot = load_bot(seat.bot_kind, table.rng, host.config)
+                seat.bot = load_bot(seat.bot_kind, table.rng, host.config, seat.bot_level)
     if state is None:
         table.match.restore(rep.seq)
     else:

@@ -7,13 +7,15 @@ from typing import Any
 
 @dataclass
 class Seat:
-    """A seat. A human seat has a ``token``; a bot seat has ``bot_kind``."""
+    """A seat. A human seat has a ``token``; a bot seat has ``bot_kind`` and, for a
+    searching bot added at a level of its own, ``bot_level`` (None: the host's level)."""
 
     index: int
     color: str
     name: str | None = None
     token: str | None = None
     bot_kind: str | None = None
+    bot_level: str | None = None  # a searching bot's own level ("easy", "normal", "hard")
     bot: Any = None
     conn: Any = None
     takeover_bot: Any = None
@@ -39,7 +41,7 @@ class Seat:
 
     def clear(self) -> None:
         """Free the seat."""
-        self.name = self.token = self.bot_kind = None
+        self.name = self.token = self.bot_kind = self.bot_level = None
         self.bot = self.conn = self.takeover_bot = self.takeover_kind = None
 
     def stand_in(self, bot: Any, kind: str | None) -> None:
@@ -47,16 +49,31 @@ class Seat:
         self.takeover_bot = bot
         self.takeover_kind = kind if bot is not None else None
 
-    def public(self) -> dict[str, Any]:
-        """The seat as listed in ``lobby`` (no token)."""
+    def level(self, default: str | None = None) -> str | None:
+        """The level its own bot plays at: a searching bot's ``bot_level``, else ``default``
+        (the host's level; None where the host times its bots); a greedy bot's is easy;
+        None for any other seat (a person, a random bot, a stand-in)."""
+        if self.bot_kind == "greedy":
+            return "easy"
+        if self.bot_kind != "ismcts":
+            return None
+        return self.bot_level or default
+
+    def public(self, default_level: str | None = None) -> dict[str, Any]:
+        """The seat as listed in ``lobby`` (no token); ``default_level``: the host's level
+        for a searching bot added without one."""
         return {
             "seat": self.index,
             "name": self.name,
             "color": self.color,
             "bot": self.bot_kind or self.takeover_kind,
             "connected": self.connected if self.occupied else False,
+            "level": self.level(default_level),
         }
 
     def record(self) -> dict[str, Any]:
-        """The seat as journaled (with its token)."""
-        return {"name": self.name, "token": self.token, "bot": self.bot_kind}
+        """The seat as journaled (with its token, and its bot's own level if any)."""
+        rec = {"name": self.name, "token": self.token, "bot": self.bot_kind}
+        if self.bot_level is not None:
+            rec["level"] = self.bot_level
+        return rec

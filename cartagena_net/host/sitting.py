@@ -19,7 +19,7 @@ from twisted.logger import Logger
 from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.seats import Seat
-from cartagena_net.host.tablebots import check_bot_kind, load_bot
+from cartagena_net.host.tablebots import check_bot_kind, load_bot, seat_bot
 from cartagena_net.host.tokens import new_token, same_secret
 from protocol import messages
 
@@ -210,16 +210,21 @@ class Sitting:
 
     # -- owner commands: bots and seats --------------------------------------------
 
-    def add_bot(self, conn: Any | None, seat: int | None, kind: str) -> Seat:
+    def add_bot(self, conn: Any | None, seat: int | None, kind: str,
+                level: str | None = None) -> Seat:
+        """Seat a bot of ``kind`` (a searching bot at its own ``level``, None: the host's);
+        during a game, a stand-in bot (at the host's level) for an absent player."""
         t = self.table
         if conn is not None:
             self.require_owner(conn)
-        check_bot_kind(kind)  # an unknown kind is refused as such, wherever it would sit
+        check_bot_kind(kind, level)  # an unknown kind or level is refused, wherever it sits
+        kind, level = seat_bot(kind, level, t.host.config)  # easy: the greedy bot
         if t.playing:
             return self._hand_to_bot(seat, kind)
         chosen = self._choose_seat(seat, None)
-        bot = load_bot(kind, t.rng, t.host.config)
+        bot = load_bot(kind, t.rng, t.host.config, level)
         chosen.bot_kind = kind
+        chosen.bot_level = level
         chosen.bot = bot
         chosen.name = self.bot_name()
         t.play.journal_seats()

@@ -166,7 +166,8 @@ class Table:
             "spectators": len(self.spectators) + self.viewers.web_watchers(),
             "password": self.password is not None,
             "owner": self.owner,
-            "seats": [s.public() for s in self.seats],
+            "seats": [s.public(None if self.host.config.bot_think is not None
+                               else self.host.config.bot_level) for s in self.seats],
             "hints": self.coach.hints,
             "player_chances": self.player_chances,
             "notices": self.notices(),
@@ -278,8 +279,9 @@ class Table:
 
     # -- owner commands ------------------------------------------------------
 
-    def add_bot(self, conn: Any | None, seat: int | None, kind: str) -> Seat:
-        return self.sitting.add_bot(conn, seat, kind)
+    def add_bot(self, conn: Any | None, seat: int | None, kind: str,
+                level: str | None = None) -> Seat:
+        return self.sitting.add_bot(conn, seat, kind, level)
 
     def remove_bot(self, conn: Any, seat: int) -> None:
         """Remove a bot; during a game, stop a stand-in bot; before it, remove an empty seat."""

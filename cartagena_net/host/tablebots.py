@@ -34,20 +34,51 @@ log = Logger(namespace="cartagena.host.table")
 DISK_RETRY = 2.0  # seconds between a bot's tries while the disk refuses its journal
 
 
-def check_bot_kind(kind: str) -> None:
-    """HostError ``bad-field`` unless ``kind`` is one of the bots' kinds."""
-    from cartagena_net.bots.kinds import BOT_KINDS
+def check_bot_kind(kind: str, level: str | None = None) -> None:
+    """HostError ``bad-field`` unless ``kind`` is one of the bots' kinds and ``level``
+    (if any) one of the levels of a searching bot (only ``ismcts`` takes one)."""
+    from cartagena_net.bots.kinds import BOT_KINDS, LEVELS
 
     if kind not in BOT_KINDS:
         raise HostError("bad-field", "unknown-bot", kind=repr(kind), kinds=", ".join(BOT_KINDS))
+    if level is None:
+        return
+    if level not in LEVELS:
+        raise HostError("bad-field", "unknown-level", level=repr(level),
+                        levels=", ".join(LEVELS))
+    if kind != "ismcts":
+        raise HostError("bad-field", "bot-level-kind")
 
 
-def load_bot(kind: str, rng: random.Random, config: Any = None) -> Any:
+def level_kind(level: str) -> str:
+    """The kind of bot a level's bot is (easy: ``greedy``; normal, hard: ``ismcts``)."""
+    from cartagena_net.bots.kinds import LEVELS
+
+    return LEVELS[level][0]
+
+
+def seat_bot(kind: str, level: str | None, config: Any) -> tuple[str, str | None]:
+    """The (kind, own level) a bot seat gets for ``add_bot``'s ``kind`` and ``level``: the
+    easy level is the greedy bot, asked for by name or as the host's own level (its
+    ``--level easy`` without ``--think``); normal and hard stay the seat's own level."""
+    if level is not None and level_kind(level) != kind:
+        return level_kind(level), None
+    if (kind == "ismcts" and level is None and config is not None
+            and config.bot_think is None and level_kind(config.bot_level) != kind):
+        return level_kind(config.bot_level), None
+    return kind, level
+
+
+def load_bot(kind: str, rng: random.Random, config: Any = None,
+             level: str | None = None) -> Any:
     """A bot of ``kind`` from :mod:`cartagena_net.bots.kinds` (HostError if unknown); a
-    searching bot at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
+    searching bot at ``level`` if given (its own budget, whatever ``bot_think`` says),
+    else at the host ``config``'s ``bot_level`` (or ``bot_think`` seconds)."""
     from cartagena_net.bots.kinds import make_bot
 
-    check_bot_kind(kind)
+    check_bot_kind(kind, level)
+    if level is not None:
+        return make_bot(level_kind(level), rng, level=level)
     if config is None:
         return make_bot(kind, rng)
     return make_bot(kind, rng, think=config.bot_think, level=config.bot_level)

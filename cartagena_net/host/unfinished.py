@@ -16,7 +16,7 @@ from cartagena_net.engine.reasons import damage_text
 from cartagena_net.host import gamerec
 from cartagena_net.host.journal import list_journals, read_journal
 from cartagena_net.i18n import _, ngettext
-from cartagena_net.i18n.words import bot_kind
+from cartagena_net.i18n.words import BOT_LEVELS, bot_words
 
 #: What kind of damage a journal has (``JournalDamage.cause``, a notice's ``cause``):
 #: a line that does not read as a record (checksum, JSON); records that read but do not
@@ -179,7 +179,8 @@ def _seat_label(seat: Any) -> str:
         return "?"
     name = str(seat.get("name") or "?")[:32]
     bot = seat.get("bot")
-    return _("{name} ({kind})").format(name=name, kind=bot_kind(bot)) if bot else name
+    level = seat.get("level") if seat.get("level") in BOT_LEVELS else None  # its own level
+    return _("{name} ({kind})").format(name=name, kind=bot_words(bot, level)) if bot else name
 
 
 def _read(table_id: int, path: Path) -> UnfinishedGame | None:

@@ -13,11 +13,12 @@ from client.keymap import (
     waiting_keys,
 )
 from client.modes import Modal, Model
-from client.uistate import COLORS, CreateForm
+from client.uistate import COLORS, CreateForm, add_bot_message
 
 # The bots a table's owner adds: the searching bot at the level the host runs (its
-# --level: normal unless told), the easy one (greedy) and a random one.
-BOT_KEYS = {"b": "ismcts", "e": "greedy", "B": "random"}
+# --level: normal unless told), one of each level (easy: the greedy bot) and a random one
+# (client.uistate.BOT_CHOICES).
+BOT_KEYS = {"b": "ismcts", "e": "easy", "N": "normal", "H": "hard", "B": "random"}
 
 
 class Gone(Modal):
@@ -133,7 +134,7 @@ class WaitingRoom(Modal):
             m.start_input("chat", _("say: "))
             return
         if not m.may_manage():
-            if key in ("s", "enter", "b", "B", "e", "x", "d"):
+            if key in ("s", "enter", "x", "d", *BOT_KEYS):
                 m.set_status(_("watchers cannot change the table") if m.seat is None else
                              _("only the table's owner can do that; wait for the start"))
             return
@@ -142,7 +143,7 @@ class WaitingRoom(Modal):
         elif key in ("down", "j"):
             m.seat_index = min(max(0, len(seats) - 1), m.seat_index + 1)
         elif key in BOT_KEYS:
-            m.send({"type": "add_bot", "table": m.table, "seat": None, "kind": BOT_KEYS[key]})
+            m.send(add_bot_message(m.table, BOT_KEYS[key]))
         elif key == "x" and seats:
             seat = seats[min(m.seat_index, len(seats) - 1)]
             if seat.get("name") and not seat.get("bot"):

@@ -333,3 +333,77 @@ def test_watchers_see_the_last_turns_moves_underlined() -> None:
     ]
     assert m.last_moved() == {10, 12}
     assert "since your last turn" not in to_text(render_screen(m, 100, 30))
+
+
+def test_the_owner_adds_a_bot_of_each_level_by_key_and_seats_say_their_levels() -> None:
+    """b: the host's level (no level sent, as before levels); e: easy (the greedy bot);
+    N, H: a normal and a hard searching bot; B: random. The key bar and the ? help list
+    them, and a seat says its bot's level in words."""
+    from client.keys import screen_keys
+    from client.modes.lobby import BOT_KEYS
+
+    m = ClientModel(name="ann", presets=["jamaica"])
+    m.on_message({"type": "welcome", "host_id": "h1", "host_name": "box"})
+    table = {"id": 4, "name": "table", "rules": "jamaica", "status": "waiting", "owner": 0,
+             "seats": [{"seat": 0, "name": "ann", "color": "red"},
+                       {"seat": 1, "name": "Anne", "color": "blue", "bot": "ismcts",
+                        "connected": True, "level": "hard"},
+                       {"seat": 2, "name": "Mary", "color": "green", "bot": "ismcts",
+                        "connected": True, "level": "normal"},
+                       {"seat": 3, "name": None, "color": "yellow"}]}
+    m.on_message({"type": "lobby", "tables": [table]})
+    m.on_message({"type": "joined", "table": 4, "seat": 0, "token": "t"})
+    m.take_outbox()
+    for key in "beNHB":
+        m.on_key(key)
+    assert m.take_outbox() == [
+        {"type": "add_bot", "table": 4, "seat": None, "kind": "ismcts"},
+        {"type": "add_bot", "table": 4, "seat": None, "kind": "greedy"},
+        {"type": "add_bot", "table": 4, "seat": None, "kind": "ismcts", "level": "normal"},
+        {"type": "add_bot", "table": 4, "seat": None, "kind": "ismcts", "level": "hard"},
+        {"type": "add_bot", "table": 4, "seat": None, "kind": "random"},
+    ]
+    keys = dict(screen_keys(m, now=False))
+    assert {k: keys[k] for k in BOT_KEYS} == {
+        "b": "add a bot (the host's level)", "e": "add an easy bot", "N": "add a normal bot",
+        "H": "add a hard bot", "B": "add a random bot"}
+    text = to_text(render_screen(m, 120, 30))
+    assert "Anne (thinking bot, hard)" in text and "Mary (thinking bot, normal)" in text
+    assert "add a hard bot" in text and "ismcts" not in text
+    m.on_key("?")
+    help_text = to_text(render_screen(m, 120, 40))
+    assert "add a normal bot" in help_text and "add a hard bot" in help_text
+    # someone else's table: the level keys are the owner's, and say so
+    table["owner"] = 3
+    m.on_message({"type": "lobby", "tables": [table]})
+    m.on_key("escape")
+    m.on_key("H")
+    assert m.take_outbox() == [] and "owner" in m.status
+
+
+def test_the_new_table_forms_bots_offer_each_level() -> None:
+    from client.uistate import BOT_KINDS
+
+    assert BOT_KINDS == ("ismcts", "easy", "normal", "hard", "random")
+    m = ClientModel(name="ann", presets=["jamaica"])
+    m.on_message({"type": "welcome", "host_id": "h1", "host_name": "box"})
+    m.on_message({"type": "lobby", "tables": []})
+    m.on_key("t")
+    m.on_key("down")
+    m.on_key("down")
+    m.on_key("right")  # one bot
+    while m.form.FIELDS[m.form.row] != "bot_kind":
+        m.on_key("down")
+    seen = []
+    for _ in BOT_KINDS:
+        m.on_key("right")
+        seen.append((m.form.bot_kind, to_text(render_screen(m, 100, 30))))
+    assert [k for k, _t in seen] == ["easy", "normal", "hard", "random", "ismcts"]
+    assert "◂ hard ▸" in seen[2][1] and "◂ normal ▸" in seen[1][1]
+    m.on_key("left")  # random
+    m.on_key("left")  # hard
+    m.on_key("enter")
+    m.take_outbox()
+    m.on_message({"type": "joined", "table": 4, "seat": 0, "token": "t"})
+    assert m.take_outbox() == [{"type": "add_bot", "table": 4, "seat": None,
+                                "kind": "ismcts", "level": "hard"}]

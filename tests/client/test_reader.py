@@ -293,7 +293,7 @@ def test_join_and_spectate_over_pipes_lobby_seats_bots_and_a_whole_game(tmp_path
         wait_for(player, "Type bot to add a bot")
         player.type("bot")
         seats = wait_for(player, "Seat 2, ")
-        assert "(bot)" in seats[-1]
+        assert "(greedy bot, easy)" in seats[-1]
         watcher = Game(tmp_path, "en", [], [*cli, "spectate", f"127.0.0.1:{port}",
                                             "--screen-reader", "--lang", "en"])
         wait_for(watcher, "The table's owner starts the game", 90)

@@ -180,3 +180,49 @@ def test_a_new_table_is_asked_one_numbered_question_at_a_time(tmp_path):
     assert made and made[0]["rules"] == "studiogiochi-2017"
     assert made[0]["options"] == {"magic": True, "segments": 4, "players": 3}
     assert m.auto_bots == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_the_bot_command_takes_a_level_word_in_either_language(tmp_path, lang):
+    """``bot hard`` (``bot svår``) seats a hard searching bot, ``bot normal`` a normal one,
+    ``bot easy`` or ``bot`` alone the easy (greedy) one, ``bot random`` a random one; any
+    other word is asked again, nothing sent; the seats say each bot's level in words."""
+    import io
+
+    from client.reader import ReaderClient
+    from client.tokens import TokenStore
+
+    set_language(lang)
+    try:
+        m = ClientModel(name="Tess")
+        m.on_message({"type": "lobby", "tables": [{
+            "id": 2, "name": "t", "rules": "jamaica", "status": "waiting", "owner": 0,
+            "seats": [{"seat": 0, "name": "Tess", "color": "red", "connected": True},
+                      {"seat": 1, "name": "Anne", "color": "blue", "bot": "ismcts",
+                       "connected": True, "level": "hard"},
+                      {"seat": 2, "name": None, "color": "green"}]}]})
+        m.on_message({"type": "joined", "table": 2, "seat": 0, "token": "t"})
+        out = io.StringIO()
+        client = ReaderClient(None, m, TokenStore(tmp_path), out=out)
+        sent: list[dict] = []
+        client._send = sent.append  # type: ignore[method-assign]
+        m.send = sent.append  # type: ignore[method-assign]
+        words = {"en": ["hard", "Normal", "easy", "", "random"],
+                 "sv": ["svår", "normal", "lätt", "", "slumpvis"]}[lang]
+        for word in words:
+            client.on_line(f"bot {word}".strip())
+        bots = [x for x in sent if x.get("type") == "add_bot"]
+        assert [(b["kind"], b.get("level")) for b in bots] == [
+            ("ismcts", "hard"), ("ismcts", "normal"), ("greedy", None), ("greedy", None),
+            ("random", None)]
+        assert all(b["table"] == 2 and b["seat"] is None for b in bots)
+        client.on_line("bot expert")
+        assert len([x for x in sent if x.get("type") == "add_bot"]) == 5
+        said = out.getvalue()
+        assert {"en": "Which bot? Type bot and easy, normal, hard or random.",
+                "sv": "Vilken bot? Skriv bot och lätt, normal, svår eller slumpvis."}[lang] in said
+        client.on_line({"en": "seats", "sv": "platser"}[lang])
+        said = out.getvalue()
+        assert {"en": "Anne (thinking bot, hard)", "sv": "Anne (tänkande bot, svår)"}[lang] in said
+    finally:
+        set_language("en")

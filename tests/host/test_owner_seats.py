@@ -128,7 +128,7 @@ def test_an_unknown_bot_kind_is_refused_as_such_even_where_no_seat_is_free():
     whatever the table (a full one used to answer table-full); a known kind at a full
     table is table-full; an ismcts bot sits and plays the game to its end."""
     async def scenario() -> None:
-        host = make_host(bot_level="easy")
+        host = make_host()  # (at --level easy, a bot without a level is the greedy one)
         try:
             tid = host.create_table("t", "jamaica", SMALL)
             (ann, a, _), = await seat_players(host.port, tid, ["ann"])

@@ -45,7 +45,7 @@ EVENT_FIELDS = {
 }
 TABLE_KEYS = {"id", "name", "rules", "options", "status", "spectators", "password",
               "owner", "seats", "hints", "player_chances", "notices"}
-SEAT_KEYS = {"seat", "name", "color", "bot", "connected"}
+SEAT_KEYS = {"seat", "name", "color", "bot", "connected", "level"}
 SCORE_KEYS = {"player", "bot", "games", "wins", "places"}
 
 

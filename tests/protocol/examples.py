@@ -30,7 +30,7 @@ EXAMPLES: dict[str, m.Message] = {
     "join_table": m.JoinTable(table=3, seat=None, spectate=False, name="ann"),
     "joined": m.Joined(table=3, seat=0, token="t-1"),
     "leave": m.Leave(table=3),
-    "add_bot": m.AddBot(table=3, seat=1, kind="greedy"),
+    "add_bot": m.AddBot(table=3, seat=1, kind="ismcts", level="normal"),
     "remove_bot": m.RemoveBot(table=3, seat=1),
     "start": m.Start(table=3),
     "action": m.Action(table=3, seq=5, action="advance 0 skull"),

@@ -28,7 +28,7 @@ MESSAGES: dict[str, m.Message] = {
     "join_table": m.JoinTable(table=1, seat=None, spectate=False),
     "joined": m.Joined(table=1, seat=0, token="k7"),
     "leave": m.Leave(table=1),
-    "add_bot": m.AddBot(table=1, seat=1, kind="random"),
+    "add_bot": m.AddBot(table=1, seat=1, kind="ismcts", level="hard"),
     "remove_bot": m.RemoveBot(table=1, seat=1),
     "start": m.Start(table=1),
     "state": m.State(table=1, seq=4, view={"turn": 0, "actor": 0},

@@ -109,7 +109,7 @@ def test_unknown_extra_fields_are_ignored():
          "seats": [{"seat": 0, "color": "red", "shiny": True}]}]})
     assert "extra" not in lobby.tables[0]
     assert lobby.tables[0]["seats"][0] == {"seat": 0, "name": None, "color": "red",
-                                           "bot": None, "connected": False}
+                                           "bot": None, "connected": False, "level": None}
 
 
 def test_absent_or_nil_fields_take_their_defaults():
@@ -330,3 +330,29 @@ def test_a_client_of_before_reads_an_error_with_a_reason():
     assert (old.code, old.message, old.ref) == ("table-full", "seat 2 (blue) is taken",
                                                 "join_table")
     assert old.why is None and old.args is None  # never read: the fields it knew only
+
+
+def test_add_bot_level_is_optional_and_strict():
+    """``add_bot.level``: absent or nil from an older client is the host's level; only
+    easy, normal or hard otherwise, in either direction."""
+    old = messages.decode({"type": "add_bot", "table": 1, "seat": None, "kind": "ismcts"})
+    assert old == messages.AddBot(table=1, kind="ismcts") and old.level is None
+    for level in ("easy", "normal", "hard"):
+        msg = messages.decode({"type": "add_bot", "table": 1, "kind": "ismcts", "level": level})
+        assert msg.level == level and msg.to_wire()["level"] == level
+    for bad in ("Hard", "expert", "", 2, True, ["hard"], "hard "):
+        with pytest.raises(RemoteProtocolError) as caught:
+            messages.decode({"type": "add_bot", "table": 1, "kind": "ismcts", "level": bad})
+        assert caught.value.code == "bad-field"
+        with pytest.raises(LocalProtocolError):
+            messages.AddBot(table=1, kind="ismcts", level=bad)
+
+
+def test_lobby_seat_level_is_strict():
+    seat = {"seat": 1, "color": "blue", "name": "Anne", "bot": "ismcts", "connected": True}
+    lobby = messages.decode({"type": "lobby", "tables": [
+        {"id": 1, "name": "t", "rules": "r", "seats": [dict(seat, level="hard")]}]})
+    assert lobby.tables[0]["seats"][0]["level"] == "hard"
+    with pytest.raises(RemoteProtocolError):
+        messages.decode({"type": "lobby", "tables": [
+            {"id": 1, "name": "t", "rules": "r", "seats": [dict(seat, level="godlike")]}]})

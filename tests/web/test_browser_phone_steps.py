@@ -122,3 +122,30 @@ def test_a_reload_goes_straight_to_the_game_whose_end_shows_the_standings(browse
     wait_for(browser, "document.body.dataset.screen === 'lobby'", "the lobby")
     assert "Your turn" not in browser.title
     no_errors(browser)
+
+
+def test_the_owner_adds_a_hard_and_a_normal_bot_from_the_bot_choice(browser, host_process):
+    """The waiting room's bot choice (44x44 px at least, like the button beside it) offers
+    the host's level, easy, normal, hard and random in words; the seats name each level."""
+    from selenium.webdriver.support.ui import Select
+
+    host = host_process("--players", "2", "--bots", "2", *QUICK)
+    guest_page(browser, host.url, size=SIZES[0])
+    new_table(browser, "jamaica", 3, {"segments": 2, "pirates": 1})
+    wait_for(browser, "!document.getElementById('bot-level').hidden", "the bot choice")
+    choice = Select(browser.find_element(By.ID, "bot-level"))
+    assert [o.text for o in choice.options] == [
+        "the host's level", "greedy bot, easy", "thinking bot, normal",
+        "thinking bot, hard", "random bot"]
+    for element_id in ("bot-level", "add-bot"):
+        box = browser.find_element(By.ID, element_id).rect
+        assert box["width"] >= 44 and box["height"] >= 44, (element_id, box)
+    for level in ("hard", "normal"):
+        choice.select_by_value(level)
+        click_css(browser, "#add-bot:not([hidden])", f"Add a {level} bot")
+        wait_for(browser, "[...document.querySelectorAll('#seat-list .player')].some((li) => "
+                 f"li.textContent.includes('thinking bot, {level}'))", f"the {level} bot seated")
+    wait_for(browser, "document.getElementById('bot-level').hidden", "every seat taken")
+    seats = browser.find_element(By.ID, "seat-list").text
+    assert "ismcts" not in seats and "thinking bot, hard" in seats
+    no_errors(browser)

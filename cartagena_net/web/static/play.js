@@ -336,13 +336,29 @@
     for (const s of t ? t.seats : []) {
       const me = here.seat === s.seat;
       list.append(el("li", { class: "player", "data-seat": s.seat }, chip(s.color, L),
-        ` ${s.name || tr("(free seat)")}${s.bot ? " · " + tr("bot") : ""}${me ? " · " + tr("you") : ""}${t.owner === s.seat ? " · " + tr("owner") : ""}`));
+        ` ${s.name || tr("(free seat)")}${s.bot ? " · " + Names.bot(s.bot, s.level) : ""}${me ? " · " + tr("you") : ""}${t.owner === s.seat ? " · " + tr("owner") : ""}`));
     }
     const owner = t && here.seat !== null && t.owner === here.seat;
     $("start").hidden = !owner;
     $("start").textContent = t && t.status === "finished" ? tr("Start another game") : tr("Start the game");
     $("add-bot").hidden = !owner || !(t && t.seats.some((s) => !s.name && !s.bot));
+    $("bot-level").hidden = $("add-bot").hidden;
+    botLevels();
     $("leave").textContent = here.seat === null ? tr("Stop watching") : tr("Leave the table");
+  }
+
+  // The bots the owner adds (client/uistate.py BOT_CHOICES): the host's searching bot at
+  // its level, one of each level (easy: the greedy bot), or a random one.
+  const BOT_CHOICES = { "": ["ismcts", null], easy: ["greedy", null], normal: ["ismcts", "normal"],
+                        hard: ["ismcts", "hard"], random: ["random", null] };
+  function botLevels() {
+    const select = $("bot-level");
+    if (select.options.length) return;  // filled once; the language does not change here
+    const words = {
+      "": tr("the host's level"), easy: Names.bot("greedy", "easy"),
+      normal: Names.bot("ismcts", "normal"), hard: Names.bot("ismcts", "hard"), random: Names.bot("random"),
+    };
+    for (const [value, text] of Object.entries(words)) select.append(el("option", { value }, text));
   }
 
   function renderGame() {
@@ -601,7 +617,13 @@
   };
   $("new-reset").onclick = () => TableForm.reset();
   $("start").onclick = () => { if (here) { room = false; notice(""); send({ type: "start", table: here.table }); } };
-  $("add-bot").onclick = () => here && send({ type: "add_bot", table: here.table, kind: "ismcts" });
+  $("add-bot").onclick = () => {
+    if (!here) return;
+    const [kind, level] = BOT_CHOICES[$("bot-level").value] || BOT_CHOICES[""];
+    const msg = { type: "add_bot", table: here.table, kind };
+    if (level) msg.level = level;  // the host's level and easy send none, as before levels
+    send(msg);
+  };
   $("leave").onclick = () => askLeave(false);
   $("game-leave").onclick = () => askLeave(false);
   $("leave-yes").onclick = () => { if (leaving === "page") location.href = "/"; else leave(); };
