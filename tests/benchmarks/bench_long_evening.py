@@ -5,11 +5,11 @@ One host (``cartagena host --headless``: journals, records, the bot's reviews, l
 chances and the web view all on, as a café would run it) in a child process that dies
 with this one. This process plays whole games on it over raw TCP as fast as it can,
 ``--tables`` tables at a time, over every preset and a mix of options: each table is
-created by a scripted client (random legal moves), sometimes with a second one, its
-other seats filled with random, greedy and searching bots; spectators join by TCP and by
-the web view's event stream and leave (some with ``leave``, some by dropping the
-connection); most tables play again once or twice before their players leave (some
-leave, some just close), so the table goes.
+created by a scripted client (random legal moves; the club's 40 regulars take turns),
+sometimes with a second one, its other seats filled with random, greedy and searching
+bots; spectators join by TCP and by the web view's event stream and leave (some with
+``leave``, some by dropping the connection); most tables play again once or twice before
+their players leave (some leave, some just close), so the table goes.
 
 The host's RSS (``/proc/PID/status`` VmRSS), open descriptors and threads are sampled
 every second. Every few seconds the records' index (``/games.json``, read fresh) and
@@ -78,6 +78,8 @@ MIXES: list[tuple[str, dict[str, Any]]] = [
     ("web-2008", {"players": 2, "pirates": 3}),
 ]
 BOT_KINDS = ("random", "greedy", "greedy", "greedy", "ismcts")
+# A club's regulars: who plays tonight (each a row of the evening's scoreboard).
+PEOPLE = [f"regular{k}" for k in range(40)]
 STUCK = 90.0  # seconds without a state before a table is given up (counted, never hidden)
 
 
@@ -248,7 +250,8 @@ class Table:
         self.done = False
         self.spectators: list[tuple[Client, int]] = []  # (client, states to watch)
         self.watchers: list[WebWatcher] = []
-        self.owner = Client(bench, self, f"o{number}")
+        self.people = rng.sample(PEOPLE, 2)
+        self.owner = Client(bench, self, self.people[0])
         self.others: list[Client] = []
         self.name = f"evening {number}"
 
@@ -270,7 +273,7 @@ class Table:
             if client is self.owner and self.table is None:
                 self.table = msg["table"]
                 if self.humans > 1:
-                    self.others.append(Client(self.bench, self, f"{self.owner.name}b"))
+                    self.others.append(Client(self.bench, self, self.people[1]))
                 else:
                     self.fill_and_start()
             elif client in self.others and self.games == 0 and client.states == 0:
