@@ -20,8 +20,10 @@ may be left from a finished table) and its journal folder (only the open tables'
 Prints one JSON line: ``games``, ``rss_warm_kb`` (at the end of the first quarter of the
 run), ``rss_end_kb``, their ``ratio`` (target: at most 1.05 over a 10-minute run),
 ``kb_per_100_games`` after warm-up (a straight line fitted through the samples),
-descriptors and threads first and last, the index and scoreboard answer times early and
-late, the child processes, the journals against the open tables.
+descriptors and threads at the warm-up and at the end (clients connected) and with no
+client connected before the first game and after the last (the bot pool's workers, their
+pipes and reader threads, start with the first search), the index and scoreboard answer
+times early and late, the child processes, the journals against the open tables.
 
     python3 tests/benchmarks/bench_long_evening.py              # 10 minutes
     python3 tests/benchmarks/bench_long_evening.py --quick      # about a minute
@@ -170,9 +172,13 @@ class Client:
         self.sock.setblocking(False)
 
     def read(self) -> None:
+        if self.closed:  # closed by another's message in the same select batch
+            return
         try:
             frames = read_frames(self.sock, self.buf, self.name)
-        except (ConnectionError, OSError):
+        except (ConnectionError, OSError) as exc:
+            if os.environ.get("BENCH_DEBUG"):
+                print("lost", self.name, self.states, repr(exc), file=sys.stderr)
             self.close()
             self.owner.lost(self)
             return
@@ -215,6 +221,8 @@ class WebWatcher:
                           f"{bench.web_port}\r\nAccept: text/event-stream\r\n\r\n".encode())
 
     def read(self) -> None:
+        if self.closed:
+            return
         try:
             data = self.sock.recv(1 << 16)
         except BlockingIOError:
@@ -468,6 +476,8 @@ class Bench:
 
     def _run(self, proc: subprocess.Popen, pid: int) -> dict[str, Any]:
         duration = self.args.minutes * 60
+        time.sleep(1.0)
+        self.idle_first = (descriptors(pid), threads(pid))  # before any game
         t0 = time.monotonic()
         tables: list[Table] = []
         number = 0
@@ -504,6 +514,8 @@ class Bench:
             t.finish()
         time.sleep(2.0)
         _, open_tables = self.scores()
+        time.sleep(1.0)
+        self.idle_last = (descriptors(pid), threads(pid))  # every client gone
         journals = sorted(int(m.group(1)) for p in self.state_dir.iterdir()
                           if (m := re.fullmatch(r"table-(\d+)\.journal", p.name)))
         return self.result(pid, open_tables, journals, children_max, duration)
@@ -550,6 +562,9 @@ class Bench:
             "kb_per_100_games": round(slope * 100, 1),
             "fds_first": warm[-1][3], "fds_last": end[-1][3],
             "threads_first": warm[-1][4], "threads_last": end[-1][4],
+            # with no client connected: before the first game, after the last
+            "fds_idle_first": self.idle_first[0], "fds_idle_last": self.idle_last[0],
+            "threads_idle_first": self.idle_first[1], "threads_idle_last": self.idle_last[1],
             "index_ms_early": med(early, 1), "index_ms_late": med(late, 1),
             "index_games_early": early[0][0] if early else None,
             "index_games_late": late[-1][0] if late else None,
