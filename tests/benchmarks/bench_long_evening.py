@@ -5,11 +5,11 @@ One host (``cartagena host --headless``: journals, records, the bot's reviews, l
 chances and the web view all on, as a café would run it) in a child process that dies
 with this one. This process plays whole games on it over raw TCP as fast as it can,
 ``--tables`` tables at a time, over every preset and a mix of options: each table is
-created by a scripted client (random legal moves), sometimes with a second one, its
-other seats filled with random, greedy and searching bots; spectators join by TCP and by
-the web view's event stream and leave (some with ``leave``, some by dropping the
-connection); most tables play again once or twice before their players leave (some
-leave, some just close), so the table goes.
+created by a scripted client (random legal moves; the club's 40 regulars take turns),
+sometimes with a second one, its other seats filled with random, greedy and searching
+bots; spectators join by TCP and by the web view's event stream and leave (some with
+``leave``, some by dropping the connection); most tables play again once or twice before
+their players leave (some leave, some just close), so the table goes.
 
 The host's RSS (``/proc/PID/status`` VmRSS), open descriptors and threads are sampled
 every second. Every few seconds the records' index (``/games.json``, read fresh) and
@@ -20,8 +20,10 @@ may be left from a finished table) and its journal folder (only the open tables'
 Prints one JSON line: ``games``, ``rss_warm_kb`` (at the end of the first quarter of the
 run), ``rss_end_kb``, their ``ratio`` (target: at most 1.05 over a 10-minute run),
 ``kb_per_100_games`` after warm-up (a straight line fitted through the samples),
-descriptors and threads first and last, the index and scoreboard answer times early and
-late, the child processes, the journals against the open tables.
+descriptors and threads at the warm-up and at the end (clients connected) and with no
+client connected before the first game and after the last (the bot pool's workers, their
+pipes and reader threads, start with the first search), the index and scoreboard answer
+times early and late, the child processes, the journals against the open tables.
 
     python3 tests/benchmarks/bench_long_evening.py              # 10 minutes
     python3 tests/benchmarks/bench_long_evening.py --quick      # about a minute
@@ -78,6 +80,8 @@ MIXES: list[tuple[str, dict[str, Any]]] = [
     ("web-2008", {"players": 2, "pirates": 3}),
 ]
 BOT_KINDS = ("random", "greedy", "greedy", "greedy", "ismcts")
+# A club's regulars: who plays tonight (each a row of the evening's scoreboard).
+PEOPLE = [f"regular{k}" for k in range(40)]
 STUCK = 90.0  # seconds without a state before a table is given up (counted, never hidden)
 
 
@@ -168,9 +172,13 @@ class Client:
         self.sock.setblocking(False)
 
     def read(self) -> None:
+        if self.closed:  # closed by another's message in the same select batch
+            return
         try:
             frames = read_frames(self.sock, self.buf, self.name)
-        except (ConnectionError, OSError):
+        except (ConnectionError, OSError) as exc:
+            if os.environ.get("BENCH_DEBUG"):
+                print("lost", self.name, self.states, repr(exc), file=sys.stderr)
             self.close()
             self.owner.lost(self)
             return
@@ -213,6 +221,8 @@ class WebWatcher:
                           f"{bench.web_port}\r\nAccept: text/event-stream\r\n\r\n".encode())
 
     def read(self) -> None:
+        if self.closed:
+            return
         try:
             data = self.sock.recv(1 << 16)
         except BlockingIOError:
@@ -248,7 +258,8 @@ class Table:
         self.done = False
         self.spectators: list[tuple[Client, int]] = []  # (client, states to watch)
         self.watchers: list[WebWatcher] = []
-        self.owner = Client(bench, self, f"o{number}")
+        self.people = rng.sample(PEOPLE, 2)
+        self.owner = Client(bench, self, self.people[0])
         self.others: list[Client] = []
         self.name = f"evening {number}"
 
@@ -270,7 +281,7 @@ class Table:
             if client is self.owner and self.table is None:
                 self.table = msg["table"]
                 if self.humans > 1:
-                    self.others.append(Client(self.bench, self, f"{self.owner.name}b"))
+                    self.others.append(Client(self.bench, self, self.people[1]))
                 else:
                     self.fill_and_start()
             elif client in self.others and self.games == 0 and client.states == 0:
@@ -465,6 +476,8 @@ class Bench:
 
     def _run(self, proc: subprocess.Popen, pid: int) -> dict[str, Any]:
         duration = self.args.minutes * 60
+        time.sleep(1.0)
+        self.idle_first = (descriptors(pid), threads(pid))  # before any game
         t0 = time.monotonic()
         tables: list[Table] = []
         number = 0
@@ -501,6 +514,8 @@ class Bench:
             t.finish()
         time.sleep(2.0)
         _, open_tables = self.scores()
+        time.sleep(1.0)
+        self.idle_last = (descriptors(pid), threads(pid))  # every client gone
         journals = sorted(int(m.group(1)) for p in self.state_dir.iterdir()
                           if (m := re.fullmatch(r"table-(\d+)\.journal", p.name)))
         return self.result(pid, open_tables, journals, children_max, duration)
@@ -547,6 +562,9 @@ class Bench:
             "kb_per_100_games": round(slope * 100, 1),
             "fds_first": warm[-1][3], "fds_last": end[-1][3],
             "threads_first": warm[-1][4], "threads_last": end[-1][4],
+            # with no client connected: before the first game, after the last
+            "fds_idle_first": self.idle_first[0], "fds_idle_last": self.idle_last[0],
+            "threads_idle_first": self.idle_first[1], "threads_idle_last": self.idle_last[1],
             "index_ms_early": med(early, 1), "index_ms_late": med(late, 1),
             "index_games_early": early[0][0] if early else None,
             "index_games_late": late[-1][0] if late else None,
