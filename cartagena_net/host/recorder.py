@@ -87,11 +87,13 @@ class Waiting:
                       id=rid, folder=str(folder))
 
 
-def record_id(started: float, host_id: str, table_id: int) -> str:
-    """``20261124T213000Z-1a2b3c4d-1``: when the game started, where, which table. The same
-    for a game stopped and resumed, so its final record replaces the spectator's."""
+def record_id(started: float, host_id: str, table_id: int, game: int = 0) -> str:
+    """``20261124T213000Z-1a2b3c4d-1-5``: when the game started, where, which table, and
+    which of its games (the seq of the game's first state: a game played again within the
+    second the last one started has an id of its own). The same for a game stopped and
+    resumed, so its final record replaces the spectator's."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(started))
-    return f"{stamp}-{host_id[:8]}-{table_id}"
+    return f"{stamp}-{host_id[:8]}-{table_id}" + (f"-{game}" if game else "")
 
 
 def players(table: Any) -> list[dict[str, Any]]:
@@ -270,7 +272,8 @@ def keep(table: Any, end: str) -> Any:
         return None
     started = table.started_at if table.started_at is not None else time.time()
     try:
-        record = build(table.state, record_id=record_id(started, table.host.host_id, table.id),
+        record = build(table.state, record_id=record_id(started, table.host.host_id, table.id,
+                                                         table.game_seq),
                        players=players(table), started=_utc(started), ended=_utc(time.time()),
                        end=end, table=table.name, host=table.host.config.name,
                        hinted=set(getattr(getattr(table, "coach", None), "hinted_moves", ())))

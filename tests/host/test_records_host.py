@@ -32,7 +32,7 @@ def test_a_game_of_bots_leaves_a_full_record_that_replays_to_the_tables_end(tmp_
             (item,) = record_store.listing(records)
             rec = item.record
             assert rec["kind"] == "full" and rec["end"] == "won"
-            assert rec["id"].endswith(f"-{host.host_id[:8]}-{tid}")
+            assert rec["id"].endswith(f"-{host.host_id[:8]}-{tid}-{table.match.game_seq}")
             assert [p["kind"] for p in rec["players"]] == ["bot"] * 3
             assert [p["bot"] for p in rec["players"]] == ["greedy", "greedy", "random"]
             assert [p["name"] for p in rec["players"]] == [s.name for s in table.seats]
