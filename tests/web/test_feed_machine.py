@@ -13,7 +13,8 @@ from tests.web.http import event_data, open_stream
 class WebWatchers(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.host = make_host(web_port=0, bot_delay=3600.0)
+        self.host = make_host(web_port=0, bot_delay=3600.0,  # one state an action: no
+                              live_chances=False)  # chances coming after it
         tid = self.host.create_table("machine", "jamaica", {"players": 3}, bots=3)
         self.table = self.host.lobby.tables[tid]
         self.table.start(None)
