@@ -66,7 +66,14 @@ CHOICES = {
 
 def option_words(name: str, value: Any) -> str:
     """One option in words: ``3 players``, ``Filibusters``, ``Morgan beside retreat``; an
-    option or value not known here in the notation (``name=value``)."""
+    option or value not known here in the notation (``name=value``). A value as typed
+    (``-o pirates=1``: text) reads as the rules read it: ASCII digits a number, ``true``
+    and ``false`` a yes or a no."""
+    if isinstance(value, str):
+        if value.isascii() and value.isdigit():
+            value = int(value)
+        elif value.lower() in ("true", "false"):
+            value = value.lower() == "true"
     if isinstance(value, bool) and name in ("hands_public", "filibusters", "magic",
                                             "jail_in_passage"):
         return _yes_no(name, value)

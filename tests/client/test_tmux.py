@@ -248,7 +248,7 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
                                       env=env, stdout=log, stderr=log))
         wait_port(port, hosts[-1])
         t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
-        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: Anne Bonny (ismcts bot)" in x, "lobby")
+        wait_screen(t, "join", lambda x: "lobby of" in x and "blue: Anne Bonny (thinking bot" in x, "lobby")
         t.keys("join", "Enter")
         wait_screen(t, "join", lambda x: "you own this table" in x, "the seat")
         t.keys("join", "s")

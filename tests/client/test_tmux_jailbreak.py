@@ -218,7 +218,7 @@ def test_whole_jailbreak_hosted_joined_and_watched_over_tcp(tmp_path: Path) -> N
     try:
         wait_port(port, host)
         t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"])
-        wait_screen(t, "join", lambda x: "story=whole" in x and "random bot" in x, "the lobby")
+        wait_screen(t, "join", lambda x: "the Whole Jailbreak" in x and "random bot" in x, "the lobby")
         t.keys("join", "Enter")
         wait_screen(t, "join", lambda x: "you own this table" in x, "the seat")
         t.keys("join", "s")

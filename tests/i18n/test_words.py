@@ -131,3 +131,12 @@ def test_a_reasons_seconds_take_the_decimal_comma():
 
     assert reason_text("frame-incomplete", {"seconds": "3", "limit": "2.5"},
                        tr=translation("sv")).endswith("(högst 2,5 s)")
+
+
+def test_an_option_as_typed_reads_as_the_rules_read_it():
+    # a table made with -o pirates=1 keeps the text it was given: it still reads in words
+    from cartagena_net.i18n.words import option_words
+
+    assert option_words("pirates", "1") == "1 pirate each"
+    assert option_words("magic", "true") == "Black Magic Woman"
+    assert option_words("segments", "٣") == "segments=٣"  # only ASCII digits are numbers

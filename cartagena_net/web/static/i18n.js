@@ -193,7 +193,10 @@ const Names = (() => {
   const ORDER = ["players", "pirates", "segments", "actions", "deal", "start_bonus", "hands_public", "row_size",
                  "empty_hand_draw", "morgan", "filibusters", "magic", "hand_limit", "side", "story",
                  "island_segments", "jail_in_passage", "board", "colors"];
-  function option(name, value) {
+  function option(name, given) {
+    // a value as typed (text) reads as the rules read it: digits a number, true/false yes or no
+    const value = typeof given !== "string" ? given : /^[0-9]+$/.test(given) ? Number(given)
+      : /^(true|false)$/i.test(given) ? given.toLowerCase() === "true" : given;
     if (typeof value === "boolean" && YES_NO[name]) return YES_NO[name][value ? 0 : 1]();
     if (CHOICES[name] && CHOICES[name][value]) return CHOICES[name][value]();
     if (Number.isInteger(value) && COUNTED[name]) return COUNTED[name](value);
