@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs everything the test suite needs on a fresh Debian/Ubuntu machine:
 # tmux (the terminal end-to-end tests), iproute2 (network namespaces for discovery
-# tests), nftables (blocks UDP discovery inside a test's namespace: the mDNS test),
+# tests), nftables (blocks UDP discovery inside a test's namespace: the mDNS test), npm
+# (axe-core for the accessibility tests),
 # Debian's chromium and chromium-driver (the web view is tested in headless Chromium
 # through Selenium, pointed at /usr/bin/chromedriver: nothing is downloaded),
 # then this package with its test extra. Run from the repository root.
@@ -12,6 +13,7 @@ command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
 command -v nft >/dev/null 2>&1 || missing="$missing nftables"
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 [ -x /usr/bin/chromedriver ] || missing="$missing chromium-driver"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"  # axe-core, below
 if [ -n "$missing" ] && command -v apt-get >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
     $sudo apt-get update -q
