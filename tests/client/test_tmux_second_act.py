@@ -155,7 +155,7 @@ def test_the_name_given_in_the_lobby_is_the_one_every_screen_uses_and_is_kept(
         # (in its log, with no terminal to ask) and the seat say Zelda
         for _ in range(3):
             t.keys("join", "e")
-        wait_screen(t, "join", lambda x: x.count("(greedy bot)") == 3, "three easy bots")
+        wait_screen(t, "join", lambda x: x.count("(greedy bot") == 3, "three easy bots")
         t.keys("join", "s")
         text = wait_screen(t, "join", my_turn, "my turn")
         assert "you: Zelda" in text
