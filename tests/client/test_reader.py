@@ -285,6 +285,7 @@ def test_join_and_spectate_over_pipes_lobby_seats_bots_and_a_whole_game(tmp_path
     cli = [sys.executable, "-m", "cartagena_net"]
     player = watcher = None
     try:
+        wait_port(port)  # the host listens before the player dials it
         player = Game(tmp_path, "en", [], [*cli, "join", f"127.0.0.1:{port}", "--name", "Tess",
                                            "--screen-reader", "--lang", "en"])
         wait_for(player, "Tables on this host:")
