@@ -97,7 +97,7 @@ class Game:
         while not self.ended:
             assert time.monotonic() < deadline, "the game did not end in time:\n" + "\n".join(
                 self.said[-40:])
-            line = self.next_line(0.4 if question else 60.0)
+            line = self.next_line(0.15 if question else 60.0)
             if line is not None and NUMBERED.match(line) and not line.startswith("0. "):
                 if not question:
                     head = self.said[-2] if len(self.said) >= 2 else ""

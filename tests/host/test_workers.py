@@ -175,12 +175,23 @@ def test_a_table_plays_to_its_end_while_its_workers_are_killed():
         assert final.view["outcome"]["winner"] in (0, 1)
         return len(killed)
 
+    from twisted.logger import formatEvent, globalLogPublisher
+
+    said: list[str] = []  # the host's log lines, to say why if a fallback played
+
+    def observe(event: dict) -> None:
+        if str(event.get("log_namespace", "")).startswith("cartagena"):
+            said.append(formatEvent(event))
+
+    globalLogPublisher.addObserver(observe)
     try:
         killed = run(go(), timeout=300)
     finally:
+        globalLogPublisher.removeObserver(observe)
         run(stop_host(host))
     assert killed >= 1 and host.thinker.replaced >= killed
-    assert getattr(host, "bot_fallbacks", 0) == 0  # every killed search was run again
+    # Every killed search was run again: no bot's fallback played.
+    assert getattr(host, "bot_fallbacks", 0) == 0, "\n".join(said)
 
 
 @pytest.mark.parametrize("signum", [HARD_KILL, signal.SIGTERM], ids=["kill", "term"])
