@@ -247,7 +247,7 @@ def test_readme_stays_a_readme():
     assert len(readme.splitlines()) <= 120
     for heading in ("## Install and play", "## Test", "## Documents"):
         assert heading in readme
-    assert "sh tests/install.sh && python3 -m pytest -q" in readme
+    assert "sh tests/install.sh && python3 -m pytest -q -n auto" in readme
 
 
 def test_ruff_is_clean():
@@ -296,7 +296,7 @@ def test_the_ci_workflow_parses_and_runs_the_readmes_test_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Test", 1)[1]
     command = re.search(r"```sh\n(.+?)\n```", section, re.DOTALL).group(1).strip()
-    assert command == "sh tests/install.sh && python3 -m pytest -q"
+    assert command == "sh tests/install.sh && python3 -m pytest -q -n auto"
     flow = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text())
     job = flow["jobs"]["test"]
     assert set(job["strategy"]["matrix"]["os"]) == {"ubuntu-latest", "macos-latest",
