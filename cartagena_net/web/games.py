@@ -25,7 +25,7 @@ from twisted.web import http, server
 from twisted.web.resource import Resource
 
 from cartagena_net.i18n import N_
-from cartagena_net.web.feed import to_json
+from cartagena_net.web.guard import JSON, finish, plain, to_json
 
 LIST_MAX = 100  # games listed
 KEEP = 8  # replays kept built
@@ -183,23 +183,23 @@ class GamesJSON(Resource):
     def render_GET(self, request: Any) -> Any:
         refused = self.web.refusal(request, None)  # behind the host's password, as the lobby
         if refused is not None:
-            return _refused(request, *refused)
+            return plain(request, *refused)
         folder = self.web.records_folder()
         if folder is None:
-            request.setHeader(b"Content-Type", b"application/json")
+            request.setHeader(b"Content-Type", JSON.encode())
             return to_json({"games": [], "more": 0, "off": True})
         now = time.monotonic()
         if self._cached is not None and now - self._cached[0] < LIST_TTL:
-            request.setHeader(b"Content-Type", b"application/json")
+            request.setHeader(b"Content-Type", JSON.encode())
             return self._cached[1]
         d = self.web.background.run(build_list, folder, self.web.host.host_id, self._known)
 
         def done(body: bytes) -> None:
             self._cached = (time.monotonic(), body)
-            finish(request, http.OK, "application/json", body)
+            finish(request, http.OK, JSON, body)
 
         d.addCallbacks(done, lambda f: finish(request, http.INTERNAL_SERVER_ERROR,
-                                              "application/json", to_json(
+                                              JSON, to_json(
                                                   {"error": f.getErrorMessage()[:200]})))
         return server.NOT_DONE_YET
 
@@ -225,25 +225,23 @@ class GamePage(Resource):
         as_json = name.endswith(".json")
         record_id = name[:-5] if as_json else name
         if not RECORD_ID.fullmatch(record_id) or not record_id.isascii():
-            request.setResponseCode(http.NOT_FOUND)
-            request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
-            return b"no such game\n"
+            return plain(request, http.NOT_FOUND, "no such game")
         if not as_json:
             request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
             return self.page
         refused = self.web.refusal(request, None)  # behind the host's password, as the lobby
         if refused is not None:
-            return _refused(request, *refused)
+            return plain(request, *refused)
         folder = self.web.records_folder()
         words = self.web.translation(request)  # the browser's language
         if folder is None:
-            return _plain(request, http.NOT_FOUND, words.gettext("this host keeps no records"))
+            return plain(request, http.NOT_FOUND, words.gettext("this host keeps no records"))
         built = self._built.get(record_id)
         if built is not None:
             self._built.move_to_end(record_id)
             parts, looked = built
             if parts[1] is not None or time.monotonic() - looked < REVIEW_TTL:
-                request.setHeader(b"Content-Type", b"application/json")
+                request.setHeader(b"Content-Type", JSON.encode())
                 return joined(parts)
             # Built before its review was written (the host reviews a game after it
             # ends; `cartagena review` may write one later): look for it again.
@@ -254,7 +252,7 @@ class GamePage(Resource):
 
         def done(parts: tuple[bytes, bytes | None] | None) -> None:
             if parts is None:
-                finish(request, http.NOT_FOUND, "application/json",
+                finish(request, http.NOT_FOUND, JSON,
                        to_json({"error": words.gettext("no game {id} on this host").format(
                            id=record_id)}))
                 return
@@ -262,7 +260,7 @@ class GamePage(Resource):
             self._built.move_to_end(record_id)
             while len(self._built) > KEEP:
                 self._built.popitem(last=False)
-            finish(request, http.OK, "application/json", joined(parts))
+            finish(request, http.OK, JSON, joined(parts))
 
         def failed(failure: Any) -> None:
             from cartagena_net.records.format import RecordError
@@ -270,32 +268,10 @@ class GamePage(Resource):
             error = failure.value
             text = (error.text(words.gettext) if isinstance(error, RecordError)
                     else failure.getErrorMessage())
-            finish(request, http.CONFLICT, "application/json", to_json({"error": text[:300]}))
+            finish(request, http.CONFLICT, JSON, to_json({"error": text[:300]}))
 
         d.addCallbacks(done, failed)
         return server.NOT_DONE_YET
-
-
-def _plain(request: Any, code: int, message: str) -> bytes:
-    request.setResponseCode(code)
-    request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
-    return (message + "\n").encode("utf-8")
-
-
-def _refused(request: Any, code: int, message: str, reason: str) -> bytes:
-    request.setHeader(b"X-Cartagena-Refused", reason.encode("ascii"))
-    return _plain(request, code, message)
-
-
-def finish(request: Any, code: int, content_type: str, body: bytes) -> None:
-    """Answer a request whose answer was made in a thread (if it is still there)."""
-    if request.finished or request._disconnected:
-        return
-    request.setResponseCode(code)
-    request.setHeader(b"Content-Type", content_type.encode("ascii"))
-    request.setHeader(b"Content-Length", b"%d" % len(body))
-    request.write(body)
-    request.finish()
 
 
 def records_folder(host: Any) -> str | None:

@@ -24,27 +24,32 @@ anti-forgery value (``X-Cartagena-Csrf``), which only a page that opened the str
 from __future__ import annotations
 
 import hmac
-import json
-import re
 import secrets
 from typing import Any
 
-import msgpack
 from twisted.internet.address import IPv4Address
 from twisted.logger import Logger
 from twisted.web import http, server
-from twisted.web.resource import Resource
 
 from cartagena_net.host.connection import HostConnection
 from cartagena_net.host.eager import pending_bytes, write_now
-from cartagena_net.web.feed import Frame, to_json
+from cartagena_net.web.feeds import Frame
+from cartagena_net.web.guard import (
+    MAX_POST,
+    Leaf,
+    client_address,
+    cookie,
+    decode_body,
+    header,
+    refuse,
+    same_origin,
+    to_json,
+)
+from protocol.errors import LocalProtocolError, RemoteProtocolError
+from protocol.framing import FrameDecoder, encode_frame
 
 log = Logger(namespace="cartagena.web.seats")
 
-MAX_POST = 8192  # bytes of a POSTed message (a protocol message is far smaller)
-MAX_DEPTH = 8  # arrays and objects in a POSTed message (protocol messages nest 3 deep)
-JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-BRACKETS = re.compile(r"[\[\]{}]")
 SESSION = "X-Cartagena-Session"
 CSRF = "X-Cartagena-Csrf"
 
@@ -94,7 +99,7 @@ class BrowserSession:
         self.csrf = secrets.token_urlsafe(24)
         self.token: str | None = None  # the seat's token (the cookie's value)
         self.closed = False
-        self._out = b""  # host frames not yet whole
+        self._frames = FrameDecoder()  # what the host writes, split into its frames
         self._queued: list[bytes] = []  # frames from the page while the host is busy
         self.transport = BrowserTransport(self)
         self.conn = HostConnection(web.host, address)
@@ -112,13 +117,16 @@ class BrowserSession:
         """Frames the host wrote: each one as a ``msg`` event of the stream."""
         if self.closed:
             return
-        self._out += data
-        while len(self._out) >= 4:
-            size = int.from_bytes(self._out[:4], "big")
-            if len(self._out) < 4 + size:
-                return
-            frame, self._out = self._out[4:4 + size], self._out[4 + size:]
-            self._send(msgpack.unpackb(frame, raw=False))
+        try:
+            self._frames.receive_data(data)
+            while (msg := self._frames.next_frame()) is not None:
+                self._send(msg)
+                if self.closed:
+                    return
+        except RemoteProtocolError as exc:  # the host's own frames: a bug if ever
+            log.error("web: a play stream's frame from the host is not readable: {exc}",
+                      exc=exc)
+            self.close()
 
     def _send(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -162,8 +170,7 @@ class BrowserSession:
                 msg["token"] = cookie_token  # this device's seat: taken back
         elif msg.get("type") == "leave" and self.token is not None:
             self.token = None  # the seat is given up: /play/keep forgets the cookie
-        data = msgpack.packb(msg, use_bin_type=True)
-        frame = len(data).to_bytes(4, "big") + data
+        frame = encode_frame(msg)  # LocalProtocolError: not a protocol message's data
         if self.transport.paused:
             self._queued.append(frame)
         else:
@@ -234,32 +241,6 @@ def seat_cookie(web: Any) -> str:
     return f"cartagena_seat_{web.host.host_id[:12]}"
 
 
-def header(request: Any, name: str) -> str | None:
-    raw = request.getHeader(name.encode("ascii"))
-    return None if raw is None else raw.decode("latin-1")
-
-
-def same_origin(request: Any) -> str | None:
-    """Why ``request`` may not change anything (None: it comes from the host's page)."""
-    host = header(request, "host")
-    origin = header(request, "origin")
-    if origin is not None:
-        if host is None or origin not in (f"http://{host}", f"https://{host}"):
-            return "cross-site request refused"
-    elif header(request, "sec-fetch-site") != "same-origin":
-        return "a request without Origin must be same-origin"
-    ctype = (header(request, "content-type") or "").split(";")[0].strip().lower()
-    if ctype != "application/json":
-        return "the body must be application/json"
-    return None
-
-
-def refuse(request: Any, code: int, reason: str, message: str) -> bytes:
-    request.setResponseCode(code)
-    request.setHeader(b"Content-Type", b"application/json")
-    return to_json({"ok": False, "reason": reason, "message": message})
-
-
 def post_session(web: Any, request: Any) -> tuple[BrowserSession | None, bytes | None]:
     """The session a POST acts for, or the refusal to answer with."""
     if getattr(request, "too_large", False):
@@ -281,43 +262,7 @@ def post_session(web: Any, request: Any) -> tuple[BrowserSession | None, bytes |
     return session, None
 
 
-def client_address(request: Any) -> str:
-    return getattr(request.getClientAddress(), "host", "?")
-
-
-def decode_body(request: Any) -> dict[str, Any] | None:
-    """The POSTed JSON object, strictly (UTF-8, one object, no NaN, at most
-    :data:`MAX_DEPTH` arrays and objects deep), or None."""
-    try:
-        text = request.content.getvalue().decode("utf-8")
-        if json_depth(text) > MAX_DEPTH:
-            return None  # counted before decoding: the decoder recurses
-        value = json.loads(text, parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def json_depth(text: str) -> int:
-    """How deep arrays and objects nest in ``text``, strings left out (an unclosed
-    string's brackets count: such a text is refused either way)."""
-    depth = deepest = 0
-    for ch in BRACKETS.findall(JSON_STRING.sub("", text)):
-        if ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-class _Leaf(Resource):
-    isLeaf = True
-
+class _Leaf(Leaf):
     def __init__(self, web: Any) -> None:
         super().__init__()
         self.web = web
@@ -349,16 +294,15 @@ class PlaySend(_Leaf):
         session, refused = post_session(self.web, request)
         if session is None:
             return refused or b""
-        if json_depth(request.content.getvalue().decode("utf-8", "replace")) > MAX_DEPTH:
-            return refuse(request, http.BAD_REQUEST, "bad-json",
-                          f"the body nests more than {MAX_DEPTH} arrays and objects deep")
         msg = decode_body(request)
-        if msg is None or not isinstance(msg.get("type"), str):
+        if isinstance(msg, str):
+            return refuse(request, http.BAD_REQUEST, "bad-json", msg)
+        if not isinstance(msg.get("type"), str):
             return refuse(request, http.BAD_REQUEST, "bad-json",
                           "the body must be one JSON object with a type")
         try:
-            session.incoming(msg, cookie_value(request, seat_cookie(self.web)))
-        except (ValueError, TypeError, OverflowError) as exc:  # not packable as msgpack
+            session.incoming(msg, cookie(request, seat_cookie(self.web)))
+        except LocalProtocolError as exc:  # not a protocol message's data (msgpack's)
             return refuse(request, http.BAD_REQUEST, "bad-json", str(exc)[:200])
         request.setHeader(b"Content-Type", b"application/json")
         return to_json({"ok": True})
@@ -380,96 +324,3 @@ class PlayKeep(_Leaf):
                               max_age=b"0")
         request.setHeader(b"Content-Type", b"application/json")
         return to_json({"ok": True, "kept": bool(session.token)})
-
-
-def cookie_value(request: Any, name: str) -> str | None:
-    raw = request.getCookie(name.encode("ascii"))
-    if not raw:
-        return None
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError:
-        return None
-    return text if text.isascii() and text.isprintable() else None
-
-
-def rules_json() -> bytes:
-    """What ``cartagena rules`` lists, for the page's New table form, from the engine's
-    own data: each preset (name, title, players (min, max), its values, and its values
-    with each story it accepts, since a story changes other defaults) and every option
-    (name, type, help, choices, bounds)."""
-    from cartagena_net.engine import OPTIONS, PRESETS, make_game
-    from cartagena_net.engine.options import STORIES
-
-    presets = []
-    for name, p in PRESETS.items():
-        stories = {}
-        for story in STORIES:
-            try:
-                stories[story] = make_game(name, story=story).spec()
-            except ValueError:
-                continue
-        presets.append({"name": name, "title": str(p.title), "players": list(p.players),
-                        "values": make_game(name).spec(),
-                        "stories": stories if len(stories) > 1 else {}})
-    options = [{"name": o.name, "type": o.kind.__name__, "help": o.help,
-                "choices": list(o.choices), "bounds": list(o.bounds) if o.bounds else None}
-               for o in OPTIONS.values()]
-    return to_json({"presets": presets, "options": options})
-
-
-class Fixed(_Leaf):
-    def __init__(self, body: bytes, content_type: str) -> None:
-        Resource.__init__(self)
-        self.body, self.content_type = body, content_type.encode("ascii")
-
-    def render_GET(self, request: Any) -> bytes:
-        request.setHeader(b"Content-Type", self.content_type)
-        return self.body
-
-
-class JoinCode(_Leaf):
-    """``/play/qr.svg``: a QR code of this page's address, for the TV and the host."""
-
-    def render_GET(self, request: Any) -> bytes:
-        import io
-
-        import segno
-
-        host = header(request, "host") or ""
-        url = f"http://{host}/play" if host and host.isprintable() else self.web.url + "play"
-        out = io.BytesIO()
-        segno.make(url, error="m", micro=False).save(out, kind="svg", scale=6, border=2,
-                                                      xmldecl=False, svgns=True)
-        request.setHeader(b"Content-Type", b"image/svg+xml")
-        request.setHeader(b"Cache-Control", b"no-store")
-        return out.getvalue()
-
-
-class Play(Resource):
-    """``/play``: the page a guest plays on, and its stream and requests."""
-
-    def __init__(self, web: Any, page: bytes) -> None:
-        super().__init__()
-        self.page = page
-        self.putChild(b"events", PlayEvents(web))
-        self.putChild(b"send", PlaySend(web))
-        self.putChild(b"keep", PlayKeep(web))
-        self.putChild(b"rules.json", Fixed(rules_json(), "application/json"))
-        self.putChild(b"qr.svg", JoinCode(web))
-
-    def getChild(self, path: bytes, request: Any) -> Resource:
-        if path == b"":
-            return self
-        from twisted.web.resource import NoResource
-
-        return NoResource()
-
-    def render_GET(self, request: Any) -> bytes:
-        request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
-        return self.page
-
-    def render_HEAD(self, request: Any) -> bytes:
-        request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
-        request.setHeader(b"Content-Length", b"%d" % len(self.page))
-        return b""

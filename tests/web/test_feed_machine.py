@@ -38,7 +38,7 @@ class WebWatchers(RuleBasedStateMachine):
     def leave(self, which: int) -> None:
         s = self.streams.pop(which % len(self.streams))
         s.close()
-        run(until(lambda: len(self.host.web.feeds.get(self.table.id, ())) == len(self.streams),
+        run(until(lambda: len(self.host.web.feeds.tables.get(self.table.id, ())) == len(self.streams),
                   "the watcher leaves the feed"))
 
     @rule(pick=st.integers(0, 99))
@@ -63,7 +63,7 @@ class WebWatchers(RuleBasedStateMachine):
 
     @invariant()
     def counted(self) -> None:
-        feed = self.host.web.feeds.get(self.table.id)
+        feed = self.host.web.feeds.tables.get(self.table.id)
         assert (len(feed) if feed else 0) <= len(self.streams)
         # The lobby counts the table's web watchers with its spectators, as they are now.
         assert self.table.lobby_entry()["spectators"] == (len(feed) if feed else 0)

@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
-from cartagena_net.web.server import PAGES as PAGE_NAMES
-from cartagena_net.web.server import STATIC_TYPES, package_file
+from cartagena_net.web.pages import PAGES as PAGE_NAMES
+from cartagena_net.web.pages import STATIC_TYPES, package_file
 from tests.host.helpers import WireClient
 from tests.twisted_loop import make_host, run, stop_host, until
 from tests.web.http import event_data, fetch, open_stream
@@ -283,11 +283,11 @@ def test_a_reader_that_does_not_read_is_dropped_and_the_others_go_on():
             stalled.sendall(f"GET /table/{tid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             good = await open_stream(port, f"/table/{tid}/events")
             await good.event("state")
-            await until(lambda: len(host.web.feeds.get(tid, ())) == 2, "both watch")
-            from cartagena_net.web.feed import Frame
+            await until(lambda: len(host.web.feeds.tables.get(tid, ())) == 2, "both watch")
+            from cartagena_net.web.feeds import Frame
 
             big = Frame.event("state", {"pad": "x" * 60000})
-            feed = host.web.feeds[tid]
+            feed = host.web.feeds.tables[tid]
             for _ in range(200):  # 12 MB: more than any socket buffer holds
                 feed.publish(big)
                 if len(feed) < 2:

@@ -47,7 +47,7 @@ def test_web_watchers_are_counted_with_the_spectators():
             await lobby.expect(messages.Lobby, counted(tid, 1))
             streams.pop().close()
             await lobby.expect(messages.Lobby, counted(tid, 0))
-            assert tid not in host.web.feeds
+            assert tid not in host.web.feeds.tables
             lobby_stream.close()
             lobby.close()
         finally:
@@ -80,7 +80,7 @@ def test_a_removed_table_tells_its_watchers_and_is_404_after():
                 assert event_data(block) == {"id": tid, "text": f"table {tid} is gone"}
                 assert b"event:" not in await s.read_to_end()  # one gone event, then the end
                 s.close()
-            assert tid not in host.lobby.tables and tid not in host.web.feeds
+            assert tid not in host.lobby.tables and tid not in host.web.feeds.tables
             _, block = await lobby_stream.event("lobby")
             while tid in [t["id"] for t in event_data(block)["tables"]]:
                 _, block = await lobby_stream.event("lobby")

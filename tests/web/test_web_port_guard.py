@@ -16,7 +16,7 @@ from cartagena_net.web.hostcheck import (
     split_host,
     valid_name,
 )
-from cartagena_net.web.server import STATIC_TYPES
+from cartagena_net.web.pages import STATIC_TYPES
 from tests.host.helpers import join
 from tests.twisted_loop import WAIT, make_host, run, stop_host, until
 from tests.web.http import Chunks, read_head
