@@ -1,7 +1,7 @@
 """The web pages' messages: found in their JavaScript and HTML, and handed to a browser
 from the same catalogs the terminal reads.
 
-In JavaScript a message is a double-quoted literal in a call of ``t("...")`` (or ``tr``),
+In JavaScript a message is a double-quoted literal in a call of ``tr("...")``,
 ``nt("one", "many", n)`` or ``pt("context", "...")`` (``static/i18n.js``). In HTML an
 element marked ``data-t`` has its text translated (the text is the message, its white
 space folded), and one marked ``data-ta`` its ``title``, ``aria-label``, ``alt`` and
@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 _STR = r'"((?:[^"\\\n]|\\.)*)"'
-_CALL = re.compile(r"(?<![\w.$])(tr|t|nt|pt)\(\s*" + _STR + r"(?:\s*,\s*" + _STR + r")?")
+_CALL = re.compile(r"(?<![\w.$])(tr|nt|pt)\(\s*" + _STR + r"(?:\s*,\s*" + _STR + r")?")
 ATTRS = ("title", "aria-label", "alt", "placeholder")
 
 
@@ -32,7 +32,7 @@ def js_messages(source: str) -> list[tuple[str | None, str, str | None, int]]:
     for m in _CALL.finditer(source):
         line = source.count("\n", 0, m.start()) + 1
         fn, first, second = m.group(1), _unescape(m.group(2)), m.group(3)
-        if fn in ("t", "tr"):
+        if fn == "tr":
             out.append((None, first, None, line))
         elif fn == "nt" and second is not None:
             out.append((None, first, _unescape(second), line))

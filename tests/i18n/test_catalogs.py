@@ -252,7 +252,7 @@ def test_every_help_text_of_the_command_line_is_marked_for_translation():
 
 
 def test_the_pages_messages_are_extracted_and_share_the_event_templates():
-    """The pages' t()/nt()/pt() and data-t marks are read (the catalog tests above then
+    """The pages' tr()/nt()/pt() and data-t marks are read (the catalog tests above then
     hold them to the same rules), and the pages' event lines use exactly the engine's
     sentence templates (static/i18n.js ports cartagena_net/engine/sentences.py)."""
     from cartagena_net.i18n.extract import ROOT, STATIC, page_messages
@@ -261,10 +261,9 @@ def test_the_pages_messages_are_extracted_and_share_the_event_templates():
     found = {(m.context, m.msgid) for m in page_messages()}
     assert (None, "Your name") in found and (None, "Confirm") in found  # HTML
     assert ("card", "skull") in found and (None, "{n} card") in found  # JS
-    assert js_messages('x = t("a {n}"); y = nt("{n} b", "{n} bs", n); z = pt("c", "d");'
-                       ' w = tr("e"); v = o.t("not this");') == [
-        (None, "a {n}", None, 1), (None, "{n} b", "{n} bs", 1), ("c", "d", None, 1),
-        (None, "e", None, 1)]
+    assert js_messages('x = tr("a {n}"); y = nt("{n} b", "{n} bs", n); z = pt("c", "d");'
+                       ' v = o.tr("not this");') == [
+        (None, "a {n}", None, 1), (None, "{n} b", "{n} bs", 1), ("c", "d", None, 1)]
     assert html_messages('<p data-t> two\n words </p><a title="t" data-ta>x</a>') == [
         ("two words", 1), ("t", 2)]
     engine = (ROOT / "cartagena_net" / "engine" / "sentences.py").read_text(encoding="utf-8")

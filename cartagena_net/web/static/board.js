@@ -262,7 +262,7 @@ const Board = (() => {
     if (!place.sloop) {
       g.dataset.sloop = "no";
       g.append(svg("path", { d: "M14 52q9-8 18 0t18 0 18 0 18 0", class: "wave" }));
-      g.append(label(t("sloop away"), 86, 14, "place-count"));
+      g.append(label(tr("sloop away"), 86, 14, "place-count"));
       return;
     }
     g.dataset.sloop = "yes";
@@ -272,15 +272,15 @@ const Board = (() => {
     view.sloop.aboard.forEach((n, seat) => { if (n > 0) load.set(seat, n); });
     g.dataset.load = view.sloop.aboard.join(",");
     drawPieces(g, load, view, letters, { x: 4, y: 46, w: 92, h: 54, r: 13, columns: 3 });
-    if (!load.size) g.append(label(t("empty"), 76, 14, "place-count"));
+    if (!load.size) g.append(label(tr("empty"), 76, 14, "place-count"));
   }
 
   function placeTitle(place, view, here) {
     const who = [...here.entries()].map(([seat, n]) => `${Names.color(view.seats[seat].color)} ×${n}`).join(", ");
-    let what = place.kind === "space" ? t("space {n}: {card}", { n: place.pos, card: Names.card(place.symbol) }) : place.label;
+    let what = place.kind === "space" ? tr("space {n}: {card}", { n: place.pos, card: Names.card(place.symbol) }) : place.label;
     if (place.kind === "dock") {
-      what = place.sloop ? t("the sloop at {shore} (at most {n} of a colour aboard)", { shore: place.label, n: view.sloop.capacity })
-        : t("{shore}: the sloop is away", { shore: place.label });
+      what = place.sloop ? tr("the sloop at {shore} (at most {n} of a colour aboard)", { shore: place.label, n: view.sloop.capacity })
+        : tr("{shore}: the sloop is away", { shore: place.label });
     }
     if (place.kind === "start" || place.kind === "goal") {
       let total = 0;

@@ -34,7 +34,7 @@ const LiveChances = (() => {
   function curve(points, colors) {
     const W = 240, H = 60;
     const box = svg("svg", { class: "chances-curve", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img",
-                             "aria-label": t("each seat's chance over the game") });
+                             "aria-label": tr("each seat's chance over the game") });
     if (points.length < 2) return box;
     const n = points.length - 1;
     colors.forEach((color, seat) => {

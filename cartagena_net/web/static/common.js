@@ -58,6 +58,36 @@ const Cartagena = (() => {
     return node;
   }
 
+  const $ = (id) => document.getElementById(id);
+
+  // A seat's chip: its colour with its letter (``L``: colour -> letter, colorLetters).
+  function chip(color, L) {
+    const c = el("span", { class: "chip", "data-color": color }, L[color] || "?");
+    c.style.background = colorOf(color);
+    c.style.color = inkOn(color);
+    return c;
+  }
+
+  // How many of seat ``s``'s pirates are in the goal, in words ("2/3 in the boat").
+  function homeText(view, s) {
+    const home = s.pirates.filter((p) => p === view.boat).length;
+    return tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") });
+  }
+
+  // The board's box (width / height) in the element ``wrap``: on a phone (narrower than
+  // 900 px) a strip ``tall`` times as high as wide that the page scrolls; wider, the
+  // ``height`` the page leaves it (at least ``least`` px).
+  function boardAspect(wrap, { tall = 1.4, height = window.innerHeight, least = 300 } = {}) {
+    const w = wrap.clientWidth || window.innerWidth;
+    return w / (window.innerWidth < 900 ? Math.max(w * tall, 300) : Math.max(height, least));
+  }
+
+  // ``draw`` again 150 ms after the window's size last changed.
+  function onResize(draw) {
+    let timer = null;
+    window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(draw, 150); });
+  }
+
   function setCookie(name, value) {
     document.cookie = `${name}=${encodeURIComponent(value)}; path=/; SameSite=Strict`;
   }
@@ -92,23 +122,24 @@ const Cartagena = (() => {
       try {
         response = await fetch(url, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
       } catch (err) {
-        return { reason: "no-answer", text: t("the host does not answer"), retry: true };
+        return { reason: "no-answer", text: tr("the host does not answer"), retry: true };
       }
       if (response.ok) return null;
       const reason = response.headers.get("X-Cartagena-Refused") || "";
       if (reason === "host-password" || reason === "table-password") {
         const cookie = reason === "host-password" ? "cartagena_host" : `cartagena_table_${tableId}`;
-        const label = reason === "host-password" ? t("This host needs its password")
-          : t("Table {n} needs its password", { n: tableId });
+        const label = reason === "host-password" ? tr("This host needs its password")
+          : tr("Table {n} needs its password", { n: tableId });
         await askPassword(cookie, label, tried.has(reason));
         tried.add(reason);
         continue;
       }
-      if (reason === "no-spectators") return { reason, text: t("this table is closed to spectators") };
-      if (reason === "no-such-table" || response.status === 404) return { reason: "no-such-table", text: t("there is no such table") };
-      return { reason: "refused", text: t("refused ({status})", { status: response.status }), retry: response.status >= 500 };
+      if (reason === "no-spectators") return { reason, text: tr("this table is closed to spectators") };
+      if (reason === "no-such-table" || response.status === 404) return { reason: "no-such-table", text: tr("there is no such table") };
+      return { reason: "refused", text: tr("refused ({status})", { status: response.status }), retry: response.status >= 500 };
     }
   }
 
-  return { SVG_NS, colorOf, inkOn, colorLetters, symbolLetters, el, svg, access };
+  return { SVG_NS, $, colorOf, inkOn, colorLetters, symbolLetters, el, svg, chip, homeText,
+    boardAspect, onResize, access };
 })();

@@ -4,16 +4,10 @@
 "use strict";
 
 (() => {
-  const { el, svg, colorOf, inkOn, colorLetters, symbolLetters } = Cartagena;
-  const $ = (id) => document.getElementById(id);
+  const { $, el, svg, chip, colorOf, colorLetters, symbolLetters, homeText, onResize } = Cartagena;
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   let data = null, pos = 0, turnStarts = [0];
 
-  function chip(color, L) {
-    const c = el("span", { class: "chip", "data-color": color }, L[color] || "?");
-    c.style.background = colorOf(color); c.style.color = inkOn(color);
-    return c;
-  }
   const label = (seat) => {
     const person = data.summary.people && data.summary.people[seat];
     return person ? Names.player(person) : (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat });
@@ -39,9 +33,7 @@
     $("slider").value = String(pos);
     $("where").textContent = tr("action {n} of {m}", { n: pos, m: data.views.length - 1 });
     const highlight = Board.highlightOf(data.events[pos] || [], view);
-    const wrap = $("board-wrap");
-    const w = wrap.clientWidth || window.innerWidth;
-    const aspect = window.innerWidth < 900 ? w / Math.max(w * 1.4, 300) : w / Math.max(window.innerHeight * 0.62, 300);
+    const aspect = Cartagena.boardAspect($("board-wrap"), { height: window.innerHeight * 0.62 });
     Board.render($("board"), view, { letters: L, symbolLetters: symL, highlight, aspect });
     const t = $("turn");
     t.replaceChildren();
@@ -50,9 +42,8 @@
     const list = $("player-list");
     list.replaceChildren();
     for (const s of view.seats) {
-      const home = s.pirates.filter((p) => p === view.boat).length;
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat },
-        chip(s.color, L), ` ${label(s.seat)} · ${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`);
+        chip(s.color, L), ` ${label(s.seat)} · ${nt("{n} card", "{n} cards", s.hand_size)} · ${homeText(view, s)}`);
       li.style.borderColor = colorOf(s.color);
       list.append(li);
     }
@@ -176,7 +167,6 @@
       ArrowDown: () => turn(1), Home: () => go(0), End: () => go(Infinity) };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
-  let resizeTimer = null;
-  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => data && render(), 150); });
+  onResize(() => data && render());
   load();
 })();

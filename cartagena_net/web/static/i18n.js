@@ -2,7 +2,7 @@
    host writes for the browser (window.CARTAGENA_I18N: the language chosen by the switch's
    cookie or Accept-Language, the plural form's index for 0..199, and the translations of
    the pages' messages, from the same catalog as the terminal's). A message missing from
-   it reads in English. In the pages' scripts: t(MSGID) (or tr), nt(ONE, MANY, n), pt(CONTEXT,
+   it reads in English. In the pages' scripts: tr(MSGID), nt(ONE, MANY, n), pt(CONTEXT,
    MSGID), with literal double-quoted strings, each with named {placeholders} filled from an object; in the HTML, data-t (the
    element's text) and data-ta (its title, aria-label, alt and placeholder). */
 "use strict";
@@ -30,11 +30,11 @@ const I18N = (() => {
   function translatePage(root) {
     for (const node of (root || document).querySelectorAll("[data-t]")) {
       const text = node.textContent.split(/\s+/).filter(Boolean).join(" ");
-      if (text) node.textContent = t(text);
+      if (text) node.textContent = tr(text);
     }
     for (const node of (root || document).querySelectorAll("[data-ta]")) {
       for (const attr of ["title", "aria-label", "alt", "placeholder"]) {
-        if (node.hasAttribute(attr)) node.setAttribute(attr, t(node.getAttribute(attr)));
+        if (node.hasAttribute(attr)) node.setAttribute(attr, tr(node.getAttribute(attr)));
       }
     }
   }
@@ -53,7 +53,7 @@ const I18N = (() => {
     const select = document.createElement("select");
     select.id = "lang";
     select.className = "lang-switch";
-    select.setAttribute("aria-label", t("Language"));
+    select.setAttribute("aria-label", tr("Language"));
     for (const code of codes) {
       const option = document.createElement("option");
       option.value = code;
@@ -74,12 +74,10 @@ const I18N = (() => {
 })();
 
 // A message in the reader's language; named {placeholders} filled from args.
-function t(msgid, args) {
+function tr(msgid, args) {
   if (typeof msgid !== "string") return msgid;
   return I18N.fill(I18N.look(msgid) || msgid, args);
 }
-// The same, for a script whose scope names a table "t".
-const tr = t;
 // In one sense of an English word (a gettext context).
 function pt(context, msgid, args) { return I18N.fill(I18N.look(`${context}\u0004${msgid}`) || msgid, args); }
 // With a number, by the language's plural rule ("1 kort", "2 kort" in Swedish).
@@ -120,10 +118,10 @@ const Names = (() => {
     chest: () => pt("card", "chest"), treasure: () => pt("card", "treasure"),
   };
   const COLORS = {
-    red: () => t("red"), blue: () => t("blue"), green: () => t("green"), yellow: () => t("yellow"),
-    purple: () => t("purple"), violet: () => t("violet"), magenta: () => t("magenta"),
-    black: () => t("black"), white: () => t("white"), orange: () => t("orange"), brown: () => t("brown"),
-    pink: () => t("pink"), cyan: () => t("cyan"), grey: () => t("grey"), gray: () => t("gray"),
+    red: () => tr("red"), blue: () => tr("blue"), green: () => tr("green"), yellow: () => tr("yellow"),
+    purple: () => tr("purple"), violet: () => tr("violet"), magenta: () => tr("magenta"),
+    black: () => tr("black"), white: () => tr("white"), orange: () => tr("orange"), brown: () => tr("brown"),
+    pink: () => tr("pink"), cyan: () => tr("cyan"), grey: () => tr("grey"), gray: () => tr("gray"),
   };
   const PLACES = {
     start: () => pt("place", "start"), sloop: () => pt("place", "sloop"), jail: () => pt("place", "jail"),
@@ -139,15 +137,15 @@ const Names = (() => {
   function card(word) {
     const s = String(word), dark = s.endsWith("*"), base = dark ? s.slice(0, -1) : s;
     const name = CARDS[base] ? CARDS[base]() : base;
-    return dark ? t("{card} (dark card)", { card: name }) : name;
+    return dark ? tr("{card} (dark card)", { card: name }) : name;
   }
   function color(name) { return COLORS[name] ? COLORS[name]() : String(name); }
   function place(name) { return PLACES[name] ? PLACES[name]() : String(name); }
   // A rules preset by its name ("studiogiochi-2017" reads "Studiogiochi 2017").
   const PRESETS = {
-    jamaica: () => t("Jamaica"), tortuga: () => t("Tortuga"), hispaniola: () => t("Hispaniola"),
-    ravensburger: () => t("Ravensburger basic"), "ravensburger-advanced": () => t("Ravensburger advanced"),
-    "studiogiochi-2017": () => t("Studiogiochi 2017"), "web-2008": () => t("Web 2008"),
+    jamaica: () => tr("Jamaica"), tortuga: () => tr("Tortuga"), hispaniola: () => tr("Hispaniola"),
+    ravensburger: () => tr("Ravensburger basic"), "ravensburger-advanced": () => tr("Ravensburger advanced"),
+    "studiogiochi-2017": () => tr("Studiogiochi 2017"), "web-2008": () => tr("Web 2008"),
   };
   function preset(name) {
     if (PRESETS[name]) return PRESETS[name]();
@@ -163,7 +161,7 @@ const Names = (() => {
   function bot(kind, level, think) {
     let text = BOTS[kind] ? BOTS[kind]() : String(kind);
     if (level) text += ", " + (LEVELS[level] ? LEVELS[level]() : String(level));
-    else if (typeof think === "number") text += ", " + t("{seconds} s", { seconds: String(think).replace(".", pt("decimal separator", ".")) });
+    else if (typeof think === "number") text += ", " + tr("{seconds} s", { seconds: String(think).replace(".", pt("decimal separator", ".")) });
     return text;
   }
   const YES_NO = {
@@ -186,8 +184,8 @@ const Names = (() => {
     segments: (n) => nt("{n} segment", "{n} segments", n), actions: (n) => nt("{n} action a turn", "{n} actions a turn", n),
     deal: (n) => nt("{n} card dealt", "{n} cards dealt", n),
     start_bonus: (n) => nt("{n} extra card for the start player", "{n} extra cards for the start player", n),
-    row_size: (n) => (n ? nt("a face-up row of {n}", "a face-up row of {n}", n) : t("no face-up row")),
-    hand_limit: (n) => t("hand limit {n}", { n }),
+    row_size: (n) => (n ? nt("a face-up row of {n}", "a face-up row of {n}", n) : tr("no face-up row")),
+    hand_limit: (n) => tr("hand limit {n}", { n }),
     island_segments: (n) => nt("{n} island segment", "{n} island segments", n),
   };
   const ORDER = ["players", "pirates", "segments", "actions", "deal", "start_bonus", "hands_public", "row_size",
@@ -213,7 +211,7 @@ const Names = (() => {
   // A scoreboard's bot row ("ismcts normal", "ismcts 1.5s": its kind and level).
   function botRow(key) {
     const s = String(key), i = s.indexOf(" "), kind = i < 0 ? s : s.slice(0, i), how = i < 0 ? "" : s.slice(i + 1);
-    if (!BOTS[kind]) return `${s} (${t("bot")})`;
+    if (!BOTS[kind]) return `${s} (${tr("bot")})`;
     if (/^\d+(\.\d+)?s$/.test(how)) return bot(kind, null, Number(how.slice(0, -1)));
     return bot(kind, how || null);
   }
@@ -236,13 +234,13 @@ const Names = (() => {
 // values and phrases are Names.choice and Names.option's, one table of words.
 const Options = (() => {
   const LABELS = {
-    players: () => t("Players"), pirates: () => t("Pirates each"), segments: () => t("Board segments"),
-    actions: () => t("Actions a turn"), deal: () => t("Cards dealt"), start_bonus: () => t("Extra cards for the start player"),
-    hands_public: () => t("Open hands"), row_size: () => t("Face-up row"), empty_hand_draw: () => t("An empty hand draws"),
-    morgan: () => t("Morgan"), filibusters: () => t("Filibusters"), magic: () => t("Black Magic Woman"),
-    hand_limit: () => t("Hand limit"), side: () => t("Board side"), story: () => t("Story"),
-    island_segments: () => t("Island path segments"), jail_in_passage: () => t("The jail counts as the passage"),
-    board: () => t("Board layout"), colors: () => t("Seat colours"),
+    players: () => tr("Players"), pirates: () => tr("Pirates each"), segments: () => tr("Board segments"),
+    actions: () => tr("Actions a turn"), deal: () => tr("Cards dealt"), start_bonus: () => tr("Extra cards for the start player"),
+    hands_public: () => tr("Open hands"), row_size: () => tr("Face-up row"), empty_hand_draw: () => tr("An empty hand draws"),
+    morgan: () => tr("Morgan"), filibusters: () => tr("Filibusters"), magic: () => tr("Black Magic Woman"),
+    hand_limit: () => tr("Hand limit"), side: () => tr("Board side"), story: () => tr("Story"),
+    island_segments: () => tr("Island path segments"), jail_in_passage: () => tr("The jail counts as the passage"),
+    board: () => tr("Board layout"), colors: () => tr("Seat colours"),
   };
   const label = (name) => (LABELS[name] ? LABELS[name]() : String(name).replace(/_/g, " "));
   // An option written NAME=VALUE (in an option's help) as words: Names.option's, with the
@@ -274,8 +272,8 @@ function pendingText(p, view, who, you) {
       return you ? nt("put {n} drawn card back on top of the stock", "put {n} drawn cards back on top of the stock, one at a time", n)
         : nt("{who} puts {n} drawn card back on top of the stock", "{who} puts {n} drawn cards back on top of the stock", n, { who: name });
     case "take":
-      return you ? t("take one card from {target}'s hand", { target })
-        : t("{who} takes one card from {target}'s hand", { who: name, target });
+      return you ? tr("take one card from {target}'s hand", { target })
+        : tr("{who} takes one card from {target}'s hand", { who: name, target });
     default:
       return you ? nt("you must discard {n} card", "you must discard {n} cards", n)
         : nt("{who} must discard {n} card", "{who} must discard {n} cards", n, { who: name });
@@ -319,10 +317,10 @@ function reasonText(why, args) {
     else if (name === "colors") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.color).join(", ");
     else if (name === "symbols") shown[name] = String(value).split(/\s+/).filter(Boolean).map(Names.card).join(", ");
     else if (name === "error" && Object.prototype.hasOwnProperty.call(osErrors(), args.errno)) shown[name] = osErrors()[args.errno];
-    else if (name === "place") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : Names.place(value);
+    else if (name === "place") shown[name] = Number.isInteger(value) ? tr("space {n}", { n: value }) : Names.place(value);
     else if ((name === "seconds" || name === "limit") && (typeof value === "string" || typeof value === "number")) shown[name] = String(value).replace(".", pt("decimal separator", "."));
-    else if (name === "from") shown[name] = Number.isInteger(value) ? t("on space {n}", { n: value }) : t("at the {place}", { place: Names.place(value) });
-    else if (name === "to") shown[name] = Number.isInteger(value) ? t("space {n}", { n: value }) : t("the {place}", { place: Names.place(value) });
+    else if (name === "from") shown[name] = Number.isInteger(value) ? tr("on space {n}", { n: value }) : tr("at the {place}", { place: Names.place(value) });
+    else if (name === "to") shown[name] = Number.isInteger(value) ? tr("space {n}", { n: value }) : tr("the {place}", { place: Names.place(value) });
     else shown[name] = value;
   }
   let missing = false;
@@ -389,61 +387,61 @@ function sentence(e, view, color) {
   const num = (x) => { const n = Number(x); if (!Number.isInteger(n)) throw new Error("nan"); return n; };
   const cards = (n) => nt("{n} card", "{n} cards", n);
   const list = (cs) => cs.map((c) => Names.card(c)).join(", ");
-  const drawn = () => ("cards" in e ? list(e.cards) || t("no card") : cards(num(e.drawn)));
+  const drawn = () => ("cards" in e ? list(e.cards) || tr("no card") : cards(num(e.drawn)));
   const moved = () => ({ frm: place(num(e.from)), to: place(num(e.to)) });
   const title = (s) => String(s).replace(/\b\w/g, (c) => c.toUpperCase());
   const who = e.seat !== undefined && e.seat !== null ? color(num(e.seat)) : "";
   const card = () => Names.card(e.card);
   const k = e.type;
-  if (k === "advance") return t("{who} plays {card}: {frm} → {to}", { who, card: card(), ...moved() });
-  if (k === "retreat") return t("{who} retreats {frm} → {to} and draws {what}", { who, what: drawn(), ...moved() });
-  if (k === "morgan") return t("{who} moves {owner}'s pirate {frm} → {to} and draws {what}", { who, owner: color(num(e.owner)), what: drawn(), ...moved() });
-  if (k === "undo" && e.action === "sail") return t("{who} takes back the sail to {shore}", { who, shore: title(e.shore) });
-  if (k === "undo") return t("{who} takes back: {frm} → {to} ({card})", { who, card: card(), ...moved() });
+  if (k === "advance") return tr("{who} plays {card}: {frm} → {to}", { who, card: card(), ...moved() });
+  if (k === "retreat") return tr("{who} retreats {frm} → {to} and draws {what}", { who, what: drawn(), ...moved() });
+  if (k === "morgan") return tr("{who} moves {owner}'s pirate {frm} → {to} and draws {what}", { who, owner: color(num(e.owner)), what: drawn(), ...moved() });
+  if (k === "undo" && e.action === "sail") return tr("{who} takes back the sail to {shore}", { who, shore: title(e.shore) });
+  if (k === "undo") return tr("{who} takes back: {frm} → {to} ({card})", { who, card: card(), ...moved() });
   if (k === "sail") {
     const shore = title(e.shore);
-    if (e.free) return t("{who} sails the sloop to {shore} (the Captain's free sail)", { who, shore });
-    return t("{who} sails the sloop to {shore}", { who, shore });
+    if (e.free) return tr("{who} sails the sloop to {shore} (the Captain's free sail)", { who, shore });
+    return tr("{who} sails the sloop to {shore}", { who, shore });
   }
-  if (k === "captain") return t("{who} is the Captain (most pirates aboard) and may sail once before the first action, free", { who });
-  if (k === "draw") return t("{who} has no cards and draws {what} as the whole turn", { who, what: drawn() });
-  if (k === "discard") return t("{who} discards {card}", { who, card: card() });
+  if (k === "captain") return tr("{who} is the Captain (most pirates aboard) and may sail once before the first action, free", { who });
+  if (k === "draw") return tr("{who} has no cards and draws {what} as the whole turn", { who, what: drawn() });
+  if (k === "discard") return tr("{who} discards {card}", { who, card: card() });
   if (k === "owe") return nt("Filibusters! {who} must discard {n} card", "Filibusters! {who} must discard {n} cards", num(e.count), { who });
   if (k === "reshuffle") return nt("the discard pile is shuffled into a new stock of {n} card", "the discard pile is shuffled into a new stock of {n} cards", num(e.size));
-  if (k === "row") return t("a new face-up row: {cards}", { cards: list(e.cards) });
+  if (k === "row") return tr("a new face-up row: {cards}", { cards: list(e.cards) });
   if (k === "power") {
-    if (e.power === "gun") return t("{who} plays {card} for its power: looks at {target}'s cards to take one", { who, card: card(), target: color(num(e.target)) });
+    if (e.power === "gun") return tr("{who} plays {card} for its power: looks at {target}'s cards to take one", { who, card: card(), target: color(num(e.target)) });
     const n = num(e.drawn);
-    if (e.power === "rum") return t("{who} plays {card} for its power: draws {n} to keep two and give one to each other player", { who, card: card(), n });
-    return t("{who} plays {card} for its power: draws {n} to keep one and put the others back on top of the stock", { who, card: card(), n });
+    if (e.power === "rum") return tr("{who} plays {card} for its power: draws {n} to keep two and give one to each other player", { who, card: card(), n });
+    return tr("{who} plays {card} for its power: draws {n} to keep one and put the others back on top of the stock", { who, card: card(), n });
   }
   if (k === "take") {
-    if ("card" in e) return t("{who} takes {card} from {target}, who draws {what}", { who, card: card(), target: color(num(e.target)), what: drawn() });
-    return t("{who} takes a card from {target}, who draws {what}", { who, target: color(num(e.target)), what: drawn() });
+    if ("card" in e) return tr("{who} takes {card} from {target}, who draws {what}", { who, card: card(), target: color(num(e.target)), what: drawn() });
+    return tr("{who} takes a card from {target}, who draws {what}", { who, target: color(num(e.target)), what: drawn() });
   }
   if (k === "give") {
-    if ("card" in e) return t("{who} gives {to} {card}", { who, to: color(num(e.to)), card: card() });
-    return t("{who} gives {to} a card", { who, to: color(num(e.to)) });
+    if ("card" in e) return tr("{who} gives {to} {card}", { who, to: color(num(e.to)), card: card() });
+    return tr("{who} gives {to} a card", { who, to: color(num(e.to)) });
   }
   if (k === "keep" || k === "stack") {
     const shown = "cards" in e;
     const what = shown ? list(e.cards) : cards(num(e.count));
-    if (k === "keep") return t("{who} keeps {what}", { who, what });
-    if (shown && e.cards.length > 1) return t("{who} puts {what} back on top of the stock (top first)", { who, what });
-    return t("{who} puts {what} back on top of the stock", { who, what });
+    if (k === "keep") return tr("{who} keeps {what}", { who, what });
+    if (shown && e.cards.length > 1) return tr("{who} puts {what} back on top of the stock (top first)", { who, what });
+    return tr("{who} puts {what} back on top of the stock", { who, what });
   }
   if (k === "chest") {
     const at = place(num(e.pos));
-    if (e.tile === "snake") return t("{who} opens the chest at {place}: the snake! back to {to}", { who, place: at, to: place(num(e.to)) });
-    if (e.tile === "empty") return t("{who} opens the chest at {place}: empty", { who, place: at });
-    return t("{who} opens the chest at {place} and draws {what}", { who, place: at, what: drawn() });
+    if (e.tile === "snake") return tr("{who} opens the chest at {place}: the snake! back to {to}", { who, place: at, to: place(num(e.to)) });
+    if (e.tile === "empty") return tr("{who} opens the chest at {place}: empty", { who, place: at });
+    return tr("{who} opens the chest at {place} and draws {what}", { who, place: at, what: drawn() });
   }
-  if (k === "tiles") return t("all eight chest tiles are shuffled and laid face down again");
-  if (k === "parrot") return t("{who} plays two parrots as {card}: {frm} → {to}", { who, card: card(), ...moved() });
-  if (k === "hook") return t("{who} hooks two pirates with {card}: {frm} → {to}", { who, card: Names.card(e.cards[1]), ...moved() });
-  if (k === "turn") return t("{who}'s turn", { who });
-  if (k === "end") return t("{who} ends the turn", { who });
-  if (k === "win") return t("{who} has every pirate in the {goal} and wins!", { who, goal: place(-1) });
+  if (k === "tiles") return tr("all eight chest tiles are shuffled and laid face down again");
+  if (k === "parrot") return tr("{who} plays two parrots as {card}: {frm} → {to}", { who, card: card(), ...moved() });
+  if (k === "hook") return tr("{who} hooks two pirates with {card}: {frm} → {to}", { who, card: Names.card(e.cards[1]), ...moved() });
+  if (k === "turn") return tr("{who}'s turn", { who });
+  if (k === "end") return tr("{who} ends the turn", { who });
+  if (k === "win") return tr("{who} has every pirate in the {goal} and wins!", { who, goal: place(-1) });
   return null;
 }
 

@@ -2,8 +2,7 @@
 "use strict";
 
 (() => {
-  const { el, colorOf, inkOn, colorLetters, access } = Cartagena;
-  const $ = (id) => document.getElementById(id);
+  const { $, el, chip, colorLetters, access } = Cartagena;
 
   function render(data) {
     $("host-name").textContent = data.host;
@@ -19,9 +18,8 @@
       const L = colorLetters(t.seats.map((s) => s.color));
       const free = t.status === "playing" ? 0 : t.seats.filter((s) => !s.name).length;
       const seats = t.seats.map((s) => {
-        const c = el("span", { class: "chip", title: Names.color(s.color) }, L[s.color]);
-        c.style.background = colorOf(s.color);
-        c.style.color = inkOn(s.color);
+        const c = chip(s.color, L);
+        c.title = Names.color(s.color);
         return el("span", { class: "seat" + (s.name ? "" : " free") }, c, " ", s.name || tr("free"));
       });
       const closed = t.spectators_allowed === false;

@@ -10,9 +10,8 @@
 "use strict";
 
 (() => {
-  const { el, colorOf, inkOn, colorLetters, symbolLetters } = Cartagena;
+  const { $, el, colorOf, colorLetters, symbolLetters, homeText, onResize } = Cartagena;
   const MAX_LOG = 60;
-  const $ = (id) => document.getElementById(id);
   const lastMoves = () => Board.lastMoves(events);
 
   let session = null;        // {id, csrf} of the open play stream
@@ -232,11 +231,7 @@
     const t = table(), s = t && t.seats[i];
     return s && s.name ? s.name : (view && view.seats[i] ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i }));
   }
-  function chip(color, L) {
-    const c = el("span", { class: "chip", "data-color": color }, (L || letters())[color] || "?");
-    c.style.background = colorOf(color); c.style.color = inkOn(color);
-    return c;
-  }
+  const chip = (color, L) => Cartagena.chip(color, L || letters());
   // What words.js needs to name a word.
   function wordContext() {
     const L = letters();
@@ -390,10 +385,7 @@
   }
 
   function boardAspect() {
-    const wrap = $("board-wrap");
-    const w = wrap.clientWidth || window.innerWidth;
-    const narrow = window.innerWidth < 900;
-    return w / (narrow ? Math.max(w * 1.4, 300) : Math.max(window.innerHeight - $("bar").offsetHeight - 32, 300));
+    return Cartagena.boardAspect($("board-wrap"), { height: window.innerHeight - $("bar").offsetHeight - 32 });
   }
 
   function renderTurn(L) {
@@ -476,9 +468,8 @@
     $("standings").hidden = !ranking.length;
     $("standings-list").replaceChildren(...ranking.filter((seat) => view.seats[seat]).map((seat) => {
       const s = view.seats[seat];
-      const home = s.pirates.filter((p) => p === view.boat).length;
       return el("li", { "data-seat": seat }, chip(s.color, L),
-        ` ${seatName(seat)}${seat === here.seat ? " (" + tr("you") + ")" : ""} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`);
+        ` ${seatName(seat)}${seat === here.seat ? " (" + tr("you") + ")" : ""} · ${homeText(view, s)}`);
     }));
   }
 
@@ -516,10 +507,9 @@
       const info = t ? t.seats[s.seat] : null;
       const li = el("li", { class: "player" + (!view.outcome && view.turn === s.seat ? " turn" : ""), "data-seat": s.seat });
       li.style.borderColor = colorOf(s.color);
-      const home = s.pirates.filter((p) => p === view.boat).length;
       li.append(el("div", { class: "player-head" }, chip(s.color, L),
         el("span", { class: "name" }, `${seatName(s.seat)}${s.seat === here.seat ? " (" + tr("you") + ")" : ""}`),
-        el("span", { class: "stats" }, `${info && info.bot ? tr("bot") + " · " : ""}${info && info.name && !info.connected ? tr("away") + " · " : ""}${nt("{n} card", "{n} cards", s.hand_size)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`)));
+        el("span", { class: "stats" }, `${info && info.bot ? tr("bot") + " · " : ""}${info && info.name && !info.connected ? tr("away") + " · " : ""}${nt("{n} card", "{n} cards", s.hand_size)} · ${homeText(view, s)}`)));
       // Open hands (Tortuga): every hand the view carries is shown, as cards.
       if (Array.isArray(s.hand) && s.seat !== here.seat) {
         li.append(el("div", { class: "cards open-hand", "data-seat": s.seat }, ...s.hand.map((c) => Words.card(c, ctx, 20))));
@@ -645,8 +635,7 @@
     else if (e.key === "Escape" || e.key === "Backspace") { prefix = prefix.slice(0, -1); render(); }
     else if (/^[1-9]$/.test(e.key)) { const w = nextWords()[Number(e.key) - 1]; if (w !== undefined) pick(w); }
   });
-  let resizeTimer = null;
-  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); });
+  onResize(render);
 
   // -- learning at the table: the Hint button and the chances (docs/web.md) ----------
   // Kept apart from the rest of the page: its own state, its own elements.

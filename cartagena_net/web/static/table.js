@@ -3,11 +3,10 @@
 "use strict";
 
 (() => {
-  const { el, colorOf, inkOn, colorLetters, symbolLetters, access } = Cartagena;
+  const { $, el, chip, homeText, colorOf, colorLetters, symbolLetters, onResize, access } = Cartagena;
   const MAX_LOG = 60;
   const tableId = Number(location.pathname.split("/")[2]);
   const streamUrl = `/table/${tableId}/events`;
-  const $ = (id) => document.getElementById(id);
 
   let table = null;   // the lobby entry: names, seats, status
   let view = null;    // the engine's spectator view
@@ -26,23 +25,13 @@
     return s.name;
   }
 
-  function chip(color, L) {
-    const c = el("span", { class: "chip", "data-color": color }, L[color] || "?");
-    c.style.background = colorOf(color);
-    c.style.color = inkOn(color);
-    return c;
-  }
-
   const lastMoves = () => Board.lastMoves(events);
 
   // The board's box: on a screen as wide as a TV, the room the stage's grid leaves it
   // (web.css); on a phone, a tall strip the page scrolls.
   function boardAspect() {
-    const wrap = $("board-wrap");
-    const w = wrap.clientWidth || window.innerWidth;
-    const narrow = window.innerWidth < 900;
-    const h = narrow ? Math.max(w * 1.6, 300) : Math.max($("board").getBoundingClientRect().height || (window.innerHeight - $("bar").offsetHeight - 32), 200);
-    return w / h;
+    return Cartagena.boardAspect($("board-wrap"), { tall: 1.6, least: 200,
+      height: $("board").getBoundingClientRect().height || (window.innerHeight - $("bar").offsetHeight - 32) });
   }
 
   // Between games the join code shows: big in the board's place while the table waits,
@@ -177,10 +166,9 @@
       const head = el("div", { class: "player-head" }, chip(s.color, L), " ", name, " ", ...tags);
       li.append(head);
       if (view) {
-        const home = s.pirates.filter((p) => p === view.boat).length;
         const stats = el("div", { class: "stats" },
           el("span", { class: "hand-size" }, nt("{n} card", "{n} cards", s.hand_size)),
-          el("span", { class: "home" }, tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })),
+          el("span", { class: "home" }, homeText(view, s)),
           view.sloop ? el("span", { class: "aboard" }, tr("{n} aboard", { n: view.sloop.aboard[s.seat] })) : null);
         li.append(stats);
         if (s.hand) {
@@ -220,8 +208,7 @@
     loadScores();
     for (const seat of view.outcome.ranking) {
       const s = view.seats[seat];
-      const home = s.pirates.filter((p) => p === view.boat).length;
-      list.append(el("li", { "data-seat": seat }, chip(s.color, L), ` ${seatName(seat)} · ${tr("{n}/{m} in the {goal}", { n: home, m: s.pirates.length, goal: Names.place(view.goal_name || "boat") })}`));
+      list.append(el("li", { "data-seat": seat }, chip(s.color, L), ` ${seatName(seat)} · ${homeText(view, s)}`));
     }
   }
 
@@ -313,11 +300,7 @@
     });
   }
 
-  let resizeTimer = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(render, 150);
-  });
+  onResize(render);
   render();
   connect();
 })();

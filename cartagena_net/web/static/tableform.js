@@ -48,14 +48,14 @@ const TableForm = (() => {
       else input.value = String(shown(value));
     }
     const title = document.getElementById("new-title");
-    if (title) title.textContent = p ? `${helpText(p.title)} · ${t("{n}–{m} players", { n: p.players[0], m: p.players[1] })}` : "";
+    if (title) title.textContent = p ? `${helpText(p.title)} · ${tr("{n}–{m} players", { n: p.players[0], m: p.players[1] })}` : "";
   }
 
   function input(opt) {
     const attrs = { id: `option-${opt.name}`, "data-option": opt.name, name: opt.name };
     if (opt.type === "bool") return el("input", { ...attrs, type: "checkbox" });
     if (opt.choices && opt.choices.length) {
-      return el("select", attrs, el("option", { value: "" }, t("(default)")),
+      return el("select", attrs, el("option", { value: "" }, tr("(default)")),
         ...opt.choices.map((c) => el("option", { value: c }, Names.choice(opt.name, c))));
     }
     if (opt.type === "int") {
@@ -69,7 +69,7 @@ const TableForm = (() => {
   // An option's help in the reader's words: the engine's notation in it ("story=whole")
   // said as the option's phrase.
   function helpText(help) {
-    return t(help).replace(/\b([a-z_]+)=([A-Za-z0-9_]+)/g, (all, k, v) => Options.phrase(k, v))
+    return tr(help).replace(/\b([a-z_]+)=([A-Za-z0-9_]+)/g, (all, k, v) => Options.phrase(k, v))
       .replace(/\b([a-z]+_[a-z_]+)\b/g, (all, k) => Options.label(k).toLowerCase());
   }
 
@@ -104,7 +104,7 @@ const TableForm = (() => {
     const p = preset();
     const n = Number(players.value);
     if (!/^[0-9]+$/.test(players.value) || (p && (n < p.players[0] || n > p.players[1]))) {
-      throw new Error(p ? t("players: {n} to {m} for {rules}", { n: p.players[0], m: p.players[1], rules: Names.preset(p.name) }) : t("players: a number for these rules"));
+      throw new Error(p ? tr("players: {n} to {m} for {rules}", { n: p.players[0], m: p.players[1], rules: Names.preset(p.name) }) : tr("players: a number for these rules"));
     }
     out.players = n;
     for (const opt of rules.options) {
@@ -116,7 +116,7 @@ const TableForm = (() => {
       if (opt.type === "int") {
         const v = Number(text);
         if (!/^[0-9]+$/.test(text) || (opt.bounds && (v < opt.bounds[0] || v > opt.bounds[1]))) {
-          throw new Error(opt.bounds ? t("{name}: a whole number from {n} to {m}", { name: Options.label(opt.name), n: opt.bounds[0], m: opt.bounds[1] }) : t("{name}: a whole number", { name: Options.label(opt.name) }));
+          throw new Error(opt.bounds ? tr("{name}: a whole number from {n} to {m}", { name: Options.label(opt.name), n: opt.bounds[0], m: opt.bounds[1] }) : tr("{name}: a whole number", { name: Options.label(opt.name) }));
         }
         out[opt.name] = v;
       } else out[opt.name] = text;

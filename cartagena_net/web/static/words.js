@@ -19,10 +19,10 @@ const Words = (() => {
   const KIND = { s: "seat", p: "pos", c: "card" };
   const VERBS = {
     advance: () => pt("verb", "advance"), retreat: () => pt("verb", "retreat"),
-    morgan: () => t("Morgan: push a pirate"), draw: () => t("draw a card"),
-    end: () => t("end the turn"), discard: () => pt("verb", "discard"), sail: () => t("sail the sloop"),
-    undo: () => pt("verb", "undo"), power: () => t("use a power"), take: () => pt("verb", "take"),
-    give: () => pt("verb", "give"), keep: () => pt("verb", "keep"), stack: () => t("put back"),
+    morgan: () => tr("Morgan: push a pirate"), draw: () => tr("draw a card"),
+    end: () => tr("end the turn"), discard: () => pt("verb", "discard"), sail: () => tr("sail the sloop"),
+    undo: () => pt("verb", "undo"), power: () => tr("use a power"), take: () => pt("verb", "take"),
+    give: () => pt("verb", "give"), keep: () => pt("verb", "keep"), stack: () => tr("put back"),
   };
 
   const base = (card) => String(card).replace(/\*$/, "");
@@ -43,7 +43,7 @@ const Words = (() => {
     const letters = ctx.symbolLetters || {};
     const icon = Board.symbolIcon(word, letters[base(word)], size || 26);
     const dark = String(word).endsWith("*");
-    const name = dark ? t("{card} (dark card)", { card: Names.card(base(word)) }) : Names.card(base(word));
+    const name = dark ? tr("{card} (dark card)", { card: Names.card(base(word)) }) : Names.card(base(word));
     icon.setAttribute("aria-label", name);  // a button of cards is named by the cards' names
     return el("span", { class: "card-word" + (dark ? " dark" : ""), "data-card": word, title: name }, icon);
   }
@@ -51,18 +51,18 @@ const Words = (() => {
   // A player: colour chip with its letter, name, colour (as the player list shows them).
   function player(seat, ctx) {
     const s = ctx.view && ctx.view.seats[seat];
-    if (!s) return el("span", { class: "seat-word" }, t("seat {n}", { n: seat }));
-    const you = seat === ctx.seat ? ` (${t("you")})` : "";
+    if (!s) return el("span", { class: "seat-word" }, tr("seat {n}", { n: seat }));
+    const you = seat === ctx.seat ? ` (${tr("you")})` : "";
     return el("span", { class: "seat-word", "data-seat": seat }, ctx.chip(s.color), ` ${ctx.seatName(seat)}${you} · ${Names.color(s.color)}`);
   }
 
   // Where a pirate stands, named as a place of the board.
   function place(pos, view, letters) {
-    if (pos === 0) return [t("at the {place}", { place: Names.place(view.start_name || "start") })];
-    if (pos === view.boat) return [t("at the {place}", { place: Names.place(view.goal_name || "boat") })];
-    if (view.sloop && pos === view.sloop.pos) return [t("on the sloop")];
+    if (pos === 0) return [tr("at the {place}", { place: Names.place(view.start_name || "start") })];
+    if (pos === view.boat) return [tr("at the {place}", { place: Names.place(view.goal_name || "boat") })];
+    if (view.sloop && pos === view.sloop.pos) return [tr("on the sloop")];
     const sym = view.board[pos - 1];
-    return sym ? [t("on {n}", { n: pos }) + " ", Board.symbolIcon(sym, (letters || {})[sym], 18)] : [t("on {n}", { n: pos })];
+    return sym ? [tr("on {n}", { n: pos }) + " ", Board.symbolIcon(sym, (letters || {})[sym], 18)] : [tr("on {n}", { n: pos })];
   }
 
   function position(words, i, ctx) {
@@ -75,10 +75,10 @@ const Words = (() => {
     const n = s && s.numbered ? s.numbered.indexOf(pos) + 1 : 0;
     let whose;
     if (owner === ctx.seat) {
-      whose = n ? t("your pirate {n}", { n }) : t("your pirate");
+      whose = n ? tr("your pirate {n}", { n }) : tr("your pirate");
     } else {
       const name = ctx.seatName(owner);
-      whose = n ? t("{name}'s pirate {n}", { name, n }) : t("{name}'s pirate", { name });
+      whose = n ? tr("{name}'s pirate {n}", { name, n }) : tr("{name}'s pirate", { name });
     }
     return el("span", { class: "pos-word", "data-pos": pos }, `${whose} `, ...place(pos, view, ctx.symbolLetters));
   }
@@ -139,14 +139,14 @@ const Words = (() => {
       el("div", { class: "cards" }, ...cards.map((c) => el("span", { class: "card-named" }, card(c, ctx, 30), ` ${Names.card(c)}`))));
     const out = [];
     if (power.kind === "gun" && Array.isArray(power.hand)) {
-      out.push(row(t("{name}'s hand (take one):", { name: ctx.seatName(power.target) }), power.hand, "hand"));
+      out.push(row(tr("{name}'s hand (take one):", { name: ctx.seatName(power.target) }), power.hand, "hand"));
     }
     if (Array.isArray(power.pool) && power.pool.length) {
-      const title = power.kind === "rum" ? t("The cards you drew with the rum:") : t("The cards you drew with the lantern:");
+      const title = power.kind === "rum" ? tr("The cards you drew with the rum:") : tr("The cards you drew with the lantern:");
       out.push(row(title, power.pool, "pool"));
     }
     if (Array.isArray(power.placed) && power.placed.length) {
-      out.push(row(t("Put back on the stock so far (top first):"), power.placed, "placed"));
+      out.push(row(tr("Put back on the stock so far (top first):"), power.placed, "placed"));
     }
     return out;
   }
