@@ -173,18 +173,19 @@ class Evening:
         """Count in a game that ended (``add`` and ``_recent`` pass only those)."""
         from cartagena_net.records.format import tally
 
-        # What the counts read of the record, and no more: its players (the same entry
-        # for the same player in every game) and its outcome.
+        # What the counts read of the record, and no more, kept as one small tuple a
+        # game (a 12-hour evening of short games is thousands): its players (the same
+        # entry for the same player in every game), its winner and its ranking.
         out = record["outcome"]
-        record = {"id": record["id"], "players": [self._person(p) for p in record["players"]],
-                  "outcome": {"winner": out["winner"], "ranking": [
-                      list(r) if isinstance(r, list) else r for r in out["ranking"]]}}
-        old = self.games.pop(record["id"], None)
+        kept = (tuple(self._person(p) for p in record["players"]), out["winner"],
+                tuple(tuple(r) if isinstance(r, list) else r for r in out["ranking"]))
+        game = record["id"]
+        old = self.games.pop(game, None)
         if old is not None:
-            tally(self._counts, old[1], -1)
-        self.games[record["id"]] = (ended, record)
-        tally(self._counts, record)
-        heapq.heappush(self._ends, (ended, record["id"]))
+            tally(self._counts, _lean(old[1]), -1)
+        self.games[game] = (ended, kept)
+        tally(self._counts, _lean(kept))
+        heapq.heappush(self._ends, (ended, game))
 
     def _person(self, p: dict[str, Any]) -> dict[str, Any]:
         lean = {k: p[k] for k in ("kind", "name", "bot", "level", "think") if k in p}
@@ -210,7 +211,7 @@ class Evening:
                 if ended + EVENING > now:  # as the timer below counts
                     break
                 del self.games[game]
-                tally(self._counts, kept[1], -1)
+                tally(self._counts, _lean(kept[1]), -1)
             heapq.heappop(ends)
         rows = ranked_rows(self._counts)
         self.rows = [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
@@ -220,6 +221,13 @@ class Evening:
         if ends:
             self._expiry = self.host.reactor.callLater(
                 max(0.0, ends[0][0] + EVENING - now), self._update)
+
+
+def _lean(kept: tuple) -> dict[str, Any]:
+    """A game the scoreboard keeps, as the record ``format.tally`` counts."""
+    players, winner, ranking = kept
+    return {"players": players, "outcome": {
+        "winner": winner, "ranking": [list(r) if isinstance(r, tuple) else r for r in ranking]}}
 
 
 def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[str, Any]]]:
