@@ -104,6 +104,50 @@ def descriptors(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+TCP_STATES = {"01": "established", "06": "time-wait", "07": "closed", "08": "close-wait",
+              "0A": "listening", "04": "fin-wait-1", "05": "fin-wait-2", "09": "last-ack"}
+
+
+def _tcp_states() -> dict[str, str]:
+    """Socket inode -> its TCP state (/proc/net/tcp and tcp6), for telling a listening
+    socket from a connection the host still holds and from one its peer has closed."""
+    out: dict[str, str] = {}
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(name).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if len(f) > 9:
+                out[f[9]] = TCP_STATES.get(f[3], f[3])
+    return out
+
+
+def descriptor_kinds(pid: int) -> dict[str, int]:
+    """What the host's descriptors are: sockets, pipes, epoll and other kernel objects,
+    and files by kind (a journal, a record, the log, a library)."""
+    kinds: dict[str, int] = {}
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            kinds_of = _tcp_states()
+            inode = target[8:-1]
+            if inode in kinds_of:
+                kind = "tcp " + kinds_of[inode]
+                kinds[kind] = kinds.get(kind, 0) + 1
+                continue
+        kind = re.sub(r"[:\[].*", "", target) if not target.startswith("/") else (
+            "journal" if target.endswith(".journal") else
+            "record" if ".json" in target else
+            "/dev" if target.startswith("/dev/") else Path(target).suffix or "file")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return dict(sorted(kinds.items()))
+
+
 def children(pid: int) -> list[int]:
     """The live processes whose parent is ``pid``."""
     out = []
@@ -478,6 +522,7 @@ class Bench:
         duration = self.args.minutes * 60
         time.sleep(1.0)
         self.idle_first = (descriptors(pid), threads(pid))  # before any game
+        self.kinds_first = descriptor_kinds(pid)
         t0 = time.monotonic()
         tables: list[Table] = []
         number = 0
@@ -516,6 +561,7 @@ class Bench:
         _, open_tables = self.scores()
         time.sleep(1.0)
         self.idle_last = (descriptors(pid), threads(pid))  # every client gone
+        self.kinds_last = descriptor_kinds(pid)
         journals = sorted(int(m.group(1)) for p in self.state_dir.iterdir()
                           if (m := re.fullmatch(r"table-(\d+)\.journal", p.name)))
         return self.result(pid, open_tables, journals, children_max, duration)
@@ -564,6 +610,7 @@ class Bench:
             "threads_first": warm[-1][4], "threads_last": end[-1][4],
             # with no client connected: before the first game, after the last
             "fds_idle_first": self.idle_first[0], "fds_idle_last": self.idle_last[0],
+            "fds_idle_kinds_first": self.kinds_first, "fds_idle_kinds_last": self.kinds_last,
             "threads_idle_first": self.idle_first[1], "threads_idle_last": self.idle_last[1],
             "index_ms_early": med(early, 1), "index_ms_late": med(late, 1),
             "index_games_early": early[0][0] if early else None,
