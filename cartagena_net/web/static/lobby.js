@@ -3,6 +3,7 @@
 
 (() => {
   const { $, el, chip, colorLetters, access } = Cartagena;
+  const { tr, nt, Names } = Cartagena;
 
   function render(data) {
     $("host-name").textContent = data.host;
