@@ -313,8 +313,8 @@ def test_choices_about_players_are_named_as_players_in_every_step(browser, host_
         const out = {};
         for (const [action, idx] of Object.entries(cases)) {
           const words = action.split(' ');
-          out[action] = idx.map((i) => { const n = Words.label(words, i, ctx);
-            return [Words.kindAt(words, i), n.textContent, !!n.querySelector('svg.icon'), !!n.querySelector('svg.icon.dark')]; });
+          out[action] = idx.map((i) => { const n = Cartagena.Words.label(words, i, ctx);
+            return [Cartagena.Words.kindAt(words, i), n.textContent, !!n.querySelector('svg.icon'), !!n.querySelector('svg.icon.dark')]; });
         }
         return out;""")
     assert got["give 1 parrot"][0][:2] == ["seat", "B ann · blue"]

@@ -24,18 +24,18 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
                           "eller lägg till bottar"), notice
         assert not ENGLISH.search(notice), notice
         said = driver.execute_script("""return [
-            hintText({kind: 'retreat', spaces: 1, cards: 2}),
-            hintText({kind: 'jump', spaces: 9, pirates: 2, power: 'hook', gain: 7,
+            Cartagena.hintText({kind: 'retreat', spaces: 1, cards: 2}),
+            Cartagena.hintText({kind: 'jump', spaces: 9, pirates: 2, power: 'hook', gain: 7,
                       next: 'advance 0 key'}),
-            reasonText('host-ended', null),
-            reasonText('card-not-in-hand', {card: 'skull'}),
-            reasonText('no-chest-there', {place: 6}),
-            reasonText('discard-too-many', {cards: 1, given: 2}),
-            reasonText('a-reason-of-tomorrow', {}),
-            reasonText('seat-taken', {seat: 1}),
-            reasonText('discard-too-many', {cards: 'one', given: 2}),
-            reasonText('preset-players', {preset: 'jamaica', lo: 2, hi: 5}),
-            reasonText('option-number-not', {option: 'segments', value: "'x'"})]""")
+            Cartagena.reasonText('host-ended', null),
+            Cartagena.reasonText('card-not-in-hand', {card: 'skull'}),
+            Cartagena.reasonText('no-chest-there', {place: 6}),
+            Cartagena.reasonText('discard-too-many', {cards: 1, given: 2}),
+            Cartagena.reasonText('a-reason-of-tomorrow', {}),
+            Cartagena.reasonText('seat-taken', {seat: 1}),
+            Cartagena.reasonText('discard-too-many', {cards: 'one', given: 2}),
+            Cartagena.reasonText('preset-players', {preset: 'jamaica', lo: 2, hi: 5}),
+            Cartagena.reasonText('option-number-not', {option: 'segments', value: "'x'"})]""")
         assert said == [
             "den här piraten flyttar 1 ruta bakåt och plockar upp 2 kort",
             "kraften hos krok: de här två piraterna hoppar 9 rutor",  # no points, no notation
@@ -46,7 +46,7 @@ def test_a_refusal_a_hint_and_a_bye_worded_in_swedish_on_play(host_process):
             None, None, None,
             "jamaica är för 2 till 5 spelare",  # a bad-rules error: the engine's reason
             "alternativet segments tar ett heltal, inte 'x'"], said
-        move = driver.execute_script("""return hintText({kind: 'jump', spaces: 12,
+        move = driver.execute_script("""return Cartagena.hintText({kind: 'jump', spaces: 12,
             before: 31, after: 36, move: {why: 'hint-advance', args: {card: 'skull',
             pirate: 2, from: 'start', to: 12}}})""")
         assert move == ("spela dödskalle: din pirat 2 vid start hoppar till ruta 12, första "

@@ -131,3 +131,41 @@ def test_a_finished_game_is_replayed_on_the_tv_with_its_review(browser, tmp_path
         run(serve_while(check), timeout=120)
     finally:
         run(stop_host(host))
+
+
+def test_the_tv_page_lists_a_stopped_game_with_how_it_ended(browser, tmp_path):
+    """A game no one won is listed with its end in words ("stopped"), beside a won one
+    with its winner: the list's line once named a function that was gone, and the whole
+    list stayed unshown."""
+    folder = tmp_path / "records"
+    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
+    won = record_for(host.host_id, bot_game("jamaica", {"players": 2, "segments": 1}, seed=2))
+    store.write(folder, won)
+    unfinished = bot_game("jamaica", {"players": 2}, seed=6, stop_after=9)
+    stopped = json.loads(json.dumps(build(
+        unfinished, record_id=f"20261124T210000Z-{host.host_id[:8]}-3",
+        players=[player(s, unfinished.game.colors[s], f"q{s}") for s in range(2)],
+        started="2026-11-24T21:00:00Z", ended="2026-11-24T21:10:00Z", end="stopped")))
+    store.write(folder, stopped)
+
+    async def serve_while(check):
+        import asyncio
+
+        await asyncio.get_running_loop().run_in_executor(None, check)
+
+    def check():
+        viewport(browser, 1280, 900)
+        browser.get(f"http://127.0.0.1:{host.web.port}/")
+        wait_for(browser, "document.querySelectorAll('#games .game-entry').length === 2",
+                 "both finished games listed")
+        lines = {li.get_attribute("data-game"): li.text
+                 for li in browser.find_elements(By.CSS_SELECTOR, "#games .game-entry")}
+        assert lines[stopped["id"]].endswith(" · q0, q1 · stopped"), lines
+        assert re.search(r" · p[01]$", lines[won["id"]]), lines
+        assert browser.find_element(By.ID, "finished").is_displayed()
+        no_errors(browser)
+
+    try:
+        run(serve_while(check), timeout=120)
+    finally:
+        run(stop_host(host))

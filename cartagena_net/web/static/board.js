@@ -9,8 +9,9 @@
    not the basic escape, each track carries its path's name. */
 "use strict";
 
-const Board = (() => {
+(() => {
   const { svg, colorOf, inkOn } = Cartagena;
+  const { tr, nt, Names } = Cartagena;
   const CELL = 100;           // one place, in SVG units
   const GAP = 14;             // between places
   const TITLE = 44;           // a path's name above its track
@@ -453,5 +454,5 @@ const Board = (() => {
     return highlight;
   }
 
-  return { render, symbolIcon, defineSymbols, placeKey, lastMoves, highlightOf, TRACK_BUILDERS, SHAPES, SHORES, chooseColumns };
+  Cartagena.Board = { render, symbolIcon, defineSymbols, placeKey, lastMoves, highlightOf, TRACK_BUILDERS, SHAPES, SHORES, chooseColumns };
 })();

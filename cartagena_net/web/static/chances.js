@@ -4,8 +4,9 @@
    only draws what it sends (state.chances, and state.curve on a first or reset state). */
 "use strict";
 
-const LiveChances = (() => {
+(() => {
   const { el, svg, colorOf } = Cartagena;
+  const { tr, percentText } = Cartagena;
 
   // One tracker per page: the curve's points, by the state number each is of.
   function tracker() {
@@ -69,5 +70,5 @@ const LiveChances = (() => {
     node.replaceChildren(el("ol", { class: "chance-bars" }, bars), curve(track.points, colors));
   }
 
-  return { tracker, draw };
+  Cartagena.LiveChances = { tracker, draw };
 })();

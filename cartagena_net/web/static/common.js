@@ -2,7 +2,12 @@
    cookies for passwords, the password form. No framework, no build step. */
 "use strict";
 
-const Cartagena = (() => {
+// The pages' one global (i18n.js, the first script of every page, made it): these helpers
+// join its words there.
+window.Cartagena = window.Cartagena || {};
+
+(() => {
+  const { tr, Names } = Cartagena;
   const SVG_NS = "http://www.w3.org/2000/svg";
 
   // Seat colours: the Okabe-Ito palette (told apart with the common colour-vision
@@ -24,7 +29,7 @@ const Cartagena = (() => {
     for (const color of colors) {
       if (color in letters) continue;
       // a letter of the colour's name in the page's language: the one shown beside it
-      const own = typeof Names !== "undefined" ? Names.color(color) : color;
+      const own = Names ? Names.color(color) : color;
       for (const ch of (own.toUpperCase() + color.toUpperCase() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
         if (/^\p{Lu}$/u.test(ch) && !taken.has(ch)) { letters[color] = ch; taken.add(ch); break; }
       }
@@ -140,6 +145,6 @@ const Cartagena = (() => {
     }
   }
 
-  return { SVG_NS, $, colorOf, inkOn, colorLetters, symbolLetters, el, svg, chip, homeText,
-    boardAspect, onResize, access };
+  Object.assign(Cartagena, { SVG_NS, $, colorOf, inkOn, colorLetters, symbolLetters, el, svg, chip,
+    homeText, boardAspect, onResize, access });
 })();

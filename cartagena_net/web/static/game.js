@@ -5,6 +5,7 @@
 
 (() => {
   const { $, el, svg, chip, colorOf, colorLetters, symbolLetters, homeText, onResize } = Cartagena;
+  const { tr, nt, Names, Board, Words, eventLine, percentText, reasonText } = Cartagena;
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   let data = null, pos = 0, turnStarts = [0];
 

@@ -3,6 +3,7 @@
 
 (() => {
   const { $, el, chip, colorLetters, access } = Cartagena;
+  const { tr, nt, Names } = Cartagena;
 
   function render(data) {
     $("host-name").textContent = data.host;
@@ -44,6 +45,8 @@
     $("scores-note").hidden = !(rows || []).some((r) => r.bot);
   }
 
+  // How a game that no one won ended (the record's end: the data's word otherwise).
+  const endWord = (end) => ({ stopped: tr("stopped"), abandoned: tr("abandoned") })[end] || end;
   let gamesAsked = 0;
   async function loadGames() {
     const now = Date.now();

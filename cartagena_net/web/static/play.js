@@ -11,6 +11,8 @@
 
 (() => {
   const { $, el, colorOf, colorLetters, symbolLetters, homeText, onResize } = Cartagena;
+  const { tr, nt, Names, Board, Words, TableForm, LiveChances, eventLine, hintText, reasonText, pendingText,
+    osErrors, journalDamage } = Cartagena;
   const MAX_LOG = 60;
   const lastMoves = () => Board.lastMoves(events);
 

@@ -4,6 +4,7 @@
 
 (() => {
   const { $, el, chip, homeText, colorOf, colorLetters, symbolLetters, onResize, access } = Cartagena;
+  const { tr, nt, Names, Board, LiveChances, eventLine, pendingText } = Cartagena;
   const MAX_LOG = 60;
   const tableId = Number(location.pathname.split("/")[2]);
   const streamUrl = `/table/${tableId}/events`;

@@ -8,8 +8,9 @@
    map to send (or throws an Error that says what is wrong). */
 "use strict";
 
-const TableForm = (() => {
+(() => {
   const { el } = Cartagena;
+  const { tr, Names, Options } = Cartagena;
   let rules = { presets: [], options: [] };
 
   const preset = () => rules.presets.find((p) => p.name === document.getElementById("new-rules").value) || rules.presets[0];
@@ -126,5 +127,5 @@ const TableForm = (() => {
 
   const rulesName = () => (preset() ? preset().name : "jamaica");
 
-  return { setup, options, reset, rulesName };
+  Cartagena.TableForm = { setup, options, reset, rulesName };
 })();

@@ -9,8 +9,9 @@
    {view, seat (the guest's own, or null), seatName(i), chip(color), symbolLetters}. */
 "use strict";
 
-const Words = (() => {
+(() => {
   const { el } = Cartagena;
+  const { tr, pt, Names, Board, pendingText } = Cartagena;
   // The arguments after each verb: s = seat, p = position, c = card (engine notation).
   const ARGS = { advance: "pc", retreat: "p", morgan: "sp", give: "sc", take: "c", keep: "c",
     stack: "c" };
@@ -151,5 +152,5 @@ const Words = (() => {
     return out;
   }
 
-  return { kindAt, label, phrase, text, card, player, instruction, powerCards, ARGS, POWER_ARGS };
+  Cartagena.Words = { kindAt, label, phrase, text, card, player, instruction, powerCards, ARGS, POWER_ARGS };
 })();
