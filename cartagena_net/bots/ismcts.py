@@ -248,6 +248,25 @@ def playout(state: Any, rng: random.Random, cfg: SearchConfig) -> None:
 # as calling math.log each time; a list is looked up faster.
 _LOGS = [-math.inf, *map(math.log, range(1, 4096))]
 
+
+def _cover_logs(n: int) -> None:
+    """``_LOGS`` up to at least index ``n``."""
+    logs = _LOGS
+    if n >= len(logs):
+        logs.extend(map(math.log, range(len(logs), max(n + 1, 2 * len(logs)))))
+
+
+def _most_avail(root: Node) -> int:
+    """The largest availability count in the tree under ``root`` (a walk, no recursion)."""
+    most, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        for ch in node.children.values():
+            most = max(most, ch.avail)
+            if ch.children:
+                stack.append(ch)
+    return most
+
 CLOSE_VISITS = 0.9  # root actions visited at least this share of the most are a tie
 STOP_CHECK = 16  # iterations between checks whether the answer is already settled
 
@@ -324,6 +343,10 @@ def search(
         if grown is not None:
             roots[0] = grown
             reused = sum(ch.visits for ch in grown.children.values())
+            # The kept tree's availability counts index the table of logarithms below:
+            # it must reach the largest of them. (A worker started since the tree was
+            # grown, one replacing a killed worker, has only the first 4096.)
+            _cover_logs(_most_avail(grown) + 2)
     worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
     chance = RandomChance(rng)
     c = cfg.exploration

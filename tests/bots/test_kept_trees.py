@@ -245,3 +245,33 @@ def test_hosted_bots_keep_their_trees_through_the_worker_pool_to_the_game_s_end(
     assert table.state.outcome is not None and table.bot_fallbacks == 0
     assert -1 not in grown  # every answer was a search's, handed to its bot
     assert sum(1 for n in grown if n > 0) >= 3, grown
+
+
+
+def test_a_kept_tree_with_more_availability_than_a_fresh_worker_s_logarithms_is_covered():
+    """A worker that replaces a killed one starts with the first 4096 logarithms; a tree
+    kept from a long search in the worker before may count more availability than that
+    (the search then raised IndexError, and the bot's fallback played: found by
+    tests/host/test_workers.py under load). The search covers the kept tree's largest
+    count before it starts."""
+    import math
+
+    from cartagena_net.bots import ismcts
+
+    root = ismcts.Node(-1)
+    deep = root
+    for depth in range(5):
+        child = ismcts.Node(depth % 2, None)
+        child.avail = 100 + depth
+        deep.children[depth] = child
+        deep = child
+    deep.avail = 10_000  # the deepest node counts the most
+    assert ismcts._most_avail(root) == 10_000
+    fresh = list(ismcts._LOGS[:4096])
+    try:
+        ismcts._LOGS[:] = fresh  # as in a worker started since
+        ismcts._cover_logs(ismcts._most_avail(root) + 2)
+        assert len(ismcts._LOGS) > 10_002
+        assert ismcts._LOGS[10_000] == math.log(10_000) and ismcts._LOGS[4096] == math.log(4096)
+    finally:
+        ismcts._LOGS[:] = fresh
