@@ -145,6 +145,10 @@ def main() -> None:
         try:
             answer = (job_id, True, fn(*args))
         except Exception as exc:  # noqa: BLE001 - passed on to the host
+            import traceback
+
+            # where it failed, for the host's log (an exception's attributes are pickled)
+            exc.worker_traceback = "".join(traceback.format_exc(limit=-8))
             answer = (job_id, False, exc)
         with lock:
             now["running"] = None

@@ -272,6 +272,9 @@ class TableBots:
             choice = None
             if self.thinking is d and game.seq == seq and seat.controller is bot:
                 reason = f"{failure.type.__name__}: {failure.getErrorMessage()}"
+                where = getattr(failure.value, "worker_traceback", None)
+                if where:  # the search's own traceback, from its worker
+                    reason += "\n" + where
                 choice = self._fallback(seat, acts, reason)
             answered(choice)
 
