@@ -28,6 +28,16 @@ def record_for(host_id: str, state, n: int = 1) -> dict:
         started="2026-11-24T20:00:00Z", ended="2026-11-24T20:30:00Z", end="won")))
 
 
+
+def stopped_record(host_id: str) -> dict:
+    """The record of a two-player game stopped after 9 actions (no one won), as the host
+    ``host_id`` writes it."""
+    unfinished = bot_game("jamaica", {"players": 2}, seed=6, stop_after=9)
+    return json.loads(json.dumps(build(
+        unfinished, record_id=f"20261124T210000Z-{host_id[:8]}-3",
+        players=[player(s, unfinished.game.colors[s], f"q{s}") for s in range(2)],
+        started="2026-11-24T21:00:00Z", ended="2026-11-24T21:10:00Z", end="stopped")))
+
 def test_the_list_and_the_replays_data_show_only_what_a_spectator_saw(tmp_path):
     folder = tmp_path / "records"
     host = make_host(web_port=0, records_dir=str(folder), reviews=False)
@@ -38,11 +48,7 @@ def test_the_list_and_the_replays_data_show_only_what_a_spectator_saw(tmp_path):
         store.write(folder, rec)
         other = dict(record_for("ffffffff" * 4, state, 2))
         store.write(folder, other)  # another host's game: not listed here
-        unfinished = bot_game("jamaica", {"players": 2}, seed=6, stop_after=9)
-        spectators = json.loads(json.dumps(build(
-            unfinished, record_id=f"20261124T210000Z-{host.host_id[:8]}-3",
-            players=[player(s, unfinished.game.colors[s], f"q{s}") for s in range(2)],
-            started="2026-11-24T21:00:00Z", ended="2026-11-24T21:10:00Z", end="stopped")))
+        spectators = stopped_record(host.host_id)
         store.write(folder, spectators)
         listed = json.loads((await fetch(host.web.port, "/games.json")).body)
         assert [g["id"] for g in listed["games"]] == [spectators["id"], rec["id"]]
@@ -141,11 +147,7 @@ def test_the_tv_page_lists_a_stopped_game_with_how_it_ended(browser, tmp_path):
     host = make_host(web_port=0, records_dir=str(folder), reviews=False)
     won = record_for(host.host_id, bot_game("jamaica", {"players": 2, "segments": 1}, seed=2))
     store.write(folder, won)
-    unfinished = bot_game("jamaica", {"players": 2}, seed=6, stop_after=9)
-    stopped = json.loads(json.dumps(build(
-        unfinished, record_id=f"20261124T210000Z-{host.host_id[:8]}-3",
-        players=[player(s, unfinished.game.colors[s], f"q{s}") for s in range(2)],
-        started="2026-11-24T21:00:00Z", ended="2026-11-24T21:10:00Z", end="stopped")))
+    stopped = stopped_record(host.host_id)
     store.write(folder, stopped)
 
     async def serve_while(check):
