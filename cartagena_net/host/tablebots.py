@@ -273,8 +273,9 @@ class TableBots:
             if self.thinking is d and game.seq == seq and seat.controller is bot:
                 reason = f"{failure.type.__name__}: {failure.getErrorMessage()}"
                 where = getattr(failure.value, "worker_traceback", None)
-                if where:  # the search's own traceback, from its worker
-                    reason += "\n" + where
+                if where:  # the search's own traceback, from its worker, on lines of its own
+                    log.error("table {table}: the traceback from {color}'s bot worker:\n"
+                              "{where}", table=self.table.id, color=seat.color, where=where)
                 choice = self._fallback(seat, acts, reason)
             answered(choice)
 
