@@ -338,15 +338,17 @@ def search(
     kept_trees, trees = trees, max(1, cfg.trees)
     roots = [Node(-1) for _ in range(trees)]
     reused = 0
+    # The largest availability count an iteration may index the table of logarithms
+    # with, less the iterations: a kept tree's own largest (its counts can exceed its
+    # visits, and a worker started since it grew, one replacing a killed worker, has
+    # only the first 4096 logarithms).
+    reach = 0
     if trees == 1 and cfg.keep and kept_trees and kept_trees[0] is not None:
         grown = regrow(det, kept_trees[0])
         if grown is not None:
             roots[0] = grown
             reused = sum(ch.visits for ch in grown.children.values())
-            # The kept tree's availability counts index the table of logarithms below:
-            # it must reach the largest of them. (A worker started since the tree was
-            # grown, one replacing a killed worker, has only the first 4096.)
-            _cover_logs(_most_avail(grown) + 2)
+            reach = max(reused, _most_avail(grown))
     worlds = [det.sample(rng) for _ in range(trees)] if trees > 1 else []
     chance = RandomChance(rng)
     c = cfg.exploration
@@ -377,8 +379,8 @@ def search(
             break
         if not it & 15 and stopped():  # told to stop (a helping share): every 16th
             break
-        if it + reused + 2 >= len(logs):
-            logs.extend(map(math.log, range(len(logs), 2 * len(logs))))
+        if it + reach + 2 >= len(logs):
+            _cover_logs(it + reach + 2)
         if trees > 1:
             root = roots[it % trees]
             s = worlds[it % trees].copy(chance=chance)
