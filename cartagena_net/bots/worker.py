@@ -148,7 +148,7 @@ def main() -> None:
             import traceback
 
             # where it failed, for the host's log (an exception's attributes are pickled)
-            exc.worker_traceback = "".join(traceback.format_exc(limit=-8))
+            exc.worker_traceback = traceback.format_exc(limit=-8)
             answer = (job_id, False, exc)
         with lock:
             now["running"] = None
