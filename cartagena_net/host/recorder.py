@@ -226,8 +226,7 @@ class Evening:
 def _lean(kept: tuple) -> dict[str, Any]:
     """A game the scoreboard keeps, as the record ``format.tally`` counts."""
     players, winner, ranking = kept
-    return {"players": players, "outcome": {
-        "winner": winner, "ranking": [list(r) if isinstance(r, tuple) else r for r in ranking]}}
+    return {"players": players, "outcome": {"winner": winner, "ranking": ranking}}
 
 
 def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[str, Any]]]:

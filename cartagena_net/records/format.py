@@ -505,7 +505,7 @@ def score(rec: dict[str, Any], words: bool = False) -> str:
 def _ranking(ranking: list[Any]) -> list[int]:
     flat: list[int] = []
     for r in ranking:
-        flat.extend(r if isinstance(r, list) else [r])
+        flat.extend(r if isinstance(r, (list, tuple)) else [r])
     return flat
 
 
