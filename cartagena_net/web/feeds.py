@@ -11,7 +11,7 @@ watcher's stream (:class:`Stream`, with the first frames a watcher needs), publi
 each new state the host hands it (the engine's spectator view, encoded once for every
 watcher of the table), coalesces the lobby's and tables' changes, pings, and closes a
 table's feed when the table goes. It calls the host back only to count its watchers
-(``watchers_changed``) and to make a first view (``first_view``).
+(``watchers_changed``); a watcher's first view is the table's ``full_state``.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from twisted.logger import Logger
 from twisted.web import server
 
 from cartagena_net.host.eager import pending_bytes, write_now
-from cartagena_net.web.guard import JSON, SSE, Leaf, plain, to_json
+from cartagena_net.web.guard import JSON, Leaf, event_stream, plain, to_json
 
 log = Logger(namespace="cartagena.web")
 
@@ -306,9 +306,7 @@ class Stream(Watched):
         refused = self.refused(request)
         if refused is not None:
             return refused
-        request.setHeader(b"Content-Type", SSE.encode())
-        request.setHeader(b"Cache-Control", b"no-store")
-        request.setHeader(b"X-Accel-Buffering", b"no")
+        event_stream(request)
         return None
 
     def render_HEAD(self, request: Any) -> bytes:

@@ -10,8 +10,8 @@
   :func:`page_language`, :func:`same_origin` (a POST's origin and type),
   :func:`decode_body` (a POST's JSON, strictly); and the answers: :func:`plain` (text,
   with the refusal's reason in ``X-Cartagena-Refused``), :func:`refuse` (a POST's JSON
-  refusal), :func:`finish` (an answer made later), :class:`Leaf`, :class:`NotFound` and
-  :class:`Fixed`.
+  refusal), :func:`finish` (an answer made later), :func:`event_stream` (an event
+  stream's headers), :class:`Leaf`, :class:`NotFound` and :class:`Fixed`.
 
 It knows nothing of tables, games or pages: the server it guards gives it ``hostnames``
 (:class:`cartagena_net.web.hostcheck.HostNames`), ``admit`` and ``release``.
@@ -285,6 +285,14 @@ def _no_constant(name: str) -> Any:
 
 
 # -- answers -----------------------------------------------------------------------
+
+
+def event_stream(request: Any) -> None:
+    """The headers of a ``text/event-stream`` answer (a watcher's feed, a play stream):
+    never stored, never buffered by a proxy."""
+    request.setHeader(b"Content-Type", SSE.encode())
+    request.setHeader(b"Cache-Control", b"no-store")
+    request.setHeader(b"X-Accel-Buffering", b"no")
 
 
 def plain(request: Any, code: int, message: str, reason: str | None = None) -> bytes:

@@ -40,6 +40,7 @@ from cartagena_net.web.guard import (
     client_address,
     cookie,
     decode_body,
+    event_stream,
     header,
     refuse,
     same_origin,
@@ -275,9 +276,7 @@ class PlayEvents(_Leaf):
         return self.render_GET(request)
 
     def render_GET(self, request: Any) -> Any:
-        request.setHeader(b"Content-Type", b"text/event-stream; charset=utf-8")
-        request.setHeader(b"Cache-Control", b"no-store")
-        request.setHeader(b"X-Accel-Buffering", b"no")
+        event_stream(request)
         if request.method == b"HEAD":
             return b""
         session = BrowserSession(self.web, request, client_address(request))
