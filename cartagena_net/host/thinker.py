@@ -33,7 +33,7 @@ A helping share yields: when a job the pool would start finds no idle worker, a 
 is told to stop (it answers at once with what it has, and still counts). A share whose
 worker dies is left out (only the first share is run again, as any job), and the
 decision answers by its deadline (the job's ``deadline`` and :data:`GRACE`) with the
-shares that came, never waiting for a late one. :data:`BOTS` and :data:`REVIEW` jobs are
+shares that came, never waiting for a late one (none came by then: with the first to come). :data:`BOTS` and :data:`REVIEW` jobs are
 never spread. ``seeded`` (a seeded host: practice and tests) runs counted searches
 without the clock, so that with one worker a game against bots plays the same again.
 
@@ -82,7 +82,7 @@ class _Job:
 class _Decision:
     """One decision spread over several workers: its shares' answers, merged."""
 
-    __slots__ = ("deferred", "errors", "legal", "results", "shares", "timer")
+    __slots__ = ("deferred", "errors", "legal", "overdue", "results", "shares", "timer")
 
     def __init__(self, deferred: defer.Deferred, legal: list[str]) -> None:
         self.deferred, self.legal = deferred, legal
@@ -90,6 +90,7 @@ class _Decision:
         self.results: dict[int, Any] = {}  # share index: SearchResult, or None (lost)
         self.errors: list[BaseException] = []
         self.timer: Any = None
+        self.overdue = False  # its deadline and grace passed with no share answered
 
     def settled(self) -> bool:
         return len(self.results) == len(self.shares)
@@ -304,6 +305,9 @@ class Thinker:
             self.shares_lost += 1
         if decision.settled():
             self._decide(decision)
+        elif decision.overdue and result is not None:  # the first to come, past the deadline
+            self.shares_lost += len(decision.shares) - len(decision.results)
+            self._decide(decision)
 
     def _decision_due(self, decision: _Decision) -> None:
         """The deadline (and its grace) passed: answer with the shares that came."""
@@ -313,7 +317,9 @@ class Thinker:
         if any(r is not None for r in decision.results.values()):
             self.shares_lost += len(decision.shares) - len(decision.results)
             self._decide(decision)
-        # else: no share has answered yet; the first to come (or the last to fail) decides
+            return
+        # No share has answered yet: the first to come decides (or the last to fail).
+        decision.overdue = True
 
     def _decide(self, decision: _Decision) -> None:
         self._open.discard(decision)

@@ -280,6 +280,39 @@ def test_a_helper_late_or_dead_in_the_host_is_left_out_and_the_decision_comes_in
         thinker.shutdown()
 
 
+def test_a_decision_whose_shares_all_answer_after_its_deadline_takes_the_first_to_come():
+    """Past the deadline and its grace no share has answered (a loaded machine starves
+    the workers): the first share to answer decides; the decision never waits for a
+    helper that does not answer (it once did, until the helper died)."""
+    import asyncio
+
+    thinker = Thinker(reactor, workers=2)
+    try:
+        _warm(thinker, 2)
+
+        async def go():
+            legal = _args({})[1]
+            decision = thinker.run(search, *_args({"think": 0.3}), priority=HUMAN)
+            await until(lambda: thinker.spread == 1)
+            busy = [w for w in thinker._pool if w.job is not None]
+            helper = next(w for w in busy if w.job.helper)
+            first = next(w for w in busy if not w.job.helper)
+            os.kill(first.pid, signal.SIGSTOP)
+            os.kill(helper.pid, signal.SIGSTOP)
+            try:
+                await asyncio.sleep(0.3 + 0.6)  # past the deadline and its grace
+                assert not decision.called
+                os.kill(first.pid, signal.SIGCONT)  # its search is overdue: it answers now
+                got = await wait(decision, timeout=10)
+                assert got.action in legal and thinker.shares_lost == 1
+            finally:
+                os.kill(helper.pid, signal.SIGKILL)
+                os.kill(first.pid, signal.SIGCONT)
+        run(go(), timeout=60)
+    finally:
+        thinker.shutdown()
+
+
 def test_a_seeded_pool_counts_without_the_clock_and_never_spreads_with_one_worker():
     thinker = Thinker(reactor, workers=1, seeded=True)
     try:
