@@ -338,6 +338,7 @@ def wait_port(port: int) -> None:
     raise AssertionError("the host does not listen")
 
 
+@pytest.mark.slow  # a host process killed with SIGKILL and resumed, then a whole game
 def test_the_password_question_then_a_host_killed_and_resumed_mid_game(tmp_path):
     """The host's password asked as a line; the host killed (SIGKILL) in the middle of
     the game and started again from its journal: the reader says it reconnects, repeats
