@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -376,6 +377,7 @@ def main() -> None:
     finally:
         child.terminate()
         child.wait(timeout=30)
+        shutil.rmtree(trigger.parent, ignore_errors=True)  # the host's records, if any
 
 
 if __name__ == "__main__":
