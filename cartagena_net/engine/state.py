@@ -517,15 +517,16 @@ class State:
         else:
             stack = self.undo_stack
             # The entry may be shared with copies of this state: put back a copy of it.
-            self._set_position(copy_position(position))
+            self._set_position(self._copy_position(position))
             self.undo_stack = stack
         self.log(undone[0](actor, *undone[1:]))
         self.history.append(UNDO)
 
     # Made of FIELDS: ``_position()``, the POSITION fields copied deep (what an undo
     # puts back: pirates, cards, turn, decisions owed, outcome, the variants' state),
-    # and ``_set_position(pos)``, which puts one back as it is.
+    # ``_set_position(pos)``, which puts one back as it is, and ``_copy_position(pos)``.
     _position, _set_position = fields.position(FIELDS)
+    _copy_position = staticmethod(fields.copy_position(FIELDS))
     # ``_log_lengths()``, each LOG field's length; ``_cut_logs(lengths)`` cuts them back.
     _log_lengths, _cut_logs = fields.logs(FIELDS)
     # ``_save()``: everything ``_apply`` may change, copied deep enough to put back
@@ -815,4 +816,4 @@ def legal_actions(state: State, undo: bool = False) -> list[Action]:
 
 
 #: ``copy_position(pos)``: a deep copy of a :meth:`State._position` tuple.
-copy_position = fields.copy_position(FIELDS)
+copy_position = State._copy_position
