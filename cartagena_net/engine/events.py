@@ -8,8 +8,9 @@ Cards are card kinds (ints, ``game.card_names`` names them), places are position
 seats are seat numbers. Events are never changed once logged.
 
 A state that keeps no events (a search's copy: ``state.events is None``) logs nothing
-(``State.log`` drops them); the core turn builds none at all for its most frequent
-events there (an advance, a new turn).
+(``State.log`` drops them). Where an event would be built on most actions of a search
+(an advance, a new turn, a retreat, Morgan's push), none is built there: the core turn
+does not log it, and a variant logs None instead.
 
 What goes on the wire is not these tuples but the views' event maps (``view._event``,
 docs/protocol.md's event table): a new kind of event is a class here, a branch there,

@@ -58,11 +58,13 @@ class VariantState(Protocol):
     - ``hands[seat][k]``: how many cards of kind ``k``; ``stock`` (top last),
       ``discard`` (top last): card kinds;
     - ``turn``, ``taken`` (actions taken this turn), ``pending`` ((seat, count, kind)
-      decisions owed), ``extra`` (each variant's own public state, plain values).
+      decisions owed), ``extra`` (each variant's own public state, plain values);
+    - ``events``: the events kept, or None where the state keeps none (a search's copy):
+      read only to build no event for nothing (see ``log``).
     """
 
     FIELDS = ("game", "board", "tables", "pirates", "occ", "hands", "stock", "discard",
-              "turn", "taken", "pending", "extra")
+              "turn", "taken", "pending", "extra", "events")
 
     def own_pirate(self, seat: int, pos: int) -> None:
         """Raise IllegalActionError unless ``seat`` has a pirate at ``pos``."""
@@ -77,9 +79,10 @@ class VariantState(Protocol):
     def check_win(self, seat: int) -> bool:
         """End the game if ``seat`` has every pirate home; whether it did."""
 
-    def log(self, event: tuple) -> None:
+    def log(self, event: tuple | None) -> None:
         """Record an event (one of ``events.py``'s; the views' ``events``, filtered by
-        ``view``)."""
+        ``view``); None where ``state.events`` is None (the state keeps none, a search's:
+        an action a search takes often builds none for nothing)."""
 
     def shuffle(self, items: list[int]) -> None:
         """Shuffle ``items`` with the game's chance source, recording the outcome so

@@ -59,7 +59,7 @@ FIELDS: tuple[Field, ...] = (
     Field("home", LIST, POSITION),  # [seat]: how many of its pirates are home
     Field("hands", LISTS, POSITION, key=True),  # [seat][kind]: how many cards
     Field("stock", LIST, POSITION, key=True),  # card kinds, drawn from the end
-    Field("loose", SHARED, POSITION, key=True, empty=0),  # the stock's first, in no order
+    Field("loose", SHARED, POSITION, key=True, empty=0),  # stock's bottom cards in no order
     Field("discard", LIST, POSITION, key=True),  # card kinds, the top last
     Field("row", LIST_OR_NONE, POSITION, key=True),  # the face-up row, or None
     Field("turn", SHARED, POSITION, key=True, empty=0),  # whose turn
@@ -78,7 +78,7 @@ FIELDS: tuple[Field, ...] = (
     Field("_chance", FORK, CHANCE),  # where chance outcomes come from
 )
 _TURN = fields.position_index(FIELDS, "turn")  # the turn's place in a position
-_CHANCE = fields.log_index(FIELDS, "chance")  # the chance outcomes' in a save's lengths
+_CHANCE = fields.log_index(FIELDS, "chance")  # the chance log's in a save's log lengths
 
 
 @dataclass
@@ -408,17 +408,18 @@ class State:
             action = self.tables.by_text.get(action) or parse_action(action)
         if self.outcome is not None:
             raise IllegalActionError("game-over")
-        if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:
+        kind = action.kind
+        rules = self.game.rules
+        if kind == "advance" and rules.plain_advance and not self.pending:
             self._plain_advance(action, seat)
             return
-        rules = self.game.rules
-        if (action.kind in rules.seat_kinds and self.row is None and not self.loose
+        if (kind in rules.seat_kinds and self.row is None and not self.loose
                 and len(self.stock) > rules.seat_draws):
-            self._seat_action(action, seat)  # changes no other seat's, reshuffles nothing
+            self._seat_action(action, seat, rules.seat_draws)  # no reshuffle, no other seat's
             return
         saved = self._save()
         try:
-            if action.kind == "undo":
+            if kind == "undo":
                 self._undo(seat)
             else:
                 note = self._apply(action, seat)
@@ -533,21 +534,24 @@ class State:
     # (position, logs' lengths, the undo stack, a replay's place); ``_restore(saved)``.
     _save, _restore = fields.save(FIELDS, ReplayChance)
 
-    def _seat_action(self, action: Action, seat: int | None) -> None:
+    def _seat_action(self, action: Action, seat: int | None, draws: int) -> None:
         """:meth:`apply` of an action that changes no seat's pirates or hand but the
         actor's (``rules.seat_kinds``: an end, a draw, a retreat, where no variant follows
         an action), never undoable, taken while the stock holds more cards than it may
         draw (``rules.seat_draws``: no reshuffle) and no row or loose card is dealt from
         it. It saves only what such an action may change: the actor's pirates and hand,
-        the occupancy, the stock's top cards, the turn, the variants' ``extra``; and puts
-        back just those if anything raises."""
-        actor = self.actor
+        the occupancy, the stock's top cards (``draws`` of them), the turn, the variants'
+        ``extra``, the logs' lengths (written out: ``tests/engine/test_fields.py`` checks
+        them against the declared logs); and puts back just those if anything raises."""
+        pending = self.pending
+        actor = pending[0][0] if pending else self.turn  # (the game is not over)
         mine, hand = self.pirates[actor], self.hands[actor]
-        stock = self.stock
+        stock, events = self.stock, self.events
         nstock = len(stock)
-        top = stock[nstock - self.game.rules.seat_draws:]
+        top = stock[nstock - draws:]
         saved = (mine[:], hand[:], self.occ[:], self.home[actor], self.turn,
-                 self.taken, self.pending[:], self.extra.copy(), self._log_lengths())
+                 self.taken, pending[:], self.extra.copy(), (len(self.history),
+                 len(self.chance), None if events is None else len(events)))
         try:
             self._apply(action, seat)
             if self.undo_stack:  # never undoable: nothing before it may be taken back
@@ -747,7 +751,9 @@ class State:
         self._chance.shuffle(items)
         self.chance.append(tuple(items))
 
-    def log(self, event: Event) -> None:
+    def log(self, event: Event | None) -> None:
+        """Keep ``event`` (``events.py``), where this state keeps events. None: nothing to
+        keep (a hot path's, on a state that keeps none: no event built for nothing)."""
         if self.events is not None:
             self.events.append(event)
 

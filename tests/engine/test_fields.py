@@ -70,6 +70,14 @@ def test_a_copy_takes_each_field_as_its_declaration_says():
         assert state.copy().events is None
 
 
+def test_the_hand_written_saves_know_every_declared_log():
+    """``State._seat_action`` saves the lengths of these logs by hand (``_cut_logs`` takes
+    them in the declared order) and ``State._plain_advance`` those of the history and
+    the events (an advance uses no chance): a log added to the declaration is saved
+    there too, and then named here."""
+    assert [f.name for f in FIELDS if f.part == fields.LOG] == ["history", "chance", "events"]
+
+
 def test_equality_compares_the_declared_keys_and_the_position_is_the_declared_fields():
     state = states_made_every_way()[2]
     keyed = [f for f in FIELDS if f.key]
