@@ -37,7 +37,7 @@ def _kind(kind: str, **fixed: str) -> Callable[[type[T]], type[T]]:
         text = f"def __new__(_cls, {args}):\n    return _tuple_new(_cls, ({items},))"
         exec(text, namespace)  # noqa: S102 - our own text, of the class's field names
         new = namespace["__new__"]
-        new.__doc__ = f"{cls.__name__}({args}): a {kind!r} event."
+        new.__doc__ = f"{cls.__name__}({args}): an event of kind {kind!r}."
         cls.__new__ = new
         at = [i for i, f in enumerate(cls._fields) if f not in fixed]
         # pickling and copying build it again from the given fields only

@@ -146,7 +146,7 @@ def logs(fields: tuple[Field, ...]) -> tuple[Callable[[Any], tuple],
     lengths = _lengths(fields)
     cuts = "".join(f"    n = lengths[{i}]\n    if n is not None and self.{f.name} is not None:\n"
                    f"        del self.{f.name}[n:]\n"
-                   for i, f in enumerate(f for f in fields if f.part == LOG))
+                   for i, f in enumerate(f for f in fields if f.part == LOG))  # (None: kept none)
     return (
         _compile("_log_lengths", f"def _log_lengths(self):\n    return {lengths}\n", {}),
         _compile("_cut_logs", f"def _cut_logs(self, lengths):\n{cuts}    return None\n", {}),
@@ -159,7 +159,9 @@ def log_index(fields: tuple[Field, ...], name: str) -> int:
 
 
 def _lengths(fields: tuple[Field, ...]) -> str:
-    return _tuple([f"None if self.{f.name} is None else len(self.{f.name})"
+    """The text of the LOG fields' lengths (None for a field that may be None and is)."""
+    return _tuple([f"len(self.{f.name})" if f.copy in (LIST, LISTS) else
+                   f"None if self.{f.name} is None else len(self.{f.name})"
                    for f in fields if f.part == LOG])
 
 

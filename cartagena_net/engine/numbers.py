@@ -87,11 +87,10 @@ def fold(numbering: Numbering, events: Any, upto: int) -> Numbering:
 _GIVEN = Beside()
 
 
-def _given(state: Any, base: int, count: int) -> Numbering | None:
-    """The numbers the state gave last, if they still hold: folded from its numbering as
-    it is now, and none of the events they counted cut back since (a refused action's:
-    the last one they counted is still the same event)."""
-    memo = _GIVEN.get(state)
+def _given(memo: list | None, state: Any, base: int, count: int) -> Numbering | None:
+    """The numbers the state gave last (``memo``: kept beside it), if they still hold:
+    folded from its numbering as it is now, and none of the events they counted cut back
+    since (a refused action's: the last one they counted is still the same event)."""
     if memo is None:
         return None
     origin, done, last = memo
@@ -107,9 +106,9 @@ def counted(state: Any, upto: int) -> Numbering:
     before it drops the events below ``upto``: the numbers given last where they count
     that far, else its numbering folded on."""
     base = state.events_base
-    start = _given(state, base, base + len(state.events)) or state.numbering
-    done = start if start[0] >= upto else fold(start, state.events[start[0] - base:], upto)
     memo = _GIVEN.get(state)
+    start = _given(memo, state, base, base + len(state.events)) or state.numbering
+    done = start if start[0] >= upto else fold(start, state.events[start[0] - base:], upto)
     if memo is not None:  # the numbers given last become the state's
         memo[:] = done, done, None
     return done
@@ -138,12 +137,12 @@ def folded(state: Any) -> tuple[tuple[int, ...], ...] | None:
     count = base + len(events)
     # Fold on from the last answer where it still holds, so a host's broadcasts fold
     # each event once rather than every kept event each time.
-    start = _given(state, base, count) or numbering
+    memo = _GIVEN.get(state)
+    start = _given(memo, state, base, count) or numbering
     at = start[0]
     if at < base:  # events forgotten without being counted: never (forget_events)
         return None
     done = fold(start, events[at - base:], count)
-    memo = _GIVEN.get(state)
     if memo is None:
         memo = _GIVEN.put(state, [None, None, None])
     memo[:] = numbering, done, None if done is numbering else events[-1]

@@ -167,14 +167,14 @@ def test_an_event_is_built_for_a_seat_alone_exactly_when_it_reads_differently_to
                 assert view_module._names_seat(e, seat) is differs or (
                     not differs and _reads_alike_by_chance(e)), (e, seat)
                 if differs:
-                    seen.add(e[0])
+                    seen.add(e.kind)
     assert seen or not hidden, "no event read differently to any seat"
 
 
 def _reads_alike_by_chance(e: tuple) -> bool:
     """A personal event whose private reading happens to equal the public one: a draw or
     keep of no card, or cards shown to everyone anyway (open hands, the face-up row)."""
-    return e[0] in ("retreat", "morgan", "draw", "chest", "keep", "stack", "take", "give")
+    return e.kind in ("retreat", "morgan", "draw", "chest", "keep", "stack", "take", "give")
 
 
 class Boom(RuntimeError):
