@@ -64,7 +64,10 @@ def view(state: State, viewer: int | str, since: int | None = None,
         seats[me] = _seat(state, me, True, shared["numbered"], shared["faces"])
     out: dict[str, Any] = {}
     if fixed:
-        out.update(fixed_part(state))
+        board = shared.get("board")
+        if board is None:
+            board = shared["board"] = _board_memo(state)
+        out.update(board[1])
     if public:
         out.update(common)
     out["seats"] = seats
@@ -75,15 +78,24 @@ def view(state: State, viewer: int | str, since: int | None = None,
         events = state.events or []
         first = max(0, since - state.events_base)
         memo = shared.setdefault("events", {})
+        named = shared.setdefault("named", {})
+        places = None
         listed = []
         for i in range(first, len(events)):
-            e = events[i]
             # An event reads differently only to a seat it names (drawn, taken or given
             # cards); every other viewer shares the spectator's.
-            who = me if me is not None and _names_seat(e, me) else None
+            seats = named.get(i)
+            if seats is None:
+                seats = named[i] = _named_seats(events[i])
+            who = me if seats and me in seats else None
             d = memo.get((i, who))
             if d is None:
-                d = memo[(i, who)] = _event(state, e, who)
+                if places is None:
+                    board = shared.get("board")
+                    if board is None:
+                        board = shared["board"] = _board_memo(state)
+                    places = board[2]
+                d = memo[(i, who)] = _event(state, events[i], who, places)
             listed.append(d)
         out["events"] = listed
     return out
@@ -94,15 +106,23 @@ def view(state: State, viewer: int | str, since: int | None = None,
 _PERSONAL = frozenset(("retreat", "morgan", "draw", "chest", "keep", "stack"))
 
 
-def _names_seat(e: Event, seat: int) -> bool:
-    """Does event ``e`` read differently to ``seat`` than to a spectator (cards it drew,
-    kept, put back, took or gave)? Every other event reads the same to every viewer."""
+def _named_seats(e: Event) -> tuple[int, ...]:
+    """The seats event ``e`` reads differently to than to a spectator (cards it drew,
+    kept, put back, took or gave): none for most events, which read the same to every
+    viewer."""
     kind = e.kind
     if kind in _PERSONAL:
-        return e.seat == seat
+        return (e.seat,)
     if kind == "take":
-        return e.seat == seat or e.target == seat
-    return kind == "give" and (e.seat == seat or e.to == seat)
+        return e.seat, e.target
+    if kind == "give":
+        return e.seat, e.to
+    return ()
+
+
+def _names_seat(e: Event, seat: int) -> bool:
+    """Does event ``e`` read differently to ``seat`` than to a spectator?"""
+    return seat in _named_seats(e)
 
 
 #: Beside each state, the seats' faces given last: (seat, shown) -> (numbers, pirates,
@@ -255,9 +275,11 @@ def _magic(state: State, me: int | None) -> dict[str, Any]:
     return out
 
 
-def _event(state: State, e: Event, me: int | None) -> dict[str, Any]:
+def _event(state: State, e: Event, me: int | None,
+           places: Callable[[int], str] | None = None) -> dict[str, Any]:
     """Event ``e`` (``events.py``) as the wire's map for viewer ``me`` (a seat, or None
-    for a spectator), with the host's English line (``text``)."""
+    for a spectator), with the host's English line (``text``; ``places``: the board's
+    names of its positions, :func:`_board_memo`)."""
     g = state.game
     names = g.card_names
     # Cards from the face-up row, or into open hands, are public; stock draws are not
@@ -339,7 +361,8 @@ def _event(state: State, e: Event, me: int | None) -> dict[str, Any]:
     else:  # pragma: no cover - every event kind is listed above
         raise ValueError(f"unknown event {kind!r}")
     # The host's English line, from the event's data alone (as each client renders it).
-    d["text"] = event_sentence(d, g.colors.__getitem__, _board_memo(state)[2], str)
+    d["text"] = event_sentence(d, g.colors.__getitem__,
+                               places if places is not None else _board_memo(state)[2], str)
     return d
 
 
