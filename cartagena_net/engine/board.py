@@ -25,18 +25,17 @@ class Board:
     (nearest first), ``end[p]`` is where a move with no room left on the path goes (the
     sloop from the first path, else the goal), and ``back[p]`` is the first space of the
     path a retreat from ``p`` scans back to (the sloop and the goal retreat onto the path
-    that ends at them). ``memo`` is where the views keep what they derive from the board,
-    built once (``view.fixed_part``, the host's names of its positions); nothing else of a board changes after it is made.
+    that ends at them). Nothing of a board changes after it is made; the views keep what
+    they derive from it beside it (``view.fixed_part``: a weak reference to it).
     """
 
-    __slots__ = ("ahead", "back", "boat", "end", "length", "memo", "names", "paths", "sloop",
-                 "spaces")
+    __slots__ = ("__weakref__", "ahead", "back", "boat", "end", "length", "names", "paths",
+                 "sloop", "spaces")
 
     def __init__(self, spaces: tuple[int, ...], symbols: tuple[str, ...],
                  sloop: int | None = None) -> None:
         nsymbols = len(symbols)
         self.spaces = spaces
-        self.memo: tuple[Any, ...] | None = None
         self.names = tuple(None if s == SLOOP else symbols[s] for s in spaces)
         self.length = len(spaces)
         self.boat = self.length + 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import IllegalActionError
+from .events import Discard, Owe
 from .rules import Variant
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,7 +26,7 @@ class Filibusters(Variant):
             over = sum(state.hands[other]) - g.hand_limit
             if over > 0:
                 state.pending.append((other, over, "discard"))
-                state.log(("owe", other, over))
+                state.log(Owe(other, over))
 
     def apply(self, state: State, seat: int, action: Action) -> int:
         if not state.pending or state.pending[0][2] != "discard":
@@ -46,7 +47,7 @@ class Filibusters(Variant):
         state.hands[seat] = hand
         for k in ks:
             state.discard.append(k)
-            state.log(("discard", seat, k))
+            state.log(Discard(seat, k))
         if owed == len(ks):
             state.pending.pop(0)
         else:

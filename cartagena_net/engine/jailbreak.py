@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .actions import SAIL
 from .errors import IllegalActionError
+from .events import Captain, Sail, UndoSail
 from .rules import Refusal, Variant
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,7 +49,7 @@ class Sloop(Variant):
         state.extra["free_sail"] = bool(view.get("free_sail"))
 
     def undo_note(self, state: State, action: Action) -> tuple:
-        return ("sail", state.extra["shore"])
+        return (UndoSail, state.extra["shore"])
 
     def turn_started(self, state: State) -> None:
         sloop = state.board.sloop
@@ -58,7 +59,7 @@ class Sloop(Variant):
         state.extra["captain"] = state.turn if captain else None
         state.extra["free_sail"] = captain
         if captain:
-            state.log(("captain", state.turn))
+            state.log(Captain(state.turn))
 
     # -- sailing ----------------------------------------------------------------------
     def refuse_sail(self, state: State, seat: int) -> Refusal | None:
@@ -96,7 +97,7 @@ class Sloop(Variant):
         state.extra["shore"] = shore
         if free:
             state.extra["free_sail"] = False
-        state.log(("sail", seat, shore, free))
+        state.log(Sail(seat, shore, free))
         return 0 if free else 1
 
     # -- boarding and landing -----------------------------------------------------------

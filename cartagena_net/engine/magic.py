@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action
 from .errors import IllegalActionError
+from .events import Chest, Give, Gun, Hook, Keep, Parrot, Power, Stack, Take, Tiles
 from .rules import ABSENT, Variant, need_action
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -315,12 +316,12 @@ class Magic(Variant):
             raise IllegalActionError("gun-empty-hand", {"color": g.colors[t]})
         state.extra["power"] = ("gun", seat, k, t)
         self.owe(state, seat, 1, "take")
-        state.log(("power", seat, k, t))
+        state.log(Gun(seat, k, t))
         return 1
 
     def power_rum(self, state: State, seat: int, k: int, action: Action, g) -> int:
         pool = self.draw_pool(state, seat, g.players + 1)
-        state.log(("power", seat, k, len(pool)))
+        state.log(Power(seat, k, len(pool)))
         gives = min(len(pool) - RUM_KEEP, g.players - 1)
         if gives <= 0:
             self.keep_all(state, seat, pool)
@@ -333,7 +334,7 @@ class Magic(Variant):
     def power_lantern(self, state: State, seat: int, k: int, action: Action, g) -> int:
         pool = self.draw_pool(state, seat, LANTERN_DRAW)
         self.clip_known(state)
-        state.log(("power", seat, k, len(pool)))
+        state.log(Power(seat, k, len(pool)))
         if not pool:
             self.done(state, seat, (k,))
             return 1
@@ -360,10 +361,10 @@ class Magic(Variant):
                 state.move_pirate(seat, pos, to)
         elif tile:
             drawn = tuple(state.draw_cards(seat, tile))
-        state.log(("chest", seat, k, pos, tile, drawn, to))
+        state.log(Chest(seat, k, pos, tile, drawn, to))
         if tile == SNAKE:
             self.lay_tiles(state)
-            state.log(("tiles", len(spaces)))
+            state.log(Tiles(len(spaces)))
         self.done(state, seat, (k,))
         return 1
 
@@ -385,7 +386,7 @@ class Magic(Variant):
         state.hands[seat] = hand
         state.discard += [k, k2]
         state.move_pirate(seat, pos, to)
-        state.log(("parrot", seat, pos, to, k, k2, s))
+        state.log(Parrot(seat, pos, to, k, k2, s))
         if not state.check_win(seat):
             self.done(state, seat, (k, k2))
         return 1
@@ -407,7 +408,7 @@ class Magic(Variant):
         hand[k2] -= 1
         state.hands[seat] = hand
         state.discard += [k, k2]
-        state.log(("hook", seat, pos, to, k, k2))
+        state.log(Hook(seat, pos, to, k, k2))
         if not state.check_win(seat):
             self.done(state, seat, (k, k2))
         return 2
@@ -429,7 +430,7 @@ class Magic(Variant):
         for c in pool:
             state.hands[seat][c] += 1
         if pool:
-            state.log(("keep", seat, tuple(pool)))
+            state.log(Keep(seat, tuple(pool)))
 
     def take_from(self, pool: tuple[int, ...], name: str) -> tuple[int, tuple[int, ...]]:
         k = self.game.card_index.get(name)
@@ -457,7 +458,7 @@ class Magic(Variant):
         state.hands[t][c] -= 1
         state.hands[seat][c] += 1
         drawn = tuple(state.draw_cards(t, 1))
-        state.log(("take", seat, t, c, drawn))
+        state.log(Take(seat, t, c, drawn))
         state.pending.pop(0)
         self.done(state, seat, (k,))
         return 0
@@ -469,7 +470,7 @@ class Magic(Variant):
             raise IllegalActionError("give-to-whom")
         c, pool = self.take_from(pool, action.card)
         state.hands[to][c] += 1
-        state.log(("give", seat, to, c))
+        state.log(Give(seat, to, c))
         left = state.pending[0][1] - 1
         if left:
             state.pending[0] = (seat, left, "give")
@@ -484,7 +485,7 @@ class Magic(Variant):
         _, _, k, pool, _ = self.owed(state, seat, "keep")
         c, pool = self.take_from(pool, action.card)
         state.hands[seat][c] += 1
-        state.log(("keep", seat, (c,)))
+        state.log(Keep(seat, (c,)))
         return self.lantern_next(state, seat, k, pool, ())
 
     def decide_stack(self, state: State, seat: int, action: Action) -> int:
@@ -512,7 +513,7 @@ class Magic(Variant):
         base = len(state.stock)
         state.stock.extend(reversed(top_first))
         state.extra["known"] = (*state.extra["known"], (seat, base, len(top_first)))
-        state.log(("stack", seat, tuple(top_first)))
+        state.log(Stack(seat, tuple(top_first)))
 
     def decisions(self, state: State) -> list[Action]:
         seat, _, kind = state.pending[0]

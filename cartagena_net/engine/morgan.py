@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import moves
+from . import events, moves
 from .errors import IllegalActionError
 from .jailbreak import on_island
 from .rules import Refusal, Variant, need_action
@@ -69,7 +69,10 @@ class Morgan(Variant):
         target, n = push_target(state, pos)
         g.rules.check(state, seat, owner, pos, target, "morgan")
         state.move_pirate(owner, pos, target)
-        state.log(("morgan", seat, owner, pos, target, tuple(state.draw_cards(seat, n))))
+        drawn = tuple(state.draw_cards(seat, n))
+        # (None: a state that keeps no events, a search's, builds none on every push)
+        state.log(events.Morgan(seat, owner, pos, target, drawn) if state.events is not None
+                  else None)
         state.check_win(owner)
         return 1
 

@@ -13,14 +13,16 @@ them as sorted positions. The numbers are a function of the game's events alone:
 So a host that restarts from its journal, a record replayed, and a host that has sent
 the same events all agree, and the view carries the result (``numbered``: each seat's
 pirates' positions by number, pirate 1 first). Pure and cheap: a state keeps the
-numbers as of its oldest kept event (``State.numbering``) and folds the newer ones,
-on from its last answer (``State.numbered_memo``, dropped when events are cut back).
-A fold gives a new tuple to the seat whose pirate moved only, so the views tell an
-unchanged seat by identity and keep its face (``State.faces_memo``).
+numbers as of its oldest kept event (``State.numbering``), and the numbers given last
+are kept beside it (``memos.py``), so that each answer folds only the events logged
+since the last one. A fold gives a new tuple to the seat whose pirate moved only, so
+the views tell an unchanged seat by identity and keep its face (``view._seat``).
 """
 from __future__ import annotations
 
 from typing import Any
+
+from .memos import Beside
 
 #: (the event number it is as of, positions by number for each seat, the advances of
 #: this turn that an undo may take back: (seat, number index) last last)
@@ -54,22 +56,21 @@ def fold(numbering: Numbering, events: Any, upto: int) -> Numbering:
     stack = list(last)
     for j in range(upto - at):
         e = events[j]
-        kind = e[0]
+        kind = e.kind
         if kind == "advance" or kind == "retreat" or kind == "parrot":
-            i = _move(nums, e[1], e[2], e[3])
+            i = _move(nums, e.seat, e.frm, e.to)
             if kind == "advance" and i is not None:
-                stack.append((e[1], i))
+                stack.append((e.seat, i))
         elif kind == "morgan":
-            _move(nums, e[2], e[3], e[4])
-        elif kind == "hook":
-            _move(nums, e[1], e[2], e[3])
-            _move(nums, e[1], e[2], e[3])
+            _move(nums, e.owner, e.frm, e.to)
+        elif kind == "hook":  # two pirates
+            _move(nums, e.seat, e.frm, e.to)
+            _move(nums, e.seat, e.frm, e.to)
         elif kind == "chest":
-            _, seat, _, pos, _, _, to = e
-            if to != pos:
-                _move(nums, seat, pos, to)
-        elif kind == "undo" and e[2] == "advance":
-            _, seat, _, frm, to, _ = e
+            if e.to != e.pos:  # the snake
+                _move(nums, e.seat, e.pos, e.to)
+        elif kind == "undo" and e.action == "advance":
+            seat, frm, to = e.seat, e.frm, e.to
             if stack and stack[-1][0] == seat and nums[seat][stack[-1][1]] == to:
                 i = stack.pop()[1]
                 mine = nums[seat]
@@ -79,6 +80,38 @@ def fold(numbering: Numbering, events: Any, upto: int) -> Numbering:
         elif kind == "turn":
             stack = []
     return upto, tuple(nums), tuple(stack)
+
+
+#: Beside each state, the numbers it gave last: [the state's numbering they were folded
+#: from, the numbering they are, the last event they counted (None: none since it)].
+_GIVEN = Beside()
+
+
+def _given(memo: list | None, state: Any, base: int, count: int) -> Numbering | None:
+    """The numbers the state gave last (``memo``: kept beside it), if they still hold:
+    folded from its numbering as it is now, and none of the events they counted cut back
+    since (a refused action's: the last one they counted is still the same event)."""
+    if memo is None:
+        return None
+    origin, done, last = memo
+    if origin is not state.numbering or not base <= done[0] <= count:
+        return None
+    if done is not origin and state.events[done[0] - 1 - base] is not last:
+        return None
+    return done
+
+
+def counted(state: Any, upto: int) -> Numbering:
+    """The state's numbering as of event ``upto`` or later, for ``State.forget_events``
+    before it drops the events below ``upto``: the numbers given last where they count
+    that far, else its numbering folded on."""
+    base = state.events_base
+    memo = _GIVEN.get(state)
+    start = _given(memo, state, base, base + len(state.events)) or state.numbering
+    done = start if start[0] >= upto else fold(start, state.events[start[0] - base:], upto)
+    if memo is not None:  # the numbers given last become the state's
+        memo[:] = done, done, None
+    return done
 
 
 def numbered(state: Any) -> list[list[int]] | None:
@@ -102,17 +135,19 @@ def folded(state: Any) -> tuple[tuple[int, ...], ...] | None:
         return numbering[1]
     base = state.events_base
     count = base + len(events)
-    # Fold on from the last answer where it still holds (the same numbering, none of
-    # its events forgotten or cut back since), so a host's broadcasts fold each event
-    # once rather than every kept event each time.
-    memo = getattr(state, "numbered_memo", None)
-    start = memo[1] if (memo is not None and memo[0] is numbering
-                        and base <= memo[1][0] <= count) else numbering
+    # Fold on from the last answer where it still holds, so a host's broadcasts fold
+    # each event once rather than every kept event each time.
+    memo = _GIVEN.get(state)
+    start = _given(memo, state, base, count) or numbering
     at = start[0]
+    if at == count:  # nothing logged since: the same answer
+        return start[1]
     if at < base:  # events forgotten without being counted: never (forget_events)
         return None
     done = fold(start, events[at - base:], count)
-    state.numbered_memo = (numbering, done)
+    if memo is None:
+        memo = _GIVEN.put(state, [None, None, None])
+    memo[:] = numbering, done, None if done is numbering else events[-1]
     return done[1]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import moves
+from . import events, moves
 from .errors import IllegalActionError
 from .rules import Variant, need_action
 
@@ -49,5 +49,8 @@ class Retreat(Variant):
             rules.check(state, seat, seat, pos, target, "retreat")
         n = state.occ[target]
         state.move_pirate(seat, pos, target)
-        state.log(("retreat", seat, pos, target, tuple(state.draw_cards(seat, n))))
+        drawn = tuple(state.draw_cards(seat, n))
+        # (None: a state that keeps no events, a search's, builds none on every retreat)
+        state.log(events.Retreat(seat, pos, target, drawn) if state.events is not None
+                  else None)
         return 1

@@ -17,7 +17,8 @@ A variant may
   actions of that kind, which ``decisions`` lists: Filibusters' discards, the Black
   Magic Woman's Gun, Rum and Lantern choices);
 - learn that the discard pile became a new stock (``reshuffled``);
-- mark actions that reveal nothing as undoable (``undoable``, ``undo_note``);
+- mark actions that reveal nothing as undoable (``undoable``, ``undo_note``: what the
+  undo logs);
 - say what the core may take for granted, so that it does less: that its actions change
   only the actor's pirates and hand and draw at most a few cards (``actor_only``,
   ``most_drawn``: ``apply`` saves less), or that its legal actions are exactly the
@@ -57,11 +58,13 @@ class VariantState(Protocol):
     - ``hands[seat][k]``: how many cards of kind ``k``; ``stock`` (top last),
       ``discard`` (top last): card kinds;
     - ``turn``, ``taken`` (actions taken this turn), ``pending`` ((seat, count, kind)
-      decisions owed), ``extra`` (each variant's own public state, plain values).
+      decisions owed), ``extra`` (each variant's own public state, plain values);
+    - ``events``: the events kept, or None where the state keeps none (a search's copy):
+      read only to build no event for nothing (see ``log``).
     """
 
     FIELDS = ("game", "board", "tables", "pirates", "occ", "hands", "stock", "discard",
-              "turn", "taken", "pending", "extra")
+              "turn", "taken", "pending", "extra", "events")
 
     def own_pirate(self, seat: int, pos: int) -> None:
         """Raise IllegalActionError unless ``seat`` has a pirate at ``pos``."""
@@ -76,8 +79,10 @@ class VariantState(Protocol):
     def check_win(self, seat: int) -> bool:
         """End the game if ``seat`` has every pirate home; whether it did."""
 
-    def log(self, event: tuple) -> None:
-        """Record a public event (the views' ``events``; filtered by ``view``)."""
+    def log(self, event: tuple | None) -> None:
+        """Record an event (one of ``events.py``'s; the views' ``events``, filtered by
+        ``view``); None where ``state.events`` is None (the state keeps none, a search's:
+        an action a search takes often builds none for nothing)."""
 
     def shuffle(self, items: list[int]) -> None:
         """Shuffle ``items`` with the game's chance source, recording the outcome so
@@ -152,8 +157,9 @@ class Variant:
         raise IllegalActionError("unknown-action", {"action": action.kind}, "unknown")
 
     def undo_note(self, state: State, action: Action) -> tuple:
-        """What an ``undo`` event says about an undoable action just applied."""
-        return (action.kind,)
+        """What an undo of an undoable action just applied logs: the event's class (one of
+        ``events.py``'s ``undo`` events) and its fields after the seat."""
+        raise NotImplementedError(f"an undoable {action.kind!r} says what its undo logs")
 
     def decisions(self, state: State) -> list[Action]:
         """The actions answering the decision this variant made someone owe."""

@@ -13,19 +13,72 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
-from . import moves, numbers
+from . import fields, moves, numbers
 from .actions import DRAW, END, UNDO, Action, parse_action
 from .board import Board
 from .chance import Chance, ReplayChance
 from .errors import IllegalActionError
+from .events import Advance, Draw, End, Event, Reshuffle, Row, Turn, UndoAdvance, Win
+from .fields import (
+    CHANCE,
+    DICT,
+    EVENTS,
+    FIXED,
+    FORK,
+    LIST,
+    LIST_OR_NONE,
+    LISTS,
+    LOG,
+    POSITION,
+    SHARED,
+    WHOLE,
+    WITH_EVENTS,
+    Field,
+)
 from .rules import ABSENT, need_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
-Event = tuple  # ("advance", seat, from, to, card), ("retreat", seat, from, to, cards), ...
 # A decision owed: (seat, count, kind); kind is the action kind that answers it.
 Owed = tuple
+
+#: Every field of a :class:`State`, the one place they are named (``fields.py`` makes the
+#: slots, the copy, the equality, the undo notes and the saves of it). Columns: the name,
+#: how a copy takes it, how an action's save treats it, what equality compares, the value
+#: of a blank state (a new list or dict for the list and dict kinds).
+FIELDS: tuple[Field, ...] = (
+    # The game, its board and its move tables: fixed when the game starts, shared.
+    Field("game", SHARED, FIXED, key=True),
+    Field("board", SHARED, FIXED, key="spaces"),
+    Field("tables", SHARED, FIXED),
+    # The position: what an undo puts back, and what equality compares (the occupancy
+    # and the pirates home follow from the pirates).
+    Field("pirates", LISTS, POSITION, key=True),  # [seat]: sorted positions
+    Field("occ", LIST, POSITION),  # [pos]: how many pirates are there
+    Field("home", LIST, POSITION),  # [seat]: how many of its pirates are home
+    Field("hands", LISTS, POSITION, key=True),  # [seat][kind]: how many cards
+    Field("stock", LIST, POSITION, key=True),  # card kinds, drawn from the end
+    Field("loose", SHARED, POSITION, key=True, empty=0),  # stock's bottom cards in no order
+    Field("discard", LIST, POSITION, key=True),  # card kinds, the top last
+    Field("row", LIST_OR_NONE, POSITION, key=True),  # the face-up row, or None
+    Field("turn", SHARED, POSITION, key=True, empty=0),  # whose turn
+    Field("taken", SHARED, POSITION, key=True, empty=0),  # actions taken this turn
+    Field("pending", LIST, POSITION, key=True),  # decisions owed: Owed, the first next
+    Field("outcome", SHARED, POSITION, key=True),  # Outcome, once the game is over
+    Field("extra", DICT, POSITION, key=True),  # the variants' public state, plain values
+    # What happened: only appended to by an action.
+    Field("history", LIST, LOG),  # the actions applied
+    Field("chance", LIST, LOG),  # the chance outcomes, to replay the game exactly
+    Field("events", EVENTS, LOG),  # the events kept (events.py), or None: keeps none
+    # The number of the first event kept, and the pirates' numbers as of it (numbers.py).
+    Field("events_base", WITH_EVENTS, FIXED, empty=0),
+    Field("numbering", WITH_EVENTS, FIXED),
+    Field("undo_stack", LIST, WHOLE),  # (position or None, undo event): what undo puts back
+    Field("_chance", FORK, CHANCE),  # where chance outcomes come from
+)
+_TURN = fields.position_index(FIELDS, "turn")  # the turn's place in a position
+_CHANCE = fields.log_index(FIELDS, "chance")  # the chance log's in a save's log lengths
 
 
 @dataclass
@@ -56,41 +109,17 @@ class State:
     a draw that reaches them takes one at random (``chance.pick``). Only a search's
     determinization deals a stock that way; a real game's stock is always in order."""
 
-    __slots__ = (
-        "_chance",
-        "board",
-        "chance",
-        "discard",
-        "events",
-        "events_base",
-        "extra",
-        "faces_memo",
-        "game",
-        "hands",
-        "history",
-        "home",
-        "loose",
-        "numbered_memo",
-        "numbering",
-        "occ",
-        "outcome",
-        "pending",
-        "pirates",
-        "row",
-        "stock",
-        "tables",
-        "taken",
-        "turn",
-        "undo_stack",
-    )
+    __slots__ = fields.slots(FIELDS)
+
+    #: A new state with every field at its empty value (FIELDS), of class ``cls``.
+    _blank = staticmethod(fields.blank(FIELDS))
 
     # -- creation ---------------------------------------------------------------------
     @classmethod
     def new(cls, game: Game, chance: Chance, events: bool = True) -> State:
-        s = cls.__new__(cls)
+        s = cls._blank(cls)
         s.game = game
         s._chance = chance
-        s.chance = []
         s.board = Board.lay_out(game, s.shuffle)
         s.tables = game.action_tables(s.board.length)
         n = game.players
@@ -99,27 +128,18 @@ class State:
         s.occ[0] = n * game.pirates
         s.home = [0] * n
         s.hands = [[0] * game.kinds for _ in range(n)]
-        s.discard = []
         s.row = [] if game.row_size else None
-        s.turn = 0
-        s.taken = 0
-        s.pending = []
-        s.outcome = None
-        s.events = [] if events else None
-        s.events_base = 0
-        s.numbering = numbers.start(s.pirates, 0) if events else None
-        s.history = []
-        s.undo_stack = []
-        s.extra = {}
+        if events:
+            s.events = []
+            s.numbering = numbers.start(s.pirates, 0)
         s.stock = list(game.deck)
-        s.loose = 0
         s.shuffle(s.stock)
         for seat in range(n):
             for _ in range(game.deal + (game.start_bonus if seat == 0 else 0)):
                 s.hands[seat][s.stock.pop()] += 1
         if s.row is not None:
             s._refill_row()
-        s.log(("turn", 0))
+        s.log(Turn(0))
         for setup in game.rules.setups:
             setup(s)
         return s
@@ -157,10 +177,9 @@ class State:
         """The state of :meth:`from_view` before the hidden cards are dealt (the hidden
         hands are empty, so are the hidden places of the variants, and the stock holds
         only the cards the viewer knows on its top), and what :meth:`deal_hidden` deals."""
-        s = cls.__new__(cls)
+        s = cls._blank(cls)
         s.game = game
         s._chance = chance
-        s.chance = []
         s.board = Board.of_names(list(view["board"]), game.symbols)
         s.tables = game.action_tables(s.board.length)
         seats = sorted(view["seats"], key=lambda seat: seat["seat"])
@@ -187,8 +206,6 @@ class State:
                 hand[index[card]] += 1
             s.hands.append(hand)
             hidden_hands.append(0 if cards is not None else int(seat["hand_size"]))
-        s.stock = []
-        s.loose = 0
         s.discard = [index[c] for c in view["discard"]]
         s.row = None if view.get("row") is None else [index[c] for c in view["row"]]
         s.turn, s.taken = int(view["turn"]), int(view["actions_taken"])
@@ -196,12 +213,10 @@ class State:
                      for p in view.get("pending") or ()]
         out = view.get("outcome")
         s.outcome = None if out is None else Outcome(out["winner"], tuple(out["ranking"]))
-        s.events, s.events_base, s.history, s.undo_stack = None, 0, [], []
-        # the pirates' numbers as the view gave them (kept while no pirate moves)
+        # no events, no history, no undo; the pirates' numbers as the view gave them (kept while no pirate moves)
         s.numbering = (None if not all("numbered" in seat for seat in seats) else
                        (0, tuple(tuple(int(p) for p in seat["numbered"]) for seat in seats),
                         ()))
-        s.extra = {}
         for v in variants:
             v.from_view(s, view)  # may put the viewer's known cards on top of the stock
         held = tuple((v, v.hidden_held(s, view)) for v in variants)
@@ -241,34 +256,15 @@ class State:
                 at += n
         self.stock = [*cards[at:], *hidden.top]
         self.loose = len(cards) - at
-    def copy(self, events: bool = False, chance: Chance | None = None) -> State:
-        """An independent copy: playing on it never changes this state, chance included.
+    # The copy, made of FIELDS: every field as its copy kind says.
+    copy = fields.copier(FIELDS, doc="""An independent copy: playing on it never changes this
+        state, chance included.
 
         The copy's chance source is a fork of this one (the same future outcomes), or
         ``chance`` if given (e.g. a search's own RNG, which saves forking a seeded one).
-        """
-        c = State.__new__(State)
-        c.game, c.board, c.tables = self.game, self.board, self.tables
-        c._chance = chance if chance is not None else self._chance.fork()
-        c.pirates = list(map(list, self.pirates))
-        c.occ = self.occ[:]
-        c.home = self.home[:]
-        c.hands = list(map(list, self.hands))
-        c.stock = list(self.stock)
-        c.loose = self.loose
-        c.discard = list(self.discard)
-        c.row = None if self.row is None else list(self.row)
-        c.turn, c.taken, c.outcome = self.turn, self.taken, self.outcome
-        c.pending = list(self.pending)
-        c.extra = dict(self.extra)
-        c.events = list(self.events) if events and self.events is not None else None
-        c.events_base = self.events_base if c.events is not None else 0
-        # never changed in place; a copy without events keeps only a view's numbers
-        c.numbering = self.numbering if c.events is not None or self.events is None else None
-        c.history = list(self.history)
-        c.chance = list(self.chance)
-        c.undo_stack = list(self.undo_stack)  # entries are never changed in place
-        return c
+        Its events only with ``events=True``; a copy without them keeps only a view's
+        numbers of the pirates (``numbering``, never changed in place). The undo
+        entries, the events and the pending decisions are never changed in place.""")
 
     def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this state exactly (holds hidden information)."""
@@ -278,10 +274,8 @@ class State:
             "actions": [str(a) for a in self.history],
         }
 
-    def _key(self) -> tuple:
-        return (self.game, self.board.spaces, self.pirates, self.hands, self.stock,
-                self.loose, self.discard, self.row, self.turn, self.taken, self.pending, self.outcome,
-                self.extra)
+    # What equality compares: the FIELDS with a ``key``.
+    _key = fields.key(FIELDS)
 
     def __eq__(self, other: object) -> bool:
         """Same game, same position, same cards in the same places (stock order too)."""
@@ -301,17 +295,8 @@ class State:
             return
         drop = min(before - self.events_base, len(self.events))
         if drop > 0:
-            memo = getattr(self, "numbered_memo", None)
-            if memo is not None and memo[0] is self.numbering and (
-                    memo[1][0] >= self.events_base + drop):
-                # the last numbers given have counted these already (and newer ones)
-                self.numbering = memo[1]
-                self.numbered_memo = (memo[1], memo[1])
-            elif self.numbering is not None:  # the pirates' numbers count them first
-                at = self.numbering[0]
-                self.numbering = numbers.fold(
-                    self.numbering, self.events[at - self.events_base:],
-                    self.events_base + drop)
+            if self.numbering is not None:  # the pirates' numbers count them first
+                self.numbering = numbers.counted(self, self.events_base + drop)
             del self.events[:drop]
             self.events_base += drop
 
@@ -423,17 +408,18 @@ class State:
             action = self.tables.by_text.get(action) or parse_action(action)
         if self.outcome is not None:
             raise IllegalActionError("game-over")
-        if action.kind == "advance" and self.game.rules.plain_advance and not self.pending:
+        kind = action.kind
+        rules = self.game.rules
+        if kind == "advance" and rules.plain_advance and not self.pending:
             self._plain_advance(action, seat)
             return
-        rules = self.game.rules
-        if (action.kind in rules.seat_kinds and self.row is None and not self.loose
+        if (kind in rules.seat_kinds and self.row is None and not self.loose
                 and len(self.stock) > rules.seat_draws):
-            self._seat_action(action, seat)  # changes no other seat's, reshuffles nothing
+            self._seat_action(action, seat, rules.seat_draws)  # no reshuffle, no other seat's
             return
         saved = self._save()
         try:
-            if action.kind == "undo":
+            if kind == "undo":
                 self._undo(seat)
             else:
                 note = self._apply(action, seat)
@@ -480,7 +466,7 @@ class State:
         try:
             self._advance_plain(actor, action, k, target)
             if self.outcome is None and self.turn == turn:
-                stack.append((None, ("advance", pos, target, k)))
+                stack.append((None, (UndoAdvance, pos, target, k)))
             elif stack:
                 self.undo_stack = []
         except BaseException:
@@ -507,10 +493,11 @@ class State:
 
     def _note_undo(self, action: Action, saved: tuple, note: tuple | None) -> None:
         """Keep what an action changed, if it may be taken back (D23); else forget all.
-        ``note``: what an undo would say of an advance or undoable variant action."""
+        ``note``: what an undo of it would log, the event's class and its fields after the
+        seat (``(UndoAdvance, frm, to, card)``, a variant's ``undo_note``)."""
         position = saved[0]
         if (note is not None and self.outcome is None and not self.pending
-                and self.turn == position[7] and len(self.chance) == saved[2]):
+                and self.turn == position[_TURN] and len(self.chance) == saved[1][_CHANCE]):
             self.undo_stack.append((position, note))
         elif self.undo_stack:
             self.undo_stack = []
@@ -531,79 +518,52 @@ class State:
         else:
             stack = self.undo_stack
             # The entry may be shared with copies of this state: put back a copy of it.
-            self._set_position(copy_position(position))
+            self._set_position(self._copy_position(position))
             self.undo_stack = stack
-        self.log(("undo", actor, *undone))
+        self.log(undone[0](actor, *undone[1:]))
         self.history.append(UNDO)
 
-    def _position(self) -> tuple:
-        """The position (pirates, cards, turn, decisions owed, outcome, the variants'
-        state), copied deep."""
-        row = self.row
-        return (  # list(map(list, ...)): no comprehension's frame, on every checked apply
-            list(map(list, self.pirates)), self.occ[:], self.home[:],
-            list(map(list, self.hands)), self.stock[:], self.discard[:],
-            None if row is None else row[:], self.turn, self.taken,
-            self.pending[:], self.outcome, self.extra.copy(),
-        )
+    # Made of FIELDS: ``_position()``, the POSITION fields copied deep (what an undo
+    # puts back: pirates, cards, turn, decisions owed, outcome, the variants' state),
+    # ``_set_position(pos)``, which puts one back as it is, and ``_copy_position(pos)``.
+    _position, _set_position = fields.position(FIELDS)
+    _copy_position = staticmethod(fields.copy_position(FIELDS))
+    # ``_log_lengths()``, each LOG field's length; ``_cut_logs(lengths)`` cuts them back.
+    _log_lengths, _cut_logs = fields.logs(FIELDS)
+    # ``_save()``: everything ``_apply`` may change, copied deep enough to put back
+    # (position, logs' lengths, the undo stack, a replay's place); ``_restore(saved)``.
+    _save, _restore = fields.save(FIELDS, ReplayChance)
 
-    def _set_position(self, pos: tuple) -> None:
-        (self.pirates, self.occ, self.home, self.hands, self.stock, self.discard, self.row,
-         self.turn, self.taken, self.pending, self.outcome, self.extra) = pos
-
-    def _save(self) -> tuple:
-        """Everything ``_apply`` may change, copied deep enough to put back."""
-        ch = self._chance
-        return (
-            self._position(), len(self.history), len(self.chance),
-            None if self.events is None else len(self.events),
-            ch._next if isinstance(ch, ReplayChance) else None,
-            list(self.undo_stack), self.loose,
-        )
-
-    def _restore(self, saved: tuple) -> None:
-        position, nhist, nchance, nevents, replay_next, self.undo_stack, self.loose = saved
-        self._set_position(position)
-        self._cut_logs(nhist, nchance, nevents)
-        if replay_next is not None:
-            self._chance._next = replay_next  # type: ignore[union-attr]
-
-    def _seat_action(self, action: Action, seat: int | None) -> None:
+    def _seat_action(self, action: Action, seat: int | None, draws: int) -> None:
         """:meth:`apply` of an action that changes no seat's pirates or hand but the
         actor's (``rules.seat_kinds``: an end, a draw, a retreat, where no variant follows
         an action), never undoable, taken while the stock holds more cards than it may
         draw (``rules.seat_draws``: no reshuffle) and no row or loose card is dealt from
         it. It saves only what such an action may change: the actor's pirates and hand,
-        the occupancy, the stock's top cards, the turn, the variants' ``extra``; and puts
-        back just those if anything raises."""
-        actor = self.actor
+        the occupancy, the stock's top cards (``draws`` of them), the turn, the variants'
+        ``extra``, the logs' lengths (written out: ``tests/engine/test_fields.py`` checks
+        them against the declared logs); and puts back just those if anything raises."""
+        pending = self.pending
+        actor = pending[0][0] if pending else self.turn  # (the game is not over)
         mine, hand = self.pirates[actor], self.hands[actor]
-        stock = self.stock
+        stock, events = self.stock, self.events
         nstock = len(stock)
-        top = stock[nstock - self.game.rules.seat_draws:]
+        top = stock[nstock - draws:]
         saved = (mine[:], hand[:], self.occ[:], self.home[actor], self.turn,
-                 self.taken, self.pending[:], self.extra.copy(), len(self.history),
-                 len(self.chance), None if self.events is None else len(self.events))
+                 self.taken, pending[:], self.extra.copy(), (len(self.history),
+                 len(self.chance), None if events is None else len(events)))
         try:
             self._apply(action, seat)
             if self.undo_stack:  # never undoable: nothing before it may be taken back
                 self.undo_stack = []
         except BaseException:
             (self.pirates[actor], self.hands[actor], self.occ, self.home[actor], self.turn,
-             self.taken, self.pending, self.extra, nhistory, nchance, nevents) = saved
+             self.taken, self.pending, self.extra, lengths) = saved
             self.stock = stock
             stock[nstock - len(top):] = top
-            self._cut_logs(nhistory, nchance, nevents)
+            self._cut_logs(lengths)
             self.outcome = None
             raise
-
-    def _cut_logs(self, nhistory: int, nchance: int, nevents: int | None) -> None:
-        """Back to the first ``nhistory`` actions, ``nchance`` chance outcomes and
-        ``nevents`` events (None: events were not kept)."""
-        del self.history[nhistory:], self.chance[nchance:]
-        if nevents is not None and self.events is not None:
-            del self.events[nevents:]
-            self.numbered_memo = None  # it may count events no longer there
 
     def _apply(self, action: Action, seat: int | None) -> tuple | None:
         """Apply for the actor; return the note an undo would log, if it may be undone."""
@@ -620,14 +580,14 @@ class State:
         if kind == "end":
             if self.taken < g.min_actions:
                 raise IllegalActionError("min-actions", {"actions": g.min_actions})
-            self.log(("end", actor))
+            self.log(End(actor))
             self._next_turn()
         elif kind == "draw":
             if self.taken or not self._may_draw(actor):
                 raise IllegalActionError(
                     "draw-not-stuck" if g.empty_hand_draw == "stuck" else "draw-not-allowed",
                     rule="draw-not-allowed")
-            self.log(("draw", actor, tuple(self.draw_cards(actor, 1))))
+            self.log(Draw(actor, tuple(self.draw_cards(actor, 1))))
             self._next_turn()
         else:
             if kind == "advance":
@@ -659,7 +619,7 @@ class State:
         if not self._play_card(seat, pos, target, k):
             for hook in self.game.rules.card_hooks:
                 hook(self, seat, k)
-        return ("advance", pos, target, k)
+        return (UndoAdvance, pos, target, k)
 
     def _play_card(self, seat: int, pos: int, target: int, k: int) -> bool:
         """Card kind ``k`` from ``seat``'s hand to the discard pile, its pirate from
@@ -668,7 +628,7 @@ class State:
         self.discard.append(k)
         self.move_pirate(seat, pos, target)
         if self.events is not None:
-            self.log(("advance", seat, pos, target, k))
+            self.log(Advance(seat, pos, target, k))
         return target == self.board.boat and self.check_win(seat)
 
     def _advance_move(self, seat: int, pos: int, card: str) -> tuple[int, int]:
@@ -712,14 +672,14 @@ class State:
                       key=lambda s: (s != seat, -self.home[s], -sum(self.pirates[s]), s))
         self.outcome = Outcome(seat, tuple(rank))
         self.pending = []
-        self.log(("win", seat))
+        self.log(Win(seat))
         return True
 
     def _next_turn(self) -> None:
         self.turn = (self.turn + 1) % self.game.players
         self.taken = 0
         if self.events is not None:
-            self.log(("turn", self.turn))
+            self.log(Turn(self.turn))
         for hook in self.game.rules.turn_hooks:
             hook(self)
 
@@ -770,7 +730,7 @@ class State:
             self.stock = self.discard
             self.discard = []
             self.shuffle(self.stock)
-            self.log(("reshuffle", len(self.stock)))
+            self.log(Reshuffle(len(self.stock)))
             for hook in self.game.rules.reshuffle_hooks:
                 hook(self)
 
@@ -785,13 +745,15 @@ class State:
         n = min(self.game.row_size, len(self.stock))
         if n:
             self.row = [self.stock.pop() for _ in range(n)]
-            self.log(("row", tuple(self.row)))
+            self.log(Row(tuple(self.row)))
 
     def shuffle(self, items: list[int]) -> None:
         self._chance.shuffle(items)
         self.chance.append(tuple(items))
 
-    def log(self, event: Event) -> None:
+    def log(self, event: Event | None) -> None:
+        """Keep ``event`` (``events.py``), where this state keeps events. None: nothing to
+        keep (a hot path's, on a state that keeps none: no event built for nothing)."""
         if self.events is not None:
             self.events.append(event)
 
@@ -859,10 +821,5 @@ def legal_actions(state: State, undo: bool = False) -> list[Action]:
     return state.legal_actions(undo)
 
 
-def copy_position(pos: tuple) -> tuple:
-    """A deep copy of a :meth:`State._position` tuple."""
-    (pirates, occ, home, hands, stock, discard, row, turn, taken, pending, outcome,
-     extra) = pos
-    return (list(map(list, pirates)), occ[:], home[:], list(map(list, hands)),
-            stock[:], discard[:], None if row is None else row[:], turn, taken,
-            pending[:], outcome, extra.copy())
+#: ``copy_position(pos)``: a deep copy of a :meth:`State._position` tuple.
+copy_position = State._copy_position

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .events import Event
 from .jailbreak import CAPACITY
 from .magic import TILE_NAMES, chest_spaces, known_top
+from .memos import Beside
 from .numbers import folded, seat_numbers
 from .sentences import event_sentence
 from .state import State
@@ -53,14 +55,19 @@ def view(state: State, viewer: int | str, since: int | None = None,
     if common is None:
         common = shared["public"] = _public(state)
         nums = shared["numbered"] = folded(state)
-        shared["seats"] = [_seat(state, s, shown, nums) for s in range(len(state.hands))]
+        faces = shared["faces"] = _faces(state)
+        shared["seats"] = [_seat(state, s, shown, nums, faces)
+                           for s in range(len(state.hands))]
     seats = shared["seats"]
     if me is not None and not shown:  # its own hand: the one part of the seats it alone sees
         seats = list(seats)
-        seats[me] = _seat(state, me, True, shared["numbered"])
+        seats[me] = _seat(state, me, True, shared["numbered"], shared["faces"])
     out: dict[str, Any] = {}
     if fixed:
-        out.update(fixed_part(state))
+        board = shared.get("board")
+        if board is None:
+            board = shared["board"] = _board_memo(state)
+        out.update(board[1])
     if public:
         out.update(common)
     out["seats"] = seats
@@ -71,48 +78,81 @@ def view(state: State, viewer: int | str, since: int | None = None,
         events = state.events or []
         first = max(0, since - state.events_base)
         memo = shared.setdefault("events", {})
+        named = shared.setdefault("named", {})
+        places = None
         listed = []
         for i in range(first, len(events)):
-            e = events[i]
             # An event reads differently only to a seat it names (drawn, taken or given
             # cards); every other viewer shares the spectator's.
-            who = me if me is not None and _names_seat(e, me) else None
+            seats = named.get(i)
+            if seats is None:
+                seats = named[i] = _named_seats(events[i])
+            who = me if seats and me in seats else None
             d = memo.get((i, who))
             if d is None:
-                d = memo[(i, who)] = _event(state, e, who)
+                if places is None:
+                    board = shared.get("board")
+                    if board is None:
+                        board = shared["board"] = _board_memo(state)
+                    places = board[2]
+                d = memo[(i, who)] = _event(state, events[i], who, places)
             listed.append(d)
         out["events"] = listed
     return out
 
 
-#: The events that read differently to the seat they name (``e[1]``): it sees the cards
+#: The events that read differently to the seat they name (``e.seat``): it sees the cards
 #: it drew, kept or put back. A ``take`` or ``give`` reads differently to both seats in it.
 _PERSONAL = frozenset(("retreat", "morgan", "draw", "chest", "keep", "stack"))
 
 
-def _names_seat(e: tuple, seat: int) -> bool:
-    """Does event ``e`` read differently to ``seat`` than to a spectator (cards it drew,
-    kept, put back, took or gave)? Every other event reads the same to every viewer."""
-    kind = e[0]
+def _named_seats(e: Event) -> tuple[int, ...]:
+    """The seats event ``e`` reads differently to than to a spectator (cards it drew,
+    kept, put back, took or gave): none for most events, which read the same to every
+    viewer."""
+    kind = e.kind
     if kind in _PERSONAL:
-        return e[1] == seat
-    return kind in ("take", "give") and (e[1] == seat or e[2] == seat)
+        return (e.seat,)
+    if kind == "take":
+        return e.seat, e.target
+    if kind == "give":
+        return e.seat, e.to
+    return ()
+
+
+def _names_seat(e: Event, seat: int) -> bool:
+    """Does event ``e`` read differently to ``seat`` than to a spectator?"""
+    return seat in _named_seats(e)
+
+
+#: Beside each state, the seats' faces given last: (seat, shown) -> (numbers, pirates,
+#: hand, face).
+_FACES = Beside()
+
+
+def _faces(state: State) -> dict[tuple[int, bool], tuple]:
+    """The faces kept beside ``state`` (:func:`_seat`)."""
+    faces = _FACES.get(state)
+    if faces is None:
+        faces = _FACES.put(state, {})
+    return faces
 
 
 def _seat(state: State, s: int, shown: bool,
-          nums: tuple[tuple[int, ...], ...] | None = None) -> dict[str, Any]:
+          nums: tuple[tuple[int, ...], ...] | None = None,
+          memo: dict[tuple[int, bool], tuple] | None = None) -> dict[str, Any]:
     """Seat ``s``'s face: its pirates (in order of place, and by number where the state
     keeps its events: :mod:`.numbers`) and hand size, and its cards if ``shown``.
 
-    The face is kept with the state (``faces_memo``) and the same object is given again
-    while the seat's pirates, hand and numbers stay the same: a host builds every seat's
-    face for every action, and one action changes one or two of them (read-only)."""
+    The face is kept beside the state (``memo``: :func:`_faces`) and the same object is
+    given again while the seat's pirates, hand and numbers stay the same: a host builds
+    every seat's face for every action, and one action changes one or two of them
+    (read-only)."""
     pirates = state.pirates[s]
     hand = state.hands[s]
     numbers = None if nums is None else nums[s]  # the same tuple while none moved
-    memo = getattr(state, "faces_memo", None)
     if memo is None:
-        memo = state.faces_memo = {}
+        memo = _faces(state)
     kept = memo.get((s, shown))
     if kept is not None and kept[0] is numbers and kept[1] == pirates and kept[2] == hand:
         return kept[3]
@@ -133,17 +173,21 @@ def _seat(state: State, s: int, shown: bool,
 
 def fixed_part(state: State) -> dict[str, Any]:
     """The first entries of every view of ``state``'s game, which never change during it:
-    its rules, options and board. Built once per game (kept with its board) and the same
-    objects every time: read-only."""
+    its rules, options and board. Built once per game (kept beside its board) and the
+    same objects every time: read-only."""
     return _board_memo(state)[1]
 
 
+#: Beside each board, what the views derive from it (:func:`_board_memo`).
+_BOARDS = Beside()
+
+
 def _board_memo(state: State) -> tuple[Any, dict[str, Any], Callable[[int], str]]:
-    """What the views derive from a game's board, made once per game and kept with the
+    """What the views derive from a game's board, made once per game and kept beside the
     board: the game, the fixed part, the host's names of its positions."""
     g = state.game
     board = state.board
-    kept = board.memo
+    kept = _BOARDS.get(board)
     if kept is not None and kept[0] is g:
         return kept
     part = {
@@ -158,9 +202,8 @@ def _board_memo(state: State) -> tuple[Any, dict[str, Any], Callable[[int], str]
         "paths": [{"name": name, "first": first, "last": last}
                   for name, (first, last) in zip(g.path_names, board.paths, strict=True)],
     }
-    kept = board.memo = (g, part, _english_places(g.start_name, g.goal_name, board.boat,
-                                                  board.sloop))
-    return kept
+    return _BOARDS.put(board, (g, part, _english_places(g.start_name, g.goal_name,
+                                                         board.boat, board.sloop)))
 
 
 def _public(state: State) -> dict[str, Any]:
@@ -232,111 +275,101 @@ def _magic(state: State, me: int | None) -> dict[str, Any]:
     return out
 
 
-def _event(state: State, e: tuple, me: int | None) -> dict[str, Any]:
+def _event(state: State, e: Event, me: int | None,
+           places: Callable[[int], str] | None = None) -> dict[str, Any]:
+    """Event ``e`` (``events.py``) as the wire's map for viewer ``me`` (a seat, or None
+    for a spectator), with the host's English line (``text``; ``places``: the board's
+    names of its positions, :func:`_board_memo`)."""
     g = state.game
     names = g.card_names
     # Cards from the face-up row, or into open hands, are public; stock draws are not
     # (but to the seat that drew them). Each map is written out in its keys' order.
     public = g.hands_public or state.row is not None
 
-    kind = e[0]
+    kind = e.kind
     d: dict[str, Any]
     if kind == "advance":
-        _, seat, frm, to, k = e
-        d = {"type": kind, "seat": seat, "from": frm, "to": to, "card": names[k]}
+        d = {"type": kind, "seat": e.seat, "from": e.frm, "to": e.to, "card": names[e.card]}
     elif kind == "retreat":
-        _, seat, frm, to, ks = e
-        d = {"type": kind, "seat": seat, "from": frm, "to": to, "drawn": len(ks)}
-        if public or seat == me:
-            d["cards"] = [names[k] for k in ks]
+        d = {"type": kind, "seat": e.seat, "from": e.frm, "to": e.to, "drawn": len(e.cards)}
+        if public or e.seat == me:
+            d["cards"] = [names[k] for k in e.cards]
     elif kind == "morgan":
-        _, seat, owner, frm, to, ks = e
-        d = {"type": kind, "seat": seat, "owner": owner, "from": frm, "to": to,
-             "drawn": len(ks)}
-        if public or seat == me:
-            d["cards"] = [names[k] for k in ks]
-    elif kind == "undo" and e[2] == "sail":
-        _, seat, _, shore = e
-        d = {"type": kind, "seat": seat, "action": "sail", "shore": shore}
+        d = {"type": kind, "seat": e.seat, "owner": e.owner, "from": e.frm, "to": e.to,
+             "drawn": len(e.cards)}
+        if public or e.seat == me:
+            d["cards"] = [names[k] for k in e.cards]
+    elif kind == "undo" and e.action == "sail":
+        d = {"type": kind, "seat": e.seat, "action": "sail", "shore": e.shore}
     elif kind == "undo":
-        _, seat, _, frm, to, k = e
-        d = {"type": kind, "seat": seat, "action": "advance", "from": frm, "to": to,
-             "card": names[k]}
+        d = {"type": kind, "seat": e.seat, "action": "advance", "from": e.frm, "to": e.to,
+             "card": names[e.card]}
     elif kind == "sail":
-        _, seat, shore, free = e
-        d = {"type": kind, "seat": seat, "shore": shore, "free": free}
+        d = {"type": kind, "seat": e.seat, "shore": e.shore, "free": e.free}
     elif kind == "captain" or kind == "turn" or kind == "end" or kind == "win":
-        d = {"type": kind, "seat": e[1]}
+        d = {"type": kind, "seat": e.seat}
     elif kind == "draw":
-        _, seat, ks = e
-        d = {"type": kind, "seat": seat, "drawn": len(ks)}
-        if public or seat == me:
-            d["cards"] = [names[k] for k in ks]
+        d = {"type": kind, "seat": e.seat, "drawn": len(e.cards)}
+        if public or e.seat == me:
+            d["cards"] = [names[k] for k in e.cards]
     elif kind == "discard":
-        _, seat, k = e
-        d = {"type": kind, "seat": seat, "card": names[k]}
+        d = {"type": kind, "seat": e.seat, "card": names[e.card]}
     elif kind == "owe":
-        _, seat, n = e
-        d = {"type": kind, "seat": seat, "count": n}
+        d = {"type": kind, "seat": e.seat, "count": e.count}
     elif kind == "reshuffle":
-        d = {"type": kind, "size": e[1]}
+        d = {"type": kind, "size": e.size}
     elif kind == "row":
-        d = {"type": kind, "cards": [names[k] for k in e[1]]}
+        d = {"type": kind, "cards": [names[k] for k in e.cards]}
     elif kind == "power":
-        _, seat, k, arg = e
-        power = names[k].removesuffix("*")
-        d = {"type": kind, "seat": seat, "card": names[k], "power": power}
-        if power == "gun":
-            d["target"] = arg
-        else:
-            d["drawn"] = arg
+        power = names[e.card].removesuffix("*")
+        d = {"type": kind, "seat": e.seat, "card": names[e.card], "power": power}
+        if power == "gun":  # a Gun event
+            d["target"] = e.target
+        else:  # a Power event
+            d["drawn"] = e.drawn
     elif kind == "take":
-        _, seat, target, c, ks = e
-        d = {"type": kind, "seat": seat, "target": target}
-        if me in (seat, target):
-            d["card"] = names[c]
-        d["drawn"] = len(ks)
-        if public or target == me:
-            d["cards"] = [names[k] for k in ks]
+        d = {"type": kind, "seat": e.seat, "target": e.target}
+        if me in (e.seat, e.target):
+            d["card"] = names[e.card]
+        d["drawn"] = len(e.cards)
+        if public or e.target == me:
+            d["cards"] = [names[k] for k in e.cards]
     elif kind == "give":
-        _, seat, to, c = e
-        d = {"type": kind, "seat": seat, "to": to}
-        if me in (seat, to):
-            d["card"] = names[c]
-    elif kind in ("keep", "stack"):
-        _, seat, ks = e
-        d = {"type": kind, "seat": seat, "count": len(ks)}
-        if seat == me or g.hands_public and kind == "keep":
-            d["cards"] = [names[k] for k in ks]
+        d = {"type": kind, "seat": e.seat, "to": e.to}
+        if me in (e.seat, e.to):
+            d["card"] = names[e.card]
+    elif kind == "keep" or kind == "stack":
+        d = {"type": kind, "seat": e.seat, "count": len(e.cards)}
+        if e.seat == me or g.hands_public and kind == "keep":
+            d["cards"] = [names[k] for k in e.cards]
     elif kind == "chest":
-        _, seat, k, pos, tile, ks, to = e
-        d = {"type": kind, "seat": seat, "card": names[k], "pos": pos,
-             "tile": TILE_NAMES[tile], "to": to, "drawn": 0}
+        tile = e.tile
+        d = {"type": kind, "seat": e.seat, "card": names[e.card], "pos": e.pos,
+             "tile": TILE_NAMES[tile], "to": e.to, "drawn": 0}
         if tile and tile != 4:
-            d["drawn"] = len(ks)
-            if public or seat == me:
-                d["cards"] = [names[k] for k in ks]
+            d["drawn"] = len(e.cards)
+            if public or e.seat == me:
+                d["cards"] = [names[k] for k in e.cards]
     elif kind == "tiles":
-        d = {"type": kind, "chests": e[1]}
+        d = {"type": kind, "chests": e.chests}
     elif kind == "parrot":
-        _, seat, frm, to, k, k2, sym = e
-        d = {"type": kind, "seat": seat, "from": frm, "to": to,
-             "cards": [names[k], names[k2]], "card": g.symbols[sym]}
+        d = {"type": kind, "seat": e.seat, "from": e.frm, "to": e.to,
+             "cards": [names[e.card], names[e.card2]], "card": g.symbols[e.symbol]}
     elif kind == "hook":
-        _, seat, frm, to, k, k2 = e
-        d = {"type": kind, "seat": seat, "from": frm, "to": to,
-             "cards": [names[k], names[k2]]}
+        d = {"type": kind, "seat": e.seat, "from": e.frm, "to": e.to,
+             "cards": [names[e.card], names[e.card2]]}
     else:  # pragma: no cover - every event kind is listed above
         raise ValueError(f"unknown event {kind!r}")
     # The host's English line, from the event's data alone (as each client renders it).
-    d["text"] = event_sentence(d, g.colors.__getitem__, _board_memo(state)[2], str)
+    d["text"] = event_sentence(d, g.colors.__getitem__,
+                               places if places is not None else _board_memo(state)[2], str)
     return d
 
 
 def _english_places(start: str, goal: str, boat: int, sloop: int | None) -> Callable[[int], str]:
     """:func:`.sentences.english_place` for the positions a game's events name (start,
     the spaces, the sloop, the goal, and -1 for the goal too) as a lookup in a table
-    made once per board (kept in its memo): no Python call for each name."""
+    made once per board (kept beside it): no Python call for each name."""
     table = [start, *map(str, range(1, boat)), goal]
     if sloop is not None:
         table[sloop] = "sloop"

@@ -94,10 +94,10 @@ def test_a_tortuga_game_restored_lays_out_new_rows_to_the_end(seed):
     rec = live.record()
     restored = State.replay(game, rec["chance"], rec["actions"])
     assert restored == live
-    rows_before = sum(1 for e in restored.events if e[0] == "row")
+    rows_before = sum(1 for e in restored.events if e.kind == "row")
     assert _play_to_end(restored, rng) >= 1
     assert restored.is_over
-    assert sum(1 for e in restored.events if e[0] == "row") > rows_before
+    assert sum(1 for e in restored.events if e.kind == "row") > rows_before
 
 
 # -- 2. apply is atomic, whatever it raises ----------------------------------------

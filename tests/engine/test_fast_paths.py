@@ -102,8 +102,8 @@ def test_views_sharing_their_public_part_are_each_viewers_own_view(preset, optio
                 if viewer == SPECTATOR:
                     assert not any(s["hand"] for s in alone["seats"]) or game.hands_public
             sent = state.event_count
-        # Built once for the game, kept with its board, and never changed by it.
-        first = state.board.memo[1]
+        # Built once for the game, kept beside its board, and never changed by it.
+        first = sys.modules[view.__module__]._BOARDS.get(state.board)[1]
         assert fixed_part(state) is first
         assert first == fixed_part(game.new_state(seed=seed)) or game.board is None
         other = make_game(preset, players=game.players, **options)
@@ -113,7 +113,7 @@ def test_views_sharing_their_public_part_are_each_viewers_own_view(preset, optio
 
 @pytest.mark.parametrize(("preset", "options"), MIXES, ids=IDS)
 def test_the_faces_kept_with_a_state_are_the_faces_built_afresh(preset, options):
-    """A seat's face is kept with the state (``faces_memo``) and given again as the same
+    """A seat's face is kept beside the state (``view._FACES``) and given again as the same
     object while its pirates, hand and numbers stay the same: after every action (undos,
     powers, set-backs included) each viewer's faces equal those of a state with nothing
     kept, and the face of a seat whose pirates and hand did not change is the very
@@ -123,6 +123,7 @@ def test_the_faces_kept_with_a_state_are_the_faces_built_afresh(preset, options)
         state = game.new_state(seed=seed)
         rng = random.Random(seed)
         viewers: list = [*range(game.players), SPECTATOR]
+        faces = sys.modules[view.__module__]._FACES
         before: dict = {}  # each viewer's faces after the last action
         while not state.is_over:
             places = [list(p) for p in state.pirates]
@@ -133,9 +134,10 @@ def test_the_faces_kept_with_a_state_are_the_faces_built_afresh(preset, options)
                     for s in range(game.players)]
             for viewer in viewers:
                 seats = view(state, viewer)["seats"]
-                kept, state.faces_memo = state.faces_memo, None
+                kept = faces.get(state)
+                faces.put(state, {})  # nothing kept: every face built afresh
                 assert view(state, viewer)["seats"] == seats, viewer
-                state.faces_memo = kept
+                faces.put(state, kept)
                 if viewer in before and action != "undo":  # (an undo's pirate: new numbers)
                     for s, (face, last) in enumerate(zip(seats, before[viewer], strict=True)):
                         assert (face is last) == same[s], (viewer, action, s)
@@ -165,14 +167,14 @@ def test_an_event_is_built_for_a_seat_alone_exactly_when_it_reads_differently_to
                 assert view_module._names_seat(e, seat) is differs or (
                     not differs and _reads_alike_by_chance(e)), (e, seat)
                 if differs:
-                    seen.add(e[0])
+                    seen.add(e.kind)
     assert seen or not hidden, "no event read differently to any seat"
 
 
 def _reads_alike_by_chance(e: tuple) -> bool:
     """A personal event whose private reading happens to equal the public one: a draw or
     keep of no card, or cards shown to everyone anyway (open hands, the face-up row)."""
-    return e[0] in ("retreat", "morgan", "draw", "chest", "keep", "stack", "take", "give")
+    return e.kind in ("retreat", "morgan", "draw", "chest", "keep", "stack", "take", "give")
 
 
 class Boom(RuntimeError):

@@ -25,6 +25,10 @@ CASES = {
     "studiogiochi-whole-2p": (
         "studiogiochi-2017", {"players": 2, "story": "whole", "pirates": 3,
                               "morgan": "island", "filibusters": True}, 1672),
+    # every magic power's events (Gun, Rum, Lantern, chests with the snake, parrots, hooks)
+    "studiogiochi-magic-whole-3p": (
+        "studiogiochi-2017", {"players": 3, "magic": True, "story": "whole",
+                              "morgan": "also"}, 56),
 }
 
 

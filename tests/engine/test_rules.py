@@ -171,7 +171,7 @@ def test_discard_pile_becomes_the_new_stock_when_the_stock_runs_out():
     s.apply("retreat 6")  # to 5: draws the last card of the stock
     assert s.stock == []
     s.apply("retreat 5")  # to 4: the discard pile is shuffled into a new stock
-    assert any(e[0] == "reshuffle" for e in s.events)
+    assert any(e.kind == "reshuffle" for e in s.events)
     assert cards_total(s) == 102
 
 
