@@ -283,11 +283,32 @@ class Magic(Variant):
         g = self.game
         need_action(state)
         k = self.card(state, seat, action.card)
+        offered = self.light_first(state, seat, action)
         power = POWERS[k % self.nsym]
         if power in ("gun", "rum", "lantern", "chest"):
             state.hands[seat][k] -= 1
             state.discard.append(k)
-        return getattr(self, "power_" + power)(state, seat, k, action, g)
+        cost = getattr(self, "power_" + power)(state, seat, k, action, g)
+        if offered is not None and action not in offered:  # (the state is put back)
+            light = next(n for n in (action.card, *action.cards) if n.endswith("*"))
+            raise IllegalActionError("power-light-first", {"card": light.removesuffix("*")})
+        return cost
+
+    def light_first(self, state: State, seat: int, action: Action) -> list[Action] | None:
+        """Where ``action`` plays a dark card while a light one of its symbol is in hand,
+        the powers :meth:`legal` offers now (else None): a power is played with the cards
+        it offers (:meth:`offered`: light ones first; with the Filibusters, all dark too),
+        never with another mix of light and dark cards (D51)."""
+        index = self.game.card_index
+        hand = state.hands[seat]
+        nsym = self.nsym
+        for name in (action.card, *action.cards):
+            k = index.get(name)
+            if k is not None and k >= nsym and hand[k - nsym]:
+                offered: list[Action] = []
+                self.legal(state, seat, offered)
+                return offered
+        return None
 
     def card(self, state: State, seat: int, name: str, hand: list[int] | None = None) -> int:
         k = self.game.card_index.get(name)

@@ -92,6 +92,8 @@ REASONS: dict[str, str] = {
     "gun-empty-hand": N_("{color} has no cards to take"),
     "no-chest-there": N_("no closed chest at {place}"),
     "parrot-pair": N_("the parrot power plays two parrots"),
+    "power-light-first": N_("play your light {card} cards first: a dark one only when no "
+                            "light one is left (or all dark ones, with the Filibusters)"),
     "parrot-symbol": N_("two parrots stand for a symbol: {symbols}"),
     "hook-needs-two": N_("the hook moves two of your pirates from one place; you have fewer "
                          "at {place}"),

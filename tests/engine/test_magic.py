@@ -303,3 +303,63 @@ def test_from_view_keeps_the_public_magic_state():
     v = view(state, state.actor)
     rebuilt = State.from_view(game, v, state._chance.fork())
     assert view(rebuilt, SPECTATOR)["magic"] == view(state, SPECTATOR)["magic"]
+
+
+def test_a_dark_card_for_a_power_is_refused_where_the_light_one_is_offered():
+    """Without the Filibusters a power is offered with the light card only (D51); the
+    dark one named instead, with a light one in hand, is refused and changes nothing
+    (it applied before, unlisted: found by the engine's property test)."""
+    game = make_game("studiogiochi-2017", players=3, segments=3, morgan="instead", magic=True)
+    state = game.new_state(seed=255)
+    rng = random.Random(0)
+    refused = 0
+    for _ in range(60):
+        if state.is_over:
+            break
+        legal = sorted(str(a) for a in state.legal_actions(undo=True))
+        hand = state.hands[state.actor]
+        lantern = game.card_index["lantern"]
+        if not state.pending and hand[lantern] and hand[lantern + len(game.symbols)]:
+            assert "power lantern*" not in legal
+            before = state.copy()
+            with pytest.raises(IllegalActionError) as err:
+                state.apply("power lantern*")
+            assert err.value.rule == "power-light-first" and "light lantern" in str(err.value)
+            assert state == before
+            refused += 1
+        rng.sample(legal, min(3, len(legal)))
+        state.apply(rng.choice(legal))
+    assert refused >= 2
+
+
+@pytest.mark.parametrize("filibusters", [False, True])
+def test_every_power_that_applies_is_one_the_legal_list_offers(filibusters):
+    """Every power named with any mix of light and dark cards, pirates and symbols, on
+    positions of whole random games: it applies only if ``legal_actions`` lists it."""
+    game = make_game("studiogiochi-2017", players=3, magic=True, filibusters=filibusters)
+    names, symbols = game.card_names, game.symbols
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            if state.is_over:
+                break
+            legal = {str(a) for a in state.legal_actions(undo=True)}
+            if not state.pending:
+                mine = sorted(set(state.pirates[state.actor]))
+                tried = [f"power {c}" for c in names if c.rstrip("*") in ("rum", "lantern")]
+                tried += [f"power {c} {s}" for c in names if c.rstrip("*") == "gun"
+                          for s in range(game.players)]
+                tried += [f"power {c} {p}" for c in names if c.rstrip("*") == "chest"
+                          for p in mine]
+                tried += [f"power {a} {b} {p} {symbols[0]}" for a in ("parrot", "parrot*")
+                          for b in ("parrot", "parrot*") for p in mine[:2]]
+                tried += [f"power {h} {c} {p}" for h in ("hook", "hook*") for c in names
+                          for p in mine[:2]]
+                for text in tried:
+                    if text in legal:
+                        continue
+                    trial = state.copy()
+                    with pytest.raises(IllegalActionError):
+                        trial.apply(text)
+            state.apply(rng.choice(sorted(legal)))
