@@ -16,7 +16,9 @@ from typing import Any
 class Beside:
     """Values kept beside objects, one for each, for as long as it lives. The objects
     need not be hashable (a state is not): they are told apart by identity. Not for
-    objects copied or pickled with their values: nothing is copied."""
+    objects copied or pickled with their values: nothing is copied. A value must not
+    reach its object (nor what reaches it, as a game reaches its boards): the entry
+    would keep both for good; refer to such things weakly."""
 
     __slots__ = ("_kept",)
 

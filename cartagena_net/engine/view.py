@@ -7,6 +7,7 @@ face-up row, and every public event. A spectator sees public information only.
 """
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -188,7 +189,7 @@ def _board_memo(state: State) -> tuple[Any, dict[str, Any], Callable[[int], str]
     g = state.game
     board = state.board
     kept = _BOARDS.get(board)
-    if kept is not None and kept[0] is g:
+    if kept is not None and kept[0]() is g:
         return kept
     part = {
         "rules": g.preset,
@@ -202,8 +203,11 @@ def _board_memo(state: State) -> tuple[Any, dict[str, Any], Callable[[int], str]
         "paths": [{"name": name, "first": first, "last": last}
                   for name, (first, last) in zip(g.path_names, board.paths, strict=True)],
     }
-    return _BOARDS.put(board, (g, part, _english_places(g.start_name, g.goal_name,
-                                                         board.boat, board.sloop)))
+    # The game by a weak reference: a board its game reaches (its tables, its states)
+    # would otherwise keep the game, and the entry, alive for good.
+    return _BOARDS.put(board, (weakref.ref(g), part,
+                               _english_places(g.start_name, g.goal_name, board.boat,
+                                               board.sloop)))
 
 
 def _public(state: State) -> dict[str, Any]:
