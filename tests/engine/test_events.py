@@ -134,7 +134,7 @@ def test_the_views_memos_live_beside_their_state_and_go_with_it():
         view(state, SPECTATOR, since=0)
         view(state, 1, since=0)
         assert view_module._FACES.get(state) and numbers._GIVEN.get(state)
-        assert view_module._BOARDS.get(state.board)[0] is game
+        assert view_module._BOARDS.get(state.board)[0]() is game  # weakly: see _board_memo
         assert view_module._FACES.get(state.copy()) is None  # a copy starts afresh
     assert len(view_module._FACES) == kept[0] + 5
     del states, state
