@@ -127,6 +127,9 @@ class Evening:
         self._counts: dict[tuple[bool, str], dict[str, Any]] = {}  # format.tally's rows
         self._expiry: Any = None  # the timer that counts out the oldest game
         self._people: dict[tuple, dict[str, Any]] = {}  # one kept entry for each player
+        # one kept tuple for each set of players (by their entries) and each ranking
+        self._tables: dict[tuple[int, ...], tuple[dict[str, Any], ...]] = {}
+        self._rankings: dict[tuple, tuple] = {}
         self.rows: list[dict[str, Any]] = []
 
     def load(self) -> None:
@@ -177,8 +180,12 @@ class Evening:
         # game (a 12-hour evening of short games is thousands): its players (the same
         # entry for the same player in every game), its winner and its ranking.
         out = record["outcome"]
-        kept = (tuple(self._person(p) for p in record["players"]), out["winner"],
-                tuple(tuple(r) if isinstance(r, list) else r for r in out["ranking"]))
+        people = tuple(self._person(p) for p in record["players"])
+        ranking = tuple(tuple(r) if isinstance(r, list) else r for r in out["ranking"])
+        # the same people at a table, and the same ranking, are one tuple for every game
+        people = _one(self._tables, tuple(map(id, people)), people)
+        ranking = _one(self._rankings, ranking, ranking)
+        kept = (people, out["winner"], ranking)
         game = record["id"]
         old = self.games.pop(game, None)
         if old is not None:
@@ -192,8 +199,9 @@ class Evening:
         key = tuple(lean.items())
         kept = self._people.get(key)
         if kept is None:
-            if len(self._people) >= 4096:  # a host of many names: start again
+            if len(self._people) >= SHARED:  # a host of many names: start again
                 self._people.clear()
+                self._tables.clear()  # (their keys are the entries' ids)
             kept = self._people[key] = lean
         return kept
 
@@ -221,6 +229,20 @@ class Evening:
         if ends:
             self._expiry = self.host.reactor.callLater(
                 max(0.0, ends[0][0] + EVENING - now), self._update)
+
+
+SHARED = 4096  # the scoreboard's shared entries (people, sets of players, rankings), at most
+
+
+def _one(shared: dict[Any, Any], key: Any, value: Any) -> Any:
+    """The value kept for ``key`` in ``shared`` (``value`` if none yet); a full one
+    starts again (what was shared stays shared where it is kept)."""
+    kept = shared.get(key)
+    if kept is None:
+        if len(shared) >= SHARED:
+            shared.clear()
+        kept = shared[key] = value
+    return kept
 
 
 def _lean(kept: tuple) -> dict[str, Any]:
