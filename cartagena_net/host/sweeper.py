@@ -13,7 +13,9 @@ game (issue 62; ``tests/benchmarks/bench_long_evening.py``).
 
 :class:`Sweeper` collects once, shortly after a table goes (``soon``; one collection
 for the tables that go together), so that what the table held is freed while it is
-the only garbage: the next table reuses the same memory.
+the only garbage: the next table reuses the same memory. Then, where the C library is
+glibc, ``malloc_trim(0)`` gives the C heap's free pages back (what Python frees in
+blocks over 512 bytes lies there; glibc keeps free pages below the last one in use).
 """
 from __future__ import annotations
 
