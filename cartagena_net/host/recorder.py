@@ -122,11 +122,16 @@ class Evening:
 
     def __init__(self, host: Any) -> None:
         self.host = host
-        self.games: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> (ended, record)
-        self._ends: list[tuple[float, str]] = []  # (ended, id), a heap: the oldest first
+        # id -> (ended, id, players, winner, ranking): one tuple a game, which the heap
+        # of ends holds too (the oldest first; one for each game counted)
+        self.games: dict[str, tuple] = {}
+        self._ends: list[tuple] = []
         self._counts: dict[tuple[bool, str], dict[str, Any]] = {}  # format.tally's rows
         self._expiry: Any = None  # the timer that counts out the oldest game
         self._people: dict[tuple, dict[str, Any]] = {}  # one kept entry for each player
+        # one kept tuple for each set of players (by their entries) and each ranking
+        self._tables: dict[tuple[int, ...], tuple[dict[str, Any], ...]] = {}
+        self._rankings: dict[tuple, tuple] = {}
         self.rows: list[dict[str, Any]] = []
 
     def load(self) -> None:
@@ -174,26 +179,34 @@ class Evening:
         from cartagena_net.records.format import tally
 
         # What the counts read of the record, and no more, kept as one small tuple a
-        # game (a 12-hour evening of short games is thousands): its players (the same
-        # entry for the same player in every game), its winner and its ranking.
+        # game (a 12-hour evening of short games is thousands; about 250 bytes each):
+        # when it ended, its id, its players (the same entry for the same player in
+        # every game), its winner and its ranking.
         out = record["outcome"]
-        kept = (tuple(self._person(p) for p in record["players"]), out["winner"],
-                tuple(tuple(r) if isinstance(r, list) else r for r in out["ranking"]))
+        people = tuple(self._person(p) for p in record["players"])
+        ranking = tuple(tuple(r) if isinstance(r, list) else r for r in out["ranking"])
+        # the same people at a table, and the same ranking, are one tuple for every game
+        people = _one(self._tables, tuple(map(id, people)), people, TABLES)
+        ranking = _one(self._rankings, ranking, ranking)
         game = record["id"]
+        kept = (ended, game, people, out["winner"], ranking)
         old = self.games.pop(game, None)
-        if old is not None:
-            tally(self._counts, _lean(old[1]), -1)
-        self.games[game] = (ended, kept)
+        if old is not None:  # counted again (a newer record of it): once in the heap
+            tally(self._counts, _lean(old), -1)
+            self._ends.remove(old)
+            heapq.heapify(self._ends)
+        self.games[game] = kept
         tally(self._counts, _lean(kept))
-        heapq.heappush(self._ends, (ended, game))
+        heapq.heappush(self._ends, kept)  # ordered by (ended, id): the ids differ
 
     def _person(self, p: dict[str, Any]) -> dict[str, Any]:
         lean = {k: p[k] for k in ("kind", "name", "bot", "level", "think") if k in p}
         key = tuple(lean.items())
         kept = self._people.get(key)
         if kept is None:
-            if len(self._people) >= 4096:  # a host of many names: start again
+            if len(self._people) >= SHARED:  # a host of many names: start again
                 self._people.clear()
+                self._tables.clear()  # (their keys are the entries' ids)
             kept = self._people[key] = lean
         return kept
 
@@ -205,13 +218,13 @@ class Evening:
         now = self.host.reactor.seconds()
         ends = self._ends
         while ends:
-            ended, game = ends[0]
-            kept = self.games.get(game)
-            if kept is not None and kept[0] == ended:  # not since replaced by a newer one
+            kept = ends[0]
+            ended, game = kept[0], kept[1]
+            if self.games.get(game) is kept:
                 if ended + EVENING > now:  # as the timer below counts
                     break
                 del self.games[game]
-                tally(self._counts, _lean(kept[1]), -1)
+                tally(self._counts, _lean(kept), -1)
             heapq.heappop(ends)
         rows = ranked_rows(self._counts)
         self.rows = [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
@@ -223,9 +236,24 @@ class Evening:
                 max(0.0, ends[0][0] + EVENING - now), self._update)
 
 
+SHARED = 4096  # the scoreboard's shared entries (people, rankings), at most
+TABLES = 64  # its shared sets of players (the tables of late, whose games are played again)
+
+
+def _one(shared: dict[Any, Any], key: Any, value: Any, most: int = SHARED) -> Any:
+    """The value kept for ``key`` in ``shared`` (``value`` if none yet); a full one
+    starts again (what was shared stays shared where it is kept)."""
+    kept = shared.get(key)
+    if kept is None:
+        if len(shared) >= most:
+            shared.clear()
+        kept = shared[key] = value
+    return kept
+
+
 def _lean(kept: tuple) -> dict[str, Any]:
     """A game the scoreboard keeps, as the record ``format.tally`` counts."""
-    players, winner, ranking = kept
+    _, _, players, winner, ranking = kept
     return {"players": players, "outcome": {"winner": winner, "ranking": ranking}}
 
 

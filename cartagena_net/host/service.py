@@ -34,6 +34,7 @@ from cartagena_net.host.limits import ConnectionCaps, connection_cap
 from cartagena_net.host.lobby import Lobby
 from cartagena_net.host.passwords import GuessThrottle, PasswordChecker, StoredPassword
 from cartagena_net.host.reviewer import Reviewer
+from cartagena_net.host.sweeper import Sweeper
 from cartagena_net.host.table import Table
 from cartagena_net.host.thinker import Thinker
 from cartagena_net.i18n import _, ngettext
@@ -88,6 +89,7 @@ class HostService(Service):
         self.records_waiting = recorder.Waiting(reactor)  # records the disk refused so far
         self.reviewer = Reviewer(self)  # the bot's review of each game that ends
         self.evening = recorder.Evening(self)  # the scoreboard of tonight's games
+        self.sweeper = Sweeper(reactor)  # what a table leaves is freed once it goes
         self.records_waiting.on_written = self.record_written
         self.bot_fallbacks = 0  # bot searches that failed on any table (their fallback played)
         self.web: Any = None  # the web view (cartagena_net.web.WebServer), when on
@@ -160,6 +162,7 @@ class HostService(Service):
         self.reviewer.stop()
         self.records_waiting.stop()
         self.evening.stop()
+        self.sweeper.stop()
         self.thinker.shutdown()
         stopping = []
         if self.web is not None:
@@ -273,6 +276,7 @@ class HostService(Service):
         if self.web is not None:  # its web watchers are told the table is gone
             self.web.table_removed(table.id)
         self.lobby_changed()
+        self.sweeper.soon()  # the table and its Game hold each other: collected
         log.info("table {id} removed: nobody is left at it", id=table.id)
 
     def notices(self) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ the same game left when its host stopped (the same id). Nothing here deletes a r
 """
 from __future__ import annotations
 
+import heapq
 import json
 import os
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ def read_review(folder: str | os.PathLike[str], record_id: str) -> dict[str, Any
     path = review_path(folder, record_id)
     try:
         with open(path, "rb") as f:
-            data = f.read(1 << 25)
+            data = _read_capped(f)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -159,7 +160,7 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The record in a file; RecordError (with the file named) if it cannot be read."""
     try:
         with open(path, "rb") as f:
-            data = f.read(1 << 25)
+            data = _read_capped(f)
     except OSError as exc:
         raise RecordError(N_("cannot read {file}: {error}"), file=path,
                           error=exc.strerror or exc) from None
@@ -167,6 +168,19 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
         return loads(data)
     except RecordError as exc:
         raise RecordError(N_("{file}: {error}"), file=path, error=exc) from None
+
+
+READ_CAP = 1 << 25  # bytes read of a record or review at most (larger ones are refused)
+
+
+def _read_capped(f: Any) -> bytes:
+    """A file's bytes, ``READ_CAP`` at most, in a buffer the size of the file (``read(n)``
+    would take ``n`` bytes of memory first, 32 MB for a record of a few kilobytes)."""
+    want = min(READ_CAP, os.fstat(f.fileno()).st_size + 1)
+    data = f.read(want)
+    if len(data) == want and want < READ_CAP:  # it grew since: the rest, up to the cap
+        data += f.read(READ_CAP - want)
+    return data
 
 
 def record_names(folder: str | os.PathLike[str], mark: str = "") -> list[str]:
@@ -179,6 +193,29 @@ def record_names(folder: str | os.PathLike[str], mark: str = "") -> list[str]:
                       and mark in e.name)
     except FileNotFoundError:
         return []
+
+
+def newest_names(folder: str | os.PathLike[str], mark: str = "",
+                 keep: int = 100) -> tuple[list[str], int]:
+    """The names of the newest ``keep`` records of ``folder`` that hold ``mark``, sorted
+    (the newest last), and how many hold it in all. The folder is read one entry at a
+    time and only those names are kept: a host's records index costs the same memory at
+    its ten thousandth game as at its tenth (:func:`record_names` holds every name)."""
+    newest: list[str] = []  # a heap: the oldest kept first
+    count = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if name.endswith(SUFFIX) and not name.startswith(".") and mark in name:
+                    count += 1
+                    if len(newest) < keep:
+                        heapq.heappush(newest, name)
+                    elif name > newest[0]:
+                        heapq.heapreplace(newest, name)
+    except FileNotFoundError:
+        return [], 0
+    return sorted(newest), count
 
 
 def listing(folder: str | os.PathLike[str] | None = None) -> list[Listed]:

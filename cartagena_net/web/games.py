@@ -94,9 +94,9 @@ def build_list(folder: str, host_id: str,
     from cartagena_net.records.format import RecordError
 
     mine = f"-{host_id[:8]}-"
-    names = store.record_names(folder, mine)
+    names, count = store.newest_names(folder, mine, LIST_MAX)
     lines: dict[tuple[str, int, int], dict[str, Any]] = {}
-    for name in names[-LIST_MAX:]:
+    for name in names:
         path = Path(folder) / name
         try:
             st = path.stat()
@@ -117,7 +117,7 @@ def build_list(folder: str, host_id: str,
         known.clear()
         known.update(lines)
     games = sorted(lines.values(), key=lambda line: line.get("started") or "")[::-1]
-    return to_json({"games": games, "more": max(0, len(names) - LIST_MAX)})
+    return to_json({"games": games, "more": max(0, count - LIST_MAX)})
 
 
 def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | None:

@@ -113,7 +113,7 @@ class EveningMachine(RuleBasedStateMachine):
     def a_games_wins_sum_to_one(self) -> None:
         """Two seats of one kind at a table are one player in that game: each game
         counted adds one win, one first place, and one game to each player in it."""
-        games = [rec for _, rec in self.evening.games.values()]
+        games = list(self.evening.games.values())
         rows = self.evening.rows
         assert sum(r["wins"] for r in rows) == len(games)
         assert sum(r["places"][0] for r in rows if r["places"]) == len(games)
@@ -126,7 +126,7 @@ class EveningMachine(RuleBasedStateMachine):
         calls = self.host.reactor.getDelayedCalls()
         assert len(calls) == (1 if self.evening.games else 0)
         if calls:
-            oldest = min(ended for ended, _ in self.evening.games.values())
+            oldest = min(kept[0] for kept in self.evening.games.values())
             assert calls[0].getTime() == oldest + EVENING
 
 
@@ -142,12 +142,12 @@ def test_a_hosts_scoreboard_forgets_a_game_twelve_hours_after_it_ended():
     evening.add(a_game("second", random.Random(2)))
     assert sum(r["games"] for r in evening.rows) == sum(
         len({(p.get("kind"), p.get("name") if p.get("kind") != "bot" else
-              (p.get("bot"), p.get("level"))) for p in evening.games[g][1][0]})
+              (p.get("bot"), p.get("level"))) for p in evening.games[g][2]})
         for g in ("first", "second"))  # a player's seats in one game count once
     changes = host.lobby.changes
     host.reactor.advance(60)  # nothing else happens: the timer counts the first game out
     assert list(evening.games) == ["second"]
-    assert evening.rows == expected_rows([recorder._lean(evening.games["second"][1])])
+    assert evening.rows == expected_rows([recorder._lean(evening.games["second"])])
     assert host.lobby.changes == changes + 1  # the lobby is sent again
     host.reactor.advance(EVENING)
     assert evening.rows == [] and not evening.games and not host.reactor.getDelayedCalls()
@@ -218,10 +218,10 @@ def test_the_scoreboard_keeps_of_each_game_only_what_it_counts():
         rec["outcome"]["ranking"].reverse()
     assert evening.rows == before == expected_rows(
         [a_game(f"g{n}", random.Random(n)) for n in range(30)])
-    kept = [p for _, (players, _w, _r) in evening.games.values() for p in players]
+    kept = [p for _, _id, players, _w, _r in evening.games.values() for p in players]
     assert len({id(p) for p in kept}) <= len(PEOPLE)
     assert all(isinstance(winner, int) and isinstance(ranking, tuple)  # one small tuple
-               for _, (_p, winner, ranking) in evening.games.values())
+               for _, _id, _p, winner, ranking in evening.games.values())
     assert all("color" not in p and "seat" not in p for p in kept)
     host.reactor.advance(EVENING - 1800)  # the first half counted out as it was counted in
     assert evening.rows == expected_rows(

@@ -1,0 +1,99 @@
+"""What a table leaves when it goes is freed at once, not minutes later.
+
+A table and the engine's ``Game`` it plays hold each other through cycles (the table's
+parts reach back to it; the game's rules reach back to the game), so when a table goes
+(or plays again with other colours: another ``Game``) Python's reference counting
+cannot free them: they wait for the garbage collector's oldest generation, which runs
+only once a quarter as many objects as it already holds have come. Game after game a
+host so let tens of thousands of small objects (a game's action tables, a table's state,
+bots, seats) pile up, several tables' worth, and freed them all at once; the memory
+pages they had filled were by then shared with objects that stay (the evening's scores,
+new tables, connections), so the process grew by the size of those peaks, game upon
+game (issue 62; ``tests/benchmarks/bench_long_evening.py``).
+
+:class:`Sweeper` collects once, shortly after a table goes (``soon``; one collection
+for the tables that go together), so that what the table held is freed while it is
+the only garbage: the next table reuses the same memory. Then, where the C library is
+glibc, ``malloc_trim(0)`` gives the C heap's free pages back (what Python frees in
+blocks over 512 bytes lies there; glibc keeps free pages below the last one in use).
+"""
+from __future__ import annotations
+
+import gc
+import time
+from typing import Any
+
+from twisted.logger import Logger
+
+log = Logger(namespace="cartagena.host.sweeper")
+
+AFTER = 0.5  # seconds after a table goes before what it held is collected
+
+
+def _libc_trim() -> Any:
+    """glibc's ``malloc_trim`` (None elsewhere: macOS, Windows, musl)."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
+_TRIM: list[Any] = []  # glibc's malloc_trim, or None: looked up at the first collection
+
+
+def _trim() -> None:
+    """Give the C allocator's free pages back to the system (glibc only; harmless and
+    absent elsewhere): what Python frees in blocks over 512 bytes (dicts' and lists'
+    tables, strings, buffers) lies in glibc's heap, which otherwise keeps its free
+    pages below the last one in use."""
+    if not _TRIM:
+        _TRIM.append(_libc_trim())
+    if _TRIM[0] is not None:
+        _TRIM[0](0)
+
+
+class Sweeper:
+    """One deferred garbage collection at a time, on the reactor."""
+
+    def __init__(self, reactor: Any, after: float = AFTER) -> None:
+        self.reactor = reactor
+        self.after = after
+        self._call: Any = None
+        self.collections = 0  # collections made
+        self.freed = 0  # unreachable objects they found
+        self.seconds = 0.0  # the time they took, in all
+
+    def soon(self) -> None:
+        """A table went: collect what it left in ``after`` seconds (once, however many
+        tables go meanwhile)."""
+        if self._call is None or not self._call.active():
+            self._call = self.reactor.callLater(self.after, self.now)
+
+    def now(self) -> int:
+        """Collect every generation now; how many unreachable objects were found."""
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
+        t0 = time.perf_counter()
+        found = gc.collect()
+        _trim()
+        took = time.perf_counter() - t0
+        self.collections += 1
+        self.freed += found
+        self.seconds += took
+        log.debug("collected {n} objects in {ms:.1f} ms", n=found, ms=took * 1000)
+        return found
+
+    def stop(self) -> None:
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
