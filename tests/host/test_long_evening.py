@@ -40,6 +40,22 @@ def held(host, cls: type) -> list:
     return [o for o in gc.get_objects() if isinstance(o, cls)]
 
 
+async def play_twice_and_remove(host, rules: str, options: dict, games: list,
+                                tables: list) -> None:
+    """A table of greedy bots plays a game and plays again (every seat moves up: another
+    Game), then goes; weak references to its Games and to it are added to the lists."""
+    tid = host.create_table("evening", rules, options, bots=options["players"],
+                            bot_kind="greedy")
+    table = host.lobby.tables[tid]
+    for _ in range(2):
+        table.start(None)
+        games.append(weakref.ref(table.game))
+        await until(lambda t=table: t.status == "finished", "the game's end", timeout=120)
+    tables.append(weakref.ref(table))
+    host.remove_table(table)
+    del table
+
+
 def test_a_finished_table_leaves_nothing_behind_and_its_game_goes_with_it(tmp_path):
     """Two games at each of eight tables (every preset, play again moving the seats'
     colours: another Game each time), each table removed when its games are over: the
@@ -57,17 +73,7 @@ def test_a_finished_table_leaves_nothing_behind_and_its_game_goes_with_it(tmp_pa
 
         async def play() -> None:
             for rules, options in MIXES:
-                tid = host.create_table("evening", rules, options,
-                                        bots=options["players"], bot_kind="greedy")
-                table = host.lobby.tables[tid]
-                for _ in range(2):  # play again: every seat moves up, keeping its colour
-                    table.start(None)
-                    games.append(weakref.ref(table.game))
-                    await until(lambda t=table: t.status == "finished", "the game's end",
-                                timeout=120)
-                gone.append(weakref.ref(table))
-                host.remove_table(table)
-                del table
+                await play_twice_and_remove(host, rules, options, games, gone)
 
         run(play(), timeout=600)
         # the evening's scores stay, every game of it (a game played again within the
@@ -183,17 +189,7 @@ def test_a_table_that_goes_is_freed_at_once_not_when_the_collector_gets_to_it(tm
     counts: list[collections.Counter] = []
 
     async def one_table(rules: str, options: dict) -> None:
-        tid = host.create_table("evening", rules, options, bots=options["players"],
-                                bot_kind="greedy")
-        table = host.lobby.tables[tid]
-        for _ in range(2):  # played again: every seat moves up (another Game)
-            table.start(None)
-            refs.append(weakref.ref(table.game))
-            await until(lambda t=table: t.status == "finished", "the game's end",
-                        timeout=120)
-        refs.append(weakref.ref(table))
-        host.remove_table(table)
-        del table
+        await play_twice_and_remove(host, rules, options, refs, refs)
         await until(lambda: all(r() is None for r in refs), "the table freed",
                     timeout=host.sweeper.after + 2)
         counts.append(_ours())
