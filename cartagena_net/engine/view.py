@@ -65,10 +65,7 @@ def view(state: State, viewer: int | str, since: int | None = None,
         seats[me] = _seat(state, me, True, shared["numbered"], shared["faces"])
     out: dict[str, Any] = {}
     if fixed:
-        board = shared.get("board")
-        if board is None:
-            board = shared["board"] = _board_memo(state)
-        out.update(board[1])
+        out.update(_shared_board(state, shared)[1])
     if public:
         out.update(common)
     out["seats"] = seats
@@ -92,10 +89,7 @@ def view(state: State, viewer: int | str, since: int | None = None,
             d = memo.get((i, who))
             if d is None:
                 if places is None:
-                    board = shared.get("board")
-                    if board is None:
-                        board = shared["board"] = _board_memo(state)
-                    places = board[2]
+                    places = _shared_board(state, shared)[2]
                 d = memo[(i, who)] = _event(state, events[i], who, places)
             listed.append(d)
         out["events"] = listed
@@ -177,6 +171,14 @@ def fixed_part(state: State) -> dict[str, Any]:
     its rules, options and board. Built once per game (kept beside its board) and the
     same objects every time: read-only."""
     return _board_memo(state)[1]
+
+
+def _shared_board(state: State, shared: dict[str, Any]) -> tuple:
+    """:func:`_board_memo`, looked up once for all the views of one moment (``shared``)."""
+    board = shared.get("board")
+    if board is None:
+        board = shared["board"] = _board_memo(state)
+    return board
 
 
 #: Beside each board, what the views derive from it (:func:`_board_memo`).

@@ -188,11 +188,14 @@ def record_names(folder: str | os.PathLike[str], mark: str = "") -> list[str]:
     sorted: a record's name begins with its game's start time, so the newest come last.
     Nothing is read but the folder."""
     try:
-        return sorted(e.name for e in Path(folder).iterdir()
-                      if e.name.endswith(SUFFIX) and not e.name.startswith(".")
-                      and mark in e.name)
+        return sorted(e.name for e in Path(folder).iterdir() if _is_record(e.name, mark))
     except FileNotFoundError:
         return []
+
+
+def _is_record(name: str, mark: str) -> bool:
+    """Whether a folder entry's ``name`` is a record's file that holds ``mark``."""
+    return name.endswith(SUFFIX) and not name.startswith(".") and mark in name
 
 
 def newest_names(folder: str | os.PathLike[str], mark: str = "",
@@ -207,7 +210,7 @@ def newest_names(folder: str | os.PathLike[str], mark: str = "",
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = entry.name
-                if name.endswith(SUFFIX) and not name.startswith(".") and mark in name:
+                if _is_record(name, mark):
                     count += 1
                     if len(newest) < keep:
                         heapq.heappush(newest, name)
