@@ -202,13 +202,9 @@ class Evening:
     def _person(self, p: dict[str, Any]) -> dict[str, Any]:
         lean = {k: p[k] for k in ("kind", "name", "bot", "level", "think") if k in p}
         key = tuple(lean.items())
-        kept = self._people.get(key)
-        if kept is None:
-            if len(self._people) >= SHARED:  # a host of many names: start again
-                self._people.clear()
-                self._tables.clear()  # (their keys are the entries' ids)
-            kept = self._people[key] = lean
-        return kept
+        if key not in self._people and len(self._people) >= SHARED:
+            self._tables.clear()  # the people start again (_one): the tables' keys are ids
+        return _one(self._people, key, lean)
 
     def _update(self) -> None:
         """Count out the games that ended too long ago, publish the rows, and set the

@@ -19,6 +19,7 @@ blocks over 512 bytes lies there; glibc keeps free pages below the last one in u
 """
 from __future__ import annotations
 
+import functools
 import gc
 import time
 from typing import Any
@@ -30,8 +31,9 @@ log = Logger(namespace="cartagena.host.sweeper")
 AFTER = 0.5  # seconds after a table goes before what it held is collected
 
 
+@functools.cache
 def _libc_trim() -> Any:
-    """glibc's ``malloc_trim`` (None elsewhere: macOS, Windows, musl)."""
+    """glibc's ``malloc_trim`` (None elsewhere: macOS, Windows, musl), looked up once."""
     import sys
 
     if not sys.platform.startswith("linux"):
@@ -47,18 +49,14 @@ def _libc_trim() -> Any:
     return trim
 
 
-_TRIM: list[Any] = []  # glibc's malloc_trim, or None: looked up at the first collection
-
-
 def _trim() -> None:
     """Give the C allocator's free pages back to the system (glibc only; harmless and
     absent elsewhere): what Python frees in blocks over 512 bytes (dicts' and lists'
     tables, strings, buffers) lies in glibc's heap, which otherwise keeps its free
     pages below the last one in use."""
-    if not _TRIM:
-        _TRIM.append(_libc_trim())
-    if _TRIM[0] is not None:
-        _TRIM[0](0)
+    trim = _libc_trim()
+    if trim is not None:
+        trim(0)
 
 
 class Sweeper:
@@ -80,9 +78,7 @@ class Sweeper:
 
     def now(self) -> int:
         """Collect every generation now; how many unreachable objects were found."""
-        if self._call is not None and self._call.active():
-            self._call.cancel()
-        self._call = None
+        self.stop()  # (a collection due later is this one)
         t0 = time.perf_counter()
         found = gc.collect()
         _trim()
