@@ -43,3 +43,18 @@ def refused(s: State, text: str) -> str:
         s.apply(text)
     assert s == before
     return err.value.rule
+
+
+def log_failing_at(original, fail_at: int, error: type[Exception] = RuntimeError):
+    """A ``State.log`` for a test's monkeypatch: it logs as ``original`` until its
+    ``fail_at``-th call, which raises ``error`` (and so does every later one)."""
+    calls = 0
+
+    def failing_log(self, event):
+        nonlocal calls
+        calls += 1
+        if calls >= fail_at:
+            raise error("logging failed")
+        original(self, event)
+
+    return failing_log

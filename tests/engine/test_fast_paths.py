@@ -11,6 +11,8 @@ import pytest
 from cartagena_net.engine import PRESETS, SPECTATOR, make_game, moves
 from cartagena_net.engine.view import fixed_part, view
 
+from .helpers import log_failing_at
+
 MIXES = [(p, {}) for p in sorted(PRESETS)] + [
     ("studiogiochi-2017", {"morgan": "also", "filibusters": True, "hand_limit": 4}),
     ("studiogiochi-2017", {"morgan": "instead"}),
@@ -229,16 +231,8 @@ def test_the_plain_advance_agrees_with_the_whole_save_undo_and_faults_included(
             if action.kind != "undo" and rng.random() < 0.5:
                 before = (fast.copy(events=True), list(fast.events), list(fast.undo_stack))
                 dice = fast._chance.rng.getstate()  # a failed reshuffle still rolled
-                fail_at = rng.randrange(1, 4)
-                calls = {"n": 0}
-
-                def failing_log(self, event, calls=calls, fail_at=fail_at):
-                    calls["n"] += 1
-                    if calls["n"] >= fail_at:
-                        raise Boom("logging failed")
-                    original(self, event)
-
-                monkeypatch.setattr(State, "log", failing_log)
+                monkeypatch.setattr(State, "log",
+                                    log_failing_at(original, rng.randrange(1, 4), Boom))
                 try:
                     fast.apply(action)
                 except Boom:

@@ -24,6 +24,7 @@ from cartagena_net.engine.fields import (
 )
 from cartagena_net.engine.state import FIELDS
 
+from .helpers import log_failing_at
 from .test_fast_paths import IDS, MIXES, PLAIN
 
 NAMES = [f.name for f in FIELDS]
@@ -206,16 +207,8 @@ def test_the_fast_paths_put_back_every_declared_field_and_agree_on_every_one(
                     "seat" if action.kind in game.rules.seat_kinds else None)
             if path is not None and rng.random() < 0.5:
                 before = snapshot(fast)
-                fail_at = rng.randrange(1, 4)
-                calls = {"n": 0}
-
-                def failing_log(self, event, calls=calls, fail_at=fail_at):
-                    calls["n"] += 1
-                    if calls["n"] >= fail_at:
-                        raise RuntimeError("logging failed")
-                    original(self, event)
-
-                monkeypatch.setattr(State, "log", failing_log)
+                monkeypatch.setattr(State, "log",
+                                    log_failing_at(original, rng.randrange(1, 4)))
                 try:
                     fast.apply(action)  # (fewer events than the fault waits for: it goes through)
                 except RuntimeError:
