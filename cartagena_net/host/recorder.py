@@ -14,7 +14,6 @@ there is room, it does not lose it while the host runs.
 """
 from __future__ import annotations
 
-import heapq
 import time
 from typing import Any
 
@@ -108,6 +107,7 @@ def players(table: Any) -> list[dict[str, Any]]:
 
 
 EVENING = 12 * 3600.0  # the scoreboard counts this host's games that ended this long ago
+BUCKET = 300.0  # ... counted out by the five minutes they ended in
 
 
 class Evening:
@@ -116,22 +116,28 @@ class Evening:
     so that a host restarted after a crash still knows who won what tonight. ``rows`` are
     the ``lobby.scores`` rows (docs/protocol.md 4.4).
 
-    Kept as running counts: a game that ends is counted in, one that ended more than
-    ``EVENING`` ago is counted out (when another ends, or on a timer when none does), so
-    what a game's end costs the reactor does not grow with the games played tonight."""
+    Kept as counts by the five minutes the games ended in (``BUCKET``), not game by
+    game: a game that ends is counted into its five minutes' rows and the evening's
+    (``records.format.tally``); five minutes that ended more than ``EVENING`` ago are
+    counted out whole (when another game ends, or on a timer), and the evening's rows
+    added up again from those left. So a game is counted out between 12 hours and 12
+    hours 5 minutes after it ended, and the scoreboard holds at most 145 sets of rows
+    (a row for each player of those five minutes) however many games are played: a
+    café's host that plays thousands of short games keeps no more than one that plays
+    a few (issue 62). What a game's end costs the reactor does not grow with the
+    games played tonight either.
+
+    Each game is counted once: a record with an outcome is written once, when the game
+    is won; only the records read at start may be of games already counted (those that
+    ended while they were read), and ``_early`` keeps those games' ids until then."""
 
     def __init__(self, host: Any) -> None:
         self.host = host
-        # id -> (ended, id, players, winner, ranking): one tuple a game, which the heap
-        # of ends holds too (the oldest first; one for each game counted)
-        self.games: dict[str, tuple] = {}
-        self._ends: list[tuple] = []
-        self._counts: dict[tuple[bool, str], dict[str, Any]] = {}  # format.tally's rows
-        self._expiry: Any = None  # the timer that counts out the oldest game
-        self._people: dict[tuple, dict[str, Any]] = {}  # one kept entry for each player
-        # one kept tuple for each set of players (by their entries) and each ranking
-        self._tables: dict[tuple[int, ...], tuple[dict[str, Any], ...]] = {}
-        self._rankings: dict[tuple, tuple] = {}
+        # the five minutes (ended // BUCKET) -> the rows of the games that ended in them
+        self._buckets: dict[int, dict[tuple[bool, str], dict[str, Any]]] = {}
+        self._counts: dict[tuple[bool, str], dict[str, Any]] = {}  # the evening's rows
+        self._early: set[str] | None = None  # games counted while the records are read
+        self._expiry: Any = None  # the timer that counts out the oldest five minutes
         self.rows: list[dict[str, Any]] = []
 
     def load(self) -> None:
@@ -141,6 +147,7 @@ class Evening:
         folder = getattr(self.host.config, "records_dir", None)
         if folder is None:
             return
+        self._early = set()
         since = self.host.reactor.seconds() - EVENING
         host_id, call = self.host.host_id, self.host.reactor.callFromThread
 
@@ -150,21 +157,25 @@ class Evening:
             except Exception as exc:  # noqa: BLE001 - logged on the reactor; nothing else
                 call(log.error, "the evening's scoreboard could not be read: {why}",
                      why=str(exc))
-                return
+                found = []
             call(self._loaded, found)
 
         threading.Thread(target=read, name="evening-scores", daemon=True).start()
 
     def _loaded(self, records: list[tuple[float, dict[str, Any]]]) -> None:
+        early, self._early = self._early or set(), None
         for ended, rec in records:
-            if rec["id"] not in self.games:  # one added since is newer
+            if rec["id"] not in early:  # else it ended since the host started: counted
                 self._count(ended, rec)
         self._update()
 
     def add(self, record: dict[str, Any]) -> None:
-        """A game this host recorded (a stopped game's record is replaced once it ends)."""
+        """A game this host recorded (a stopped game's record, with no outcome, counts
+        for nothing)."""
         if record.get("outcome") is None:
             return
+        if self._early is not None:
+            self._early.add(record["id"])
         self._count(self.host.reactor.seconds(), record)
         self._update()
 
@@ -175,82 +186,51 @@ class Evening:
         self._expiry = None
 
     def _count(self, ended: float, record: dict[str, Any]) -> None:
-        """Count in a game that ended (``add`` and ``_recent`` pass only those)."""
+        """Count in a game that ended (``add`` and ``_recent`` pass only those): what
+        the rows read of the record, and no more (nothing of it is kept)."""
         from cartagena_net.records.format import tally
 
-        # What the counts read of the record, and no more, kept as one small tuple a
-        # game (a 12-hour evening of short games is thousands; about 250 bytes each):
-        # when it ended, its id, its players (the same entry for the same player in
-        # every game), its winner and its ranking.
-        out = record["outcome"]
-        people = tuple(self._person(p) for p in record["players"])
-        ranking = tuple(tuple(r) if isinstance(r, list) else r for r in out["ranking"])
-        # the same people at a table, and the same ranking, are one tuple for every game
-        people = _one(self._tables, tuple(map(id, people)), people, TABLES)
-        ranking = _one(self._rankings, ranking, ranking)
-        game = record["id"]
-        kept = (ended, game, people, out["winner"], ranking)
-        old = self.games.pop(game, None)
-        if old is not None:  # counted again (a newer record of it): once in the heap
-            tally(self._counts, _lean(old), -1)
-            self._ends.remove(old)
-            heapq.heapify(self._ends)
-        self.games[game] = kept
-        tally(self._counts, _lean(kept))
-        heapq.heappush(self._ends, kept)  # ordered by (ended, id): the ids differ
-
-    def _person(self, p: dict[str, Any]) -> dict[str, Any]:
-        lean = {k: p[k] for k in ("kind", "name", "bot", "level", "think") if k in p}
-        key = tuple(lean.items())
-        if key not in self._people and len(self._people) >= SHARED:
-            self._tables.clear()  # the people start again (_one): the tables' keys are ids
-        return _one(self._people, key, lean)
+        lean = {"players": record["players"], "outcome": record["outcome"]}
+        tally(self._buckets.setdefault(int(ended // BUCKET), {}), lean)
+        tally(self._counts, lean)
 
     def _update(self) -> None:
-        """Count out the games that ended too long ago, publish the rows, and set the
-        timer for the next game to go."""
-        from cartagena_net.records.format import ranked_rows, tally
+        """Count out the five minutes that ended too long ago, publish the rows, and set
+        the timer for the next to go."""
+        from cartagena_net.records.format import ranked_rows
 
         now = self.host.reactor.seconds()
-        ends = self._ends
-        while ends:
-            kept = ends[0]
-            ended, game = kept[0], kept[1]
-            if self.games.get(game) is kept:
-                if ended + EVENING > now:  # as the timer below counts
-                    break
-                del self.games[game]
-                tally(self._counts, _lean(kept), -1)
-            heapq.heappop(ends)
+        gone = [b for b in self._buckets if (b + 1) * BUCKET + EVENING <= now]
+        if gone:
+            for b in gone:
+                del self._buckets[b]
+            self._counts = {}
+            for rows in self._buckets.values():
+                _add_rows(self._counts, rows)
         rows = ranked_rows(self._counts)
         self.rows = [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
                       "wins": r["wins"], "places": r["places"][:16]} for r in rows[:32]]
         self.host.lobby.changed()
         self.stop()
-        if ends:
-            self._expiry = self.host.reactor.callLater(
-                max(0.0, ends[0][0] + EVENING - now), self._update)
+        if self._buckets:
+            first = (min(self._buckets) + 1) * BUCKET + EVENING
+            self._expiry = self.host.reactor.callLater(max(0.0, first - now), self._update)
 
 
-SHARED = 4096  # the scoreboard's shared entries (people, rankings), at most
-TABLES = 64  # its shared sets of players (the tables of late, whose games are played again)
-
-
-def _one(shared: dict[Any, Any], key: Any, value: Any, most: int = SHARED) -> Any:
-    """The value kept for ``key`` in ``shared`` (``value`` if none yet); a full one
-    starts again (what was shared stays shared where it is kept)."""
-    kept = shared.get(key)
-    if kept is None:
-        if len(shared) >= most:
-            shared.clear()
-        kept = shared[key] = value
-    return kept
-
-
-def _lean(kept: tuple) -> dict[str, Any]:
-    """A game the scoreboard keeps, as the record ``format.tally`` counts."""
-    _, _, players, winner, ranking = kept
-    return {"players": players, "outcome": {"winner": winner, "ranking": ranking}}
+def _add_rows(total: dict[tuple[bool, str], dict[str, Any]],
+              rows: dict[tuple[bool, str], dict[str, Any]]) -> None:
+    """Add scoreboard ``rows`` (``format.tally``'s) into ``total``."""
+    for key, r in rows.items():
+        t = total.get(key)
+        if t is None:
+            total[key] = {**r, "places": list(r["places"])}
+            continue
+        for field in ("games", "wins", "unfinished"):
+            t[field] += r[field]
+        places = t["places"]
+        places += [0] * (len(r["places"]) - len(places))
+        for i, n in enumerate(r["places"]):
+            places[i] += n
 
 
 def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[str, Any]]]:
