@@ -183,6 +183,27 @@ UNDO = Action("undo")
 
 
 HANDS_KEPT = 4096  # hands (and sets of kinds held) whose advances a game's tables keep
+EAGER_KINDS = 6  # boards of at most this many kinds of cards make every position's at once
+
+
+class Advances(dict):  # type: ignore[type-arg]
+    """One set of kinds' advances at each position (``self[p]``: a tuple, in kind
+    order), each made the first time it is asked for: most sets of kinds are held at a
+    few positions only, and a board of twelve kinds (the 2017 edition's) meets hundreds
+    of sets a game, which made whole rows of every position about 0.9 MB a game's
+    tables (issue 62)."""
+
+    __slots__ = ("_kinds", "_rows")
+
+    def __init__(self, rows: list[list[Action]], kinds: tuple[int, ...]) -> None:
+        super().__init__()
+        self._rows = rows
+        self._kinds = kinds
+
+    def __missing__(self, p: int) -> tuple[Action, ...]:
+        row = self._rows[p]
+        made = self[p] = tuple([row[k] for k in self._kinds])
+        return made
 
 
 class ActionTables:
@@ -212,19 +233,24 @@ class ActionTables:
                                 END, DRAW, SAIL, UNDO)}
         # A hand's advances at each position, by the hand's counts (``by_hand``, a few
         # thousand hands at most are kept) and by the kinds it holds.
-        self.by_hand: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}
-        self._by_kinds: dict[tuple[int, ...], list[tuple[Action, ...]]] = {}
+        self.by_hand: dict[tuple[int, ...], Advances | list[tuple[Action, ...]]] = {}
+        self._by_kinds: dict[tuple[int, ...], Advances | list[tuple[Action, ...]]] = {}
+        self._lazy = len(names) > EAGER_KINDS
 
-    def advances(self, hand: list[int]) -> list[tuple[Action, ...]]:
+    def advances(self, hand: list[int]) -> Advances | list[tuple[Action, ...]]:
         """For a hand (card counts by kind): at each position, the advances with each
-        kind it holds, in kind order (``by_hand.get(tuple(hand))`` when seen before)."""
+        kind it holds, in kind order (``by_hand.get(tuple(hand))`` when seen before).
+        On a board of at most six kinds every position's at once (a list: 63 sets of
+        kinds at most, and a list is the fastest to read); on one of more, each
+        position's when first asked for (:class:`Advances`)."""
         kinds = tuple(k for k, n in enumerate(hand) if n)
         by_pos = self._by_kinds.get(kinds)
         if by_pos is None:
             if len(self._by_kinds) >= HANDS_KEPT:
                 self._by_kinds.clear()
-            by_pos = self._by_kinds[kinds] = [tuple(row[k] for k in kinds)
-                                              for row in self.advance]
+            by_pos = self._by_kinds[kinds] = (
+                Advances(self.advance, kinds) if self._lazy
+                else [tuple([row[k] for k in kinds]) for row in self.advance])
         if len(self.by_hand) >= HANDS_KEPT:
             self.by_hand.clear()
         self.by_hand[tuple(hand)] = by_pos

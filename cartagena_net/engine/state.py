@@ -361,7 +361,9 @@ class State:
             hand = self.hands[seat]
             tables = self.tables
             # Each space's advances with the kinds held, in kind order.
-            by_pos = tables.by_hand.get(tuple(hand)) or tables.advances(hand)
+            by_pos = tables.by_hand.get(tuple(hand))
+            if by_pos is None:
+                by_pos = tables.advances(hand)
             board = self.board
             if not rules.checks:  # one pass: every space's advances, then the retreats
                 moves.sweep(self.occ, self.pirates[seat], board.back, board.boat, by_pos,
