@@ -246,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
     from cartagena_net.host import HostService
     from cartagena_net.host.errors import HostError
     from cartagena_net.host.homes import host_slot
+    from cartagena_net.host.sweeper import tune_allocator
     from cartagena_net.portable.sockets import connection_limits
 
     _floor, cap = connection_limits()
@@ -271,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
         print(state.notice, file=sys.stderr)
     if args.headless:
         _start_logging(args.log_format)
+    tune_allocator()  # a host runs for days: glibc's heaps kept small (host/sweeper.py)
     try:
         service = HostService(config, reactor)
     except OSError as exc:  # the state dir cannot be used (no permission)

@@ -16,6 +16,15 @@ for the tables that go together), so that what the table held is freed while it 
 the only garbage: the next table reuses the same memory. Then, where the C library is
 glibc, ``malloc_trim(0)`` gives the C heap's free pages back (what Python frees in
 blocks over 512 bytes lies there; glibc keeps free pages below the last one in use).
+
+:func:`tune_allocator` (called once by a host's command, before its threads start) sets
+two of glibc's allocator settings for a process that runs for days: blocks of 64 KiB
+and more are mapped on their own and given back when freed (glibc otherwise raises that
+threshold each time such a block is freed, up to 32 MiB, and then keeps later large
+buffers in its heap, where one live block pins the pages around it), and the host's
+few threads share two heaps rather than one each. Measured on the long evening's
+benchmark: glibc's free but kept memory 0.8 to 1.4 MB instead of 1.9 to 2.8 MB, its
+heaps 10.4 MB instead of 11.4 to 12.6 MB.
 """
 from __future__ import annotations
 
@@ -47,6 +56,30 @@ def _libc_trim() -> Any:
     trim.argtypes = [ctypes.c_size_t]
     trim.restype = ctypes.c_int
     return trim
+
+
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameters (malloc.h)
+M_ARENA_MAX = -8
+MMAP_FROM = 64 * 1024  # blocks of this size and more are mapped on their own
+HEAPS = 2  # the heaps (arenas) a host's threads share
+
+
+def tune_allocator() -> bool:
+    """Set glibc's allocator for a long-running host (see the module's text); False
+    where the C library is not glibc (nothing to do)."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    mallopt.restype = ctypes.c_int
+    return all([mallopt(M_MMAP_THRESHOLD, MMAP_FROM), mallopt(M_ARENA_MAX, HEAPS)])
 
 
 def _trim() -> None:

@@ -8,7 +8,11 @@ from __future__ import annotations
 import collections
 import gc
 import json
+import subprocess
+import sys
 import weakref
+
+import pytest
 
 from cartagena_net.engine.game import Game
 from cartagena_net.engine.state import State
@@ -210,3 +214,38 @@ def test_a_table_that_goes_is_freed_at_once_not_when_the_collector_gets_to_it(tm
     first = counts[0]
     grown = {k: (first[k], n) for c in counts[1:] for k, n in c.items() if n > first[k]}
     assert grown == {}, f"objects left behind by tables gone: {grown}"
+
+
+MAPPED = """import ctypes, json, sys
+class Info(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_size_t) for f in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+libc = ctypes.CDLL("libc.so.6")
+libc.mallinfo2.restype = Info
+if sys.argv[1] == "tuned":
+    from cartagena_net.host.sweeper import tune_allocator
+    assert tune_allocator()
+big = bytearray(4 << 20)
+del big  # a 4 MB buffer freed: glibc's default now keeps blocks up to 4 MB in its heap
+before = libc.mallinfo2().hblks
+block = bytearray(1 << 20)  # a large buffer: a record read, a frame, a JSON text
+print(json.dumps(libc.mallinfo2().hblks - before))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not hasattr(
+    __import__("os"), "confstr") or "glibc" not in (
+    __import__("os").confstr("CS_GNU_LIBC_VERSION") or ""), reason="glibc's allocator only")
+def test_a_hosts_large_buffers_are_mapped_on_their_own_and_given_back():
+    """The host's command tunes glibc (``sweeper.tune_allocator``): after a 4 MB buffer
+    was freed, a 1 MB one is still mapped on its own (given back to the system when
+    freed), not cut from the heap, where glibc's default puts it (its threshold, 128 KB
+    at first, rises to the size of each mapped block freed, up to 32 MB) and where one
+    live block can pin the pages around it."""
+    def mapped(how: str) -> int:
+        out = subprocess.run([sys.executable, "-c", MAPPED, how], capture_output=True,
+                             text=True, timeout=60, check=True)
+        return json.loads(out.stdout)
+
+    assert mapped("default") == 0
+    assert mapped("tuned") == 1
