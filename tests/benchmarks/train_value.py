@@ -2,8 +2,10 @@
 
 The data: ``--games`` games of bots (each seat at random ``greedy`` or a fast ``ismcts``
 of 150 or 300 iterations, counted, so a seed plays the same game again), seats as
-``--players`` says, the seeds ``--seed`` * 1,000,003 + game. At every action each
-game records, for the spectator and for the seat to move, that viewer's features
+``--players`` says, the seeds ``--seed`` * 1,000,003 + game. A game is kept as its seed
+and its actions (``--cache``: one game a line, kept and added to), so a new feature set
+needs no bots: the games are replayed by the engine, and at every action each gives, for
+the spectator and for the seat to move, that viewer's features
 (:func:`cartagena_net.bots.value.features` on the engine's view for it and the cards it
 saw enter hidden hands), and the game's winner. The last ``--hold`` share of the games
 is held out: the figures printed (log loss, Brier score, expected calibration error over
@@ -11,11 +13,12 @@ ten bins) are of the spectator's positions of those games.
 
 The fit (numpy, a test extra; the package never imports it): a tiny network shared by
 every seat (``--hidden`` tanh units and a linear part), a seat's chance its softmax
-share, the winner's log likelihood maximised by Adam with a little L2. The weights go to
-``cartagena_net/bots/models/<family>.json`` with the data, seed and figures in ``meta``.
+share, the winner's log likelihood maximised by Adam on minibatches (``--epochs`` passes)
+with a little L2. The weights go to ``cartagena_net/bots/models/<family>.json`` with the
+data, seed and figures in ``meta``.
 
-    nice python3 tests/benchmarks/train_value.py --family jamaica --games 1200
-    nice python3 tests/benchmarks/train_value.py --family magic --games 1200
+    nice python3 tests/benchmarks/train_value.py --family jamaica --games 2000 --cache /tmp/valuedata/jamaica2.jsonl --workers 1
+    nice python3 tests/benchmarks/train_value.py --family magic --games 1000 --cache /tmp/valuedata/magic2.jsonl --workers 1
 """
 from __future__ import annotations
 
