@@ -5,16 +5,17 @@ for the room, a seat's for its hints) and the cards that viewer saw enter hidden
 (``known``, :func:`cartagena_net.engine.determinize.track_known`), and nothing else, so
 it can never tell what the viewer may not see. For each seat it makes the same
 :data:`FEATURES` (its pirates' progress, how far the cards it is known to hold take
-them, its hand's size, the tempo, the table), scores them by a tiny network shared by
-every seat (one hidden layer of ``tanh``), and a seat's chance of winning is its share of
-the softmax of the seats' scores: heads-up a sigmoid of the lead, with more seats a
-race. The weights were learnt from self-play games of the bots
+them, its hand's size, what a retreat would draw, the cards and actions it needs to
+bring every pirate aboard against the others', the tempo, the table), scores them by a
+tiny network shared by every seat (one hidden layer of ``tanh``), and a seat's chance of
+winning is its share of the softmax of the seats' scores: heads-up a sigmoid of the
+lead, with more seats a race. The weights were learnt from self-play games of the bots
 (``tests/benchmarks/train_value.py``, which names its data and seed) and ship as JSON in
 the package (``cartagena_net/bots/models/``), one model per family of rules: see
 :data:`FAMILIES`. A view of rules without a model gets None (the callers then use the
 playout estimate).
 
-Plain Python at run time (no numpy): a four-seat position takes about a tenth of a
+Plain Python at run time (no numpy): a four-seat position takes a few tenths of a
 millisecond (``tests/benchmarks/bench_value.py``).
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -46,6 +48,24 @@ FEATURES = (
     "two",  # heads-up
     "three",  # three seats
     "five",  # five or more seats
+    "third",  # the third rearmost pirate's way still to go, a share
+    "fourth",  # the fourth's
+    "fifth",  # the fifth's
+    "front",  # the foremost's
+    "at_start",  # the share of its pirates still at the start
+    "draw",  # the most cards one retreat of its pirates draws now, / 2
+    "draw2_back",  # the fewest spaces a retreat drawing two goes back, / 12 (1: none)
+    "draw_back",  # the fewest spaces any retreat goes back, / 12 (1: none)
+    "cards",  # cards that bring all its pirates aboard, each jumping the rearmost as
+    #           far as a symbol can, / 40
+    "need",  # actions that takes: those cards, and retreats (1.5 cards each) for the
+    #          cards beyond its hand, / 60
+    "need_lead",  # its need less the least need of the others, / 20
+    "rank",  # the share of the other seats that need fewer actions
+    "hand_lead",  # its hand less the largest of the others', / 8
+    "hand_reach",  # hand x reach
+    "reach_unseen",  # reach weighted by the symbols of the cards not seen played
+    "reach_max",  # the longest advance one card gives now, / 12
 )
 
 # Which model serves which rules: (preset, magic, story) -> the model's file stem.
@@ -164,6 +184,37 @@ def _plain(card: Any) -> str:
     return str(card).removesuffix("*")
 
 
+def _cards_to_finish(pirates: Sequence[int], occ: list[int],
+                     ahead: tuple[tuple[tuple[int, ...], ...], ...], boat: int) -> int:
+    """Cards that bring all of ``pirates`` (ascending) aboard, each card jumping the
+    rearmost as far as any symbol takes it (the others' pirates standing still)."""
+    occ = list(occ)
+    ps = [p for p in pirates if p < boat]
+    n = 0
+    while ps and n < 60:
+        p = ps.pop(0)
+        best = p
+        for row in ahead[p]:
+            q = boat
+            for q in row:
+                if not occ[q]:
+                    break
+            else:
+                q = boat
+            if q > best:  # noqa: PLR1730 (a hot loop: no call)
+                best = q
+        if p:
+            occ[p] -= 1
+        if best < boat:
+            occ[best] += 1
+            k = 0
+            while k < len(ps) and ps[k] < best:
+                k += 1
+            ps.insert(k, best)
+        n += 1
+    return n
+
+
 def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None = None
              ) -> list[list[float]]:
     """Each seat's :data:`FEATURES` from the view ``seen`` and ``known`` (seat -> cards
@@ -181,8 +232,19 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
     actor = actor if isinstance(actor, int) else -1
     left = max(0, int(seen.get("actions_max") or 3) - int(seen.get("actions_taken") or 0))
     nsym = len(symbols) or 1
+    # the cards not seen played (the stock's and the hands'), by symbol: a discard pile
+    # of one symbol makes that symbol rarer in every hidden hand
+    unseen = [1.0] * nsym
+    for c, m in Counter(seen.get("discard") or ()).items():
+        k = symbols.get(_plain(c))
+        if k is not None:
+            unseen[k] -= m / 17
+    unseen = [max(0.05, u) for u in unseen]
+    usum = sum(unseen)
     rows: list[list[float]] = []
     togos: list[float] = []
+    needs: list[float] = []
+    sizes = [int(s.get("hand_size") or 0) for s in seats]
     for i, s in enumerate(seats):
         pirates = sorted(min(int(p), boat) for p in s["pirates"])
         k = len(pirates) or 1
@@ -190,6 +252,7 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
         togos.append(togo)
         best = [0] * nsym
         last = -1
+        draw, back2, back = 0, 12, 12
         for p in pirates:
             if p >= boat or p == last:
                 continue
@@ -203,6 +266,17 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
                     q = boat
                 if q - p > best[j]:  # noqa: PLR1730 (a hot loop: no call)
                     best[j] = q - p
+            if p:  # where a retreat would go: the nearest space of 1 or 2 behind
+                for q in range(p - 1, 0, -1):
+                    c = occ[q]
+                    if c == 1 or c == 2:
+                        if c > draw:  # noqa: PLR1730 (a hot loop: no call)
+                            draw = c
+                        if p - q < back:  # noqa: PLR1730
+                            back = p - q
+                        if c == 2 and p - q < back2:
+                            back2 = p - q
+                        break
         hand = s.get("hand")
         if hand is None and known:
             hand = known.get(i, known.get(str(i), ()))  # type: ignore[call-overload]
@@ -210,7 +284,12 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
         cards = [_plain(c) for c in hand]
         dark = sum(1 for c in hand if c.endswith("*"))
         reach = sum(best[symbols[c]] for c in cards if c in symbols)
-        size = int(s.get("hand_size") or 0)
+        size = sizes[i]
+        ways = pirates + [boat] * (6 - len(pirates))
+        need_cards = _cards_to_finish(pirates, occ, ahead, boat)
+        need = need_cards + max(0, need_cards - size) / 1.5
+        needs.append(need)
+        mean_reach = sum(best) / nsym / 12
         rows.append([
             togo,
             (boat - pirates[0]) / boat if pirates else 0.0,
@@ -218,7 +297,7 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
             sum(1 for p in pirates if p >= boat) / k,
             size / 8,
             1.0 if size == 0 else 0.0,
-            sum(best) / nsym / 12,
+            mean_reach,
             len(cards) / 8,
             reach / 12 / 8,
             dark / 4,
@@ -231,12 +310,31 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
             1.0 if n == 2 else 0.0,
             1.0 if n == 3 else 0.0,
             1.0 if n >= 5 else 0.0,
+            (boat - ways[2]) / boat,
+            (boat - ways[3]) / boat,
+            (boat - ways[4]) / boat,
+            (boat - ways[5]) / boat,
+            sum(1 for p in pirates if p == 0) / k,
+            draw / 2,
+            back2 / 12,
+            back / 12,
+            need_cards / 40,
+            need / 60,
+            0.0,
+            0.0,
+            (size - max((z for j, z in enumerate(sizes) if j != i), default=size)) / 8,
+            size / 8 * mean_reach,
+            sum(b * u for b, u in zip(best, unseen)) / usum / 12,
+            max(best) / 12,
         ])
     mean = sum(togos) / n
     for i, row in enumerate(rows):
         others = [t for j, t in enumerate(togos) if j != i]
         row[13] = togos[i] - (min(others) if others else togos[i])
         row[14] = mean
+        others = [t for j, t in enumerate(needs) if j != i]
+        row[29] = (needs[i] - min(others)) / 20 if others else 0.0
+        row[30] = sum(1 for t in others if t < needs[i]) / max(1, n - 1)
     return rows
 
 

@@ -2,8 +2,10 @@
 
 The data: ``--games`` games of bots (each seat at random ``greedy`` or a fast ``ismcts``
 of 150 or 300 iterations, counted, so a seed plays the same game again), seats as
-``--players`` says, the seeds ``--seed`` * 1,000,003 + game. At every action each
-game records, for the spectator and for the seat to move, that viewer's features
+``--players`` says, the seeds ``--seed`` * 1,000,003 + game. A game is kept as its seed
+and its actions (``--cache``: one game a line, kept and added to), so a new feature set
+needs no bots: the games are replayed by the engine, and at every action each gives, for
+the spectator and for the seat to move, that viewer's features
 (:func:`cartagena_net.bots.value.features` on the engine's view for it and the cards it
 saw enter hidden hands), and the game's winner. The last ``--hold`` share of the games
 is held out: the figures printed (log loss, Brier score, expected calibration error over
@@ -11,11 +13,12 @@ ten bins) are of the spectator's positions of those games.
 
 The fit (numpy, a test extra; the package never imports it): a tiny network shared by
 every seat (``--hidden`` tanh units and a linear part), a seat's chance its softmax
-share, the winner's log likelihood maximised by Adam with a little L2. The weights go to
-``cartagena_net/bots/models/<family>.json`` with the data, seed and figures in ``meta``.
+share, the winner's log likelihood maximised by Adam on minibatches (``--epochs`` passes)
+with a little L2. The weights go to ``cartagena_net/bots/models/<family>.json`` with the
+data, seed and figures in ``meta``.
 
-    nice python3 tests/benchmarks/train_value.py --family jamaica --games 1200
-    nice python3 tests/benchmarks/train_value.py --family magic --games 1200
+    nice python3 tests/benchmarks/train_value.py --family jamaica --games 2000 --cache /tmp/valuedata/jamaica2.jsonl --workers 1
+    nice python3 tests/benchmarks/train_value.py --family magic --games 1000 --cache /tmp/valuedata/magic2.jsonl --workers 1
 """
 from __future__ import annotations
 
@@ -44,12 +47,11 @@ def bot_for(rng: random.Random, seat: int) -> tuple[str, dict]:
 
 
 def play_game(family: str, players: int, seed: int) -> dict:
-    """One game: ``{"rows": [[features of each seat]...], "spectator": [bool...],
-    "winner": seat, "players": n}``."""
+    """One game of bots: ``{"seed", "players", "winner", "actions": [[seat, action]...]}``
+    (winner -1: not over in 2,000 actions). The actions replay the game exactly
+    (:func:`replay`), so a cache of them serves any feature set."""
     from cartagena_net.bots.kinds import make_bot
-    from cartagena_net.bots.value import features
-    from cartagena_net.engine import SPECTATOR, make_game, view
-    from cartagena_net.engine.determinize import track_known
+    from cartagena_net.engine import make_game, view
 
     rng = random.Random(seed)
     preset, opts = RULES[family][seed % len(RULES[family])]
@@ -59,29 +61,51 @@ def play_game(family: str, players: int, seed: int) -> dict:
     for s in range(players):
         kind, kw = bot_for(rng, s)
         bots.append(make_bot(kind, random.Random(seed * 7 + s), **kw))
+    actions = []
+    while not state.is_over and len(actions) < 2000:
+        seat = state.actor
+        legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+        action = str(bots[seat].choose(view(state, seat), legal))
+        state.apply(action)
+        actions.append([seat, action])
+    winner = state.outcome.winner if state.is_over else -1
+    return {"seed": seed, "players": players, "winner": winner, "actions": actions}
+
+
+def replay(family: str, game: dict) -> dict:
+    """A recorded game's rows: at every action, for the spectator and for the seat to
+    move, that viewer's features (:func:`cartagena_net.bots.value.features` on the
+    engine's view for it and the cards it saw enter hidden hands): ``{"rows":
+    [[features of each seat]...], "spectator": [bool...], "winner", "players"}``."""
+    from cartagena_net.bots.value import features
+    from cartagena_net.engine import SPECTATOR, make_game, view
+    from cartagena_net.engine.determinize import track_known
+
+    players, seed = game["players"], game["seed"]
+    preset, opts = RULES[family][seed % len(RULES[family])]
+    state = make_game(preset, players=players, **opts).new_state(seed=seed)
     viewers = [SPECTATOR, *range(players)]
     known: dict = {v: {} for v in viewers}
     told = 0
     rows, spect = [], []
-    moves = 0
-    while not state.is_over and moves < 2000:
+    for seat, action in game["actions"]:
         seen = {}
         for v in viewers:
             seen[v] = view(state, v, since=told)
             track_known(known[v], seen[v]["events"], -1 if v == SPECTATOR else v)
         told = state.event_count
-        seat = state.actor
         rows.append(features(seen[SPECTATOR], known[SPECTATOR]))
         spect.append(True)
         rows.append(features(seen[seat], known[seat]))
         spect.append(False)
-        legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
-        state.apply(bots[seat].choose(view(state, seat), legal))
-        moves += 1
-    if not state.is_over:
-        return {"rows": [], "spectator": [], "winner": -1, "players": players}
-    return {"rows": rows, "spectator": spect, "winner": state.outcome.winner,
-            "players": players}
+        state.apply(action, seat=seat)
+    if not state.is_over or state.outcome.winner != game["winner"]:
+        raise ValueError(f"game {seed} does not replay to its recorded end")
+    return {"rows": rows, "spectator": spect, "winner": game["winner"], "players": players}
+
+
+def _replayed(task: tuple) -> dict:
+    return replay(*task)
 
 
 def _numbered(task: tuple) -> tuple[int, dict]:
@@ -89,12 +113,13 @@ def _numbered(task: tuple) -> tuple[int, dict]:
     return g, play_game(family, players, seed)
 
 
-def fit(data: list[dict], hidden: int, epochs: int, seed: int, l2: float) -> dict:
+def fit(data: list[dict], hidden: int, epochs: int, seed: int, l2: float,
+        lr: float = 0.01, batch: int = 2048) -> dict:
+    """Adam on minibatches of about ``batch`` positions (each seat count in its share),
+    ``epochs`` passes over the data, the rate falling linearly to a tenth; L2 ``l2``."""
     import numpy as np
 
-    from cartagena_net.bots.value import FEATURES
-
-    f = len(FEATURES)
+    f = len(data[0]["rows"][0][0])
     rs = np.random.default_rng(seed)
     params = {"w1": rs.normal(0, 0.3, (hidden, f)), "b1": np.zeros(hidden),
               "w2": rs.normal(0, 0.3, hidden), "lin": np.zeros(f)}
@@ -107,37 +132,49 @@ def fit(data: list[dict], hidden: int, epochs: int, seed: int, l2: float) -> dic
     total = sum(len(y) for _, y in groups)
     m = {k: np.zeros_like(v) for k, v in params.items()}
     v2 = {k: np.zeros_like(v) for k, v in params.items()}
-    lr, b1, b2 = 0.01, 0.9, 0.999
-    for t in range(1, epochs + 1):
-        grads = {k: np.zeros_like(v) for k, v in params.items()}
+    b1, b2 = 0.9, 0.999
+    steps = max(1, total // batch)
+    t = 0
+    for epoch in range(1, epochs + 1):
+        perms = [rs.permutation(len(y)) for _, y in groups]
         loss = 0.0
-        for X, y in groups:
-            pre = X @ params["w1"].T + params["b1"]  # (N, n, H)
-            h = np.tanh(pre)
-            s = h @ params["w2"] + X @ params["lin"]  # (N, n)
-            s -= s.max(axis=1, keepdims=True)
-            p = np.exp(s)
-            p /= p.sum(axis=1, keepdims=True)
-            idx = np.arange(len(y))
-            loss -= np.log(p[idx, y] + 1e-12).sum()
-            g = p.copy()
-            g[idx, y] -= 1.0  # d loss / d s
-            g /= total
-            grads["w2"] += np.einsum("ns,nsh->h", g, h)
-            grads["lin"] += np.einsum("ns,nsf->f", g, X)
-            gh = g[:, :, None] * params["w2"] * (1 - h * h)  # (N, n, H)
-            grads["w1"] += np.einsum("nsh,nsf->hf", gh, X)
-            grads["b1"] += gh.sum(axis=(0, 1))
-        for k in ("w1", "w2", "lin"):
-            grads[k] += l2 * params[k]
-        for k in params:
-            m[k] = b1 * m[k] + (1 - b1) * grads[k]
-            v2[k] = b2 * v2[k] + (1 - b2) * grads[k] ** 2
-            mh = m[k] / (1 - b1 ** t)
-            vh = v2[k] / (1 - b2 ** t)
-            params[k] -= lr * mh / (np.sqrt(vh) + 1e-8)
-        if t % 200 == 0:
-            print(f"epoch {t}: log loss {loss / total:.4f}", file=sys.stderr)
+        for step in range(steps):
+            t += 1
+            rate = lr * (1 - 0.9 * t / (epochs * steps))
+            grads = {k: np.zeros_like(v) for k, v in params.items()}
+            count = 0
+            for (X, y), perm in zip(groups, perms):
+                k = len(y) * batch // total
+                pick = perm[step * k:(step + 1) * k]
+                if not len(pick):
+                    continue
+                Xb, yb = X[pick], y[pick]
+                h = np.tanh(Xb @ params["w1"].T + params["b1"])  # (B, n, H)
+                s = h @ params["w2"] + Xb @ params["lin"]  # (B, n)
+                s -= s.max(axis=1, keepdims=True)
+                p = np.exp(s)
+                p /= p.sum(axis=1, keepdims=True)
+                idx = np.arange(len(yb))
+                loss -= np.log(p[idx, yb] + 1e-12).sum()
+                g = p.copy()
+                g[idx, yb] -= 1.0  # d loss / d s
+                grads["w2"] += np.einsum("ns,nsh->h", g, h)
+                grads["lin"] += np.einsum("ns,nsf->f", g, Xb)
+                gh = g[:, :, None] * params["w2"] * (1 - h * h)  # (B, n, H)
+                grads["w1"] += np.einsum("nsh,nsf->hf", gh, Xb)
+                grads["b1"] += gh.sum(axis=(0, 1))
+                count += len(yb)
+            for k in grads:
+                grads[k] /= max(1, count)
+            for k in ("w1", "w2", "lin"):
+                grads[k] += l2 * params[k]
+            for k in params:
+                m[k] = b1 * m[k] + (1 - b1) * grads[k]
+                v2[k] = b2 * v2[k] + (1 - b2) * grads[k] ** 2
+                mh = m[k] / (1 - b1 ** t)
+                vh = v2[k] / (1 - b2 ** t)
+                params[k] -= rate * mh / (np.sqrt(vh) + 1e-8)
+        print(f"epoch {epoch}: log loss {loss / total:.4f}", file=sys.stderr)
     return {"w1": params["w1"].round(5).tolist(), "b1": params["b1"].round(5).tolist(),
             "w2": params["w2"].round(5).tolist(), "b2": 0.0,
             "lin": params["lin"].round(5).tolist()}
@@ -185,8 +222,9 @@ def main() -> int:
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 4])
     ap.add_argument("--seed", type=int, default=58)
     ap.add_argument("--hidden", type=int, default=8)
-    ap.add_argument("--epochs", type=int, default=1500)
+    ap.add_argument("--epochs", type=int, default=10, help="passes over the data")
     ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--hold", type=float, default=0.2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--cache", help="a file of the games, one a line (kept and added to)")
@@ -210,15 +248,21 @@ def main() -> int:
         for g, d in pool.imap_unordered(_numbered, tasks):
             done[g] = d
             if out is not None:
-                out.write(json.dumps({"game": g, **d}) + "\n")
+                out.write(json.dumps({"game": g, **d}, separators=(",", ":")) + "\n")
                 out.flush()
     if out is not None:
         out.close()
-    data = [done[g] for g in range(args.games) if done[g]["winner"] >= 0]
+    for g in range(args.games):
+        if "actions" not in done[g] or done[g]["seed"] != args.seed * 1_000_003 + g:
+            raise SystemExit(f"{cache}: game {g} has no actions of seed {args.seed} "
+                             "(a cache of an earlier version or seed): make it anew")
+    games = [done[g] for g in range(args.games) if done[g]["winner"] >= 0]
     made = time.perf_counter() - start
+    with multiprocessing.Pool(args.workers) as pool:  # every viewer's rows, replayed
+        data = pool.map(_replayed, [(args.family, g) for g in games], chunksize=8)
     cut = int(len(data) * (1 - args.hold))
     train, test = data[:cut], data[cut:]
-    weights = fit(train, args.hidden, args.epochs, args.seed, args.l2)
+    weights = fit(train, args.hidden, args.epochs, args.seed, args.l2, args.lr)
     model = {"name": args.family, "features": list(FEATURES), **weights}
     figures = held_out(model, test)
     fitted = held_out(model, train)

@@ -93,3 +93,21 @@ def test_a_finished_game_is_certain_and_a_model_of_other_features_is_refused():
     with pytest.raises(ValueError, match="features"):
         value.Model({"name": "x", "features": ["togo"], "w1": [], "b1": [], "w2": [],
                      "lin": []})
+
+
+def test_the_race_features_read_retreats_and_the_cards_still_needed():
+    state = make_game("jamaica", players=2).new_state(seed=3)
+    seen = view(state, SPECTATOR)
+    col = {name: k for k, name in enumerate(value.FEATURES)}
+    # seat 0: two pirates on space 5 and one on 9; seat 1: one on 7, the rest at the start
+    ahead = dict(seen, seats=[dict(seen["seats"][0], pirates=[5, 5, 9, 30, 33, 36]),
+                              dict(seen["seats"][1], pirates=[0, 0, 0, 0, 0, 7])])
+    rows = value.features(ahead)
+    # seat 0's pirate on 9 would go back to 7 (one pirate); its pirates on 5 have none
+    assert rows[0][col["draw"]] == 0.5 and rows[0][col["draw_back"]] == 2 / 12
+    # seat 1's pirate on 7 would go back to 5, where two stand: two cards
+    assert rows[1][col["draw"]] == 1.0 and rows[1][col["draw2_back"]] == 2 / 12
+    assert rows[0][col["cards"]] < rows[1][col["cards"]]
+    assert rows[0][col["need_lead"]] < 0 < rows[1][col["need_lead"]]
+    assert rows[0][col["rank"]] == 0 and rows[1][col["rank"]] == 1
+    assert rows[1][col["at_start"]] == 5 / 6 and rows[0][col["front"]] == 1 / 37
