@@ -28,6 +28,12 @@ certainty). Prints one JSON line.
 
     nice python3 tests/benchmarks/bench_live_chances.py --games 80 --positions 4
     nice python3 tests/benchmarks/bench_live_chances.py --rules studiogiochi-2017:magic=true
+
+The search bots think for 0.05 s, so the games themselves change with the machine's load
+(one seed's Brier moved from 0.125 to 0.143 between two days). To compare two value
+models, score both on the same games: ``--games-file F`` writes the games' actions to F
+after they are played, and replays them from F (no bots) when F exists; run it once with
+each model's code, e.g. ``--games 80 --positions 0 --seed 23 --games-file /tmp/g23.jsonl``.
 """
 from __future__ import annotations
 
@@ -45,8 +51,10 @@ from tests.benchmarks.bench_review import score
 
 
 def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
-             budget: float | None, last: int = 12) -> dict[str, list]:
-    """One game to its end, then both estimates at ``positions`` random moments."""
+             budget: float | None, last: int = 12,
+             moves: list[str] | None = None) -> dict[str, list]:
+    """One game to its end, then both estimates at ``positions`` random moments
+    (``moves``: the game's actions, replayed instead of the bots' choices)."""
     from cartagena_net.bots import value
     from cartagena_net.bots.coach import live_chances
     from cartagena_net.bots.kinds import make_bot
@@ -65,6 +73,7 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
     known: dict[int, list[str]] = {}
     told = 0
     snapshots = []
+    played: list[str] = []
     while not state.is_over:
         seen = view(state, SPECTATOR, since=told)
         track_known(known, seen["events"], -1)
@@ -73,11 +82,16 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
         snapshots.append((state.copy(events=True), seen, {s: list(c) for s, c in known.items()},
                           value.chances(seen, known)))
         seat = state.actor
-        legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
-        state.apply(bots[seat].choose(view(state, seat), legal))
+        if moves is not None:
+            action = moves[len(played)]
+        else:
+            legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+            action = bots[seat].choose(view(state, seat), legal)
+        state.apply(action)
+        played.append(str(action))
     winner = state.outcome.winner
     out: dict[str, list] = {"live": [], "review": [], "playouts": [], "model": [],
-                            "model_all": [], "steps": []}
+                            "model_all": [], "steps": [], "moves": played}
     estimates = [snap[3] for snap in snapshots]
     if estimates[0] is not None:  # as the room shows them: each moved half way (smoothed)
         shown: list[list[float]] = []
@@ -130,12 +144,30 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--last", type=int, default=12,
                     help="actions before the win left out of the steadiness")
+    ap.add_argument("--games-file", type=Path,
+                    help="the games' actions: written after they are played, replayed "
+                         "when the file exists (two models scored on the same games)")
     args = ap.parse_args()
     start = time.perf_counter()
-    jobs = [(job, (args.rules, args.players, args.seed * 100_003 + g, args.positions,
-                   args.playouts, args.budget or None, args.last))
-            for g in range(args.games)]
+    seeds = [args.seed * 100_003 + g for g in range(args.games)]
+    recorded: dict[int, list[str]] = {}
+    if args.games_file is not None and args.games_file.exists():
+        for line in args.games_file.read_text().splitlines():
+            game = json.loads(line)
+            if (game["rules"], game["players"]) == (args.rules, args.players):
+                recorded[game["seed"]] = game["moves"]
+        missing = [s for s in seeds if s not in recorded]
+        if missing:
+            ap.error(f"{args.games_file} lacks {len(missing)} of these games "
+                     "(its rules, players and seeds are another run's)")
+    jobs = [(job, (args.rules, args.players, seed, args.positions, args.playouts,
+                   args.budget or None, args.last, recorded.get(seed)))
+            for seed in seeds]
     answers = run_jobs(jobs, args.workers)
+    if args.games_file is not None and not recorded:
+        args.games_file.write_text("".join(
+            json.dumps({"rules": args.rules, "players": args.players, "seed": seed,
+                        "moves": a["moves"]}) + "\n" for seed, a in zip(seeds, answers)))
     live = [p for a in answers for p in a["live"]]
     rev = [p for a in answers for p in a["review"]]
     done = [n for a in answers for n in a["playouts"]]
@@ -152,6 +184,7 @@ def main() -> int:
         "model": score(model, args.players) if model else None,
         "model_all": score(model_all, args.players) if model_all else None,
         "steady": steadiness(steps),
+        "replayed": bool(recorded),
         "seconds": round(time.perf_counter() - start, 1)}))
     return 0
 
