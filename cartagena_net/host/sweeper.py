@@ -40,9 +40,9 @@ log = Logger(namespace="cartagena.host.sweeper")
 AFTER = 0.5  # seconds after a table goes before what it held is collected
 
 
-@functools.cache
-def _libc_trim() -> Any:
-    """glibc's ``malloc_trim`` (None elsewhere: macOS, Windows, musl), looked up once."""
+def _glibc(name: str, *argtypes: str) -> Any:
+    """glibc's function ``name``, taking the ctypes types named and giving an int (None
+    elsewhere: macOS, Windows, musl)."""
     import sys
 
     if not sys.platform.startswith("linux"):
@@ -50,12 +50,18 @@ def _libc_trim() -> Any:
     try:
         import ctypes
 
-        trim = ctypes.CDLL("libc.so.6").malloc_trim
+        function = getattr(ctypes.CDLL("libc.so.6"), name)
     except (OSError, AttributeError):
         return None
-    trim.argtypes = [ctypes.c_size_t]
-    trim.restype = ctypes.c_int
-    return trim
+    function.argtypes = [getattr(ctypes, t) for t in argtypes]
+    function.restype = ctypes.c_int
+    return function
+
+
+@functools.cache
+def _libc_trim() -> Any:
+    """glibc's ``malloc_trim``, looked up once (None elsewhere)."""
+    return _glibc("malloc_trim", "c_size_t")
 
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameters (malloc.h)
@@ -67,18 +73,9 @@ HEAPS = 2  # the heaps (arenas) a host's threads share
 def tune_allocator() -> bool:
     """Set glibc's allocator for a long-running host (see the module's text); False
     where the C library is not glibc (nothing to do)."""
-    import sys
-
-    if not sys.platform.startswith("linux"):
+    mallopt = _glibc("mallopt", "c_int", "c_int")
+    if mallopt is None:
         return False
-    try:
-        import ctypes
-
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt.restype = ctypes.c_int
     return all([mallopt(M_MMAP_THRESHOLD, MMAP_FROM), mallopt(M_ARENA_MAX, HEAPS)])
 
 
