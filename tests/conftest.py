@@ -11,6 +11,7 @@ meet each other's folders.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -52,6 +53,25 @@ def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     i18n.set_language("en")
     yield
     i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def shared_loop_without_a_terminal_s_handler() -> Iterator[None]:
+    """The tests' one asyncio loop (``tests.twisted_loop``) starts and ends each test with
+    asyncio's own exception handler. A terminal client's app (prompt_toolkit) installs
+    its handler while it runs and puts the one before back when it ends: an app that a
+    test left unfinished kept its handler on the loop for the next tests of that worker,
+    where each error on the loop (a full disk's, on purpose) made it ask for Enter on a
+    terminal there is not, fail and ask again: 3,492 times in one browser seat's test,
+    which starved the host it served and timed out."""
+    def reset() -> None:
+        shared = sys.modules.get("tests.twisted_loop")
+        if shared is not None:
+            shared.loop().set_exception_handler(None)
+
+    reset()
+    yield
+    reset()
 
 
 @pytest.fixture(autouse=True)
