@@ -59,11 +59,13 @@ def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def shared_loop_without_a_terminal_s_handler() -> Iterator[None]:
     """The tests' one asyncio loop (``tests.twisted_loop``) starts and ends each test with
     asyncio's own exception handler. A terminal client's app (prompt_toolkit) installs
-    its handler while it runs and puts the one before back when it ends: an app that a
-    test left unfinished kept its handler on the loop for the next tests of that worker,
-    where each error on the loop (a full disk's, on purpose) made it ask for Enter on a
-    terminal there is not, fail and ask again: 3,492 times in one browser seat's test,
-    which starved the host it served and timed out."""
+    its handler while it runs and puts back the one it found when it ends; a test with
+    two clients on the loop (two apps: a player and a watcher, two clients of one user)
+    that end in the order they began leaves the first app's handler installed: the
+    second puts it back. For the next tests of that worker each error on the loop (a
+    full disk's, on purpose) then made it ask for Enter on a terminal there is not, fail
+    and ask again: 3,492 times in one browser seat's test, which starved the host it
+    served and timed out. (A real client is one app in its process.)"""
     def reset() -> None:
         shared = sys.modules.get("tests.twisted_loop")
         if shared is not None:
