@@ -197,7 +197,7 @@ class Evening:
     def _update(self) -> None:
         """Count out the five minutes that ended too long ago, publish the rows, and set
         the timer for the next to go."""
-        from cartagena_net.records.format import ranked_rows
+        from cartagena_net.records.format import add_rows, ranked_rows
 
         now = self.host.reactor.seconds()
         gone = [b for b in self._buckets if (b + 1) * BUCKET + EVENING <= now]
@@ -206,7 +206,7 @@ class Evening:
                 del self._buckets[b]
             self._counts = {}
             for rows in self._buckets.values():
-                _add_rows(self._counts, rows)
+                add_rows(self._counts, rows)
         rows = ranked_rows(self._counts)
         self.rows = [{"player": r["player"][:32], "bot": r["bot"], "games": r["games"],
                       "wins": r["wins"], "places": r["places"][:16]} for r in rows[:32]]
@@ -215,22 +215,6 @@ class Evening:
         if self._buckets:
             first = (min(self._buckets) + 1) * BUCKET + EVENING
             self._expiry = self.host.reactor.callLater(max(0.0, first - now), self._update)
-
-
-def _add_rows(total: dict[tuple[bool, str], dict[str, Any]],
-              rows: dict[tuple[bool, str], dict[str, Any]]) -> None:
-    """Add scoreboard ``rows`` (``format.tally``'s) into ``total``."""
-    for key, r in rows.items():
-        t = total.get(key)
-        if t is None:
-            total[key] = {**r, "places": list(r["places"])}
-            continue
-        for field in ("games", "wins", "unfinished"):
-            t[field] += r[field]
-        places = t["places"]
-        places += [0] * (len(r["places"]) - len(places))
-        for i, n in enumerate(r["places"]):
-            places[i] += n
 
 
 def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[str, Any]]]:

@@ -631,6 +631,26 @@ def tally(rows: dict[tuple[bool, str], dict[str, Any]], record: dict[str, Any],
     return touched if out is not None else []
 
 
+def add_rows(total: dict[tuple[bool, str], dict[str, Any]],
+             rows: dict[tuple[bool, str], dict[str, Any]]) -> None:
+    """Add the scoreboard ``rows`` of some games (:func:`tally`'s) into ``total``, as if
+    those games were tallied into it (the evening's scoreboard adds up its five-minute
+    blocks so)."""
+    for key, r in rows.items():
+        t = total.get(key)
+        if t is None:
+            total[key] = {**r, "places": list(r["places"])}
+            continue
+        for field in ("games", "wins", "unfinished"):
+            t[field] += r[field]
+        if "hinted" in r:
+            t["hinted"] = t.get("hinted", 0) + r["hinted"]
+        places = t["places"]
+        places += [0] * (len(r["places"]) - len(places))
+        for i, n in enumerate(r["places"]):
+            places[i] += n
+
+
 def ranked_rows(rows: dict[tuple[bool, str], dict[str, Any]]) -> list[dict[str, Any]]:
     """A scoreboard's rows in order: most wins first, then most games, people before
     bots, then by name."""

@@ -304,3 +304,32 @@ def test_a_rating_rises_with_wins_against_the_same_players():
                for k in (1, 3, 6)]
     assert ratings[0]["ann"] > 0 > ratings[0]["bob"]
     assert ratings[0]["ann"] < ratings[1]["ann"] < ratings[2]["ann"]
+
+
+def test_rows_added_up_are_the_rows_of_all_their_games_tallied_at_once():
+    """The evening's scoreboard adds up blocks of games' rows (``add_rows``): the same
+    rows as tallying every game into one, hinted games and unfinished ones included."""
+    rng = random.Random(7)
+    people = [fmt.player(0, "red", n) for n in ("ann", "bob", "cy")] + [
+        fmt.player(0, "red", "Anne Bonny", bot="greedy")]
+    games = []
+    for n in range(40):
+        seats = rng.randint(2, 4)
+        players = [dict(rng.choice(people), seat=s) for s in range(seats)]
+        ranking = list(range(seats))
+        rng.shuffle(ranking)
+        games.append({"players": players, "hinted": [0] if n % 3 == 0 else [],
+                      "outcome": None if n % 7 == 0 else
+                      {"winner": ranking[0], "ranking": ranking}})
+    whole: dict = {}
+    for g in games:
+        fmt.tally(whole, g)
+    total: dict = {}
+    for block in (games[:13], games[13:14], games[14:]):
+        rows: dict = {}
+        for g in block:
+            fmt.tally(rows, g)
+        fmt.add_rows(total, rows)
+    assert total == whole
+    assert any(r.get("hinted") for r in whole.values())
+    assert any(r["unfinished"] for r in whole.values())
