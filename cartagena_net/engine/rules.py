@@ -36,6 +36,8 @@ ask for, once per game.
 """
 from __future__ import annotations
 
+import weakref
+
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import IllegalActionError
@@ -119,7 +121,11 @@ class Variant:
     swept = False
 
     def __init__(self, game: Any) -> None:
-        self.game = game
+        # The game by a weak proxy: the game keeps its rules (``Game.rules``), which keep
+        # their variants, so a strong reference back would make a cycle, and every game
+        # with its action tables would wait for the garbage collector's oldest
+        # generation instead of going when its last state and table let it go.
+        self.game = weakref.proxy(game)
 
     def setup(self, state: State) -> None:
         """A new game (or a set-up position): initialise ``state.extra`` entries."""

@@ -276,7 +276,7 @@ class HostService(Service):
         if self.web is not None:  # its web watchers are told the table is gone
             self.web.table_removed(table.id)
         self.lobby_changed()
-        self.sweeper.soon()  # the table and its Game hold each other: collected
+        self.sweeper.soon()  # the table and its parts hold each other: collected
         log.info("table {id} removed: nobody is left at it", id=table.id)
 
     def notices(self) -> list[dict[str, Any]]:

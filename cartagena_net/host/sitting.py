@@ -297,11 +297,7 @@ class Sitting:
             s.index = i
         t.seats = order
         t.options = options
-        if game is not t.game:  # the Game before goes with its cycles: collected soon
-            sweeper = getattr(t.host, "sweeper", None)
-            if sweeper is not None:
-                sweeper.soon()
-        t.game = game
+        t.game = game  # the Game before goes with its last state (it holds no cycle)
         t.owner = owner.index if owner is not None else None
         for s in moved:  # players are told their new seat numbers with ``joined``
             if s.conn is not None:

@@ -1,15 +1,16 @@
 """What a table leaves when it goes is freed at once, not minutes later.
 
-A table and the engine's ``Game`` it plays hold each other through cycles (the table's
-parts reach back to it; the game's rules reach back to the game), so when a table goes
-(or plays again with other colours: another ``Game``) Python's reference counting
-cannot free them: they wait for the garbage collector's oldest generation, which runs
-only once a quarter as many objects as it already holds have come. Game after game a
-host so let tens of thousands of small objects (a game's action tables, a table's state,
-bots, seats) pile up, several tables' worth, and freed them all at once; the memory
-pages they had filled were by then shared with objects that stay (the evening's scores,
-new tables, connections), so the process grew by the size of those peaks, game upon
-game (issue 62; ``tests/benchmarks/bench_long_evening.py``).
+A table and its parts hold each other through cycles (the table's parts reach back to
+it), so when a table goes Python's reference counting cannot free it: it waits for
+the garbage collector's oldest generation, which runs only once a quarter as many
+objects as it already holds have come. Game after game a host so let tens of thousands
+of small objects (a table's state, bots, seats, and the engine's ``Game`` with its
+action tables, which it alone held) pile up, several tables' worth, and freed them all
+at once; the memory pages they had filled were by then shared with objects that stay
+(the evening's scores, new tables, connections), so the process grew by the size of
+those peaks, game upon game (issue 62; ``tests/benchmarks/bench_long_evening.py``).
+(A ``Game`` itself holds no cycle: its variants reach it by a weak proxy, so the one a
+play again with other colours leaves goes at once, with no collection.)
 
 :class:`Sweeper` collects once, shortly after a table goes (``soon``; one collection
 for the tables that go together), so that what the table held is freed while it is
