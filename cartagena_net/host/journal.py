@@ -114,9 +114,12 @@ def journal_path(state_dir: str | os.PathLike[str], table_id: int) -> Path:
     return Path(state_dir) / f"table-{table_id}.journal"
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once
+
+
 def encode_record(record: dict[str, Any]) -> bytes:
     """One journal line: CRC32 of the JSON, a space, the JSON, a newline."""
-    body = json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    body = _COMPACT(record).encode("utf-8")
     return b"%08x %s\n" % (zlib.crc32(body), body)
 
 

@@ -199,15 +199,13 @@ class Viewers:
         # "seats" comes first after the head, then the rest ("viewer", "magic").
         public = shared["seats"]
         seats = v.pop("seats")
-        mine = []
+        mine = faces.get("public")
+        if mine is None:  # every seat's public face, encoded once a broadcast
+            mine = faces["public"] = [self._face(i, f) for i, f in enumerate(public)]
+        mine = list(mine)
         for i, f in enumerate(seats):
-            if f is public[i]:
-                data = faces.get(i)
-                if data is None:
-                    data = faces[i] = self._face(i, f)
-            else:
-                data = self._face(("own", i), f)
-            mine.append(data)
+            if f is not public[i]:  # its own (with its hand), for it alone
+                mine[i] = self._face(("own", i), f)
         return encode_frame_nested(wire, "view", head[0] + pack_array_entry("seats", mine),
                                    head[1] + 1, v, more=told, more_count=2)
 
@@ -279,7 +277,8 @@ class Viewers:
         t.coach.follow(shared)  # what each viewer was told, before the state forgets it
         sent = state.event_count
         game.sent(sent)
-        state.forget_events(sent - RECENT_EVENTS)  # nothing older is resent
+        if sent - state.events_base >= 2 * RECENT_EVENTS:  # nothing older is resent:
+            state.forget_events(sent - RECENT_EVENTS)  # forgotten twenty at a time
         for then in self.after_broadcast:
             then()
 

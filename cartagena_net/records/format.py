@@ -208,8 +208,8 @@ def utc_text(seconds: float) -> str:
 def dumps(record: dict[str, Any]) -> bytes:
     """The record as UTF-8 JSON (one key a line at the top, moves one a line)."""
     head = {k: v for k, v in record.items() if k != "moves"}
-    lines = [json.dumps(m, ensure_ascii=False, separators=(",", ":"))
-             for m in record.get("moves") or ()]
+    compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    lines = [compact(m) for m in record.get("moves") or ()]
     body = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
     moves = ",\n  ".join(lines)
     text = f'{body},\n "moves": [\n  {moves}\n ]\n}}\n' if lines else \
