@@ -13,7 +13,11 @@ def test_idle_jobs_take_only_an_idle_worker_and_never_wait():
     thinker = Thinker(reactor, workers=2)
     try:
         async def go():
-            assert thinker.run_idle(_sleep_then, 0, 1) is not None  # a worker starts
+            first = thinker.run_idle(_sleep_then, 0, 1)  # a worker starts
+            assert first is not None
+            # Its answer is awaited: a worker's start can take longer than the next
+            # two jobs on a loaded machine, and it holds the idle share until then.
+            assert await wait(first) == 1
             assert [await wait(thinker.run(_sleep_then, 0.2, i)) for i in (2, 3)] == [2, 3]
             d = thinker.run_idle(_sleep_then, 0.3, 4)
             assert d is not None and thinker.waiting() == 0  # it runs at once
