@@ -296,6 +296,9 @@ def main() -> int:
                     metavar=("GAMES", "SEATS"),
                     help="in training, the share of the games whose seats are all "
                          "unknown, and of the other games' seats")
+    ap.add_argument("--compare", metavar="MODEL",
+                    help="another model file (e.g. the one before) scored on the same "
+                         "held-out games")
     ap.add_argument("--play-only", action="store_true",
                     help="play the games into --cache and stop (no fit)")
     args = ap.parse_args()
@@ -357,6 +360,8 @@ def main() -> int:
     figures = held_out(model, test)
     blind = held_out(model, test, blind=True)
     fitted = held_out(model, train)
+    other = (held_out(json.loads(Path(args.compare).read_text()), test)
+             if args.compare else None)
     model["meta"] = {
         "trained_by": "tests/benchmarks/train_value.py",
         "command": " ".join(["train_value.py", *sys.argv[1:]]),
@@ -370,6 +375,8 @@ def main() -> int:
                 f"in {args.unknown[0]:.0%} of the training games and {args.unknown[1]:.0%} "
                 "of the other games' seats",
         "held_out": figures, "held_out_unknown": blind, "train": fitted}
+    if other is not None:
+        model["meta"]["compared"] = {"model": Path(args.compare).name, "held_out": other}
     out = Path(args.out) if args.out else (ROOT / "cartagena_net" / "bots" / "models"
                                            / f"{args.family}.json")
     out.write_text(json.dumps(model, separators=(",", ":")) + "\n")
@@ -377,6 +384,7 @@ def main() -> int:
                       "games": len(train) + len(test),
                       "positions": sum(len(d["rows"]) for d in train + test),
                       "held_out": figures, "held_out_unknown": blind, "train": fitted,
+                      "compared": other,
                       "games_seconds": round(made, 1),
                       "seconds": round(time.perf_counter() - start, 1), "out": str(out)}))
     return 0
