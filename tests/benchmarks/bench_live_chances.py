@@ -16,7 +16,10 @@ and, at every position of every game, the value model's (:mod:`cartagena_net.bot
 what the host's room shows where a model serves the rules) from the same spectator's view
 and knowledge, smoothed as the room shows it (``value.smoothed``: each estimate moves
 the last one half way). ``live`` is the playout estimate (``model=False``); ``model`` the model's
-at the same moments; ``model_all`` the model's at every position.
+at the same moments; ``model_all`` the model's at every position. The model is told who
+plays each seat, as a lobby lists it to everyone (``value.seat_kind``: the greedy and
+searching seats the seed gives, the same when replayed from a file; ``--blind``: told
+nothing, as before it could be).
 
 Each (prediction, did that seat win) pair is scored: the Brier score, its ratio to the
 uniform guess's, and the expected calibration error over ten bins of 0.1 (with each bin's
