@@ -63,11 +63,13 @@ def view_chances(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | N
 
 def live_chances(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None,
                  playouts: int = LIVE_PLAYOUTS, seed: int = 0,
-                 budget: float | None = None, model: bool = True) -> dict[str, Any]:
+                 budget: float | None = None, model: bool = True,
+                 kinds: Sequence[str] | None = None) -> dict[str, Any]:
     """The room's job: ``{"chances": [...], "playouts": n, "cpu": seconds}`` from a
     spectator's view ``seen``; at most ``budget`` seconds (then fewer playouts). Where a
     value model serves the rules (and ``model``), its chances (``"model"``: its name;
-    no playouts)."""
+    no playouts), knowing who plays each seat (``kinds``: the lobby's, as
+    :func:`cartagena_net.bots.value.seat_kind` reads it; None: nobody said)."""
     if seen.get("viewer") != "spectator":
         raise ValueError("the room's chances are made from a spectator's view only")
     began = time.process_time()
@@ -76,7 +78,7 @@ def live_chances(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | N
 
         learnt = value.model_for(seen)
         if learnt is not None:
-            got = value.chances(seen, known, learnt) or []
+            got = value.chances(seen, known, learnt, kinds) or []
             return {"chances": [round(p, 4) for p in got], "playouts": 0,
                     "model": learnt.name, "cpu": round(time.process_time() - began, 4)}
     deadline = None if budget is None else time.monotonic() + budget
@@ -91,11 +93,12 @@ def live_chances(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | N
 def hint_job(seen: Mapping[str, Any], legal: Sequence[str],
              known: Mapping[int, Sequence[str]] | None, level: str | None = None,
              think: float | None = None, seed: int = 0, deadline: bool = True,
-             **search: Any) -> tuple[Any, tuple]:
+             kinds: Sequence[str] | None = None, **search: Any) -> tuple[Any, tuple]:
     """``(hint, arguments)``: the job that answers a hint request, the search configured
     exactly as the table's ``ismcts`` bots are (``level`` or ``think``; ``search`` passes
     further :class:`~cartagena_net.bots.ismcts.SearchConfig` fields, e.g. for tests).
-    ``deadline``: the answer is due ``think`` seconds from now, however long it waits."""
+    ``deadline``: the answer is due ``think`` seconds from now, however long it waits.
+    ``kinds``: who plays each seat, for the chance the hint quotes (:func:`chance_after`)."""
     from cartagena_net.bots.kinds import IsmctsBot
 
     search.setdefault("keep", False)  # a hint's tree serves no next search
@@ -106,14 +109,16 @@ def hint_job(seen: Mapping[str, Any], legal: Sequence[str],
     quiet = dict(seen, events=[])  # what it watched is in ``known`` already
     _, args = bot.job(quiet, list(legal), deadline=deadline)
     _, legal_, known_, config, seed_, _ = args
-    return hint, (dict(seen), legal_, known_, config, seed_)
+    return hint, (dict(seen), legal_, known_, config, seed_,
+                  None if kinds is None else list(kinds))
 
 
 def hint(seen: Mapping[str, Any], legal: Sequence[str],
          known: Mapping[int, Sequence[str]] | None, config: Mapping[str, Any],
-         seed: int) -> dict[str, Any]:
+         seed: int, kinds: Sequence[str] | None = None) -> dict[str, Any]:
     """The bot's move for the seat whose view ``seen`` is, and why:
-    ``{"action", "why": {"kind", ...fields}, "reason": English line}``."""
+    ``{"action", "why": {"kind", ...fields}, "reason": English line}`` (``kinds``: who
+    plays each seat, for the chances it quotes)."""
     from cartagena_net.bots.ismcts import search
 
     legal = [a for a in legal if a != "undo"]
@@ -122,7 +127,7 @@ def hint(seen: Mapping[str, Any], legal: Sequence[str],
     result = search(seen, legal, known, dict(config), seed)
     action = result.action
     why = reason(seen, known, action, legal)
-    why.update(words(seen, known, action))
+    why.update(words(seen, known, action, kinds=kinds))
     return {"action": action, "why": why, "reason": say(why, action)}
 
 
@@ -149,18 +154,19 @@ def _number(seen: Mapping[str, Any], seat: int, pos: int) -> int | None:
 
 
 def chance_after(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None,
-                 action: str) -> tuple[float, float] | None:
+                 action: str, kinds: Sequence[str] | None = None
+                 ) -> tuple[float, float] | None:
     """The seat's chance of winning now and after ``action``, by the value model from
-    the seat's own view (:func:`cartagena_net.bots.value.action_values`); None where no
-    model serves the rules."""
+    the seat's own view (:func:`cartagena_net.bots.value.action_values`) and who plays
+    each seat (``kinds``); None where no model serves the rules."""
     from cartagena_net.bots import value
 
     model = value.model_for(seen)
     me = seen.get("viewer")
     if model is None or not isinstance(me, int):
         return None
-    before = model.chances(value.features(seen, known))[me]
-    after = value.action_values(seen, known, [action], model).get(action)
+    before = model.chances(value.features(seen, known, kinds))[me]
+    after = value.action_values(seen, known, [action], model, kinds=kinds).get(action)
     return None if after is None else (before, after)
 
 
@@ -169,12 +175,14 @@ def _said(key: str, **args: Any) -> dict[str, Any]:
 
 
 def words(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None,
-          action: str, chances: bool = True) -> dict[str, Any]:
+          action: str, chances: bool = True, kinds: Sequence[str] | None = None
+          ) -> dict[str, Any]:
     """The move ``action`` as the screens say it, as data: ``move`` (a reason's key and
     its fields: the card, the pirate's number as the screens show it, from where to
     where, what it draws), ``also`` (why, when the move alone does not say it) and the
     seat's chance of winning ``before`` and ``after`` it, in percent, where a value model
-    serves the rules. Each client words them (``hint_text``)."""
+    serves the rules (``kinds``: who plays each seat). Each client words them
+    (``hint_text``)."""
     me = seen["viewer"]
     out: dict[str, Any] = {}
     w = action.split()
@@ -258,7 +266,7 @@ def words(seen: Mapping[str, Any], known: Mapping[int, Sequence[str]] | None,
         if best is not None and spaces:
             out["also"] = _said("hint-keep", card=best, spaces=spaces)
     try:
-        change = chance_after(seen, known, action) if chances else None
+        change = chance_after(seen, known, action, kinds) if chances else None
     except Exception:  # noqa: BLE001 - the chance is a courtesy too
         change = None
     if change is not None:

@@ -64,22 +64,25 @@ def state_at(record: Mapping[str, Any], k: int) -> Any:
     raise ValueError(f"the record has {len(record['moves'])} actions, not {k}")
 
 
-def chances(state: Any, playouts: int, rng: random.Random) -> list[float]:
+def chances(state: Any, playouts: int, rng: random.Random,
+            kinds: Sequence[str] | None = None) -> list[float]:
     """Each seat's chance of winning from ``state`` as a spectator sees it (the same
     estimator as the room's live chances: the value model where one serves the rules,
-    :mod:`cartagena_net.bots.value`; else :func:`cartagena_net.bots.coach.view_chances`)."""
+    :mod:`cartagena_net.bots.value`, knowing who played each seat, ``kinds``; else
+    :func:`cartagena_net.bots.coach.view_chances`)."""
     from cartagena_net.bots import value
 
     seen = view(state, SPECTATOR, since=0)
     known = track_known({}, seen.get("events") or (), -1)
-    got = value.chances(seen, known)
+    got = value.chances(seen, known, kinds=kinds)
     if got is not None:
         return [round(p, 4) for p in got]
     return view_chances(seen, known, playouts, rng)[0]
 
 
 def model_move(seen: Mapping[str, Any], known: Any, legal: Sequence[str], played: str,
-               iterations: int, rng: random.Random, model: Any) -> dict[str, Any]:
+               iterations: int, rng: random.Random, model: Any,
+               kinds: Sequence[str] | None = None) -> dict[str, Any]:
     """The bot's view of a move by the value model (:func:`bot_move` where a model
     serves the rules): every legal move valued by the seat's chance after it
     (:func:`cartagena_net.bots.value.action_values`: the same view, the same values);
@@ -90,7 +93,7 @@ def model_move(seen: Mapping[str, Any], known: Any, legal: Sequence[str], played
     from cartagena_net.bots import value
     from cartagena_net.bots.coach import words
 
-    values = value.action_values(seen, known, legal, model)
+    values = value.action_values(seen, known, legal, model, kinds=kinds)
     if played not in values:
         return {"best": None, "loss": None}
     top = max(values.values())
@@ -118,7 +121,7 @@ TIE = 0.0005  # moves whose chances after are this near are as good as each othe
 
 
 def bot_move(state: Any, played: str, iterations: int, playouts: int,
-             rng: random.Random) -> dict[str, Any]:
+             rng: random.Random, kinds: Sequence[str] | None = None) -> dict[str, Any]:
     """What the search would play for the seat to act in ``state``, and what the move
     ``played`` there cost: the seat's chance of winning after the bot's move less its
     chance after the move played, both estimated from the seat's own view by the same
@@ -136,7 +139,7 @@ def bot_move(state: Any, played: str, iterations: int, playouts: int,
 
     model = value.model_for(seen)
     if model is not None:
-        return model_move(seen, known, legal, played, iterations, rng, model)
+        return model_move(seen, known, legal, played, iterations, rng, model, kinds)
     # The whole count, as the method says: a review waits for no one (settle=0).
     result = search(seen, legal, known, {"think": 1e9, "iterations": iterations, "settle": 0.0},
                     rng.getrandbits(63))
@@ -166,11 +169,15 @@ def _play_out(s: Any, rng: random.Random) -> None:
 
 def position(record: Mapping[str, Any], k: int, playouts: int = PLAYOUTS,
              iterations: int = SEARCH, seed: int = 0) -> dict[str, Any]:
-    """One job: the chances after ``k`` actions, and the bot's view of action ``k + 1``."""
+    """One job: the chances after ``k`` actions, and the bot's view of action ``k + 1``
+    (the value model knowing who played each seat: the record's players, each a person
+    or a bot of a kind, as the lobby listed them)."""
+    from cartagena_net.bots import value
+
     rng = random.Random(seed)
     state = state_at(record, k)
-    out: dict[str, Any] = {"k": k, "chances": chances(state, playouts, rng)}
-    from cartagena_net.bots import value
+    kinds = [value.seat_kind(p) for p in record.get("players") or ()]
+    out: dict[str, Any] = {"k": k, "chances": chances(state, playouts, rng, kinds)}
 
     model = value.model_for(view(state, SPECTATOR))
     if model is not None:
@@ -179,7 +186,7 @@ def position(record: Mapping[str, Any], k: int, playouts: int = PLAYOUTS,
     if k < len(moves):
         played = moves[k]["action"]
         out["move"] = {"seat": moves[k]["seat"], "played": played,
-                       **bot_move(state, played, iterations, playouts, rng)}
+                       **bot_move(state, played, iterations, playouts, rng, kinds)}
     return out
 
 

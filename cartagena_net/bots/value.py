@@ -3,13 +3,15 @@
 The model reads a view (:func:`cartagena_net.engine.view` for one viewer: a spectator's
 for the room, a seat's for its hints) and the cards that viewer saw enter hidden hands
 (``known``, :func:`cartagena_net.engine.determinize.track_known`), and nothing else, so
-it can never tell what the viewer may not see. For each seat it makes the same
+it can never tell what the viewer may not see; and, where the caller says it, who plays
+each seat (``kinds``: a person, a random, greedy or searching bot, as the lobby lists it
+to everyone: :func:`seat_kind`; public data, not hidden). For each seat it makes the same
 :data:`FEATURES` (its pirates' progress, how far the cards it is known to hold take
 them, its hand's size, what a retreat would draw, the cards and actions it needs to
-bring every pirate aboard against the others', the tempo, the table), scores them by a
-tiny network shared by every seat (one hidden layer of ``tanh``), and a seat's chance of
-winning is its share of the softmax of the seats' scores: heads-up a sigmoid of the
-lead, with more seats a race. The weights were learnt from self-play games of the bots
+bring every pirate aboard against the others', the tempo, the table, who plays it),
+scores them by a tiny network shared by every seat (one hidden layer of ``tanh``), and a
+seat's chance of winning is its share of the softmax of the seats' scores: heads-up a
+sigmoid of the lead, with more seats a race. The weights were learnt from self-play games of the bots
 (``tests/benchmarks/train_value.py``, which names its data and seed) and ship as JSON in
 the package (``cartagena_net/bots/models/``), one model per family of rules: see
 :data:`FAMILIES`. A view of rules without a model gets None (the callers then use the
@@ -66,7 +68,18 @@ FEATURES = (
     "hand_reach",  # hand x reach
     "reach_unseen",  # reach weighted by the symbols of the cards not seen played
     "reach_max",  # the longest advance one card gives now, / 12
+    # who plays the seat, as the lobby lists it to everyone (:func:`seat_kind`); all 0:
+    # a person, or not known (the model learnt the mix of its games' players for that)
+    "by_random",  # a random bot
+    "by_greedy",  # a greedy bot (easy)
+    "by_search",  # a searching bot (ismcts, any level)
 )
+
+# Who plays a seat, as the model tells them apart (:func:`seat_kind`); "unknown" for a
+# person, a free seat, a stand-in bot for an absent player, or a seat nobody said.
+KINDS = ("unknown", "random", "greedy", "search")
+_KIND_COLUMN = {"random": FEATURES.index("by_random"), "greedy": FEATURES.index("by_greedy"),
+                "search": FEATURES.index("by_search")}
 
 # Which model serves which rules: (preset, magic, story) -> the model's file stem.
 FAMILIES: dict[tuple[str, bool, str], str] = {
@@ -92,14 +105,17 @@ class Model:
     __slots__ = ("b1", "b2", "lin", "meta", "name", "w1", "w2")
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        if tuple(data["features"]) != FEATURES:
+        names = tuple(data["features"])
+        if names != FEATURES[:len(names)]:
             raise ValueError("the model's features are not this version's")
+        pad = [0.0] * (len(FEATURES) - len(names))  # a model of fewer features: the rest
+        #                                             weigh nothing (who plays, unread)
         self.name = str(data["name"])
-        self.w1 = [list(map(float, row)) for row in data["w1"]]  # hidden x features
+        self.w1 = [[*map(float, row), *pad] for row in data["w1"]]  # hidden x features
         self.b1 = list(map(float, data["b1"]))
         self.w2 = list(map(float, data["w2"]))
         self.b2 = float(data.get("b2", 0.0))
-        self.lin = list(map(float, data["lin"]))  # a linear part beside the hidden layer
+        self.lin = [*map(float, data["lin"]), *pad]  # a linear part beside the hidden layer
         self.meta = dict(data.get("meta", {}))
 
     def score(self, x: Sequence[float]) -> float:
@@ -121,6 +137,23 @@ class Model:
         total = sum(weights)
         spread = SPREAD / len(weights)  # never certain before the end
         return [(1 - SPREAD) * w / total + spread for w in weights]
+
+
+def seat_kind(seat: Mapping[str, Any] | None) -> str:
+    """Who plays a seat, one of :data:`KINDS`, from public data only: a lobby's
+    ``seat-info`` (``bot``, ``level``, ``connected``: docs/protocol.md) or a record's
+    player (``kind``, ``bot``). A person, a free seat, a stand-in bot playing for an
+    absent person (``bot`` with ``connected`` false) and anything else are ``unknown``."""
+    if not isinstance(seat, Mapping) or seat.get("kind") == "human":
+        return "unknown"
+    if "connected" in seat and not seat.get("connected"):
+        return "unknown"  # a stand-in: the seat is a person's
+    bot = seat.get("bot")
+    if bot == "ismcts":
+        return "search"
+    if bot in ("random", "greedy"):
+        return str(bot)
+    return "unknown"
 
 
 def family(seen: Mapping[str, Any]) -> str | None:
@@ -215,10 +248,12 @@ def _cards_to_finish(pirates: Sequence[int], occ: list[int],
     return n
 
 
-def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None = None
-             ) -> list[list[float]]:
-    """Each seat's :data:`FEATURES` from the view ``seen`` and ``known`` (seat -> cards
-    the viewer saw enter that hidden hand). Reads nothing else."""
+def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None = None,
+             kinds: Sequence[str] | None = None) -> list[list[float]]:
+    """Each seat's :data:`FEATURES` from the view ``seen``, ``known`` (seat -> cards
+    the viewer saw enter that hidden hand) and ``kinds`` (who plays each seat, as the
+    lobby shows it to everyone: :func:`seat_kind`; None or a missing seat: unknown).
+    Reads nothing else."""
     seats = seen["seats"]
     n = len(seats)
     boat = int(seen["boat"])
@@ -326,6 +361,9 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
             size / 8 * mean_reach,
             sum(b * u for b, u in zip(best, unseen)) / usum / 12,
             max(best) / 12,
+            0.0,
+            0.0,
+            0.0,
         ])
     mean = sum(togos) / n
     for i, row in enumerate(rows):
@@ -335,6 +373,9 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
         others = [t for j, t in enumerate(needs) if j != i]
         row[29] = (needs[i] - min(others)) / 20 if others else 0.0
         row[30] = sum(1 for t in others if t < needs[i]) / max(1, n - 1)
+        column = _KIND_COLUMN.get(kinds[i]) if kinds is not None and i < len(kinds) else None
+        if column is not None:
+            row[column] = 1.0
     return rows
 
 
@@ -355,9 +396,11 @@ def smoothed(last: Sequence[float] | None, new: Sequence[float],
 
 
 def chances(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None = None,
-            model: Model | None = None) -> list[float] | None:
+            model: Model | None = None, kinds: Sequence[str] | None = None
+            ) -> list[float] | None:
     """Each seat's chance of winning from the view ``seen`` (a finished game: 1 for its
-    winner), or None when no model serves these rules."""
+    winner), or None when no model serves these rules. ``kinds``: who plays each seat
+    (:func:`seat_kind`; None: nobody said)."""
     outcome = seen.get("outcome")
     n = len(seen["seats"])
     if outcome is not None:
@@ -365,7 +408,7 @@ def chances(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None =
     model = model or model_for(seen)
     if model is None:
         return None
-    return model.chances(features(seen, known))
+    return model.chances(features(seen, known, kinds))
 
 
 SAMPLES = 8  # deals of what the viewer cannot see a move that draws is valued over
@@ -374,13 +417,15 @@ CERTAIN = frozenset(("advance", "end", "discard", "give", "keep", "stack"))
 
 def action_values(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None,
                   actions: Sequence[str], model: Model | None = None,
-                  samples: int = SAMPLES) -> dict[str, float]:
+                  samples: int = SAMPLES, kinds: Sequence[str] | None = None
+                  ) -> dict[str, float]:
     """The chance of winning of the seat whose view ``seen`` is, after each of
     ``actions`` (its own), by the model read through that seat's view of the position
     after it. A move that draws or shows cards is valued over ``samples`` deals of what
     the seat cannot see, the same deals for every move and every call (seeds 0, 1, ...):
     the same view always gives the same values. Actions that cannot be played in any
-    deal are left out; {} where no model serves the rules."""
+    deal are left out; {} where no model serves the rules. ``kinds``: who plays each
+    seat (:func:`seat_kind`)."""
     from cartagena_net.engine import RandomChance, view
     from cartagena_net.engine.determinize import Determinizer
 
@@ -404,7 +449,7 @@ def action_values(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | 
             if after.get("outcome") is not None:
                 total += 1.0 if after["outcome"]["winner"] == me else 0.0
             else:
-                total += model.chances(features(after, known))[me]
+                total += model.chances(features(after, known, kinds))[me]
             count += 1
         if count:
             out[action] = total / count

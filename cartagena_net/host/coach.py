@@ -179,6 +179,13 @@ class Coach:
         self._dirty = True
         self._try()
 
+    def kinds(self) -> list[str]:
+        """Who plays each seat, as the lobby lists it to everyone (each seat's ``bot``
+        and ``connected``: :func:`cartagena_net.bots.value.seat_kind`); a person's seat,
+        and a stand-in bot's for an absent person, is ``unknown``. Public data: the
+        engine's view stays the only filter of what is hidden."""
+        return [value.seat_kind(s.public()) for s in self.table.seats]
+
     def _finished(self) -> None:
         state = self.table.match.state
         n = state.game.players
@@ -215,7 +222,8 @@ class Coach:
         if model is not None:  # a tenth of a millisecond: every position, made now...
             self._dirty = False
             self.estimates += 1
-            chances = value.chances(seen, self.knowledge(SPECTATOR), model) or []
+            chances = value.chances(seen, self.knowledge(SPECTATOR), model,
+                                    self.kinds()) or []
             seq = self.table.match.seq
 
             def record() -> None:  # ... and sent once the broadcast (or a new watcher's
@@ -231,7 +239,8 @@ class Coach:
             self._again(self._not_before - now)
             return
         d = host.thinker.run_idle(live_chances, seen, self.knowledge(SPECTATOR),
-                                  LIVE_PLAYOUTS, self._rng.getrandbits(63), LIVE_BUDGET)
+                                  LIVE_PLAYOUTS, self._rng.getrandbits(63), LIVE_BUDGET,
+                                  True, self.kinds())
         if d is None:  # the pool is busy: never queued behind nor before a search
             self.skipped += 1
             self._again(RETRY)
@@ -301,7 +310,8 @@ class Coach:
         seen = view(table.match.state, seat)
         seen.pop("events", None)
         fn, args = hint_job(seen, legal, self.knowledge(seat), level=config.bot_level,
-                            think=config.bot_think, seed=self._rng.getrandbits(63))
+                            think=config.bot_think, seed=self._rng.getrandbits(63),
+                            kinds=self.kinds())
         entry: dict[str, Any] = {"seq": seq, "result": None, "waiters": []}
         self._hints[seat] = entry
         d = table.host.thinker.run(fn, *args, priority=HUMAN)

@@ -16,7 +16,10 @@ and, at every position of every game, the value model's (:mod:`cartagena_net.bot
 what the host's room shows where a model serves the rules) from the same spectator's view
 and knowledge, smoothed as the room shows it (``value.smoothed``: each estimate moves
 the last one half way). ``live`` is the playout estimate (``model=False``); ``model`` the model's
-at the same moments; ``model_all`` the model's at every position.
+at the same moments; ``model_all`` the model's at every position. The model is told who
+plays each seat, as a lobby lists it to everyone (``value.seat_kind``: the greedy and
+searching seats the seed gives, the same when replayed from a file; ``--blind``: told
+nothing, as before it could be).
 
 Each (prediction, did that seat win) pair is scored: the Brier score, its ratio to the
 uniform guess's, and the expected calibration error over ten bins of 0.1 (with each bin's
@@ -50,11 +53,19 @@ sys.path.insert(0, str(ROOT))
 from tests.benchmarks.bench_review import score
 
 
+def seats_of(players: int, seed: int) -> list[str]:
+    """The bot kind of each seat of the game ``seed``: greedy and ismcts, turning, the
+    first by the seed (the same when the game is replayed from a file)."""
+    kinds = ["greedy", "ismcts"] * players
+    return [kinds[(s + seed) % len(kinds)] for s in range(players)]
+
+
 def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
              budget: float | None, last: int = 12,
-             moves: list[str] | None = None) -> dict[str, list]:
+             moves: list[str] | None = None, blind: bool = False) -> dict[str, list]:
     """One game to its end, then both estimates at ``positions`` random moments
-    (``moves``: the game's actions, replayed instead of the bots' choices)."""
+    (``moves``: the game's actions, replayed instead of the bots' choices). The model
+    knows who plays each seat, as a lobby lists it (``blind``: nobody said)."""
     from cartagena_net.bots import value
     from cartagena_net.bots.coach import live_chances
     from cartagena_net.bots.kinds import make_bot
@@ -67,9 +78,11 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
     options = {k: v for k, _, v in (o.partition("=") for o in rest.split(",") if o)}
     game = make_game(preset, players=players, **options)
     state = game.new_state(seed=seed)
-    kinds = ["greedy", "ismcts"] * players
-    bots = [make_bot(kinds[(s + seed) % len(kinds)], random.Random(seed * 31 + s),
-                     think=0.05) for s in range(players)]
+    kinds = seats_of(players, seed)
+    bots = [make_bot(kinds[s], random.Random(seed * 31 + s), think=0.05)
+            for s in range(players)]
+    lobby = None if blind else [value.seat_kind({"bot": k, "connected": True})
+                                for k in kinds]
     known: dict[int, list[str]] = {}
     told = 0
     snapshots = []
@@ -80,7 +93,7 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
         told = state.event_count
         del seen["events"]
         snapshots.append((state.copy(events=True), seen, {s: list(c) for s, c in known.items()},
-                          value.chances(seen, known)))
+                          value.chances(seen, known, kinds=lobby)))
         seat = state.actor
         if moves is not None:
             action = moves[len(played)]
@@ -91,7 +104,8 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
         played.append(str(action))
     winner = state.outcome.winner
     out: dict[str, list] = {"live": [], "review": [], "playouts": [], "model": [],
-                            "model_all": [], "steps": [], "moves": played}
+                            "model_all": [], "steps": [], "moves": played, "kinds": kinds,
+                            "winner": [winner]}
     estimates = [snap[3] for snap in snapshots]
     if estimates[0] is not None:  # as the room shows them: each moved half way (smoothed)
         shown: list[list[float]] = []
@@ -107,11 +121,12 @@ def game_job(rules: str, players: int, seed: int, positions: int, playouts: int,
     for snap, seen, knew, ch in rng.sample(snapshots, min(positions, len(snapshots))):
         if ch is not None:
             out["model"] += [(p, int(s == winner)) for s, p in enumerate(ch)]
-        live = live_chances(seen, knew, playouts, rng.getrandbits(63), budget, model=False)
+        live = live_chances(seen, knew, playouts, rng.getrandbits(63), budget, model=False,
+                            kinds=lobby)
         out["playouts"].append(live["playouts"])
         out["live"] += [(p, int(s == winner)) for s, p in enumerate(live["chances"])]
         out["review"] += [(p, int(s == winner))
-                          for s, p in enumerate(chances(snap, playouts, rng))]
+                          for s, p in enumerate(chances(snap, playouts, rng, lobby))]
     return out
 
 
@@ -144,6 +159,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--last", type=int, default=12,
                     help="actions before the win left out of the steadiness")
+    ap.add_argument("--blind", action="store_true",
+                    help="the model is not told who plays each seat (as before it could be)")
     ap.add_argument("--games-file", type=Path,
                     help="the games' actions: written after they are played, replayed "
                          "when the file exists (two models scored on the same games)")
@@ -156,18 +173,23 @@ def main() -> int:
             game = json.loads(line)
             if (game["rules"], game["players"]) == (args.rules, args.players):
                 recorded[game["seed"]] = game["moves"]
+                if game.get("kinds", seats_of(args.players, game["seed"])) != seats_of(
+                        args.players, game["seed"]):
+                    ap.error(f"{args.games_file}: game {game['seed']} was played by other "
+                             "seats than this version's")
         missing = [s for s in seeds if s not in recorded]
         if missing:
             ap.error(f"{args.games_file} lacks {len(missing)} of these games "
                      "(its rules, players and seeds are another run's)")
     jobs = [(job, (args.rules, args.players, seed, args.positions, args.playouts,
-                   args.budget or None, args.last, recorded.get(seed)))
+                   args.budget or None, args.last, recorded.get(seed), args.blind))
             for seed in seeds]
     answers = run_jobs(jobs, args.workers)
     if args.games_file is not None and not recorded:
         args.games_file.write_text("".join(
             json.dumps({"rules": args.rules, "players": args.players, "seed": seed,
-                        "moves": a["moves"]}) + "\n" for seed, a in zip(seeds, answers)))
+                        "kinds": a["kinds"], "moves": a["moves"]}) + "\n"
+            for seed, a in zip(seeds, answers)))
     live = [p for a in answers for p in a["live"]]
     rev = [p for a in answers for p in a["review"]]
     done = [n for a in answers for n in a["playouts"]]
@@ -184,6 +206,9 @@ def main() -> int:
         "model": score(model, args.players) if model else None,
         "model_all": score(model_all, args.players) if model_all else None,
         "steady": steadiness(steps),
+        "kinds_known": not args.blind,
+        "wins": {k: sum(a["kinds"][a["winner"][0]] == k for a in answers)
+                 for k in sorted({k for a in answers for k in a["kinds"]})},
         "replayed": bool(recorded),
         "seconds": round(time.perf_counter() - start, 1)}))
     return 0

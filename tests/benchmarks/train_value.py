@@ -1,9 +1,15 @@
 """Train the value model (:mod:`cartagena_net.bots.value`) from self-play games.
 
-The data: ``--games`` games of bots (each seat at random ``greedy`` or a fast ``ismcts``
-of 150 or 300 iterations, counted, so a seed plays the same game again), seats as
-``--players`` says, the seeds ``--seed`` * 1,000,003 + game. A game is kept as its seed
-and its actions (``--cache``: one game a line, kept and added to), so a new feature set
+The data: ``--games`` games of bots (each seat at random a ``random`` bot, the
+``--random-share`` of the seats, else ``greedy`` or a fast ``ismcts`` of 150 or 300
+iterations, counted, so a seed plays the same game again), seats as ``--players`` says,
+the seeds ``--seed`` * 1,000,003 + game, and the games of earlier caches (``--also``).
+Each seat's kind is a feature (who plays it is public: the lobby lists it); in training
+a share of the seats is shown unknown (``--unknown``), as a person's is, so that the
+model learns the mix of players an unknown seat stands for (never a random bot's).
+A game is kept as its seed, its seats' kinds and its actions (``--cache``: one game a
+line, kept and added to; a cache of before, with no kinds, is of seed 58's mix without
+random seats and its seats are drawn again from each seed), so a new feature set
 needs no bots: the games are replayed by the engine, and at every action each gives, for
 the spectator and for the seat to move, that viewer's features
 (:func:`cartagena_net.bots.value.features` on the engine's view for it and the cards it
@@ -17,8 +23,11 @@ share, the winner's log likelihood maximised by Adam on minibatches (``--epochs`
 with a little L2. The weights go to ``cartagena_net/bots/models/<family>.json`` with the
 data, seed and figures in ``meta``.
 
-    nice python3 tests/benchmarks/train_value.py --family jamaica --games 2000 --cache /tmp/valuedata/jamaica2.jsonl --workers 1
-    nice python3 tests/benchmarks/train_value.py --family magic --games 1000 --cache /tmp/valuedata/magic2.jsonl --workers 1
+    nice python3 tests/benchmarks/train_value.py --family jamaica --games 800 --seed 59 --random-share 0.25 --cache /tmp/valuedata/jamaica-kinds.jsonl --also /tmp/valuedata/jamaica2.jsonl --workers 1
+    nice python3 tests/benchmarks/train_value.py --family magic --games 400 --seed 59 --random-share 0.25 --cache /tmp/valuedata/magic-kinds.jsonl --also /tmp/valuedata/magic2.jsonl --workers 1
+
+(``/tmp/valuedata/jamaica2.jsonl``, ``magic2.jsonl``: ``--games 2000`` and ``1000`` of
+seed 58, made by this script before seats' kinds were recorded.)
 """
 from __future__ import annotations
 
@@ -39,17 +48,29 @@ RULES = {  # family -> the (preset, options) its games are played by
 }
 
 
-def bot_for(rng: random.Random, seat: int) -> tuple[str, dict]:
+def bot_for(rng: random.Random, seat: int, random_share: float = 0.0) -> tuple[str, dict]:
+    """A seat's bot: ``random`` (``random_share`` of the seats), else ``greedy`` (35%) or
+    a counted ``ismcts`` of 150 or 300 iterations. With no random share the draws are
+    those of the caches made before seats' kinds were recorded (seed 58), so their seats
+    are known from their seeds."""
+    if random_share and rng.random() < random_share:
+        return "random", {}
     r = rng.random()
     if r < 0.35:
         return "greedy", {}
     return "ismcts", {"iterations": 150 if r < 0.7 else 300, "deterministic": True}
 
 
-def play_game(family: str, players: int, seed: int) -> dict:
-    """One game of bots: ``{"seed", "players", "winner", "actions": [[seat, action]...]}``
-    (winner -1: not over in 2,000 actions). The actions replay the game exactly
-    (:func:`replay`), so a cache of them serves any feature set."""
+def seats_of(seed: int, players: int, random_share: float = 0.0) -> list[str]:
+    """The kinds of a game's seats (``random``, ``greedy``, ``ismcts``), from its seed."""
+    rng = random.Random(seed)
+    return [bot_for(rng, s, random_share)[0] for s in range(players)]
+
+
+def play_game(family: str, players: int, seed: int, random_share: float = 0.0) -> dict:
+    """One game of bots: ``{"seed", "players", "winner", "kinds": [each seat's bot kind],
+    "actions": [[seat, action]...]}`` (winner -1: not over in 2,000 actions). The actions
+    replay the game exactly (:func:`replay`), so a cache of them serves any feature set."""
     from cartagena_net.bots.kinds import make_bot
     from cartagena_net.engine import make_game, view
 
@@ -57,9 +78,10 @@ def play_game(family: str, players: int, seed: int) -> dict:
     preset, opts = RULES[family][seed % len(RULES[family])]
     game = make_game(preset, players=players, **opts)
     state = game.new_state(seed=seed)
-    bots = []
+    bots, kinds = [], []
     for s in range(players):
-        kind, kw = bot_for(rng, s)
+        kind, kw = bot_for(rng, s, random_share)
+        kinds.append(kind)
         bots.append(make_bot(kind, random.Random(seed * 7 + s), **kw))
     actions = []
     while not state.is_over and len(actions) < 2000:
@@ -69,7 +91,8 @@ def play_game(family: str, players: int, seed: int) -> dict:
         state.apply(action)
         actions.append([seat, action])
     winner = state.outcome.winner if state.is_over else -1
-    return {"seed": seed, "players": players, "winner": winner, "actions": actions}
+    return {"seed": seed, "players": players, "winner": winner, "kinds": kinds,
+            "actions": actions}
 
 
 def replay(family: str, game: dict) -> dict:
@@ -109,8 +132,8 @@ def _replayed(task: tuple) -> dict:
 
 
 def _numbered(task: tuple) -> tuple[int, dict]:
-    family, players, seed, g = task
-    return g, play_game(family, players, seed)
+    family, players, seed, g, random_share = task
+    return g, play_game(family, players, seed, random_share)
 
 
 def fit(data: list[dict], hidden: int, epochs: int, seed: int, l2: float,
@@ -191,12 +214,41 @@ def score(pairs: list[tuple[float, int]]) -> dict:
     return {"brier": round(brier, 4), "ece": round(ece, 4), "pairs": n}
 
 
-def held_out(model_data: dict, data: list[dict]) -> dict:
+def with_kinds(d: dict, kinds: list[str]) -> None:
+    """Set the rows' who-plays-each-seat features (:func:`cartagena_net.bots.value.seat_kind`)
+    to ``kinds``, in place."""
+    from cartagena_net.bots.value import FEATURES
+
+    columns = {"random": FEATURES.index("by_random"), "greedy": FEATURES.index("by_greedy"),
+               "search": FEATURES.index("by_search")}
+    for rows in d["rows"]:
+        for i, row in enumerate(rows):
+            for c in columns.values():
+                row[c] = 0.0
+            if kinds[i] in columns:
+                row[columns[kinds[i]]] = 1.0
+
+
+def masked(d: dict, games: float, seats: float) -> list[str]:
+    """The game's seats' kinds as training shows them: unknown in ``games`` of the
+    games, else each seat unknown with chance ``seats`` (drawn from the game's seed),
+    as a person's seat is, so that the model learns for an unknown seat the mix of the
+    players it hides. A random bot's seat is never hidden: a person is no random player,
+    so unknown stands for the mix of the greedy and the searching bots."""
+    rng = random.Random(d["seed"] * 3 + 1)
+    share = 1.0 if rng.random() < games else seats
+    return [k if k == "random" or rng.random() >= share else "unknown" for k in d["kinds"]]
+
+
+def held_out(model_data: dict, data: list[dict], blind: bool = False) -> dict:
+    """Figures of the spectator's positions of ``data`` (``blind``: every seat's kind
+    unknown)."""
     import math
 
-    from cartagena_net.bots.value import Model
+    from cartagena_net.bots.value import FEATURES, Model
 
     model = Model(model_data)
+    kind_columns = {FEATURES.index(f) for f in ("by_random", "by_greedy", "by_search")}
     pairs = []
     loss = 0.0
     positions = 0
@@ -204,6 +256,9 @@ def held_out(model_data: dict, data: list[dict]) -> dict:
         for rows, spect in zip(d["rows"], d["spectator"]):
             if not spect:
                 continue
+            if blind:
+                rows = [[0.0 if c in kind_columns else v for c, v in enumerate(r)]
+                        for r in rows]
             ch = model.chances(rows)
             loss -= math.log(max(ch[d["winner"]], 1e-12))
             positions += 1
@@ -214,7 +269,7 @@ def held_out(model_data: dict, data: list[dict]) -> dict:
 
 
 def main() -> int:
-    from cartagena_net.bots.value import FEATURES
+    from cartagena_net.bots.value import FEATURES, seat_kind
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--family", choices=sorted(RULES), default="jamaica")
@@ -229,6 +284,23 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--cache", help="a file of the games, one a line (kept and added to)")
     ap.add_argument("--out", help="the model file (default: the package's)")
+    ap.add_argument("--random-share", type=float, default=0.0,
+                    help="the share of the seats a random bot plays (the others greedy "
+                         "or ismcts as before)")
+    ap.add_argument("--also", action="append", default=[], metavar="CACHE",
+                    help="another cache of this family's games (e.g. an earlier seed's), "
+                         "added as it is (no game played for it); its last --hold share "
+                         "held out too; a game without recorded kinds is of the mix "
+                         "without random seats (its seats drawn again from its seed)")
+    ap.add_argument("--unknown", type=float, nargs=2, default=[0.2, 0.2],
+                    metavar=("GAMES", "SEATS"),
+                    help="in training, the share of the games whose seats are all "
+                         "unknown, and of the other games' seats")
+    ap.add_argument("--compare", metavar="MODEL",
+                    help="another model file (e.g. the one before) scored on the same "
+                         "held-out games")
+    ap.add_argument("--play-only", action="store_true",
+                    help="play the games into --cache and stop (no fit)")
     args = ap.parse_args()
     start = time.perf_counter()
     cache = Path(args.cache) if args.cache else None
@@ -244,7 +316,7 @@ def main() -> int:
     out = cache.open("a") if cache is not None else None
     with multiprocessing.Pool(args.workers) as pool:
         tasks = [(args.family, args.players[g % len(args.players)],
-                  args.seed * 1_000_003 + g, g) for g in todo]
+                  args.seed * 1_000_003 + g, g, args.random_share) for g in todo]
         for g, d in pool.imap_unordered(_numbered, tasks):
             done[g] = d
             if out is not None:
@@ -252,33 +324,67 @@ def main() -> int:
                 out.flush()
     if out is not None:
         out.close()
+    if args.play_only:
+        print(json.dumps({"bench": "train-value-games", "family": args.family,
+                          "games": len(done), "cache": str(cache),
+                          "seconds": round(time.perf_counter() - start, 1)}))
+        return 0
     for g in range(args.games):
         if "actions" not in done[g] or done[g]["seed"] != args.seed * 1_000_003 + g:
             raise SystemExit(f"{cache}: game {g} has no actions of seed {args.seed} "
                              "(a cache of an earlier version or seed): make it anew")
-    games = [done[g] for g in range(args.games) if done[g]["winner"] >= 0]
+    sources = [[dict(done[g], kinds=done[g].get("kinds") or seats_of(
+        done[g]["seed"], done[g]["players"], args.random_share))
+        for g in range(args.games) if done[g]["winner"] >= 0]]
+    for also in args.also:  # earlier caches, as they are (no game played for them)
+        lines = [json.loads(line) for line in Path(also).read_text().splitlines() if line]
+        lines.sort(key=lambda g: g["game"])
+        sources.append([dict(g, kinds=g.get("kinds") or seats_of(g["seed"], g["players"]))
+                        for g in lines if g["winner"] >= 0])
     made = time.perf_counter() - start
-    with multiprocessing.Pool(args.workers) as pool:  # every viewer's rows, replayed
-        data = pool.map(_replayed, [(args.family, g) for g in games], chunksize=8)
-    cut = int(len(data) * (1 - args.hold))
-    train, test = data[:cut], data[cut:]
+    train, test = [], []
+    for games in sources:  # the last --hold share of each source held out
+        with multiprocessing.Pool(args.workers) as pool:  # every viewer's rows, replayed
+            data = pool.map(_replayed, [(args.family, g) for g in games], chunksize=8)
+        for d, g in zip(data, games):
+            d["seed"], d["kinds"] = g["seed"], [seat_kind({"bot": k}) for k in g["kinds"]]
+        cut = int(len(data) * (1 - args.hold))
+        train += data[:cut]
+        test += data[cut:]
+    for d in train:  # a share of the seats unknown, as a person's is: the model learns the mix
+        with_kinds(d, masked(d, *args.unknown))
+    for d in test:
+        with_kinds(d, d["kinds"])
     weights = fit(train, args.hidden, args.epochs, args.seed, args.l2, args.lr)
     model = {"name": args.family, "features": list(FEATURES), **weights}
     figures = held_out(model, test)
+    blind = held_out(model, test, blind=True)
     fitted = held_out(model, train)
+    other = (held_out(json.loads(Path(args.compare).read_text()), test)
+             if args.compare else None)
     model["meta"] = {
         "trained_by": "tests/benchmarks/train_value.py",
         "command": " ".join(["train_value.py", *sys.argv[1:]]),
-        "games": len(data), "held_out_games": len(test), "seed": args.seed,
+        "games": len(train) + len(test), "held_out_games": len(test), "seed": args.seed,
+        "data": [{"cache": args.cache, "seed": args.seed, "random_share": args.random_share,
+                  "games": len(sources[0])},
+                 *({"cache": a, "games": len(g)} for a, g in zip(args.also, sources[1:]))],
         "rules": [[p, o] for p, o in RULES[args.family]], "players": args.players,
-        "bots": "each seat greedy (35%) or ismcts of 150 or 300 iterations",
-        "held_out": figures, "train": fitted}
+        "bots": "each seat random (--random-share) or else greedy (35%) or ismcts of 150 "
+                "or 300 iterations; each seat's kind a feature, unknown (as a person's) "
+                f"in {args.unknown[0]:.0%} of the training games and {args.unknown[1]:.0%} "
+                "of the other games' seats",
+        "held_out": figures, "held_out_unknown": blind, "train": fitted}
+    if other is not None:
+        model["meta"]["compared"] = {"model": Path(args.compare).name, "held_out": other}
     out = Path(args.out) if args.out else (ROOT / "cartagena_net" / "bots" / "models"
                                            / f"{args.family}.json")
     out.write_text(json.dumps(model, separators=(",", ":")) + "\n")
-    print(json.dumps({"bench": "train-value", "family": args.family, "games": len(data),
-                      "positions": sum(len(d["rows"]) for d in data),
-                      "held_out": figures, "train": fitted,
+    print(json.dumps({"bench": "train-value", "family": args.family,
+                      "games": len(train) + len(test),
+                      "positions": sum(len(d["rows"]) for d in train + test),
+                      "held_out": figures, "held_out_unknown": blind, "train": fitted,
+                      "compared": other,
                       "games_seconds": round(made, 1),
                       "seconds": round(time.perf_counter() - start, 1), "out": str(out)}))
     return 0

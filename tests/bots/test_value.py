@@ -54,6 +54,11 @@ def test_redealing_every_hidden_card_gives_the_same_chances(preset, options, vie
         sample = Determinizer(view(state, viewer), known).sample(random.Random(seed))
         resampled = view(sample, viewer)
         assert value.chances(resampled, known) == a
+        # who plays each seat is the lobby's: the same with it, whatever is hidden
+        kinds = ["search", "greedy", "random", "unknown"][:state.game.players]
+        with_kinds = value.chances(view(state, viewer), known, kinds=kinds)
+        assert value.chances(view(other, viewer), known, kinds=kinds) == with_kinds
+        assert value.chances(resampled, known, kinds=kinds) == with_kinds
     assert changed
 
 
@@ -91,8 +96,14 @@ def test_a_finished_game_is_certain_and_a_model_of_other_features_is_refused():
     w = state.outcome.winner
     assert value.chances(view(state, SPECTATOR)) == [float(s == w) for s in range(3)]
     with pytest.raises(ValueError, match="features"):
-        value.Model({"name": "x", "features": ["togo"], "w1": [], "b1": [], "w2": [],
+        value.Model({"name": "x", "features": ["lead"], "w1": [], "b1": [], "w2": [],
                      "lin": []})
+    # a model of the features before who plays each seat was one: those weigh nothing
+    old = value.Model({"name": "x", "features": ["togo"], "w1": [[1.0]], "b1": [0.0],
+                       "w2": [1.0], "lin": [2.0]})
+    assert len(old.lin) == len(value.FEATURES) and old.lin[-1] == 0.0
+    rows = value.features(view(state, SPECTATOR), kinds=["search", "random", "greedy"])
+    assert old.score(rows[0]) == old.score([rows[0][0]] + [0.0] * (len(rows[0]) - 1))
 
 
 def test_the_race_features_read_retreats_and_the_cards_still_needed():
@@ -111,3 +122,73 @@ def test_the_race_features_read_retreats_and_the_cards_still_needed():
     assert rows[0][col["need_lead"]] < 0 < rows[1][col["need_lead"]]
     assert rows[0][col["rank"]] == 0 and rows[1][col["rank"]] == 1
     assert rows[1][col["at_start"]] == 5 / 6 and rows[0][col["front"]] == 1 / 37
+
+
+def test_who_plays_each_seat_is_read_from_the_lobby_s_public_listing():
+    lobby = [{"seat": 0, "name": "ann", "bot": None, "connected": True, "level": None},
+             {"seat": 1, "name": "Kidd", "bot": "ismcts", "connected": True, "level": "hard"},
+             {"seat": 2, "name": "Rex", "bot": "greedy", "connected": True, "level": "easy"},
+             {"seat": 3, "name": "Ruby", "bot": "random", "connected": True, "level": None},
+             {"seat": 4, "name": "bob", "bot": "greedy", "connected": False},  # a stand-in
+             {"seat": 5, "name": None, "bot": None, "connected": False}]
+    assert [value.seat_kind(s) for s in lobby] == [
+        "unknown", "search", "greedy", "random", "unknown", "unknown"]
+    record = [{"seat": 0, "kind": "human", "name": "ann"},
+              {"seat": 1, "kind": "bot", "bot": "ismcts", "level": "normal"},
+              {"seat": 2, "kind": "bot", "bot": "ismcts", "think": 0.5},
+              {"seat": 3, "kind": "bot", "bot": "something new"}]
+    assert [value.seat_kind(p) for p in record] == ["unknown", "search", "search", "unknown"]
+    assert value.seat_kind(None) == "unknown" and set(value.KINDS) >= {"unknown", "search"}
+
+
+@pytest.mark.parametrize(("preset", "options"), SERVED, ids=SERVED_IDS)
+def test_who_plays_each_seat_moves_the_chances_where_it_should(preset, options):
+    state = make_game(preset, players=4, **options).new_state(seed=5)
+    seen = view(state, SPECTATOR)
+    blind = value.chances(seen)
+    # nobody said, or every seat unknown (people): the chances of before, in spirit
+    assert value.chances(seen, kinds=["unknown"] * 4) == blind
+    assert value.chances(seen, kinds=[]) == blind
+    assert max(blind) - min(blind) < 0.25
+    # a searching bot against random bots is the favourite at the start, wherever it sits
+    for hard in range(4):
+        kinds = ["random"] * 4
+        kinds[hard] = "search"
+        got = value.chances(seen, kinds=kinds)
+        assert got[hard] > 0.5 and got[hard] > blind[hard] + 0.2, (hard, got)
+        assert abs(sum(got) - 1) < 1e-9
+    # greedy bots against two searching ones: the searching ones are ahead, and a person
+    # (unknown) is between a greedy bot and a searching one
+    got = value.chances(seen, kinds=["greedy", "search", "greedy", "search"])
+    assert got[1] > got[0] and got[3] > got[2] and got[1] + got[3] > 0.6
+    mixed = value.chances(seen, kinds=["greedy", "search", "unknown", "unknown"])
+    assert mixed[0] < min(mixed[2], mixed[3]) and mixed[1] > max(mixed[2], mixed[3]) - 0.05
+
+
+def test_hints_and_reviews_are_told_who_plays_each_seat():
+    from cartagena_net.bots import coach, review
+
+    state = make_game("jamaica", players=3).new_state(seed=8)
+    me = state.actor
+    seen = view(state, me)
+    legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
+    action = legal[0]
+    kinds = ["search", "search", "search"]
+    kinds[me] = "random"
+    # the hint's job carries the kinds to the chance it quotes
+    fn, args = coach.hint_job(seen, legal, {}, seed=1, deadline=False, kinds=kinds,
+                              iterations=30, think=60.0)
+    assert args[-1] == kinds
+    blind, told = coach.chance_after(seen, {}, action), coach.chance_after(seen, {}, action,
+                                                                          kinds)
+    assert told[0] < blind[0] - 0.1 and told[1] < blind[1] - 0.1  # a random bot's seat
+    hinted = fn(*args)
+    assert hinted["why"]["before"] == round(100 * told[0])
+    # the review reads who played from the record's players
+    record = {"moves": [], "players": [
+        {"seat": s, "kind": "bot", "bot": "ismcts" if k == "search" else "random"}
+        for s, k in enumerate(kinds)]}
+    got = review.chances(state, 0, random.Random(0), [value.seat_kind(p)
+                                                      for p in record["players"]])
+    assert got == [round(p, 4) for p in value.chances(view(state, SPECTATOR), {}, kinds=kinds)]
+    assert got[me] < 0.05

@@ -238,3 +238,43 @@ def test_the_knowledge_followed_turn_by_turn_is_the_one_made_again_from_the_star
             await stop_host(host)
 
     run(scenario())
+
+
+def test_the_room_s_chances_know_who_plays_each_seat_from_the_lobby():
+    """The host tells the value model who plays each seat, as its lobby lists them to
+    everyone (a person: unknown; a random bot; a searching bot): the spectator's first
+    chances are the model's with those kinds, and a searching bot is rated above the
+    same seat with nobody saying who plays it."""
+    from cartagena_net.bots import value
+
+    async def scenario() -> None:
+        host = make_host(bot_workers=1, bot_delay=30.0)  # nobody moves: the start
+        try:
+            ann, _ = await join(host.port, "ann")
+            ann.send(messages.CreateTable(name="kinds", rules="jamaica",
+                                          options={"players": 3}))
+            tid = (await ann.expect(messages.Joined)).table
+            ann.send(messages.AddBot(table=tid, kind="random"))
+            ann.send(messages.AddBot(table=tid, kind="ismcts", level="hard"))
+            lobby = await ann.expect(messages.Lobby, lambda m: any(
+                t["id"] == tid and sum(s["bot"] is not None for s in t["seats"]) == 2
+                for t in m.tables))
+            seats = next(t for t in lobby.tables if t["id"] == tid)["seats"]
+            kinds = [value.seat_kind(s) for s in seats]
+            assert kinds == ["unknown", "random", "search"]
+            spec, _ = await join(host.port, "watcher", role="spectator")
+            spec.send(messages.JoinTable(table=tid, spectate=True))
+            await spec.expect(messages.Joined)
+            ann.send(messages.Start(table=tid))
+            got = await _chances(spec)
+            table = host.lobby.tables[tid]
+            assert table.coach.kinds() == kinds
+            assert got.seq == table.seq and len(table.coach.curve) == 1  # the start
+            want = value.chances(got.view, {}, kinds=kinds)
+            assert list(got.chances) == [round(p, 4) for p in want]
+            blind = value.chances(got.view, {})
+            assert got.chances[2] > blind[2] + 0.05 and got.chances[1] < blind[1] - 0.05
+        finally:
+            await stop_host(host)
+
+    run(scenario())
