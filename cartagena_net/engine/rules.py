@@ -37,7 +37,6 @@ ask for, once per game.
 from __future__ import annotations
 
 import weakref
-
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import IllegalActionError
