@@ -12,9 +12,11 @@ those peaks, game upon game (issue 62; ``tests/benchmarks/bench_long_evening.py`
 (A ``Game`` itself holds no cycle: its variants reach it by a weak proxy, so the one a
 play again with other colours leaves goes at once, with no collection.)
 
-:class:`Sweeper` collects once, shortly after a table goes (``soon``; one collection
-for the tables that go together), so that what the table held is freed while it is
-the only garbage: the next table reuses the same memory. Then, where the C library is
+:class:`Sweeper` collects once, at the reactor's next turn after a table goes
+(``soon``; one collection for the tables that go in one turn), so that what the table
+held is freed while it is the only garbage: the next table reuses the same memory (half
+a second later, as before, the games that went on meanwhile had put their new objects
+in fresh memory beside what was about to be freed). Then, where the C library is
 glibc, ``malloc_trim(0)`` gives the C heap's free pages back (what Python frees in
 blocks over 512 bytes lies there; glibc keeps free pages below the last one in use).
 
@@ -38,7 +40,7 @@ from twisted.logger import Logger
 
 log = Logger(namespace="cartagena.host.sweeper")
 
-AFTER = 0.5  # seconds after a table goes before what it held is collected
+AFTER = 0.0  # seconds after a table goes before what it held is collected: none
 
 
 def _glibc(name: str, *argtypes: str) -> Any:
