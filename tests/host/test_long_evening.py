@@ -249,3 +249,24 @@ def test_a_hosts_large_buffers_are_mapped_on_their_own_and_given_back():
 
     assert mapped("default") == 0
     assert mapped("tuned") == 1
+
+
+def test_the_sweeper_collects_at_the_reactors_next_turn_once_for_the_tables_of_that_turn():
+    """What a table held is collected before the games that go on put new objects beside
+    it (half a second later, they had: docs/architecture.md): at the reactor's next turn,
+    one collection for every table that went in the turn before."""
+    from twisted.internet.task import Clock
+
+    from cartagena_net.host.sweeper import Sweeper
+
+    clock = Clock()
+    sweeper = Sweeper(clock)
+    sweeper.soon()
+    sweeper.soon()  # a second table in the same turn
+    assert sweeper.collections == 0  # nothing during the turn the tables went in
+    clock.advance(0)
+    assert sweeper.collections == 1
+    sweeper.soon()
+    clock.advance(0)
+    assert sweeper.collections == 2
+    assert clock.getDelayedCalls() == []
