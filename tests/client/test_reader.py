@@ -278,7 +278,7 @@ def test_join_and_spectate_over_pipes_lobby_seats_bots_and_a_whole_game(tmp_path
     env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path / "state"))
     host = subprocess.Popen(
         [sys.executable, "-m", "cartagena_net", "host", "--headless", "--port", str(port),
-         "--bind", "127.0.0.1", "--discovery", "off", "--no-journal", "--no-records",
+         "--bind", "127.0.0.1", "--discovery", "off", "--web", "off", "--no-journal", "--no-records",
          "--no-reviews", "--no-live-chances", "--bot-delay", "0", "--rules", "ravensburger",
          "--players", "2", "--bots", "0"], cwd=str(tmp_path), env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -320,7 +320,7 @@ def test_join_and_spectate_over_pipes_lobby_seats_bots_and_a_whole_game(tmp_path
 
 def host_command(port: int, *more: str) -> list[str]:
     return [sys.executable, "-m", "cartagena_net", "host", "--headless", "--port", str(port),
-            "--bind", "127.0.0.1", "--discovery", "off", "--no-records", "--no-reviews",
+            "--bind", "127.0.0.1", "--discovery", "off", "--web", "off", "--no-records", "--no-reviews",
             "--no-live-chances", "--bot-delay", "0", "--rules", "ravensburger",
             "--players", "2", "--bots", "1", *more]
 

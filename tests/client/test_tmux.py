@@ -239,7 +239,8 @@ def test_reconnect_when_the_host_is_killed_and_resumed(tmp_path: Path) -> None:
     env = terminal_env(tmp_path)
     port = free_port()
     host_cmd = [*CLI, "host", "--headless", "--port", str(port), "--bind", "127.0.0.1",
-                "--discovery", "off", "--state-dir", str(tmp_path / "host"), "--bot-delay", "0"]
+                "--discovery", "off", "--web", "off", "--state-dir", str(tmp_path / "host"),
+                "--bot-delay", "0"]
     log = open(tmp_path / "host.log", "w")  # noqa: SIM115 - closed in finally
     hosts: list[subprocess.Popen] = []
     t = Tmux(f"ctgn-client-rc-{os.getpid()}", env)

@@ -28,7 +28,7 @@ def test_host_and_joiner_of_one_user_then_the_host_quits(tmp_path: Path) -> None
     t = Tmux(f"ctgn-sessions-{os.getpid()}", env)
     try:
         t.start("host", [*CLI, "host", "--discovery", "off", "--bind", "127.0.0.1", "--port",
-                         str(port), "--players", "2", "--bots", "1", "--bot-delay", "0"])
+                         str(port), "--web", "off", "--players", "2", "--bots", "1", "--bot-delay", "0"])
         wait_screen(t, "host", lambda x: "you own this table" in x, "the host's own seat")
         assert (tmp_path / "state" / "cartagena-net" / "tokens.json").exists()
         t.start("join", [*CLI, "join", f"127.0.0.1:{port}", "--name", "ann"], window_of="host")
