@@ -39,8 +39,8 @@ Game a play again left) waited for the collector's oldest generation: 20,000 to 
 small objects, several tables' worth, freed at once, their pages by then shared with
 objects that stay. The host now collects at the reactor's next turn after a table goes
 (``host/sweeper.py``; then glibc's ``malloc_trim``; half a second after, as at first,
-gave 1.062 where at once gave 1.029 and 1.020), a ``Game`` holds no cycle (it goes
-with its last table), reads a record into a buffer its
+gave 1.062 where at once gave 1.029, 1.020, 1.084 and 1.078), a ``Game`` holds no
+cycle (it goes with its last table), reads a record into a buffer its
 size (``read(1 << 25)`` took 32 MB each time), and lists ``/games.json`` from the
 folder's newest names alone. Then the same wrapper (gc counts by type, pymalloc's arenas
 and glibc's ``mallinfo2`` every 500 games) found the evening's scores growing with the
