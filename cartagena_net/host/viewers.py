@@ -189,9 +189,8 @@ class Viewers:
             told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
         wire = {"type": "state", "table": t.id, "seq": game.seq, "legal": legal(state, seat),
                 "chances": self._chances(seat)}
-        faces = parts.get("faces")
-        if faces is None:  # the first frame (the acting seat's): encoded as it is, at once
-            parts["faces"] = {}
+        if "faces" not in parts:  # the first frame (the acting seat's): as it is, at once
+            parts["faces"] = None
             return encode_frame_nested(wire, "view", head[0], head[1], v, more=told,
                                        more_count=2)
         # The others': the seats' faces spliced in, each public one encoded once (and
@@ -199,9 +198,9 @@ class Viewers:
         # "seats" comes first after the head, then the rest ("viewer", "magic").
         public = shared["seats"]
         seats = v.pop("seats")
-        mine = faces.get("public")
+        mine = parts["faces"]
         if mine is None:  # every seat's public face, encoded once a broadcast
-            mine = faces["public"] = [self._face(i, f) for i, f in enumerate(public)]
+            mine = parts["faces"] = [self._face(i, f) for i, f in enumerate(public)]
         mine = list(mine)
         for i, f in enumerate(seats):
             if f is not public[i]:  # its own (with its hand), for it alone
