@@ -25,6 +25,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from cartagena_net.host.thinker import REVIEW
+from cartagena_net.records.format import compact
 
 log = Logger(namespace="cartagena.host.review")
 
@@ -60,8 +61,7 @@ class Reviewer:
             except OSError as exc:  # the review is still made now, if the host runs on
                 log.error("the review of {id} could not be marked due in {folder}: {err}",
                           id=record["id"], folder=str(folder), err=str(exc))
-        self.queue.append((folder, record["id"], json.dumps(
-            record, separators=(",", ":"), ensure_ascii=False).encode("utf-8")))
+        self.queue.append((folder, record["id"], compact(record)))
         if len(self.queue) > WAITING:  # games end faster than reviews: tonight's last first
             _, dropped, _ = self.queue.pop(0)
             self.skipped += 1

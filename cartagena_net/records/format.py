@@ -205,11 +205,19 @@ def utc_text(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # made once
+
+
+def compact(data: Any) -> bytes:
+    """``data`` as UTF-8 JSON with no spaces: a move's line of a record, a review, a
+    record queued for its review."""
+    return _COMPACT(data).encode("utf-8")
+
+
 def dumps(record: dict[str, Any]) -> bytes:
     """The record as UTF-8 JSON (one key a line at the top, moves one a line)."""
     head = {k: v for k, v in record.items() if k != "moves"}
-    compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    lines = [compact(m) for m in record.get("moves") or ()]
+    lines = [_COMPACT(m) for m in record.get("moves") or ()]
     body = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
     moves = ",\n  ".join(lines)
     text = f'{body},\n "moves": [\n  {moves}\n ]\n}}\n' if lines else \

@@ -18,7 +18,7 @@ from typing import Any
 from cartagena_net.i18n import N_
 from cartagena_net.portable.dirs import user_state_dir
 from cartagena_net.portable.files import open_fd
-from cartagena_net.records.format import RECORD_ID, RecordError, dumps, loads
+from cartagena_net.records.format import RECORD_ID, RecordError, compact, dumps, loads
 
 SUFFIX = ".json"
 
@@ -47,8 +47,7 @@ def review_path(folder: str | os.PathLike[str], record_id: str) -> Path:
 def write_review(folder: str | os.PathLike[str], review: dict[str, Any]) -> Path:
     """Write the review of a record of ``folder`` (whole or not at all, as a record)."""
     path = review_path(folder, review["record"])
-    data = json.dumps(review, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return _write_whole(path.parent, review["record"], data)
+    return _write_whole(path.parent, review["record"], compact(review))
 
 
 def read_review(folder: str | os.PathLike[str], record_id: str) -> dict[str, Any] | None:
