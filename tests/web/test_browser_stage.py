@@ -214,6 +214,13 @@ def test_between_games_the_tv_shows_the_join_code_and_at_the_end_the_standings(
         scores = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#scores li")]
         assert scores and all("win" in s and "game" in s for s in scores), scores
         assert "greedy bot" in got["text"]  # the bots' kind in words
+        # The board's box shrinks after it was drawn, with nothing new to draw (the line
+        # above it grows): the board is drawn again for its box, its text as large as before.
+        floor = "return document.getElementById('board').style.getPropertyValue('--floor')"
+        drawn = browser.execute_script(floor)
+        browser.execute_script("document.getElementById('last-move').style.paddingBottom = '35vh'")
+        stage_fits(browser, f"the end at {size[0]}x{size[1]}, the board's box smaller")
+        assert browser.execute_script(floor) != drawn
     no_errors(browser)
 
 

@@ -82,18 +82,37 @@
     $("cards-panel").hidden = false;
     $("log-panel").hidden = false;
     renderLastMove(L);
-    const highlight = Board.highlightOf(moves, view);
-    // On a TV (web.css's stage) no text on the board is under a 60th of the screen's
-    // height: 18 px at 1080p, 12 px at 720p.
-    const stage = window.innerWidth >= 900;
-    Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols), highlight, aspect: boardAspect(),
-      animate: fresh, minText: stage ? window.innerHeight / 60 : 0 });
+    renderTurn(L);  // the bar's height first: the board takes the room left under it
+    drawBoard(L, moves, fresh);
     fresh = false;
-    renderTurn(L);
     renderCards();
     renderRanking(L);
     LiveChances.draw($("chances"), chances, view.outcome ? null : view.seats, seatName);
     renderLog(new Set(moves));  // last: it keeps the lines that fit in the room left
+    if (!boardFits()) drawBoard(L, moves, false);
+  }
+
+  // The board, laid out for its box as it is now. On a TV (web.css's stage) no text on
+  // the board is under a 60th of the screen's height: 18 px at 1080p, 12 px at 720p. That
+  // holds for the box the board was drawn in; when the box changes afterwards (a line
+  // above it wraps, the window settles), the board is drawn again for the new box.
+  let drawnFor = "";
+  const boardBox = () => {
+    const r = $("board").getBoundingClientRect();
+    return `${Math.round(r.width)}x${Math.round(r.height)}`;
+  };
+  const boardFits = () => !view || $("board-wrap").classList.contains("empty") || boardBox() === drawnFor;
+
+  function drawBoard(L, moves, animate) {
+    const stage = window.innerWidth >= 900;
+    drawnFor = boardBox();
+    Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols),
+      highlight: Board.highlightOf(moves, view), aspect: boardAspect(), animate,
+      minText: stage ? window.innerHeight / 60 : 0 });
+  }
+
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => { if (!boardFits()) drawBoard(letters(), lastMoves(), false); }).observe($("board"));
   }
 
   // What just happened, in big letters above the board: the latest event of the game
