@@ -115,7 +115,9 @@ return out;"""
 def stage_fits(driver, where: str, need: tuple[str, ...] = ()) -> dict:
     """The TV page fits the window (no scrolling either way), its smallest text is a 60th
     of the window's height or more, no name is cut and no piece covers a label."""
-    time.sleep(0.4)  # a resize draws again after 150 ms
+    time.sleep(0.2)  # a resize draws again after 150 ms: the page drawn for this size
+    wait_for(driver, "document.body.dataset.size === `${innerWidth}x${innerHeight}`",
+             f"{where}: the page drawn for the window's size")
     got = driver.execute_script(STAGE)
     sw, sh, w, h = got["scroll"]
     assert sw <= w and sh <= h, f"{where}: the page scrolls ({sw}x{sh} in {w}x{h})"

@@ -51,6 +51,7 @@
 
   function render() {
     document.body.dataset.seq = String(seq);
+    document.body.dataset.size = `${window.innerWidth}x${window.innerHeight}`;  // drawn for
     document.body.dataset.game = game === null || game === undefined ? "" : String(game);
     const L = letters();
     $("table-name").textContent = table ? `${table.name}` : tr("Table {n}", { n: tableId });
