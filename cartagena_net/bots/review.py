@@ -25,6 +25,7 @@ The review format is in docs/records.md.
 """
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 from cartagena_net.bots.coach import EPSILON, view_chances
 from cartagena_net.engine import SPECTATOR, RandomChance, view
 from cartagena_net.engine.determinize import Determinizer, track_known
+from cartagena_net.records.format import compact
 
 FORMAT = "cartagena-net review"
 VERSION = 1
@@ -167,13 +169,16 @@ def _play_out(s: Any, rng: random.Random) -> None:
     playout(s, rng, SearchConfig(rounds=-1, playout="greedy", epsilon=EPSILON))
 
 
-def position(record: Mapping[str, Any], k: int, playouts: int = PLAYOUTS,
+def position(record: Mapping[str, Any] | bytes, k: int, playouts: int = PLAYOUTS,
              iterations: int = SEARCH, seed: int = 0) -> dict[str, Any]:
     """One job: the chances after ``k`` actions, and the bot's view of action ``k + 1``
     (the value model knowing who played each seat: the record's players, each a person
-    or a bot of a kind, as the lobby listed them)."""
+    or a bot of a kind, as the lobby listed them). ``record`` may be its compact JSON
+    (as :func:`jobs` gives it)."""
     from cartagena_net.bots import value
 
+    if isinstance(record, bytes):
+        record = json.loads(record)
     rng = random.Random(seed)
     state = state_at(record, k)
     kinds = [value.seat_kind(p) for p in record.get("players") or ()]
@@ -192,10 +197,14 @@ def position(record: Mapping[str, Any], k: int, playouts: int = PLAYOUTS,
 
 def jobs(record: Mapping[str, Any], playouts: int = PLAYOUTS, iterations: int = SEARCH,
          seed: int | None = None) -> list[tuple[Any, tuple]]:
-    """The review's jobs, ``(function, arguments)``, one per position (0..N)."""
+    """The review's jobs, ``(function, arguments)``, one per position (0..N). Each
+    carries the record as one compact JSON text, the same bytes for all: a worker's job
+    is pickled as a copy of them, not as the record's thousands of objects again for
+    each position, and a review that waits for the workers holds one object, not a game's
+    worth among the host's (``docs/architecture.md``, "What a host keeps")."""
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    record = dict(record)
-    return [(position, (record, k, playouts, iterations, rng.getrandbits(63)))
+    text = compact(dict(record))
+    return [(position, (text, k, playouts, iterations, rng.getrandbits(63)))
             for k in range(len(record["moves"]) + 1)]
 
 

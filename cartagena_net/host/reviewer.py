@@ -114,28 +114,32 @@ class Reviewer:
             self.busy = None
             return
         folder, record_id, data = self.queue.pop(0)
-        record = json.loads(data)
         self.busy = record_id
-        d = self._review(folder, record)
+        d = self._review(folder, data)
         d.addErrback(lambda f: log.error(
-            "the review of {id} could not be made: {why}", id=record["id"],
+            "the review of {id} could not be made: {why}", id=record_id,
             why=f.getErrorMessage()))
         d.addBoth(lambda _: self._next())
 
     @defer.inlineCallbacks
-    def _review(self, folder: str, record: dict[str, Any]) -> Any:
+    def _review(self, folder: str, data: bytes) -> Any:
+        """Review the record ``data`` (compact JSON). While its jobs wait for the
+        workers (minutes, behind the bots), it holds the record and each answer as one
+        compact JSON text, not as a game's worth of small objects among those the host's
+        games make and free: read again when the review is put together."""
         from cartagena_net.bots.review import assemble, jobs
         from cartagena_net.records.store import write_review
 
         answers = []
-        for fn, args in jobs(record):
+        for fn, args in jobs(json.loads(data)):
             if self._stopped:
                 return
-            answers.append((yield self.host.thinker.run(fn, *args, priority=REVIEW)))
+            answers.append(compact((yield self.host.thinker.run(fn, *args, priority=REVIEW))))
             self.positions += 1
         if self._stopped:
             return
-        review = assemble(record, answers)
+        record = json.loads(data)
+        review = assemble(record, [json.loads(a) for a in answers])
         try:
             path = write_review(folder, review)
         except OSError as exc:
