@@ -51,7 +51,9 @@ host keeps") has the figures.
 
 ``--tree DIR`` runs the host of another checkout (a before figure); ``BENCH_HOST_SCRIPT``
 a wrapper in place of ``python -m cartagena_net`` (e.g. one that takes tracemalloc
-snapshots), sent SIGUSR1 after every ``BENCH_SIGNAL_EVERY`` games when that is set.
+snapshots), sent SIGUSR1 after every ``BENCH_SIGNAL_EVERY`` games when that is set;
+``BENCH_SAMPLES=FILE`` writes every sample (seconds, games, RSS in KB, descriptors,
+threads) to FILE, one JSON list a line.
 """
 from __future__ import annotations
 
@@ -594,6 +596,9 @@ class Bench:
     def result(self, pid: int, open_tables: list[int], journals: list[int],
                children_max: int, duration: float) -> dict[str, Any]:
         samples = self.samples
+        if os.environ.get("BENCH_SAMPLES"):  # every sample, for a plot: t, games, rss, fds, threads
+            with open(os.environ["BENCH_SAMPLES"], "w", encoding="utf-8") as out:
+                out.writelines(json.dumps(s) + "\n" for s in samples)
         window = min(30.0, duration * 0.1)
         quarter = duration / 4
 
