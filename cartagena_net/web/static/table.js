@@ -106,10 +106,10 @@
 
   function drawBoard(L, moves, animate) {
     const stage = window.innerWidth >= 900;
-    drawnFor = boardBox();
     Board.render($("board"), view, { letters: L, symbolLetters: symbolLetters(view.symbols),
       highlight: Board.highlightOf(moves, view), aspect: boardAspect(), animate,
       minText: stage ? window.innerHeight / 60 : 0 });
+    drawnFor = boardBox();  // as drawn (on a phone the board's height follows its drawing)
   }
 
   if (window.ResizeObserver) {
