@@ -17,6 +17,7 @@ arguments, so a host can run it in a worker process.
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import threading
 import time
@@ -504,8 +505,23 @@ def keep(det: Determinizer, root: Node, visits: Mapping[str, int],
             continue
         if after.outcome is not None or after.actor != me:
             continue  # the turn passed: another seat decides next
-        kept[str(a)] = (seat_view(after), flatten(child))
+        kept[str(a)] = pack_tree(seat_view(after), flatten(child))
     return kept
+
+
+def pack_tree(expected: Mapping[str, Any], flat: list) -> bytes:
+    """A kept subtree (the seat's view it was kept for, its nodes as flat data) as one
+    bytes object. The host holds it between the seat's decisions and hands it back with
+    the next search: one object there, not the tens of thousands of its nodes' actions
+    and numbers, which came and went among the host's own objects in peaks that left the
+    host's memory higher each time (issue 62; docs/architecture.md, "What a host keeps")."""
+    return pickle.dumps((expected, flat), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_tree(tree: Any) -> Any:
+    """What :func:`pack_tree` packed (anything else as it is)."""
+    # (bytes only from the host's own worker, through the host: the pipe between them)
+    return pickle.loads(tree) if isinstance(tree, bytes) else tree
 
 
 def kept_tree(result: SearchResult) -> list[Any] | None:
@@ -532,12 +548,12 @@ def regrow(det: Determinizer, tree: Any) -> Node | None:
     """A root grown from a kept ``tree`` (see :func:`keep`), if the seat's view now is
     the one it was kept for; else None."""
     try:
-        expected, flat = tree
+        expected, flat = unpack_tree(tree)
         if det.seat is None or seat_view(det.base) != expected:
             return None
         return unflatten(flat, det.base.tables)
-    except (TypeError, ValueError, LookupError):  # not a kept tree: start afresh
-        return None
+    except (TypeError, ValueError, LookupError, EOFError, pickle.UnpicklingError):
+        return None  # not a kept tree: start afresh
 
 
 def unflatten(flat: Sequence[Any], tables: Any) -> Node:

@@ -18,6 +18,7 @@ from cartagena_net.bots.ismcts import (
     search,
     spread,
     unflatten,
+    unpack_tree,
 )
 from cartagena_net.bots.kinds import make_bot
 from cartagena_net.bots.match import play_game
@@ -64,7 +65,9 @@ def test_a_subtree_travels_as_plain_data_and_comes_back_the_same():
     det = Determinizer(view(state, state.actor))
     # A tree grown by the search itself: keep() of its root's most visited advance.
     result = _advance_answer(state)
-    tree = result.kept[0][result.action]
+    packed = result.kept[0][result.action]
+    assert isinstance(packed, bytes)  # one object in the host, whatever the tree's size
+    tree = unpack_tree(packed)
     flat = pickle.loads(pickle.dumps(tree[1]))  # what crosses a worker's pipe
     root = unflatten(flat, det.base.tables)
     assert flatten(root)[6:] == flat[6:]  # the same nodes, each the same, in order
@@ -86,7 +89,7 @@ def test_the_next_decision_grows_the_answer_s_subtree_and_counts_its_visits():
     again = search(view(state, me), legal, {}, COUNT, 9, trees)
     assert 0 < again.reused < kept_visits  # the subtree's root visits, less its own leaf
     assert again.reused == sum(
-        ch.visits for ch in unflatten(trees[0][1], state.tables).children.values())
+        ch.visits for ch in unflatten(unpack_tree(trees[0])[1], state.tables).children.values())
     # The level's count is the size of the tree answered from: fewer new iterations.
     assert again.reused + again.iterations <= COUNT["iterations"]
     assert sum(again.visits.values()) == again.reused + again.iterations
@@ -107,7 +110,7 @@ def test_a_tree_kept_for_another_position_is_not_grown():
     result = search(view(state, me), legal, {}, COUNT, 9, trees)
     assert result.reused == 0 and result.iterations > 0 and result.action in legal
     # Junk where a tree should be: the search starts afresh, it does not fail.
-    for junk in ([None], [("x", [1, 2])], [(view(state, me), [])], [42]):
+    for junk in ([None], [("x", [1, 2])], [(view(state, me), [])], [42], [b"not a pickle"]):
         assert search(view(state, me), legal, {}, COUNT, 9, junk).reused == 0
 
 
@@ -118,7 +121,8 @@ def test_only_certain_actions_that_show_nothing_keep_a_tree():
     me = state.actor
     result = _advance_answer(state)
     assert result.kept[0] and all(a.startswith("advance") for a in result.kept[0])
-    for action, (expected, _) in result.kept[0].items():
+    for action, packed in result.kept[0].items():
+        expected, _ = unpack_tree(packed)
         after = state.copy()
         after.apply(action, seat=me)
         assert after.actor == me and expected["viewer"] == me
