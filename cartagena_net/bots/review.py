@@ -195,17 +195,21 @@ def position(record: Mapping[str, Any] | bytes, k: int, playouts: int = PLAYOUTS
     return out
 
 
-def jobs(record: Mapping[str, Any], playouts: int = PLAYOUTS, iterations: int = SEARCH,
-         seed: int | None = None) -> list[tuple[Any, tuple]]:
+def jobs(record: Mapping[str, Any] | bytes, playouts: int = PLAYOUTS,
+         iterations: int = SEARCH, seed: int | None = None) -> list[tuple[Any, tuple]]:
     """The review's jobs, ``(function, arguments)``, one per position (0..N). Each
     carries the record as one compact JSON text, the same bytes for all: a worker's job
     is pickled as a copy of them, not as the record's thousands of objects again for
     each position, and a review that waits for the workers holds one object, not a game's
-    worth among the host's (``docs/architecture.md``, "What a host keeps")."""
+    worth among the host's (``docs/architecture.md``, "What a host keeps"). ``record``
+    may be that text already (the host's queue keeps it so)."""
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    text = compact(dict(record))
+    if isinstance(record, bytes):
+        text, moves = record, len(json.loads(record)["moves"])
+    else:
+        text, moves = compact(dict(record)), len(record["moves"])
     return [(position, (text, k, playouts, iterations, rng.getrandbits(63)))
-            for k in range(len(record["moves"]) + 1)]
+            for k in range(moves + 1)]
 
 
 def assemble(record: Mapping[str, Any], answers: Sequence[Mapping[str, Any]],

@@ -131,7 +131,7 @@ class Reviewer:
         from cartagena_net.records.store import write_review
 
         answers = []
-        for fn, args in jobs(json.loads(data)):
+        for fn, args in jobs(data):  # (the queue's text itself, not encoded again)
             if self._stopped:
                 return
             answers.append(compact((yield self.host.thinker.run(fn, *args, priority=REVIEW))))

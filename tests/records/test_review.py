@@ -78,6 +78,9 @@ def test_a_review_is_assembled_kept_read_back_and_checked(tmp_path):
     store.write(tmp_path, rec)
     review = rv.review(rec, seed=1, **FAST)
     assert len(review["positions"]) == len(rec["moves"]) + 1
+    # The host's queue hands the jobs the record as its compact text: the same jobs.
+    from cartagena_net.records.format import compact
+    assert [a for _, a in rv.jobs(compact(rec), seed=1)] == [a for _, a in rv.jobs(rec, seed=1)]
     assert len(review["moves"]) == len(rec["moves"])
     losses = [m["loss"] or 0 for m in review["moves"]]
     assert [losses[k] for k in review["turning"]] == sorted(
