@@ -114,9 +114,12 @@ def click_choice(driver, rng: random.Random) -> bool:
 
 def click_css(driver, css: str, what: str = "") -> None:
     """Find and click the element ``css`` in one step (the lobby list is drawn again when
-    the tables change: a button found first could be gone by the click)."""
+    the tables change: a button found first could be gone by the click), once a person
+    could: shown and enabled (a script's click reaches a hidden button, such as the
+    start button before the page knows its seat owns the table, and is lost)."""
     wait_for_page(driver, f"(() => {{ const b = document.querySelector({css!r});"
-                          "if (!b || b.disabled) return false; b.click(); return true; })()",
+                          "if (!b || b.disabled || !b.getClientRects().length || b.closest('[hidden]'))"
+                          " return false; b.click(); return true; })()",
                   what or f"a click on {css}")
 
 
