@@ -182,7 +182,9 @@ SAIL = Action("sail")
 UNDO = Action("undo")
 
 
-HANDS_KEPT = 4096  # hands (and sets of kinds held) whose advances a game's tables keep
+HANDS_KEPT = 512  # hands (and sets of kinds held) whose advances a board's tables keep
+SHARED_KEPT = 4096  # other actions (the powers' and decisions') a board's tables share
+TABLES_KEPT = 12  # boards (kinds of cards and length) whose tables are kept for games to come
 EAGER_KINDS = 6  # boards of at most this many kinds of cards make every position's at once
 
 
@@ -210,32 +212,40 @@ class ActionTables:
     """Every action a board of ``length`` positions can need, built once and shared.
 
     ``legal_actions`` lists these shared objects, the same object for the same action
-    in every state of a game: a search keys its tree by their identity. Actions not
-    built here up front (the Black Magic Woman's) are shared through :meth:`one`."""
+    in every state of a game, and of every game on a board of the same kinds and
+    length (:func:`action_tables`): a search keys its tree by their identity. Actions
+    not built here up front (the Black Magic Woman's) are shared through :meth:`one`;
+    Morgan's, one row a seat, as seats come (:meth:`seat_rows`)."""
 
     def __init__(self, names: tuple[str, ...], players: int, length: int) -> None:
-        boat = length + 1
+        boat = self._boat = length + 1
         self.advance = [
             [Action("advance", pos=p, card=names[k]) for k in range(len(names))]
             for p in range(boat)
         ]
         self.retreat = [Action("retreat", pos=p) for p in range(boat + 1)]
-        self.morgan = [
-            [Action("morgan", seat=s, pos=p) for p in range(boat)] for s in range(players)
-        ]
         self.discard = [Action("discard", cards=(n,)) for n in names]
         self._shared: dict[Action, Action] = {}
         # The notation of each action built here, to its object: what a client sends
         # back is most often exactly one of these (anything else is parsed).
         self.by_text: dict[str, Action] = {
             str(a): a for a in (*(a for row in self.advance for a in row), *self.retreat,
-                                *(a for row in self.morgan for a in row), *self.discard,
-                                END, DRAW, SAIL, UNDO)}
-        # A hand's advances at each position, by the hand's counts (``by_hand``, a few
-        # thousand hands at most are kept) and by the kinds it holds.
+                                *self.discard, END, DRAW, SAIL, UNDO)}
+        self.morgan: list[list[Action]] = []
+        self.seat_rows(players)
+        # A hand's advances at each position, by the hand's counts (``by_hand``) and by
+        # the kinds it holds: the newest HANDS_KEPT of each are kept.
         self.by_hand: dict[tuple[int, ...], Advances | list[tuple[Action, ...]]] = {}
         self._by_kinds: dict[tuple[int, ...], Advances | list[tuple[Action, ...]]] = {}
         self._lazy = len(names) > EAGER_KINDS
+
+    def seat_rows(self, players: int) -> None:
+        """Morgan's actions (``morgan[seat][pos]``) for every seat up to ``players``."""
+        morgan = self.morgan
+        while len(morgan) < players:
+            row = [Action("morgan", seat=len(morgan), pos=p) for p in range(self._boat)]
+            morgan.append(row)
+            self.by_text.update((str(a), a) for a in row)
 
     def advances(self, hand: list[int]) -> Advances | list[tuple[Action, ...]]:
         """For a hand (card counts by kind): at each position, the advances with each
@@ -246,16 +256,50 @@ class ActionTables:
         kinds = tuple(k for k, n in enumerate(hand) if n)
         by_pos = self._by_kinds.get(kinds)
         if by_pos is None:
-            if len(self._by_kinds) >= HANDS_KEPT:
-                self._by_kinds.clear()
+            _make_room(self._by_kinds)
             by_pos = self._by_kinds[kinds] = (
                 Advances(self.advance, kinds) if self._lazy
                 else [tuple([row[k] for k in kinds]) for row in self.advance])
-        if len(self.by_hand) >= HANDS_KEPT:
-            self.by_hand.clear()
+        _make_room(self.by_hand)
         self.by_hand[tuple(hand)] = by_pos
         return by_pos
 
     def one(self, action: Action) -> Action:
         """The shared object equal to ``action`` (``action`` itself the first time)."""
-        return self._shared.setdefault(action, action)
+        shared = self._shared
+        got = shared.get(action)
+        if got is None:
+            _make_room(shared, SHARED_KEPT)
+            got = shared[action] = action
+        return got
+
+
+def _make_room(kept: dict, most: int | None = None) -> None:  # type: ignore[type-arg]
+    """Forget the oldest entry of a cache holding ``most`` (HANDS_KEPT) entries, one
+    at a time: the newest stay."""
+    if len(kept) >= (HANDS_KEPT if most is None else most):
+        del kept[next(iter(kept))]
+
+
+_TABLES: dict[tuple[tuple[str, ...], int], ActionTables] = {}
+
+
+def action_tables(names: tuple[str, ...], players: int, length: int) -> ActionTables:
+    """The action tables of a board of ``length`` positions and these kinds of cards,
+    with Morgan's rows for ``players`` seats: one for every game on such a board, the
+    ones that come later included. A host makes a new board every game, mostly of the
+    same few kinds and lengths; built a game at a time, each game's tables (a few
+    thousand actions and the tuples of their advances, 150 to 250 KB after a game)
+    went with its last table, in the middle of other games' memory (issue 62). The
+    newest TABLES_KEPT are kept; a game holds its own (``Game.action_tables``), so one
+    forgotten here goes when its last game does."""
+    key = (names, length)
+    tables = _TABLES.pop(key, None)  # put back last: the newest
+    if tables is None:
+        tables = ActionTables(names, players, length)
+        if len(_TABLES) >= TABLES_KEPT:
+            del _TABLES[next(iter(_TABLES))]
+    else:
+        tables.seat_rows(players)
+    _TABLES[key] = tables
+    return tables

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .actions import ActionTables
+from .actions import ActionTables, action_tables
 from .board import SEGMENT  # noqa: F401  (re-exported: spaces per board segment)
 from .chance import RandomChance
 from .options import OPTIONS, PALETTE
@@ -116,10 +116,14 @@ class Game:
 
     # -- interned actions ---------------------------------------------------------
     def action_tables(self, length: int) -> ActionTables:
+        """The tables of this game's boards of ``length`` (shared with other games on
+        boards of the same kinds and length: :func:`actions.action_tables`), kept while
+        this game lives."""
         cache = self.__dict__.setdefault("tables", {})
-        if length not in cache:
-            cache[length] = ActionTables(self.card_names, self.players, length)
-        return cache[length]
+        tables = cache.get(length)
+        if tables is None:
+            tables = cache[length] = action_tables(self.card_names, self.players, length)
+        return tables
 
     # -- states ---------------------------------------------------------------------
     def new_state(

@@ -83,7 +83,8 @@ class HostService(Service):
         self._listening: Any = None
         # The engine's Game of each set of rules and options (the seats' colours among
         # them) that a table holds now, shared by those tables; it goes with the last of
-        # them, and its action tables (which grow as it is played) with it.
+        # them (its action tables stay with the engine for the games to come on boards of
+        # the same kinds and length, a bounded few: ``engine.actions.action_tables``).
         self._games: weakref.WeakValueDictionary[Any, Any] = weakref.WeakValueDictionary()
         self.thinker = Thinker(reactor, config.bot_workers, seeded=config.seed is not None)
         self.records_waiting = recorder.Waiting(reactor)  # records the disk refused so far

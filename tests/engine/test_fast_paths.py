@@ -306,6 +306,39 @@ def test_the_hand_tables_stay_bounded_and_right(monkeypatch):
         p = rng.randrange(len(tables.advance))
         assert by_pos[p] == tuple(a for k, a in enumerate(tables.advance[p]) if hand[k])
         assert len(tables.by_hand) <= 16 and len(tables._by_kinds) <= 16
+        assert list(tables.by_hand)[-1] == tuple(hand)  # the oldest goes, not all at once
+    assert len(tables.by_hand) == 16
+
+
+def test_games_on_boards_of_the_same_kinds_and_length_share_one_set_of_tables(monkeypatch):
+    """Every game on a board of the same kinds of cards and length plays the same
+    action objects, Morgan's rows growing with the seats asked for; the newest
+    TABLES_KEPT boards' tables are kept for the games to come, and a game keeps its
+    own while it lives (issue 62: a host built them again for every table)."""
+    import gc
+    import weakref
+
+    from cartagena_net.engine import actions
+
+    monkeypatch.setattr(actions, "_TABLES", {})
+    monkeypatch.setattr(actions, "TABLES_KEPT", 3)
+    two = make_game("jamaica", players=2).new_state(seed=1)
+    five = make_game("jamaica", players=5, morgan="also").new_state(seed=2)
+    assert two.tables is five.tables and len(five.tables.morgan) == 5
+    assert five.tables.by_text["morgan 4 3"] is five.tables.morgan[4][3]
+    rng = random.Random(2)
+    while not five.is_over:  # a five-seat game with Morgan plays on the shared tables
+        five.apply(str(rng.choice(five.legal_actions())))
+    assert make_game("web-2008").new_state(seed=1).tables is not two.tables  # other kinds
+    games = [make_game("jamaica", segments=n) for n in (2, 3, 4)]  # other lengths
+    kept = [g.new_state(seed=1).tables for g in games]
+    assert len(actions._TABLES) == 3 and two.tables not in actions._TABLES.values()
+    assert make_game("jamaica", segments=2).new_state(seed=3).tables is kept[0]
+    assert games[0].action_tables(kept[0]._boat - 1) is kept[0]  # its own, while it lives
+    gone = weakref.ref(two.tables)
+    del two, five
+    gc.collect()
+    assert gone() is None  # forgotten here and by its games: freed
 
 
 @pytest.mark.parametrize("preset, options", [("jamaica", {}),
