@@ -1,6 +1,6 @@
 """A host that runs all week keeps, of the games it has held, only what a person would
-name: the open tables (and the engine's Game each plays, with its action tables), the
-evening's scores, the newest records it lists. Game after game on one host, nothing of
+name: the open tables (and the engine's Game each plays), the action tables of the
+newest boards, the evening's scores, the newest records it lists. Game after game on one host, nothing of
 a finished table stays behind (issue 62; the long run: tests/benchmarks/bench_long_evening.py).
 """
 from __future__ import annotations
@@ -63,8 +63,8 @@ async def play_twice_and_remove(host, rules: str, options: dict, games: list,
 def test_a_finished_table_leaves_nothing_behind_and_its_game_goes_with_it(tmp_path):
     """Two games at each of eight tables (every preset, play again moving the seats'
     colours: another Game each time), each table removed when its games are over: the
-    tables, their states and the engine's Games (with the action tables they grew while
-    played) are all gone; the host keeps no Game but those of its open tables. Before,
+    tables, their states and the engine's Games are all gone; the host keeps no Game but
+    those of its open tables (their action tables are the engine's, a bounded few). Before,
     it kept each set of rules, options and colours it had ever played (up to 64 Games,
     each with its action tables: megabytes a board)."""
     host = make_host(state_dir=str(tmp_path / "state"), records_dir=str(tmp_path / "rec"),
@@ -166,10 +166,12 @@ def _ours() -> collections.Counter:
     """This process's objects of the host's and the engine's own classes, by class,
     as they are now: nothing collected first (garbage waiting for the collector counts).
     The bounded caches docs/architecture.md names are emptied first (the previews'
-    boards: 64 at most, kept for the bots that come)."""
-    from cartagena_net.engine import preview
+    boards: 64 at most, kept for the bots that come; the newest boards' action tables,
+    12 at most, kept for the games that come)."""
+    from cartagena_net.engine import actions, preview
 
     preview._board.cache_clear()
+    actions._TABLES.clear()
     out: collections.Counter = collections.Counter()
     for o in gc.get_objects():
         module = type(o).__dict__.get("__module__")  # a class's own (not a property's)
