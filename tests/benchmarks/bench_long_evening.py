@@ -46,8 +46,11 @@ folder's newest names alone. Then the same wrapper (gc counts by type, pymalloc'
 and glibc's ``mallinfo2`` every 500 games) found the evening's scores growing with the
 games (a tuple and an id a game: now rows by five minutes), a 2017 board's action tables
 making every space's advances for every hand (now only where asked), and glibc's free
-heap growing (now tuned by ``sweeper.tune_allocator``); docs/architecture.md ("What a
-host keeps") has the figures.
+heap growing (now tuned by ``sweeper.tune_allocator``). A census of the collector's
+objects by type at the peaks of live blocks found each table's ``Game`` building its own
+action tables (thousands of ``Action``s and tuples of them a game): they are now one
+set for the games on boards of the same kinds and length (``actions.action_tables``).
+docs/architecture.md ("What a host keeps") has the figures.
 
 ``--tree DIR`` runs the host of another checkout (a before figure); ``BENCH_HOST_SCRIPT``
 a wrapper in place of ``python -m cartagena_net`` (e.g. one that takes tracemalloc
