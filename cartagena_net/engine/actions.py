@@ -276,7 +276,7 @@ class ActionTables:
 
 def _make_room(kept: dict, most: int | None = None) -> None:  # type: ignore[type-arg]
     """Forget the oldest entry of a cache holding ``most`` (HANDS_KEPT) entries, one
-    at a time: the newest stay."""
+    at a time: the newest stay (a dict keeps its keys in the order they came)."""
     if len(kept) >= (HANDS_KEPT if most is None else most):
         del kept[next(iter(kept))]
 
@@ -297,8 +297,7 @@ def action_tables(names: tuple[str, ...], players: int, length: int) -> ActionTa
     tables = _TABLES.pop(key, None)  # put back last: the newest
     if tables is None:
         tables = ActionTables(names, players, length)
-        if len(_TABLES) >= TABLES_KEPT:
-            del _TABLES[next(iter(_TABLES))]
+        _make_room(_TABLES, TABLES_KEPT)
     else:
         tables.seat_rows(players)
     _TABLES[key] = tables

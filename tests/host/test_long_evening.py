@@ -1,7 +1,8 @@
 """A host that runs all week keeps, of the games it has held, only what a person would
 name: the open tables (and the engine's Game each plays), the action tables of the
-newest boards, the evening's scores, the newest records it lists. Game after game on one host, nothing of
-a finished table stays behind (issue 62; the long run: tests/benchmarks/bench_long_evening.py).
+newest boards, the evening's scores, the newest records it lists. Game after game on one
+host, nothing of a finished table stays behind (issue 62; the long run:
+tests/benchmarks/bench_long_evening.py).
 """
 from __future__ import annotations
 
