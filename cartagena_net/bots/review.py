@@ -173,8 +173,8 @@ def position(record: Mapping[str, Any] | bytes, k: int, playouts: int = PLAYOUTS
              iterations: int = SEARCH, seed: int = 0) -> dict[str, Any]:
     """One job: the chances after ``k`` actions, and the bot's view of action ``k + 1``
     (the value model knowing who played each seat: the record's players, each a person
-    or a bot of a kind, as the lobby listed them). ``record`` may be its compact JSON
-    (as :func:`jobs` gives it)."""
+    or a bot of a kind, as the lobby listed them). ``record`` may be its JSON text (as
+    :func:`jobs` gives it)."""
     from cartagena_net.bots import value
 
     if isinstance(record, bytes):
@@ -198,7 +198,7 @@ def position(record: Mapping[str, Any] | bytes, k: int, playouts: int = PLAYOUTS
 def jobs(record: Mapping[str, Any] | bytes, playouts: int = PLAYOUTS,
          iterations: int = SEARCH, seed: int | None = None) -> list[tuple[Any, tuple]]:
     """The review's jobs, ``(function, arguments)``, one per position (0..N). Each
-    carries the record as one compact JSON text, the same bytes for all: a worker's job
+    carries the record as one JSON text, the same bytes for all: a worker's job
     is pickled as a copy of them, not as the record's thousands of objects again for
     each position, and a review that waits for the workers holds one object, not a game's
     worth among the host's (``docs/architecture.md``, "What a host keeps"). ``record``

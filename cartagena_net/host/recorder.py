@@ -19,8 +19,8 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from cartagena_net.records import build
 from cartagena_net.records import store as record_store
+from cartagena_net.records.format import encode
 
 log = Logger(namespace="cartagena.host.records")
 
@@ -33,13 +33,15 @@ class Waiting:
 
     def __init__(self, reactor: Any) -> None:
         self.reactor = reactor
-        self.records: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (folder, record)
+        # id -> (folder, the record without its moves, its file's bytes)
+        self.records: dict[str, tuple[str, dict[str, Any], bytes]] = {}
         self._call: Any = None
         self._wait = FIRST_RETRY
-        self.on_written: Any = None  # called with (folder, record) once one is written
+        self.on_written: Any = None  # called with (folder, record, bytes) once written
 
-    def add(self, folder: str, record: dict[str, Any]) -> None:
-        self.records[record["id"]] = (folder, record)
+    def add(self, folder: str, record: dict[str, Any], data: bytes) -> None:
+        """``record``: its head at least (``encode``), ``data``: its file's bytes."""
+        self.records[record["id"]] = (folder, record, data)
         self._wait = FIRST_RETRY  # a new record: try soon again
         if self._call is not None and self._call.active():
             self._call.cancel()
@@ -56,14 +58,14 @@ class Waiting:
     def retry(self) -> None:
         """Write every waiting record the disk now takes; the rest wait for the next try."""
         self._call = None
-        for rid, (folder, record) in list(self.records.items()):
+        for rid, (folder, record, data) in list(self.records.items()):
             try:
-                path = record_store.write(folder, record)
+                path = record_store.write(folder, record, data)
             except OSError:
                 continue
             del self.records[rid]
             if self.on_written is not None:
-                self.on_written(folder, record)
+                self.on_written(folder, record, data)
             log.info("the record {id}, refused by the disk before, is now {path}",
                      id=rid, path=str(path))
         if self.records:
@@ -80,7 +82,7 @@ class Waiting:
             if self._call is not None and self._call.active():
                 self._call.cancel()
             self._call = None
-        for rid, (folder, _record) in self.records.items():
+        for rid, (folder, _record, _data) in self.records.items():
             log.error("the record {id} could not be written to {folder} before the host "
                       "stopped (the disk refused it); its game's journal is kept",
                       id=rid, folder=str(folder))
@@ -267,7 +269,7 @@ def keep(table: Any, end: str) -> Any:
         return None
     started = table.started_at if table.started_at is not None else time.time()
     try:
-        record = build(table.state, record_id=record_id(started, table.host.host_id, table.id,
+        record, data = encode(table.state, record_id=record_id(started, table.host.host_id, table.id,
                                                          table.game_seq),
                        players=players(table), started=_utc(started), ended=_utc(time.time()),
                        end=end, table=table.name, host=table.host.config.name,
@@ -276,7 +278,7 @@ def keep(table: Any, end: str) -> Any:
         log.failure("table {table}: the game's record could not be made", table=table.id)
         return None
     try:
-        path = record_store.write(folder, record)
+        path = record_store.write(folder, record, data)
     except OSError as exc:
         waiting = getattr(table.host, "records_waiting", None)
         log.error("table {table}: the game's record could not be written to {folder}: "
@@ -285,12 +287,12 @@ def keep(table: Any, end: str) -> Any:
                   later=(", and it is written as soon as the disk takes it (tried again "
                          f"within {RETRY:.0f} s)") if waiting else "")
         if waiting is not None:
-            waiting.add(folder, record)
+            waiting.add(folder, record, data)
         return None
     log.info("table {table}: the game's record is {path}", table=table.id, path=str(path))
     written = getattr(table.host, "record_written", None)
     if written is not None:
-        written(folder, record)
+        written(folder, record, data)
     return path
 
 

@@ -37,8 +37,8 @@ class Reviewer:
 
     def __init__(self, host: Any) -> None:
         self.host = host
-        # (records folder, record id, the record as compact JSON: a fifth of its size as
-        # Python objects)
+        # (records folder, record id, the record as JSON: a fifth of its size as Python
+        # objects)
         self.queue: list[tuple[str, str, bytes]] = []
         self.busy: str | None = None  # the id of the record under review
         self.done = 0  # reviews written
@@ -46,9 +46,11 @@ class Reviewer:
         self.skipped = 0  # reviews given up because too many games waited
         self._stopped = False
 
-    def add(self, folder: str, record: dict[str, Any], mark: bool = True) -> None:
+    def add(self, folder: str, record: dict[str, Any], mark: bool = True,
+            data: bytes | None = None) -> None:
         """Review ``record`` (a full record of ``folder``) when its turn comes; ``mark``:
-        mark it due first (a review found due at start is marked already)."""
+        mark it due first (a review found due at start is marked already). ``data``: the
+        record as JSON (its file's bytes, where the caller has them), else encoded here."""
         if record.get("kind") != "full" or self._stopped:
             return
         if any(queued[1] == record["id"] for queued in self.queue) or self.busy == record["id"]:
@@ -61,7 +63,7 @@ class Reviewer:
             except OSError as exc:  # the review is still made now, if the host runs on
                 log.error("the review of {id} could not be marked due in {folder}: {err}",
                           id=record["id"], folder=str(folder), err=str(exc))
-        self.queue.append((folder, record["id"], compact(record)))
+        self.queue.append((folder, record["id"], compact(record) if data is None else data))
         if len(self.queue) > WAITING:  # games end faster than reviews: tonight's last first
             _, dropped, _ = self.queue.pop(0)
             self.skipped += 1
@@ -123,10 +125,10 @@ class Reviewer:
 
     @defer.inlineCallbacks
     def _review(self, folder: str, data: bytes) -> Any:
-        """Review the record ``data`` (compact JSON). While its jobs wait for the
-        workers (minutes, behind the bots), it holds the record and each answer as one
-        compact JSON text, not as a game's worth of small objects among those the host's
-        games make and free: read again when the review is put together."""
+        """Review the record ``data`` (JSON). While its jobs wait for the workers
+        (minutes, behind the bots), it holds the record and each answer as one JSON
+        text, not as a game's worth of small objects among those the host's games make
+        and free: read again when the review is put together."""
         from cartagena_net.bots.review import assemble, jobs
         from cartagena_net.records.store import write_review
 

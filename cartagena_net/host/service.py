@@ -174,12 +174,14 @@ class HostService(Service):
             stopping.append(defer.maybeDeferred(listening.stopListening))
         return defer.gatherResults(stopping).addCallback(lambda _: None)
 
-    def record_written(self, folder: str, record: dict[str, Any]) -> None:
-        """A game's record is on disk: it counts on tonight's scoreboard, and the bot
-        reviews it (unless reviews are off)."""
+    def record_written(self, folder: str, record: dict[str, Any],
+                       data: bytes | None = None) -> None:
+        """A game's record is on disk (``data``: the file's bytes, where the caller has
+        them): it counts on tonight's scoreboard, and the bot reviews it (unless reviews
+        are off)."""
         self.evening.add(record)
         if self.config.reviews:
-            self.reviewer.add(folder, record)
+            self.reviewer.add(folder, record, data=data)
 
     @property
     def port(self) -> int:

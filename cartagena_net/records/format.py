@@ -18,9 +18,10 @@ Pure: no Twisted, no I/O but what the caller does with the bytes.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
@@ -142,18 +143,40 @@ def build(state: Any, *, record_id: str, players: list[dict[str, Any]], started:
     ``hinted``: the indices of the actions taken after a hint for their position: each
     such move says ``"hinted": true`` and the record lists its seats in ``hinted``.
     """
+    out, moves = _record(state, record_id=record_id, players=players, started=started,
+                         ended=ended, end=end, table=table, host=host, hinted=hinted)
+    out["moves"] = list(moves)
+    return out
+
+
+def encode(state: Any, **head: Any) -> tuple[dict[str, Any], bytes]:
+    """:func:`build` and :func:`dumps` at once, a move at a time (the arguments are
+    :func:`build`'s): the record without its moves (what the evening's scores read) and
+    its file's bytes. A host writes a record as each game ends, among the other games'
+    objects: a game's worth of moves as dicts would be made and freed at once there."""
+    out, moves = _record(state, **head)
+    text = _moves_text(moves)  # before the head: the moves fill in its "hinted"
+    return out, _file(out, text)
+
+
+def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], started: str,
+            ended: str, end: str, table: str = "", host: str = "",
+            hinted: Any = ()) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """The record of ``state`` without its moves, and its moves, made one at a time as
+    they are iterated (after the last, the record's ``hinted`` is filled in)."""
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, not {end!r}")
     if not RECORD_ID.fullmatch(record_id):
         raise ValueError(f"a record id is 1 to 80 letters, digits, - or _: {record_id!r}")
-    rec = state.record()  # spec, chance, actions: hidden information, filtered below
-    game = state.game
+    # The chance and the actions hold hidden information: a spectator's record has
+    # neither, only the views' events.
+    chance = state.chance
     out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "id": record_id,
         "kind": "full" if state.is_over else "spectator",
-        "spec": rec["spec"],
+        "spec": state.game.spec(),
         "table": table[:64],
         "host": host[:64],
         "players": players,
@@ -162,40 +185,44 @@ def build(state: Any, *, record_id: str, players: list[dict[str, Any]], started:
         "end": end,
         "outcome": json.loads(json.dumps(view(state, SPECTATOR)["outcome"])),
     }
-    counted = _Counted(rec["chance"])
-    replayed = game.new_state(chance=counted, events=not state.is_over)
-    first = counted.used
-    moves: list[dict[str, Any]] = []
-    start_view = None if state.is_over else view(replayed, SPECTATOR)
-    # The game's own actions (values; rec["actions"] is their text): each was applied
-    # once already, so the replay skips the checks, unless one was an undo (that needs
-    # the undo notes only the checked apply keeps).
-    history = state.history
+    counted = _Counted(chance)
+    replayed = state.game.new_state(chance=counted, events=not state.is_over)
+    if state.is_over:
+        out["chance"] = [list(o) for o in chance[:counted.used]]
+    else:
+        out["start"] = view(replayed, SPECTATOR)
+        out["final"] = view(state, SPECTATOR)
+    return out, _moves(state, counted, replayed, hinted, out)
+
+
+def _moves(state: Any, counted: _Counted, replayed: Any, hinted: Any,
+           out: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The moves of ``state``'s record, replayed on ``replayed``: for a full record the
+    action's text and the chance it drew, else its events as a spectator saw them."""
+    # The game's own actions (values): each was applied once already, so the replay
+    # skips the checks, unless one was an undo (that needs the undo notes only the
+    # checked apply keeps).
+    history, chance = state.history, state.chance
     step = (replayed.apply if any(a.kind == "undo" for a in history)
             else replayed.apply_unchecked)
-    for action, text in zip(history, rec["actions"], strict=True):
+    seats = set()
+    for k, action in enumerate(history):
         seat = replayed.actor
         before, since = counted.used, replayed.event_count
         step(action)
         if state.is_over:
-            move: dict[str, Any] = {"seat": seat, "action": text}
+            move: dict[str, Any] = {"seat": seat, "action": str(action)}
             if counted.used > before:
-                move["chance"] = rec["chance"][before:counted.used]
+                move["chance"] = [list(o) for o in chance[before:counted.used]]
         else:
             move = {"seat": seat, "events": view(replayed, SPECTATOR, since)["events"]}
-        if len(moves) in hinted:
+        if k in hinted:
             move["hinted"] = True
-        moves.append(move)
+            if seat is not None:
+                seats.add(seat)
+        yield move
     if hinted:
-        out["hinted"] = sorted({m["seat"] for m in moves if m.get("hinted")
-                                and m.get("seat") is not None})
-    if state.is_over:
-        out["chance"] = rec["chance"][:first]
-    else:
-        out["start"] = start_view
-        out["final"] = view(state, SPECTATOR)
-    out["moves"] = moves
-    return out
+        out["hinted"] = sorted(seats)
 
 
 def utc_text(seconds: float) -> str:
@@ -208,21 +235,76 @@ def utc_text(seconds: float) -> str:
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # made once
 
 
+def _write(out: io.BytesIO, data: Any, depth: int) -> None:
+    """``data`` as compact UTF-8 JSON into ``out``, the items of its maps and lists
+    encoded one at a time down to ``depth`` levels. A record's moves, or a view's
+    fields, are each encoded and written before the next: Python's JSON encoder holds a
+    small string for each piece of what it encodes until it is done (a record's worth of
+    them at once, thousands, among the host's games), and ``out`` holds bytes."""
+    if depth and isinstance(data, dict) and data and all(type(k) is str for k in data):
+        sep = b"{"
+        for key, value in data.items():
+            out.write(sep)
+            out.write(_COMPACT(key).encode("utf-8"))
+            out.write(b":")
+            _write(out, value, depth - 1)
+            sep = b","
+        out.write(b"}")
+    elif depth and isinstance(data, (list, tuple)) and data:
+        sep = b"["
+        for item in data:
+            out.write(sep)
+            _write(out, item, depth - 1)
+            sep = b","
+        out.write(b"]")
+    else:
+        out.write(_COMPACT(data).encode("utf-8"))
+
+
 def compact(data: Any) -> bytes:
     """``data`` as UTF-8 JSON with no spaces: a move's line of a record, a review, a
     record queued for its review."""
-    return _COMPACT(data).encode("utf-8")
+    out = io.BytesIO()
+    _write(out, data, 2)
+    return out.getvalue()
 
 
 def dumps(record: dict[str, Any]) -> bytes:
-    """The record as UTF-8 JSON (one key a line at the top, moves one a line)."""
-    head = {k: v for k, v in record.items() if k != "moves"}
-    lines = [_COMPACT(m) for m in record.get("moves") or ()]
-    body = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
-    moves = ",\n  ".join(lines)
-    text = f'{body},\n "moves": [\n  {moves}\n ]\n}}\n' if lines else \
-        f'{body},\n "moves": []\n}}\n'
-    return text.encode("utf-8")
+    """The record as UTF-8 JSON: one key a line at the top (its value compact), the
+    moves last, one a line."""
+    return _file(record, _moves_text(record.get("moves") or ()))
+
+
+def _moves_text(moves: Iterable[dict[str, Any]]) -> bytes:
+    """A record's moves as its file holds them: one a line, each encoded and written
+    before the next is made."""
+    out = io.BytesIO()
+    sep = b"\n  "
+    for move in moves:
+        out.write(sep)
+        _write(out, move, 0)
+        sep = b",\n  "
+    if sep != b"\n  ":
+        out.write(b"\n ")
+    return out.getvalue()
+
+
+def _file(record: dict[str, Any], moves: bytes) -> bytes:
+    """A record's file: its keys but ``moves`` one a line, then ``moves`` (their text)."""
+    out = io.BytesIO()
+    sep = b"{\n "
+    for key, value in record.items():
+        if key != "moves":
+            out.write(sep)
+            out.write(_COMPACT(key).encode("utf-8"))
+            out.write(b": ")
+            _write(out, value, 1)
+            sep = b",\n "
+    out.write(sep)
+    out.write(b'"moves": [')
+    out.write(moves)
+    out.write(b"]\n}\n")
+    return out.getvalue()
 
 
 # -- reading --------------------------------------------------------------------------

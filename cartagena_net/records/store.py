@@ -28,10 +28,12 @@ def records_dir() -> Path:
     return user_state_dir() / "records"
 
 
-def write(folder: str | os.PathLike[str], record: dict[str, Any]) -> Path:
+def write(folder: str | os.PathLike[str], record: dict[str, Any],
+          data: bytes | None = None) -> Path:
     """Write ``record`` as ``<id>.json`` in ``folder`` (made 0700 if needed); OSError if
-    the disk refuses (the caller decides what that means: the host logs it)."""
-    return _write_whole(Path(folder), record["id"], dumps(record))
+    the disk refuses (the caller decides what that means: the host logs it). ``data``:
+    the record's ``dumps``, where the caller has it already."""
+    return _write_whole(Path(folder), record["id"], dumps(record) if data is None else data)
 
 
 REVIEWS = "reviews"  # the reviews of records: <records dir>/reviews/<record id>.json
