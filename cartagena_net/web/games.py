@@ -9,9 +9,11 @@ action, the turning points, what the bot would have played).
 
 Reading records and replaying a game take disk and CPU: both run in the web server's
 one background thread (:class:`Background`), never on the reactor; a replay is built
-once and kept (the last few). Its review is kept apart: a replay asked for before its
-review was written looks for it again (at most every ``REVIEW_TTL`` seconds), so a
-replay page shows the review once it exists.
+once and kept (the last few). The list, a replay and a review are encoded an item at a
+time (``records.format.compact``), not as a small string for each value at once. Its
+review is kept apart: a replay asked for before its review was written looks for it
+again (at most every ``REVIEW_TTL`` seconds), so a replay page shows the review once it
+exists.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from twisted.web import http, server
 from twisted.web.resource import Resource
 
 from cartagena_net.i18n import N_
+from cartagena_net.records.format import compact
 from cartagena_net.web.guard import JSON, finish, plain, to_json
 
 LIST_MAX = 100  # games listed
@@ -117,7 +120,7 @@ def build_list(folder: str, host_id: str,
         known.clear()
         known.update(lines)
     games = sorted(lines.values(), key=lambda line: line.get("started") or "")[::-1]
-    return to_json({"games": games, "more": max(0, count - LIST_MAX)})
+    return compact({"games": games, "more": max(0, count - LIST_MAX)})
 
 
 def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | None:
@@ -143,7 +146,7 @@ def build_replay(folder: str, record_id: str) -> tuple[bytes, bytes | None] | No
             seen = len(state.events)
             events.append(v.pop("events", []))
             views.append(v)
-    return to_json({
+    return compact({
         "id": rec["id"], "summary": summary(rec),
         "players": [{"seat": p.get("seat"), "color": p.get("color"),
                      "label": player_label(p), **person(p)} for p in rec["players"]],
@@ -162,7 +165,7 @@ def read_review(folder: str, record_id: str) -> bytes | None:
         review = store.read_review(folder, record_id)
     except RecordError:
         review = None
-    return None if review is None else to_json(review)
+    return None if review is None else compact(review)
 
 
 def joined(parts: tuple[bytes, bytes | None]) -> bytes:
