@@ -180,6 +180,8 @@ class HostService(Service):
         them): it counts on tonight's scoreboard, and the bot reviews it (unless reviews
         are off)."""
         self.evening.add(record)
+        if self.web is not None:
+            self.web.record_written(record["id"])
         if self.config.reviews:
             self.reviewer.add(folder, record, data=data)
 

@@ -17,6 +17,7 @@ exists.
 """
 from __future__ import annotations
 
+import bisect
 import collections
 import time
 from pathlib import Path
@@ -33,6 +34,7 @@ from cartagena_net.web.guard import JSON, finish, plain, to_json
 LIST_MAX = 100  # games listed
 KEEP = 8  # replays kept built
 LIST_TTL = 3.0  # seconds a listing is reused
+RESCAN = 600.0  # seconds after which the records folder is read whole again for the list
 REVIEW_TTL = 3.0  # seconds a replay built without its review is served before looking again
 
 
@@ -86,18 +88,75 @@ def person(p: dict[str, Any]) -> dict[str, Any]:
     return {k: p[k] for k in ("name", "bot", "level", "think") if p.get(k) is not None}
 
 
+class Newest:
+    """The names of this host's newest ``LIST_MAX`` records, and how many it has: read
+    from the folder once (entry by entry, in the web's thread), then kept as the host
+    writes records (:meth:`written`, on the reactor), so that a list costs the same at a
+    host's ten thousandth game as at its tenth. The folder is read whole again every
+    ``RESCAN`` seconds (records removed or copied in by hand, a record that replaced an
+    older one of the same id counted twice)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] | None = None  # sorted: the newest last; None: not read yet
+        self.count = 0
+        self.read_at = 0.0
+        self._during: list[str] | None = None  # written while the folder is read
+
+    def due(self, now: float) -> bool:
+        """Whether the folder should be read (none is being read now)."""
+        return self._during is None and (self.names is None or now - self.read_at >= RESCAN)
+
+    def reading(self, now: float) -> None:
+        self._during, self.read_at = [], now
+
+    def read(self, names: list[str], count: int) -> None:
+        """What reading the folder found; the records written meanwhile are added."""
+        during, self._during = self._during or [], None
+        self.names, self.count = list(names), count
+        for name in during:
+            self._add(name)
+
+    def failed(self) -> None:
+        self._during = None
+
+    def written(self, name: str) -> None:
+        """The host wrote the record file ``name``."""
+        if self._during is not None:
+            self._during.append(name)
+        elif self.names is not None:
+            self._add(name)
+
+    def _add(self, name: str) -> None:
+        names = self.names
+        if names is None or name in names:  # not read yet, or a record replaced
+            return
+        self.count += 1
+        bisect.insort(names, name)
+        if len(names) > LIST_MAX:
+            del names[0]
+
+
+def read_newest(folder: str, host_id: str) -> tuple[list[str], int]:
+    """The names of the newest ``LIST_MAX`` records of this host, and how many it has,
+    read from the folder entry by entry."""
+    from cartagena_net.records import store
+
+    return store.newest_names(folder, f"-{host_id[:8]}-", LIST_MAX)
+
+
 def build_list(folder: str, host_id: str,
-               known: dict[tuple[str, int, int], dict[str, Any]] | None = None) -> bytes:
+               known: dict[tuple[str, int, int], dict[str, Any]] | None = None,
+               newest: tuple[list[str], int] | None = None) -> bytes:
     """The list: the newest ``LIST_MAX`` records of this host, newest first, and how many
-    older ones there are. Only those files are looked at (a record's name begins with its
-    start time), and only those not in ``known`` are read (``known``: each line listed
-    last time, by the file's name, modification time and size; left holding this list's
-    lines), so the list costs the same at a host's thousandth game as at its tenth."""
+    older ones there are. ``newest``: their names and count (:class:`Newest`), else the
+    folder is read for them. Only those files are looked at, and only those not in
+    ``known`` are read (``known``: each line listed last time, by the file's name,
+    modification time and size; left holding this list's lines)."""
     from cartagena_net.records import store
     from cartagena_net.records.format import RecordError
 
     mine = f"-{host_id[:8]}-"
-    names, count = store.newest_names(folder, mine, LIST_MAX)
+    names, count = newest if newest is not None else read_newest(folder, host_id)
     lines: dict[tuple[str, int, int], dict[str, Any]] = {}
     for name in names:
         path = Path(folder) / name
@@ -195,7 +254,28 @@ class GamesJSON(Resource):
         if self._cached is not None and now - self._cached[0] < LIST_TTL:
             request.setHeader(b"Content-Type", JSON.encode())
             return self._cached[1]
-        d = self.web.background.run(build_list, folder, self.web.host.host_id, self._known)
+        host_id, known, newest = self.web.host.host_id, self._known, self.web.newest
+        if newest.due(now):
+            newest.reading(now)
+
+            def read_and_list() -> tuple[list[str], int, bytes]:
+                names, count = read_newest(folder, host_id)
+                return names, count, build_list(folder, host_id, known, (names, count))
+
+            def read(found: tuple[list[str], int, bytes]) -> bytes:
+                newest.read(found[0], found[1])
+                return found[2]
+
+            def failed(f: Any) -> Any:
+                newest.failed()
+                return f
+
+            d = self.web.background.run(read_and_list).addCallbacks(read, failed)
+        elif newest.names is None:  # read by another request now: this one reads too
+            d = self.web.background.run(build_list, folder, host_id, known)
+        else:
+            d = self.web.background.run(build_list, folder, host_id, known,
+                                        (list(newest.names), newest.count))
 
         def done(body: bytes) -> None:
             self._cached = (time.monotonic(), body)

@@ -26,7 +26,7 @@ from twisted.web import http
 from cartagena_net import i18n
 from cartagena_net.host.errors import HostError
 from cartagena_net.web.feeds import Feeds
-from cartagena_net.web.games import Background, records_folder
+from cartagena_net.web.games import Background, Newest, records_folder
 from cartagena_net.web.guard import (
     WebChannel,
     WebSite,
@@ -56,6 +56,7 @@ class WebServer:
                            self.lobby_data, self._watchers_changed)
         self.sessions: dict[str, Any] = {}  # browser seats' play streams, by id
         self.background = Background(self.reactor)  # records read and replays built
+        self.newest = Newest()  # the newest records' names, for /games.json
         self.site = WebSite(root(self), self, timeout=self.config.web_idle_timeout)
         self._listening: Any = None
 
@@ -171,6 +172,13 @@ class WebServer:
 
     def table_removed(self, table_id: int) -> None:
         self.feeds.table_removed(table_id)
+
+    def record_written(self, record_id: str) -> None:
+        """The host wrote a game's record: the list of games has it without reading
+        the folder again."""
+        from cartagena_net.records.store import SUFFIX
+
+        self.newest.written(f"{record_id}{SUFFIX}")
 
 
 def url_host(bind: str) -> str:

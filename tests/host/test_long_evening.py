@@ -163,6 +163,50 @@ def test_the_web_list_of_games_reads_only_the_newest_records_once(tmp_path, monk
     assert len(again["games"]) == web_games.LIST_MAX == len(known)
 
 
+def test_the_list_of_games_keeps_the_newest_names_as_records_are_written(tmp_path,
+                                                                        monkeypatch):
+    """The folder is read for the list once (and again every ``RESCAN`` seconds), then
+    the names of the records the host writes are added to what was read: a list at a
+    host's ten thousandth game reads no more of the folder than at its tenth. A record
+    written while the folder is read is not lost, nor counted twice; one that replaces
+    a record of the same id is not counted again."""
+    host_id = "0123456789abcdef"
+    folder = tmp_path / "records"
+    state = bot_game("jamaica", {"players": 2, "segments": 1}, seed=3)
+    for n in range(1, web_games.LIST_MAX + 3):
+        record_store.write(folder, _record(state, host_id, n))
+    scans = []
+    real_newest = record_store.newest_names
+
+    def counting(*args, **kwargs):
+        scans.append(args)
+        return real_newest(*args, **kwargs)
+
+    monkeypatch.setattr(record_store, "newest_names", counting)
+    newest = web_games.Newest()
+    assert newest.due(0.0)
+    newest.reading(0.0)
+    assert not newest.due(10_000.0)  # one read at a time
+    found = web_games.read_newest(str(folder), host_id)
+    written = [_record(state, host_id, n) for n in range(web_games.LIST_MAX + 3, 400)]
+    record_store.write(folder, written[0])
+    newest.written(f"{written[0]['id']}.json")  # while the folder was read: after it
+    newest.read(*found)
+    assert (len(newest.names), newest.count) == (web_games.LIST_MAX, web_games.LIST_MAX + 3)
+    for rec in written[1:]:
+        record_store.write(folder, rec)
+        newest.written(f"{rec['id']}.json")
+    newest.written(f"{written[-1]['id']}.json")  # the same record written again
+    assert len(scans) == 1
+    kept = json.loads(web_games.build_list(str(folder), host_id, {},
+                                           (list(newest.names), newest.count)))
+    assert len(scans) == 1  # the list was made without reading the folder
+    assert kept == json.loads(web_games.build_list(str(folder), host_id, {}))
+    assert kept["more"] == 399 - web_games.LIST_MAX
+    assert kept["games"][0]["id"] == written[-1]["id"]
+    assert not newest.due(web_games.RESCAN - 1) and newest.due(web_games.RESCAN)
+
+
 def _ours() -> collections.Counter:
     """This process's objects of the host's and the engine's own classes, by class,
     as they are now: nothing collected first (garbage waiting for the collector counts).

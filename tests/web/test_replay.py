@@ -79,6 +79,41 @@ def test_the_list_and_the_replays_data_show_only_what_a_spectator_saw(tmp_path):
         run(stop_host(host))
 
 
+def test_the_list_has_each_game_the_host_records_without_reading_the_folder_again(
+        tmp_path, monkeypatch):
+    """A game the host records is in the next list; the folder is read once for the
+    list (and again every ``RESCAN`` seconds), so a record copied in by hand shows at
+    the next reading, not at once."""
+    from cartagena_net.web import games as web_games
+
+    monkeypatch.setattr(web_games, "LIST_TTL", 0.0)
+    folder = tmp_path / "records"
+    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
+    state = bot_game("jamaica", {"players": 2, "segments": 1}, seed=2)
+
+    async def listed() -> list[str]:
+        return [g["id"] for g in json.loads((await fetch(host.web.port, "/games.json")).body)
+                ["games"]]
+
+    async def go():
+        first = record_for(host.host_id, state, 1)
+        store.write(folder, first)
+        assert await listed() == [first["id"]]
+        recorded = record_for(host.host_id, state, 3)
+        store.write(folder, recorded)
+        host.record_written(str(folder), recorded)  # as a game's end writes it
+        by_hand = record_for(host.host_id, state, 2)
+        store.write(folder, by_hand)  # copied in: not told
+        assert await listed() == [recorded["id"], first["id"]]
+        host.web.newest.read_at -= web_games.RESCAN  # ten minutes later
+        assert await listed() == [recorded["id"], by_hand["id"], first["id"]]
+
+    try:
+        run(go(), timeout=60)
+    finally:
+        run(stop_host(host))
+
+
 def test_a_finished_game_is_replayed_on_the_tv_with_its_review(browser, tmp_path):
     folder = tmp_path / "records"
     host = make_host(web_port=0, records_dir=str(folder), reviews=False)
