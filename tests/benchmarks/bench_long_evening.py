@@ -50,7 +50,10 @@ heap growing (now tuned by ``sweeper.tune_allocator``). A census of the collecto
 objects by type at the peaks of live blocks found each table's ``Game`` building its own
 action tables (thousands of ``Action``s and tuples of them a game): they are now one
 set for the games on boards of the same kinds and length (``actions.action_tables``).
-docs/architecture.md ("What a host keeps") has the figures.
+At the new highs of live blocks after that, a finished game's record was being made: a
+dict a move, encoded whole twice (Python's JSON encoder holds a small string for each
+piece until it is done); it is now made and written a move at a time
+(``records.format.encode``). docs/architecture.md ("What a host keeps") has the figures.
 
 ``--tree DIR`` runs the host of another checkout (a before figure); ``BENCH_HOST_SCRIPT``
 a wrapper in place of ``python -m cartagena_net`` (e.g. one that takes tracemalloc
