@@ -168,15 +168,13 @@ def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], starte
         raise ValueError(f"end must be one of {ENDS}, not {end!r}")
     if not RECORD_ID.fullmatch(record_id):
         raise ValueError(f"a record id is 1 to 80 letters, digits, - or _: {record_id!r}")
-    # The chance and the actions hold hidden information: a spectator's record has
-    # neither, only the views' events.
-    chance = state.chance
+    rec = state.record()  # spec, chance, actions: hidden information, filtered below
     out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "id": record_id,
         "kind": "full" if state.is_over else "spectator",
-        "spec": state.game.spec(),
+        "spec": rec["spec"],
         "table": table[:64],
         "host": host[:64],
         "players": players,
@@ -185,35 +183,35 @@ def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], starte
         "end": end,
         "outcome": json.loads(json.dumps(view(state, SPECTATOR)["outcome"])),
     }
-    counted = _Counted(chance)
+    counted = _Counted(rec["chance"])
     replayed = state.game.new_state(chance=counted, events=not state.is_over)
     if state.is_over:
-        out["chance"] = [list(o) for o in chance[:counted.used]]
-    else:
+        out["chance"] = rec["chance"][:counted.used]
+    else:  # a spectator's record: no chance, no action, only what a spectator saw
         out["start"] = view(replayed, SPECTATOR)
         out["final"] = view(state, SPECTATOR)
-    return out, _moves(state, counted, replayed, hinted, out)
+    return out, _moves(state, rec, counted, replayed, hinted, out)
 
 
-def _moves(state: Any, counted: _Counted, replayed: Any, hinted: Any,
+def _moves(state: Any, rec: dict[str, Any], counted: _Counted, replayed: Any, hinted: Any,
            out: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The moves of ``state``'s record, replayed on ``replayed``: for a full record the
     action's text and the chance it drew, else its events as a spectator saw them."""
-    # The game's own actions (values): each was applied once already, so the replay
-    # skips the checks, unless one was an undo (that needs the undo notes only the
-    # checked apply keeps).
-    history, chance = state.history, state.chance
+    # The game's own actions (values; rec["actions"] is their text): each was applied
+    # once already, so the replay skips the checks, unless one was an undo (that needs
+    # the undo notes only the checked apply keeps).
+    history = state.history
     step = (replayed.apply if any(a.kind == "undo" for a in history)
             else replayed.apply_unchecked)
     seats = set()
-    for k, action in enumerate(history):
+    for k, (action, text) in enumerate(zip(history, rec["actions"], strict=True)):
         seat = replayed.actor
         before, since = counted.used, replayed.event_count
         step(action)
         if state.is_over:
-            move: dict[str, Any] = {"seat": seat, "action": str(action)}
+            move: dict[str, Any] = {"seat": seat, "action": text}
             if counted.used > before:
-                move["chance"] = [list(o) for o in chance[before:counted.used]]
+                move["chance"] = rec["chance"][before:counted.used]
         else:
             move = {"seat": seat, "events": view(replayed, SPECTATOR, since)["events"]}
         if k in hinted:
