@@ -269,11 +269,12 @@ def keep(table: Any, end: str) -> Any:
         return None
     started = table.started_at if table.started_at is not None else time.time()
     try:
-        record, data = encode(table.state, record_id=record_id(started, table.host.host_id, table.id,
-                                                         table.game_seq),
-                       players=players(table), started=_utc(started), ended=_utc(time.time()),
-                       end=end, table=table.name, host=table.host.config.name,
-                       hinted=set(getattr(getattr(table, "coach", None), "hinted_moves", ())))
+        record, data = encode(
+            table.state,
+            record_id=record_id(started, table.host.host_id, table.id, table.game_seq),
+            players=players(table), started=_utc(started), ended=_utc(time.time()),
+            end=end, table=table.name, host=table.host.config.name,
+            hinted=set(getattr(getattr(table, "coach", None), "hinted_moves", ())))
     except Exception:  # noqa: BLE001 - a record must never take the table down
         log.failure("table {table}: the game's record could not be made", table=table.id)
         return None
