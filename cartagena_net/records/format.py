@@ -260,8 +260,9 @@ def _write(out: io.BytesIO, data: Any, depth: int) -> None:
 
 
 def compact(data: Any) -> bytes:
-    """``data`` as UTF-8 JSON with no spaces: a move's line of a record, a review, a
-    record queued for its review."""
+    """``data`` as UTF-8 JSON with no spaces, a map's or list's items encoded one at a
+    time: a review, a record queued for its review, the web's list and replays (what
+    can be large; a small frame is encoded at once, ``web.guard.to_json``)."""
     out = io.BytesIO()
     _write(out, data, 2)
     return out.getvalue()
