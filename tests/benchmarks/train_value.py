@@ -2,7 +2,8 @@
 
 The data: ``--games`` games of bots (each seat at random a ``random`` bot, the
 ``--random-share`` of the seats, else ``greedy`` or a fast ``ismcts`` of 150 or 300
-iterations, counted, so a seed plays the same game again), seats as ``--players`` says,
+iterations, or of ``--search-iterations``, counted, so a seed plays the same game
+again), seats as ``--players`` says,
 the seeds ``--seed`` * 1,000,003 + game, and the games of earlier caches (``--also``).
 Each seat's kind is a feature (who plays it is public: the lobby lists it); in training
 a share of the seats is shown unknown (``--unknown``), as a person's is, so that the
@@ -24,7 +25,8 @@ with a little L2. The weights go to ``cartagena_net/bots/models/<family>.json`` 
 data, seed and figures in ``meta``.
 
     nice python3 tests/benchmarks/train_value.py --family jamaica --games 800 --seed 59 --random-share 0.25 --cache /tmp/valuedata/jamaica-kinds.jsonl --also /tmp/valuedata/jamaica2.jsonl --workers 1
-    nice python3 tests/benchmarks/train_value.py --family magic --games 400 --seed 59 --random-share 0.25 --cache /tmp/valuedata/magic-kinds.jsonl --also /tmp/valuedata/magic2.jsonl --workers 1
+    nice python3 tests/benchmarks/train_value.py --family magic --games 1000 --seed 59 --random-share 0.25 --cache /tmp/valuedata/magic-kinds.jsonl --also /tmp/valuedata/magic2.jsonl --workers 1
+    nice python3 tests/benchmarks/train_value.py --family magic --games 800 --seed 60 --random-share 0.25 --search-iterations 1000 2000 --cache /tmp/valuedata/magic-strong.jsonl --also /tmp/valuedata/magic-kinds.jsonl --also /tmp/valuedata/magic2.jsonl --workers 2
 
 (``/tmp/valuedata/jamaica2.jsonl``, ``magic2.jsonl``: ``--games 2000`` and ``1000`` of
 seed 58, made by this script before seats' kinds were recorded.)
@@ -48,17 +50,23 @@ RULES = {  # family -> the (preset, options) its games are played by
 }
 
 
-def bot_for(rng: random.Random, seat: int, random_share: float = 0.0) -> tuple[str, dict]:
+SEARCH_ITERATIONS = (150, 300)  # a searching seat's counts (the first for half of them)
+
+
+def bot_for(rng: random.Random, seat: int, random_share: float = 0.0,
+            search: tuple[int, ...] = SEARCH_ITERATIONS) -> tuple[str, dict]:
     """A seat's bot: ``random`` (``random_share`` of the seats), else ``greedy`` (35%) or
-    a counted ``ismcts`` of 150 or 300 iterations. With no random share the draws are
-    those of the caches made before seats' kinds were recorded (seed 58), so their seats
-    are known from their seeds."""
+    a counted ``ismcts`` of ``search``'s first count (the first half of the searching
+    seats) or its last (by default 150 or 300 iterations). With no random share the draws
+    are those of the caches made before seats' kinds were recorded (seed 58), so their
+    seats are known from their seeds."""
     if random_share and rng.random() < random_share:
         return "random", {}
     r = rng.random()
     if r < 0.35:
         return "greedy", {}
-    return "ismcts", {"iterations": 150 if r < 0.7 else 300, "deterministic": True}
+    return "ismcts", {"iterations": search[0] if r < 0.7 else search[-1],
+                      "deterministic": True}
 
 
 def seats_of(seed: int, players: int, random_share: float = 0.0) -> list[str]:
@@ -67,7 +75,8 @@ def seats_of(seed: int, players: int, random_share: float = 0.0) -> list[str]:
     return [bot_for(rng, s, random_share)[0] for s in range(players)]
 
 
-def play_game(family: str, players: int, seed: int, random_share: float = 0.0) -> dict:
+def play_game(family: str, players: int, seed: int, random_share: float = 0.0,
+              search: tuple[int, ...] = SEARCH_ITERATIONS) -> dict:
     """One game of bots: ``{"seed", "players", "winner", "kinds": [each seat's bot kind],
     "actions": [[seat, action]...]}`` (winner -1: not over in 2,000 actions). The actions
     replay the game exactly (:func:`replay`), so a cache of them serves any feature set."""
@@ -80,7 +89,7 @@ def play_game(family: str, players: int, seed: int, random_share: float = 0.0) -
     state = game.new_state(seed=seed)
     bots, kinds = [], []
     for s in range(players):
-        kind, kw = bot_for(rng, s, random_share)
+        kind, kw = bot_for(rng, s, random_share, search)
         kinds.append(kind)
         bots.append(make_bot(kind, random.Random(seed * 7 + s), **kw))
     actions = []
@@ -132,8 +141,8 @@ def _replayed(task: tuple) -> dict:
 
 
 def _numbered(task: tuple) -> tuple[int, dict]:
-    family, players, seed, g, random_share = task
-    return g, play_game(family, players, seed, random_share)
+    family, players, seed, g, random_share, search = task
+    return g, play_game(family, players, seed, random_share, search)
 
 
 def fit(data: list[dict], hidden: int, epochs: int, seed: int, l2: float,
@@ -287,6 +296,10 @@ def main() -> int:
     ap.add_argument("--random-share", type=float, default=0.0,
                     help="the share of the seats a random bot plays (the others greedy "
                          "or ismcts as before)")
+    ap.add_argument("--search-iterations", type=int, nargs="+", default=list(SEARCH_ITERATIONS),
+                    metavar="N", help="a searching seat's count of iterations: the first "
+                    "for half of the searching seats, the last for the others (default "
+                    "150 300)")
     ap.add_argument("--also", action="append", default=[], metavar="CACHE",
                     help="another cache of this family's games (e.g. an earlier seed's), "
                          "added as it is (no game played for it); its last --hold share "
@@ -316,7 +329,8 @@ def main() -> int:
     out = cache.open("a") if cache is not None else None
     with multiprocessing.Pool(args.workers) as pool:
         tasks = [(args.family, args.players[g % len(args.players)],
-                  args.seed * 1_000_003 + g, g, args.random_share) for g in todo]
+                  args.seed * 1_000_003 + g, g, args.random_share,
+                  tuple(args.search_iterations)) for g in todo]
         for g, d in pool.imap_unordered(_numbered, tasks):
             done[g] = d
             if out is not None:
@@ -367,11 +381,12 @@ def main() -> int:
         "command": " ".join(["train_value.py", *sys.argv[1:]]),
         "games": len(train) + len(test), "held_out_games": len(test), "seed": args.seed,
         "data": [{"cache": args.cache, "seed": args.seed, "random_share": args.random_share,
-                  "games": len(sources[0])},
+                  "search_iterations": args.search_iterations, "games": len(sources[0])},
                  *({"cache": a, "games": len(g)} for a, g in zip(args.also, sources[1:]))],
         "rules": [[p, o] for p, o in RULES[args.family]], "players": args.players,
-        "bots": "each seat random (--random-share) or else greedy (35%) or ismcts of 150 "
-                "or 300 iterations; each seat's kind a feature, unknown (as a person's) "
+        "bots": "each seat random (--random-share) or else greedy (35%) or ismcts of "
+                f"{args.search_iterations[0]} or {args.search_iterations[-1]} iterations "
+                "(--also: 150 or 300); each seat's kind a feature, unknown (as a person's) "
                 f"in {args.unknown[0]:.0%} of the training games and {args.unknown[1]:.0%} "
                 "of the other games' seats",
         "held_out": figures, "held_out_unknown": blind, "train": fitted}
