@@ -16,24 +16,13 @@ from collections.abc import Iterator
 
 import pytest
 
-# Where each platform's per-user state lives (cartagena_net.portable.dirs): Linux reads
-# XDG_STATE_HOME, macOS HOME (~/Library/Application Support), and Windows its LOCALAPPDATA
-# folder, which platformdirs lets WIN_PD_OVERRIDE_LOCAL_APPDATA redirect.
-_USER_VARS = ("HOME", "XDG_STATE_HOME", "WIN_PD_OVERRIDE_LOCAL_APPDATA")
-
-
-def _private_dirs(root: os.PathLike[str]) -> dict[str, str]:
-    home = os.path.join(root, "home")
-    state = os.path.join(root, "state")
-    os.makedirs(home, exist_ok=True)
-    return {"HOME": home, "XDG_STATE_HOME": state,
-            "WIN_PD_OVERRIDE_LOCAL_APPDATA": os.path.join(root, "appdata")}
+from tests.userdirs import USER_VARS, private_dirs
 
 
 @pytest.fixture(scope="session", autouse=True)
 def private_user_dirs_for_the_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in _USER_VARS}
-    os.environ.update(_private_dirs(tmp_path_factory.mktemp("user")))
+    saved = {k: os.environ.get(k) for k in USER_VARS}
+    os.environ.update(private_dirs(tmp_path_factory.mktemp("user")))
     yield
     for key, value in saved.items():
         if value is None:
@@ -79,7 +68,7 @@ def shared_loop_without_a_terminal_s_handler() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def private_user_dirs(tmp_path_factory: pytest.TempPathFactory,
                       monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in _private_dirs(tmp_path_factory.mktemp("user")).items():
+    for key, value in private_dirs(tmp_path_factory.mktemp("user")).items():
         monkeypatch.setenv(key, value)
 
 

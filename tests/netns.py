@@ -18,7 +18,7 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 PREFIX = "ctgn"
@@ -135,21 +135,24 @@ class Namespaces:
         return subprocess.run(self.command(index, argv), check=False, capture_output=True,
                               text=True, timeout=timeout, env=child_env(), **kw)
 
-    def popen(self, index: int, argv: Sequence[str], **kw: Any) -> subprocess.Popen:
-        """Start ``argv`` inside namespace ``index``; it is killed by ``close()``."""
+    def popen(self, index: int, argv: Sequence[str], env: Mapping[str, str] | None = None,
+              **kw: Any) -> subprocess.Popen:
+        """Start ``argv`` inside namespace ``index`` (``env``: its environment, else this
+        process's); it is killed by ``close()``."""
         kw.setdefault("stdout", subprocess.PIPE)
         kw.setdefault("stderr", subprocess.PIPE)
         kw.setdefault("text", True)
-        proc = subprocess.Popen(self.command(index, argv), env=child_env(),
+        proc = subprocess.Popen(self.command(index, argv), env=child_env(env),
                                 start_new_session=True, **kw)
         self.procs.append(proc)
         return proc
 
 
-def child_env() -> dict[str, str]:
-    """The environment for child Python processes: this checkout first on the path."""
+def child_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for child Python processes (``base``, else this process's): this
+    checkout first on the path."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ)
+    env = dict(os.environ if base is None else base)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     env.setdefault("PYTHONUNBUFFERED", "1")
     return env

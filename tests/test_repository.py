@@ -240,6 +240,19 @@ def test_variant_modules_use_only_the_named_interface_of_a_state():
     assert bad == []
 
 
+def test_a_benchmark_s_host_keeps_its_files_out_of_the_user_s_own():
+    """A benchmark that starts ``cartagena host`` as a child process gives it per-user
+    folders of its own (``tests.userdirs.private_env``): else its games (thousands, in a
+    capacity run) land among the user's records and evening scores, and its journals in
+    the user's state folder. The tests get theirs from tests/conftest.py."""
+    starts_a_host = ('"host", "--headless"', '"cartagena_net", "host"')
+    found = [p.name for p in sorted((ROOT / "tests" / "benchmarks").glob("*.py"))
+             if any(s in p.read_text() for s in starts_a_host)]
+    assert len(found) >= 5, found  # capacity, crash, discovery, the long evening, orphans
+    assert [f for f in found
+            if "private_env(" not in (ROOT / "tests" / "benchmarks" / f).read_text()] == []
+
+
 def test_readme_stays_a_readme():
     """Install, play, the keys, the web page, the tests, links: the figures and their
     history live in docs/bots.md, the parts in docs/architecture.md."""

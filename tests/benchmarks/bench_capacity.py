@@ -39,6 +39,7 @@ import msgpack
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from tests.benchmarks.rawframes import read_frames
+from tests.userdirs import private_env
 
 TABLES = int(os.environ.get("BENCH_TABLES", "100"))
 DURATION = float(os.environ.get("BENCH_SECONDS", "10"))
@@ -251,13 +252,15 @@ def reference(eager: bool = False) -> float:
 
 def main() -> None:
     state = tempfile.mkdtemp(prefix="bench-capacity-")  # journals on, as a real host's
+    # Its records (and every other per-user file) there too, not among the user's own.
+    env = private_env(Path(state) / "user")
     proc = subprocess.Popen(
         [*host_command(), "--headless", "--port", "0", "--bind", "127.0.0.1",
          "--state-dir", state, "--no-resume", *JOURNAL_SYNC,
          "--discovery", "off", "--bot-delay", "0", "--players", "4", "--no-game-log",
          "--max-per-address", str(8 * TABLES + 16), "--max-connections", str(8 * TABLES + 16),
          "--max-tables-per-address", str(TABLES + 16)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
     )
     try:
         port = int(proc.stdout.readline().rsplit(" ", 1)[1])

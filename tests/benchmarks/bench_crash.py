@@ -33,6 +33,9 @@ from typing import Any
 import msgpack
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from tests.userdirs import private_env
+
 CYCLES = int(os.environ.get("BENCH_CYCLES", "100"))
 SEED = int(os.environ.get("BENCH_SEED", "1"))
 KILL_AFTER = (0.02, 0.6)  # seconds of play before the kill, uniformly
@@ -45,7 +48,9 @@ def spawn(state_dir: Path, resume: bool, log: Any) -> tuple[subprocess.Popen, in
            "--rate-limit", "100000"]
     if resume:
         cmd.append("--resume")
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # its records and host id beside its journals, not among the user's own
+    env = private_env(state_dir.parent / "user",
+                      PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
                             env=env)
     line = proc.stdout.readline()

@@ -14,12 +14,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tests.netns import PYTHON, Namespaces
+from tests.userdirs import private_env
 
 PROBER = textwrap.dedent("""
     import json, socket, statistics, sys, time
@@ -57,9 +59,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
-    with Namespaces(2) as net:
+    with Namespaces(2) as net, tempfile.TemporaryDirectory(prefix="bench-discovery-") as user:
+        # its journal and host id in a folder of its own, not among the user's
         host = net.popen(0, [PYTHON, "-m", "cartagena_net", "host", "--headless", "--name",
-                             "bench", "--bots", "3"], stderr=subprocess.DEVNULL)
+                             "bench", "--bots", "3"], stderr=subprocess.DEVNULL,
+                         env=private_env(user))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and "listening" not in host.stdout.readline():
             pass

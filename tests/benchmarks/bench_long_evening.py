@@ -85,6 +85,7 @@ import msgpack
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from tests.benchmarks.rawframes import read_frames
+from tests.userdirs import private_env
 
 # Every preset, and the options a club would mix (each checked by the engine first).
 MIXES: list[tuple[str, dict[str, Any]]] = [
@@ -467,9 +468,7 @@ class Bench:
 
     def start_host(self) -> subprocess.Popen:
         tree = Path(self.args.tree).resolve()
-        env = dict(os.environ, XDG_STATE_HOME=str(self.tmp / "xdg"),
-                   XDG_DATA_HOME=str(self.tmp / "xdg"), XDG_CONFIG_HOME=str(self.tmp / "xdg"),
-                   PYTHONPATH=str(tree))
+        env = private_env(self.tmp / "user", PYTHONPATH=str(tree))
         command = [sys.executable, "-c", LAUNCH, os.environ.get("BENCH_HOST_SCRIPT") or "-m"]
         self.out_path = self.tmp / "host.out"
         out = open(self.out_path, "wb")  # noqa: SIM115 - the child's, closed below

@@ -24,6 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from tests.userdirs import private_env
+
 CYCLES = int(os.environ.get("BENCH_CYCLES", "50"))
 SEED = int(os.environ.get("BENCH_SEED", "1"))
 GRACE = 5.0  # seconds a started process may take to end after its host's death
@@ -78,7 +81,7 @@ def main() -> None:
                    "--no-records", "--no-game-log"]
             cmd.append("--resume" if cycle else "--no-resume")
             proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL)
+                                    stderr=subprocess.DEVNULL, env=private_env(state / "user"))
             deadline = time.monotonic() + 60
             workers: set[int] = set()
             while time.monotonic() < deadline:  # the bots think: a worker's CPU grows
