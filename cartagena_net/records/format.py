@@ -169,6 +169,7 @@ def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], starte
     if not RECORD_ID.fullmatch(record_id):
         raise ValueError(f"a record id is 1 to 80 letters, digits, - or _: {record_id!r}")
     rec = state.record()  # spec, chance, actions: hidden information, filtered below
+    final = view(state, SPECTATOR)  # what a spectator sees at the end (made once)
     out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -181,7 +182,7 @@ def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], starte
         "started": started,
         "ended": ended,
         "end": end,
-        "outcome": json.loads(json.dumps(view(state, SPECTATOR)["outcome"])),
+        "outcome": json.loads(json.dumps(final["outcome"])),
     }
     counted = _Counted(rec["chance"])
     replayed = state.game.new_state(chance=counted, events=not state.is_over)
@@ -189,7 +190,7 @@ def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], starte
         out["chance"] = rec["chance"][:counted.used]
     else:  # a spectator's record: no chance, no action, only what a spectator saw
         out["start"] = view(replayed, SPECTATOR)
-        out["final"] = view(state, SPECTATOR)
+        out["final"] = final
     return out, _moves(state, rec, counted, replayed, hinted, out)
 
 
