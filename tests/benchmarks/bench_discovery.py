@@ -59,7 +59,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
-    with Namespaces(2) as net, tempfile.TemporaryDirectory(prefix="bench-discovery-") as user:
+    # (the folder goes after the namespaces, which end the host first)
+    with tempfile.TemporaryDirectory(prefix="bench-discovery-") as user, Namespaces(2) as net:
         # its journal and host id in a folder of its own, not among the user's
         host = net.popen(0, [PYTHON, "-m", "cartagena_net", "host", "--headless", "--name",
                              "bench", "--bots", "3"], stderr=subprocess.DEVNULL,
