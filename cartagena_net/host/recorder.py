@@ -88,13 +88,19 @@ class Waiting:
                       id=rid, folder=str(folder))
 
 
+def host_mark(host_id: str) -> str:
+    """What every record id of the host ``host_id`` holds (:func:`record_id`), by which
+    its records are told from other hosts' in a shared folder: ``-1a2b3c4d-``."""
+    return f"-{host_id[:8]}-"
+
+
 def record_id(started: float, host_id: str, table_id: int, game: int = 0) -> str:
     """``20261124T213000Z-1a2b3c4d-1-5``: when the game started, where, which table, and
     which of its games (the seq of the game's first state: a game played again within the
     second the last one started has an id of its own). The same for a game stopped and
     resumed, so its final record replaces the spectator's."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(started))
-    return f"{stamp}-{host_id[:8]}-{table_id}" + (f"-{game}" if game else "")
+    return f"{stamp}{host_mark(host_id)}{table_id}" + (f"-{game}" if game else "")
 
 
 def players(table: Any) -> list[dict[str, Any]]:
@@ -229,7 +235,7 @@ def _recent(folder: str, host_id: str, since: float) -> list[tuple[float, dict[s
     from cartagena_net.records import RecordError
     from cartagena_net.records.store import SUFFIX, read
 
-    mark = f"-{host_id[:8]}-"
+    mark = host_mark(host_id)
     out = []
     try:
         names = [e for e in Path(folder).iterdir()

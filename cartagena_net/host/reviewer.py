@@ -24,6 +24,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from cartagena_net.host import recorder
 from cartagena_net.host.thinker import REVIEW
 from cartagena_net.records.format import compact
 
@@ -81,7 +82,7 @@ class Reviewer:
         folder = getattr(self.host.config, "records_dir", None)
         if folder is None or not getattr(self.host.config, "reviews", True):
             return
-        mark = f"-{self.host.host_id[:8]}-"
+        mark = recorder.host_mark(self.host.host_id)
         call = self.host.reactor.callFromThread
 
         def read() -> None:

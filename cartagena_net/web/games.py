@@ -27,6 +27,7 @@ from twisted.internet import defer
 from twisted.web import http, server
 from twisted.web.resource import Resource
 
+from cartagena_net.host.recorder import host_mark
 from cartagena_net.i18n import N_
 from cartagena_net.records.format import compact
 from cartagena_net.web.guard import JSON, finish, plain, to_json
@@ -141,7 +142,7 @@ def read_newest(folder: str, host_id: str) -> tuple[list[str], int]:
     read from the folder entry by entry."""
     from cartagena_net.records import store
 
-    return store.newest_names(folder, f"-{host_id[:8]}-", LIST_MAX)
+    return store.newest_names(folder, host_mark(host_id), LIST_MAX)
 
 
 def build_list(folder: str, host_id: str,
@@ -155,7 +156,7 @@ def build_list(folder: str, host_id: str,
     from cartagena_net.records import store
     from cartagena_net.records.format import RecordError
 
-    mine = f"-{host_id[:8]}-"
+    mine = host_mark(host_id)
     names, count = newest if newest is not None else read_newest(folder, host_id)
     lines: dict[tuple[str, int, int], dict[str, Any]] = {}
     for name in names:
