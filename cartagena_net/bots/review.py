@@ -93,7 +93,6 @@ def model_move(seen: Mapping[str, Any], known: Any, legal: Sequence[str], played
     measure of the same moves) also rates the best move above the one played; asked only
     where the move cost something."""
     from cartagena_net.bots import value
-    from cartagena_net.bots.coach import words
 
     values = value.action_values(seen, known, legal, model, kinds=kinds)
     if played not in values:
@@ -103,10 +102,9 @@ def model_move(seen: Mapping[str, Any], known: Any, legal: Sequence[str], played
         a for a in legal if values.get(a) == top)
     loss = 0.0 if best == played else round(top - values[played], 4)
     out: dict[str, Any] = {"best": best, "loss": loss,
-                           "chance": round(values[played], 4), "best_chance": round(top, 4)}
+                           "chance": round(values[played], 4), "best_chance": round(top, 4),
+                           "said": said(seen, known, played, best)}
     if best != played:
-        out["said"] = {"played": words(seen, known, played, chances=False).get("move"),
-                       "best": words(seen, known, best, chances=False).get("move")}
         if iterations and out["loss"] >= SURE_FROM:
             from cartagena_net.bots.ismcts import search
 
@@ -133,10 +131,13 @@ def bot_move(state: Any, played: str, iterations: int, playouts: int,
     seat = state.actor
     seen = view(state, seat, since=0)
     legal = [str(a) for a in state.legal_actions() if str(a) != "undo"]
-    if len(legal) < 2 or played not in legal:
-        return {"best": legal[0] if len(legal) == 1 else None,
-                "loss": 0.0 if played in legal else None}
     known = track_known({}, seen.get("events") or (), seat)
+    if len(legal) < 2 or played not in legal:
+        out: dict[str, Any] = {"best": legal[0] if len(legal) == 1 else None,
+                               "loss": 0.0 if played in legal else None}
+        if played in legal:
+            out["said"] = said(seen, known, played, played)
+        return out
     from cartagena_net.bots import value
 
     model = value.model_for(seen)
@@ -147,7 +148,7 @@ def bot_move(state: Any, played: str, iterations: int, playouts: int,
                     rng.getrandbits(63))
     best = result.action
     if played == best:
-        return {"best": best, "loss": 0.0}
+        return {"best": best, "loss": 0.0, "said": said(seen, known, played, best)}
     det = Determinizer(seen, known)
     wins = {best: 0.0, played: 0.0}
     for _ in range(playouts):
@@ -160,7 +161,21 @@ def bot_move(state: Any, played: str, iterations: int, playouts: int,
             if s.outcome is not None and s.outcome.winner == seat:
                 wins[move] += 1
     loss = (wins[best] - wins[played]) / playouts
-    return {"best": best, "loss": round(max(0.0, loss), 4)}
+    return {"best": best, "loss": round(max(0.0, loss), 4),
+            "said": said(seen, known, played, best)}
+
+
+def said(seen: Mapping[str, Any], known: Any, played: str, best: str) -> dict[str, Any]:
+    """The move played, and the bot's where it differs, as the hints word them (a
+    reason's key and fields, :func:`cartagena_net.bots.coach.words`; None for a move
+    the hints have no words for): what every screen shows of a review's moves, never
+    their notation."""
+    from cartagena_net.bots.coach import words
+
+    out = {"played": words(seen, known, played, chances=False).get("move")}
+    if best != played:
+        out["best"] = words(seen, known, best, chances=False).get("move")
+    return out
 
 
 def _play_out(s: Any, rng: random.Random) -> None:

@@ -188,12 +188,13 @@ def summary(rec: dict, rev: dict) -> str:
         before = rev["positions"][k]["chances"][m["seat"]]
         after = rev["positions"][k + 1]["chances"][m["seat"]]
         said = m.get("said") or {}
+        played = _words(said.get("played")) or _plain(rec, k, m["played"])
+        best = _words(said.get("best")) or (_plain(rec, k, m["best"]) if m.get("best") else "")
         if "chance" in m and "best_chance" in m:  # a review by the value model
             line = _("action {number}: {player}: {played} (chance {after}); better: "
                      "{best} (chance {best_after}): it cost {loss}").format(
                 number=k + 1, player=player_label(players[m["seat"]]),
-                played=_words(said.get("played")) or m["played"],
-                best=_words(said.get("best")) or m["best"],
+                played=played, best=best,
                 after=percent(f"{m['chance'] * 100:.0f}"),
                 best_after=percent(f"{m['best_chance'] * 100:.0f}"),
                 loss=percent(f"{m['loss'] * 100:.0f}"))
@@ -203,12 +204,26 @@ def summary(rec: dict, rev: dict) -> str:
                 line += " " + _("(the search is not sure)")
             lines.append(line)
             continue
-        lines.append(_("action {number}: {player} played {played}; the bot would have "
-                       "played {best} (-{loss}); chances {before} -> {after}").format(
-            number=k + 1, player=player_label(players[m["seat"]]), played=m["played"],
-            best=m["best"], loss=percent(f"{m['loss'] * 100:.0f}"),
+        lines.append(_("action {number}: {player}: {played}; better: {best} (-{loss}); "
+                       "chances {before} -> {after}").format(
+            number=k + 1, player=player_label(players[m["seat"]]), played=played,
+            best=best, loss=percent(f"{m['loss'] * 100:.0f}"),
             before=percent(f"{before * 100:.0f}"), after=percent(f"{after * 100:.0f}")))
     return "\n".join(lines) + "\n"
+
+
+def _plain(rec: dict, k: int, action: str) -> str:
+    """Action ``k + 1`` of the game (``action``: the one played there, or the bot's) in
+    a reader's words, from the position before it: a review kept without its moves'
+    words (an older one) is never shown as notation."""
+    from cartagena_net.bots.review import state_at
+    from cartagena_net.engine import SPECTATOR, view
+    from client.powers import move_words
+
+    try:
+        return move_words(view(state_at(rec, k), SPECTATOR), action)
+    except Exception:  # noqa: BLE001 - a damaged record: its move as the record has it
+        return action
 
 
 def _words(said: Any) -> str | None:

@@ -13,12 +13,44 @@ BOARD = [
     {"player": "ismcts normal", "bot": True, "games": 3, "wins": 1, "places": [1, 2],
      "unfinished": 0, "rating": -0.25},
 ]
-REC = {"id": "g1", "players": [{"kind": "person", "name": "ann"},
-                               {"kind": "bot", "name": "Bonny", "bot": "greedy"}]}
-REV = {"method": {"playouts": 1, "search": 200}, "turning": [0],
-       "moves": [{"seat": 0, "played": "advance 0 skull", "best": "retreat 3",
-                  "loss": 0.25}],
-       "positions": [{"chances": [0.5, 0.5]}, {"chances": [0.25, 0.75]}]}
+
+
+def _reviewed() -> tuple[dict, dict, str, str, int]:
+    """A real game's record, and a review of it kept without its moves' words (as an
+    older version kept them) whose one turning point is an advance played where the bot
+    would have moved back; the two moves' notation and where they are."""
+    from cartagena_net.bots.review import state_at
+
+    from ..records.test_format import bot_game, record_of
+
+    rec = record_of(bot_game("jamaica", {"players": 2, "segments": 2}, seed=4))
+    moves = rec["moves"]
+    for k, m in enumerate(moves):
+        legal = [str(a) for a in state_at(rec, k).legal_actions()]
+        backs = [a for a in legal if a.startswith("retreat")]
+        if m["action"].startswith("advance") and backs:
+            break
+    rev = {"method": {"playouts": 1, "search": 200}, "turning": [k],
+           "moves": [{"seat": m["seat"], "played": m["action"], "best": m["action"],
+                      "loss": 0.0} for m in moves],
+           "positions": [{"chances": [0.5, 0.5]} for _ in range(len(moves) + 1)]}
+    rev["moves"][k].update(best=backs[0], loss=0.25)
+    rev["positions"][k + 1]["chances"] = [0.25, 0.75] if moves[k]["seat"] == 0 else [0.75, 0.25]
+    return rec, rev, moves[k]["action"], backs[0], k
+
+
+def summary_player(rec: dict, k: int) -> str:
+    from cartagena_net.records.format import player_label
+
+    return player_label(rec["players"][rec["moves"][k]["seat"]])
+
+
+def _worded(rec: dict, k: int, action: str) -> str:
+    from cartagena_net.bots.review import state_at
+    from cartagena_net.engine import SPECTATOR, view
+    from client.powers import move_words
+
+    return move_words(view(state_at(rec, k), SPECTATOR), action)
 
 
 def test_the_scoreboard_and_the_review_in_swedish():
@@ -36,10 +68,16 @@ def test_the_scoreboard_and_the_review_in_swedish():
     assert end_word("won") == "avgjort"  # a record's end, not the bot's "vann"
     two = format_scoreboard([{**BOARD[0], "unfinished": 2}], "/x").splitlines()
     assert two[1].endswith("2 oavslutade")
-    text = summary(REC, REV).splitlines()
-    assert text[0] == "analys av g1 (1 utspelning per ställning, sökning 200 iterationer)"
-    assert text[1] == ("drag 1: ann spelade advance 0 skull; boten hade spelat retreat 3 "
-                       "(-25\u00a0%); chanser 50\u00a0% -> 25\u00a0%")  # the notation stays as it is
+    rec, rev, played, best, k = _reviewed()
+    who = summary_player(rec, k)
+    text = summary(rec, rev).splitlines()
+    assert text[0] == f"analys av {rec['id']} (1 utspelning per ställning, sökning 200 iterationer)"
+    # the moves in words, from the position (never the notation), in Swedish
+    assert text[1] == (f"drag {k + 1}: {who}: {_worded(rec, k, played)}; bättre: "
+                       f"{_worded(rec, k, best)} "
+                       "(-25\u00a0%); chanser 50\u00a0% -> 25\u00a0%")
+    assert played not in text[1] and best not in text[1]
+    assert "från" in text[1] and "tillbaka från" in text[1]
 
 
 def test_the_same_in_english():
@@ -48,10 +86,14 @@ def test_the_same_in_english():
     assert board[0].split() == ["player", "games", "wins", "rating", "places"]
     assert board[1].split() == ["ann", "3", "2", "1.5", "1st", "2,", "2nd", "1;", "1",
                                 "unfinished"]
-    text = summary(REC, REV).splitlines()
-    assert text[0] == "review of g1 (1 playout a position, search 200 iterations)"
-    assert text[1] == ("action 1: ann played advance 0 skull; the bot would have played "
-                       "retreat 3 (-25%); chances 50% -> 25%")
+    rec, rev, played, best, k = _reviewed()
+    who = summary_player(rec, k)
+    text = summary(rec, rev).splitlines()
+    assert text[0] == f"review of {rec['id']} (1 playout a position, search 200 iterations)"
+    assert text[1] == (f"action {k + 1}: {who}: {_worded(rec, k, played)}; better: "
+                       f"{_worded(rec, k, best)} "
+                       "(-25%); chances 50% -> 25%")
+    assert played not in text[1] and " from " in text[1] and "back from" in text[1]
 
 
 def test_ordinals_in_both_languages():

@@ -36,6 +36,9 @@ def test_every_position_of_a_game_gets_chances_and_every_action_the_bots_move(ru
             assert move["seat"] == rec["moves"][k]["seat"]
             assert move["played"] == rec["moves"][k]["action"]
             assert move["loss"] is None or 0 <= move["loss"] <= 1
+            if move["loss"] is not None:  # a move of the seat's legal ones: in words
+                assert move["said"]["played"]["why"].startswith("hint-")
+                assert ("best" in move["said"]) == (move["best"] != move["played"])
     last = rv.position(rec, len(rec["moves"]), **FAST)
     assert last["chances"][state.outcome.winner] == 1.0 and "move" not in last
 

@@ -97,15 +97,19 @@
         chip: (color) => chip(color, colorLetters(before.seats.map((s) => s.color))), symbolLetters: symbolLetters(before.symbols) });
     };
     let advice = tr("Chances here: {chances}.", { chances });
-    // A review by the value model words both moves (move.said: the hints' templates);
-    // an older review's moves are worded from the notation.
+    // A review words its moves (move.said: the hints' templates); an older review's
+    // moves are worded from the notation.
     const worded = (m) => (m && typeof m === "object" ? reasonText(m.why, m.args) : null);
     const words = move && move.said ? [worded(move.said.played), worded(move.said.best)] : [null, null];
     if (move && move.best && move.best !== move.played) {
       const played = words[0] !== null ? words[0] : said(move.played), best = words[1] !== null ? words[1] : said(move.best);
       advice += " " + (move.loss ? tr("{name}: {played}; better: {best} (it cost {n}% of the chance to win).", { name: label(move.seat), played, best, n: Math.round(move.loss * 100) })
+        : words[0] !== null ? tr("{name}: {played}; the bot would have chosen: {best}.", { name: label(move.seat), played, best })
         : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played, best }));
-    } else if (move) advice += " " + tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: words[0] !== null ? words[0] : said(move.played) });
+    } else if (move) {
+      advice += " " + (words[0] !== null ? tr("{name}: {played}; the bot agrees.", { name: label(move.seat), played: words[0] })
+        : tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: said(move.played) }));
+    }
     if (review.turning.includes(pos - 1)) advice = tr("A turning point.") + " " + advice;
     $("advice").textContent = advice;
   }
