@@ -104,15 +104,14 @@ def model_move(seen: Mapping[str, Any], known: Any, legal: Sequence[str], played
     out: dict[str, Any] = {"best": best, "loss": loss,
                            "chance": round(values[played], 4), "best_chance": round(top, 4),
                            "said": said(seen, known, played, best)}
-    if best != played:
-        if iterations and out["loss"] >= SURE_FROM:
-            from cartagena_net.bots.ismcts import search
+    if best != played and iterations and out["loss"] >= SURE_FROM:
+        from cartagena_net.bots.ismcts import search
 
-            result = search(seen, legal, known, {"think": 1e9, "iterations": iterations,
-                                                 "settle": 0.0, "keep": False},
-                            rng.getrandbits(63))
-            means = result.means
-            out["sure"] = bool(means.get(best, 0.0) > means.get(played, 0.0))
+        result = search(seen, legal, known, {"think": 1e9, "iterations": iterations,
+                                             "settle": 0.0, "keep": False},
+                        rng.getrandbits(63))
+        means = result.means
+        out["sure"] = bool(means.get(best, 0.0) > means.get(played, 0.0))
     return out
 
 
