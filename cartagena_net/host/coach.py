@@ -59,8 +59,13 @@ class Coach:
     ``on_chances()`` is called when a new estimate is in :attr:`chances`."""
 
     def __init__(self, table: Any, live: bool = True, hints: bool = False,
-                 on_chances: Callable[[], None] | None = None) -> None:
+                 on_chances: Callable[[], None] | None = None,
+                 keep: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """``keep(point)``: each new point of the curve (``{"seq", "turn", "chances"}``),
+        to be kept beside the game (the table journals it, so that a restored game's
+        curve comes back whole: :meth:`restore_curve`)."""
         self.table = table
+        self.keep = keep
         # Estimates come back from the pool's threads: a reactor that takes no calls from
         # threads (a simulated clock) gets none.
         reactor = getattr(table.host, "reactor", None)
@@ -196,14 +201,29 @@ class Coach:
         table = self.table
         self.chances, self.chances_seq = chances, table.match.seq
         point = {"seq": table.match.seq, "turn": table.match.state.turn, "chances": chances}
-        if self.curve and self.curve[-1]["seq"] == table.match.seq:
+        self._add(point)
+        if self.keep is not None:
+            self.keep(point)
+        if self.on_chances is not None:
+            self.on_chances()
+
+    def _add(self, point: dict[str, Any]) -> None:
+        if self.curve and self.curve[-1]["seq"] == point["seq"]:
             self.curve[-1] = point
         else:
             self.curve.append(point)
             if len(self.curve) > CURVE:
                 del self.curve[1:-1:2]  # thinned: every other point, the ends kept
-        if self.on_chances is not None:
-            self.on_chances()
+
+    def restore_curve(self, points: list[dict[str, Any]]) -> None:
+        """The curve of a game restored from its journal (its points as :attr:`keep`
+        was given them, oldest first), and its last chances: shown again as they were,
+        until the next estimate."""
+        for point in points:
+            self._add(point)
+        if self.curve:
+            last = self.curve[-1]
+            self.chances, self.chances_seq = list(last["chances"]), last["seq"]
 
     def _try(self) -> None:
         if not self._dirty or self._pending is not None or self.table.match.state is None:

@@ -284,6 +284,14 @@ class Play:
         if self.table.journal is not None:
             self._journal(self.seats_record())
 
+    def journal_chances(self, point: dict[str, Any]) -> None:
+        """A point of the live chances' curve, journaled after the actions it follows
+        (``{"t": "chances", "seq", "turn", "chances"}``), so that a restored game shows
+        its whole curve again. Not a promise as an action is: a disk that refuses it is
+        said once, as for the seats, and the game goes on."""
+        if self.table.journal is not None:
+            self._journal({"t": "chances", **point})
+
     def _journal(self, record: dict[str, Any]) -> None:
         """Append (and have fsynced) a record that is a whole snapshot (the seats): if the disk
         fails it is said once, and the next snapshot written catches up."""

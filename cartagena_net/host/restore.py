@@ -100,6 +100,7 @@ class _Replay:
         self.action_records: list[int] = []  # record number of each action
         self.seats_acting: list[int | None] = []  # the seat each action record names
         self.hinted: list[int] = []  # the actions taken after a hint (their indices)
+        self.curve: list[dict[str, Any]] = []  # the live chances' points of this game
 
     def take(self, number: int, rec: dict[str, Any]) -> None:
         kind = rec["t"]
@@ -127,8 +128,16 @@ class _Replay:
             self.started_at = started if isinstance(started, (int, float)) else None
             self.outcomes = _outcomes(rec.get("chance"))
             self.actions, self.action_records, self.seats_acting = [], [], []
-            self.hinted = []
+            self.hinted, self.curve = [], []
             self.seq = self.game_seq = _seq(rec)
+        elif kind == "chances":  # a point of the live chances' curve: shown, never played,
+            # so one that does not read as a point of this game is passed over
+            chances, turn, seq = rec.get("chances"), rec.get("turn"), rec.get("seq")
+            if self.started and isinstance(chances, list) and all(
+                    isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1
+                    for c in chances) and all(isinstance(n, int) and not isinstance(n, bool)
+                                              for n in (turn, seq)):
+                self.curve.append({"seq": seq, "turn": turn, "chances": chances})
         elif kind == "seq":  # seq moved on past records lost to damage
             self.seq = max(self.seq, _seq(rec))
         elif kind == "act":
@@ -251,6 +260,7 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
                             chances=gamerec.chance_count(state), started_at=rep.started_at,
                             game_seq=rep.game_seq)
         table.coach.hinted_moves = [k for k in rep.hinted if k < len(rep.actions)]
+        table.coach.restore_curve([p for p in rep.curve if p["seq"] <= table.match.seq])
     table.journal_damage = None
     if stop is not None:
         # Every record lost may have moved seq on by one: go past anything a player

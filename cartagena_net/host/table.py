@@ -97,7 +97,8 @@ class Table:
         live = bool(getattr(getattr(host, "config", None), "live_chances", False))
         self.player_chances = player_chances
         self.coach = Coach(self, live=live, hints=hints,
-                           on_chances=lambda: self.viewers.chances_ready())
+                           on_chances=lambda: self.viewers.chances_ready(),
+                           keep=lambda point: self.play.journal_chances(point))
         # A seeded host (practice, tests) deals from its own seeded RNG; else the OS's.
         self.play = Play(self, None if seed is None else gamerec.deal_rng(seed))
         # After each broadcast: a bot's search first (the chances take only an idle

@@ -209,6 +209,88 @@ def test_a_resumed_table_keeps_its_hints_and_the_hinted_moves(tmp_path):
     run(scenario())
 
 
+def test_a_resumed_table_shows_the_whole_curve_of_chances_again_and_plays_on(tmp_path):
+    """The live chances' curve is journaled point by point: a host restarted from the
+    journal gives a returning watcher the same curve and chances as before (not bars
+    alone), the next estimates carry on from there, and the game plays to its end."""
+    import random
+
+    from cartagena_net.bots.kinds import GreedyBot
+
+    state_dir = tmp_path / "state"
+
+    async def watch(host, tid):
+        spec, _ = await join(host.port, "watcher", role="spectator")
+        spec.send(messages.JoinTable(table=tid, spectate=True))
+        await spec.expect(messages.Joined)
+        return spec
+
+    async def scenario() -> None:
+        host = make_host(state_dir=str(state_dir), bot_workers=2)
+        tid = host.create_table("t", "jamaica", {"players": 2}, player_chances=True)
+        players = await seat_players(host.port, tid, ["ann", "bob"])
+        spec = await watch(host, tid)  # an audience: the chances are estimated
+        clients = [p[0] for p in players]
+        clients[0].send(messages.Start(table=tid))
+        bot = GreedyBot(random.Random(1))
+        table = host.lobby.tables[tid]
+        for _ in range(2000):
+            await asyncio.sleep(0.01)
+            if len(table.coach.curve) >= 6:
+                break
+            for c in clients:
+                st = [m for m in c.seen if isinstance(m, messages.State)]
+                if st and st[-1].legal and st[-1].seq == table.seq:
+                    legal = [a for a in st[-1].legal if a != "undo"]
+                    c.send(messages.Action(table=tid, seq=st[-1].seq,
+                                           action=bot.choose(st[-1].view, legal)))
+                    await state_at(c, st[-1].seq + 1)
+        await asyncio.sleep(0.2)
+        curve, chances = list(table.coach.curve), list(table.coach.chances)
+        assert len(curve) >= 6
+        full = table.full_state("spectator")
+        assert full["curve"] == curve
+        for c in [*clients, spec]:
+            c.transport.loseConnection()
+        await stop_host(host)
+
+        again = make_host(state_dir=str(state_dir), resume=True, bot_workers=2)
+        try:
+            table = again.lobby.tables[tid]
+            assert table.coach.curve == curve and table.coach.chances == chances
+            assert table.full_state("spectator")["curve"] == curve
+            spec = await watch(again, tid)
+            first = await spec.expect(messages.State)
+            assert list(first.chances) == chances  # the bars as they were, at once
+            # both seats come back (their tokens) and play on to the end
+            tokens = [p[2] for p in players]
+            back = []
+            for name, tok in zip(["ann", "bob"], tokens, strict=True):
+                c, _ = await join(again.port, name, token=tok)
+                back.append(c)
+            for _ in range(20000):
+                await asyncio.sleep(0.005)
+                if table.match.state.is_over:
+                    break
+                for c in back:
+                    st = [m for m in c.seen if isinstance(m, messages.State)]
+                    if st and st[-1].legal and st[-1].seq == table.seq:
+                        legal = [a for a in st[-1].legal if a != "undo"]
+                        c.send(messages.Action(table=tid, seq=st[-1].seq,
+                                               action=bot.choose(st[-1].view, legal)))
+                        await state_at(c, st[-1].seq + 1)
+            else:
+                raise AssertionError("the restored game did not end")
+            await asyncio.sleep(0.2)
+            grown = table.coach.curve
+            assert grown[: len(curve)] == curve and len(grown) > len(curve)  # carried on
+            assert grown[-1]["chances"][table.match.state.outcome.winner] == 1.0
+        finally:
+            await stop_host(again)
+
+    run(scenario(), timeout=300)
+
+
 def test_the_knowledge_followed_turn_by_turn_is_the_one_made_again_from_the_start():
     """What a spectator saw enter hidden hands (cards drawn from the face-up row) is
     followed after every broadcast while someone watches; a table nobody watched makes
