@@ -188,8 +188,12 @@ def summary(rec: dict, rev: dict) -> str:
         before = rev["positions"][k]["chances"][m["seat"]]
         after = rev["positions"][k + 1]["chances"][m["seat"]]
         said = m.get("said") or {}
-        played = _words(said.get("played")) or _plain(rec, k, m["played"])
-        best = _words(said.get("best")) or (_plain(rec, k, m["best"]) if m.get("best") else "")
+        # Each move as the screens name a move (its card, from where), the same for
+        # every seat: the hints' words speak to the seat itself ("your pirate").
+        played = (_plain(rec, k, m["played"]) or _words(said.get("played"))
+                  or m["played"])
+        best = (_plain(rec, k, m["best"]) or _words(said.get("best")) or m["best"]
+                if m.get("best") else "")
         if "chance" in m and "best_chance" in m:  # a review by the value model
             line = _("action {number}: {player}: {played} (chance {after}); better: "
                      "{best} (chance {best_after}): it cost {loss}").format(
@@ -212,18 +216,18 @@ def summary(rec: dict, rev: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _plain(rec: dict, k: int, action: str) -> str:
+def _plain(rec: dict, k: int, action: str) -> str | None:
     """Action ``k + 1`` of the game (``action``: the one played there, or the bot's) in
-    a reader's words, from the position before it: a review kept without its moves'
-    words (an older one) is never shown as notation."""
+    a reader's words, from the position before it (None if the record cannot be
+    played to there)."""
     from cartagena_net.bots.review import state_at
     from cartagena_net.engine import SPECTATOR, view
     from client.powers import move_words
 
     try:
         return move_words(view(state_at(rec, k), SPECTATOR), action)
-    except Exception:  # noqa: BLE001 - a damaged record: its move as the record has it
-        return action
+    except Exception:  # noqa: BLE001 - a damaged record: the review's own words, if any
+        return None
 
 
 def _words(said: Any) -> str | None:
