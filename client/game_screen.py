@@ -26,6 +26,7 @@ from client.panels import (
     players_lines,
     turn_line,
 )
+from client.plain import quit_question
 from client.powers import magic_lines_text
 from client.text import (
     DIM,
@@ -45,18 +46,21 @@ from client.text import (
 )
 
 
-def action_lines(model: ClientModel, width: int) -> list[Line]:
-    """What the player can do now, and the preview of the chosen move."""
+def action_lines(model: ClientModel, width: int, tight: int = 0) -> list[Line]:
+    """What the player can do now, and the preview of the chosen move (``tight``: how
+    much of the end's summary gives way, :func:`end_lines`)."""
     view = model.view
     assert view is not None
     if view.get("outcome"):
-        return end_lines(model, width)
+        return end_lines(model, width, tight)
     if model.spectate or model.seat is None:
         return [[(TITLE + " reverse", " " + _("SPECTATING") + " "),
                  (DIM, " " + _("read-only"))]] + keys_line(
             game_help(model), width)
     out: list[Line] = [pirates_line(model)]
     out += since_lines(model, width)
+    if model.replay_keys is not None:  # a recorded game seen from a seat: its own keys
+        return out + keys_line(game_help(model), width)
     if not model.legal:
         out.append([(DIM, _("waiting for {who}…").format(
             who=model.seat_name(view.get("actor"))) + " "), (KEY, "?"), (DIM, " " + _("help"))])
@@ -73,9 +77,52 @@ def action_lines(model: ClientModel, width: int) -> list[Line]:
 
 def status_rows(model: ClientModel, width: int) -> int:
     """How many lines the status line takes (it wraps: render.bottom_lines)."""
+    return len(status_lines(model, width))
+
+
+def marked_lines(mark: str, text: str, width: int, style: str = "",
+                 mark_style: str = ERR + " reverse") -> list[Line]:
+    """``text`` after a reversed ``mark`` (`` reconnecting… ``, `` host ``), wrapped under
+    itself where it is longer than the line: never cut."""
+    indent = width_of([("", mark)]) + 1
+    if indent + 10 > width:  # too narrow for the text beside the mark: under it
+        return [[(mark_style, mark)]] + wrap(text, width, style)
+    rows = wrap(text, width - indent, style)
+    out: list[Line] = [[(mark_style, mark), ("", " ")] + rows[0]]
+    out += [[("", " " * indent)] + x for x in rows[1:]]
+    return out
+
+
+def status_lines(model: ClientModel, width: int) -> list[Line]:
+    """The status line, wrapped (never cut); while reconnecting, marked so."""
+    status = str(model.status or "")
     if model.reconnecting:
-        return 1
-    return len(wrap(str(model.status or ""), width))
+        return marked_lines(" " + _("reconnecting…") + " ", status, width)
+    return wrap(status, width, ERR if model.status_error else DIM)
+
+
+def trouble_lines(model: ClientModel, width: int) -> list[Line]:
+    """The host's own client: what is wrong with the host (its disk), wrapped."""
+    if not model.trouble:
+        return []
+    return marked_lines(" " + _("host") + " ", str(model.trouble), width, ERR)
+
+
+def quit_lines(model: ClientModel, width: int) -> list[Line]:
+    """The quit question and its keys on one line, or where it is too wide the question
+    wrapped over its keys: never cut."""
+    question = quit_question(model)
+    keys: Line = [(KEY, _("y")), ("", " " + _("quit") + " · "), (KEY, _("n")),
+                  ("", " " + _("stay"))]
+    one: Line = [(ERR + " reverse", " " + question + " "), ("", " "), *keys]
+    if width_of(one) <= width:
+        return [one]
+    rows = [[(ERR + " reverse", " " + "".join(t for _s, t in x) + " ")]
+            for x in wrap(question, width - 2)]
+    last = rows[-1] + [("", " "), *keys]
+    if width_of(last) <= width:  # the keys after the question's last words
+        return rows[:-1] + [last]
+    return rows + [[("", " "), *keys]]
 
 
 def _preview_lines(text: str, width: int) -> list[Line]:
@@ -156,8 +203,13 @@ def since_lines(model: ClientModel, width: int) -> list[Line]:
     return lines
 
 
-def end_lines(model: ClientModel, width: int) -> list[Line]:
-    """The ranking and what to do next."""
+END_TIGHT = 4  # the ways the end's lines give way where the window is short (end_lines)
+
+
+def end_lines(model: ClientModel, width: int, tight: int = 0) -> list[Line]:
+    """The ranking and what to do next. Where the window is short, ``tight`` gives way,
+    in turn: the summary's line of each seat (1), the whole summary (2), tonight's
+    scoreboard (3); the ranking, the sentence on the next game and the keys stay."""
     view = model.view
     assert view is not None
     outcome = view.get("outcome") or {}
@@ -168,8 +220,9 @@ def end_lines(model: ClientModel, width: int) -> list[Line]:
         line += [("", f"{i + 1}. "), (color_style(model.seat_color(seat)), f"{model.seat_name(seat)} ({c})"),
                  ("", "  ")]
     out: list[Line] = [line]  # (the winner is on the turn line)
-    out += summary_lines(model, width)
-    if model.scores and model.replay_keys is None:
+    if tight < 2:
+        out += summary_lines(model, width)[:1 if tight else None]
+    if model.scores and model.replay_keys is None and tight < 3:
         out += wrap(model.scoreboard_text(), width, DIM)
     if model.seat is not None and model.replay_keys is None:
         out += wrap(_("You stay at this table for the next game, in which the next seat "
@@ -380,19 +433,27 @@ def _game_layout(model: ClientModel, width: int, height: int, path: bool,
         top += board_lines(model, main_w, labels)
         top.append(ends_line(model))
     top += players_lines(model, main_w)
-    me = model.my_seat_view()
-    if me is not None and not model.spectate:
-        top += hand_lines(model, me.get("hand") or [], main_w)
-    top.append(piles_line(model))
-    me_seat = None if model.spectate else model.seat
-    top += [x for i, text in enumerate(magic_lines_text(view, me_seat))
-            for x in wrap(text, main_w, DIM if i == 0 else "bold")]
-    top += pending_lines(model, main_w)
-    acts = action_lines(model, main_w)
     reserve = (status_rows(model, width) + (1 if model.input else 0)
-               + (1 if model.overlay == "quit" else 0)
-               + (1 if model.trouble else 0) + len(notice_block(model, width)))
-    room = height - reserve - len(top) - len(acts)
+               + (len(quit_lines(model, width)) if model.overlay == "quit" else 0)
+               + len(trouble_lines(model, width)) + len(notice_block(model, width)))
+    # the end gives way where the window is short (end_lines), the hand and piles last
+    ends = END_TIGHT + 1 if view.get("outcome") else 1
+    for tight in range(ends):
+        rest: list[Line] = []
+        me = model.my_seat_view()
+        if me is not None and not model.spectate and tight < END_TIGHT:
+            rest += hand_lines(model, me.get("hand") or [], main_w)
+        if tight < END_TIGHT:
+            rest.append(piles_line(model))
+        me_seat = None if model.spectate else model.seat
+        rest += [x for i, text in enumerate(magic_lines_text(view, me_seat))
+                 for x in wrap(text, main_w, DIM if i == 0 else "bold")]
+        rest += pending_lines(model, main_w)
+        acts = action_lines(model, main_w, tight)
+        room = height - reserve - len(top) - len(rest) - len(acts)
+        if room >= (LOG_MIN if path and not side else 0):
+            break
+    top += rest
     # a preview adds a line: keep room for it so the board does not change shape under it
     spare = 1 if model.preview is None and model.legal and not model.owes_discard() else 0
     if path and room - spare - slack < (0 if side else LOG_MIN):

@@ -159,15 +159,16 @@ def chance_part(model: ClientModel, seat: int, color: str) -> Line:
 def turn_line(model: ClientModel) -> Line:
     view = model.view
     assert view is not None
+    replay = model.replay_keys is not None  # a recorded game: nobody's "you" plays now
     if view.get("outcome"):
         winner = (view.get("outcome") or {}).get("winner")
         return [(TITLE + " reverse", " " + _("GAME OVER") + " "),
-                ("bold", "  " + (_("You win!") if winner == model.seat else _(
+                ("bold", "  " + (_("You win!") if winner == model.seat and not replay else _(
                     "Winner: {name} ({color})").format(
                     name=model.seat_name(winner), color=color_name(model.seat_color(winner)))))]
     turn = view.get("turn")
     left = int(view.get("actions_max", 0)) - int(view.get("actions_taken", 0))
-    who = (_("your turn") if turn == model.seat
+    who = (_("your turn") if turn == model.seat and not replay
            else _("{name}'s ({color}) turn").format(
                name=model.seat_name(turn), color=color_name(model.seat_color(turn))))
     line: Line = [(color_style(model.seat_color(turn)), who),

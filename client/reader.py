@@ -49,10 +49,17 @@ COMMANDS: dict[str, str] = {
     "watch": N_("watch"), "resume": N_("resume"), "bot": N_("bot"), "remove": N_("remove"),
     "start": N_("start"), "leave": N_("leave"), "address": N_("address"),
     "reconnect": N_("reconnect"), "tables": N_("tables"), "seats": N_("seats"),
+    "again": N_("again"),
 }
+# The whole line that plays a finished table's game again (as ``again`` and ``start`` do).
+PLAY_AGAIN = N_("play again")
+
+
 def command_word(text: str) -> str | None:
     """The command typed (its English name), in either language; None if none."""
     low = text.strip().lower()
+    if " ".join(low.split()) in ("play again", _(PLAY_AGAIN).lower()):
+        return "again"
     for name, msgid in COMMANDS.items():
         if low in (name, _(msgid).lower()):
             return name
@@ -217,7 +224,7 @@ class ReaderClient(ReaderCommands, HostLink):
         status = m.status
         quiet = (_(SENT).partition("{action}")[0], _("hint: {action}").partition("{action}")[0],
                  # the seats are said by number from 1 below, not the host's seat index
-                 _("seated at table {table}, seat {seat}").partition(",")[0])
+                 _("seated at table {table}, seat {seat}").partition("{")[0])
         if status != self.said_status:
             self.said_status = status
             if status and not status.startswith(quiet):
@@ -322,8 +329,17 @@ class ReaderClient(ReaderCommands, HostLink):
                      _("The table's owner starts the game; type leave to leave."))
 
     def _say_intro(self) -> None:
-        """Who this player is in the game, said once when a game's screen opens."""
+        """Who this player is in the game, said once when a game's screen opens, and again
+        when the table's next game begins (the seats move round: a new seat number, the
+        same colour)."""
         m = self.model
+        if m.game_over and self.said_over is not None:
+            return  # the game said over: its view names the seats of the game before
+        if not m.game_over and self.said_over is not None:  # the next game has begun
+            self.said_over = None
+            self.said_game = None
+            self.said_turn = ()
+            self.say(_("A new game begins."))
         if self.said_game != (m.table, m.seat):
             self.said_game = (m.table, m.seat)
             self.said_seats = self.said_tables = ()
@@ -346,9 +362,12 @@ class ReaderClient(ReaderCommands, HostLink):
                 self.question = None
                 for line in outcome_lines(m):
                     self.say(line)
-                if m.seat is not None:
-                    self.say(_("You stay at this table for the next game; type leave to go "
-                               "back to the lobby, or quit."))
+                if m.seat is not None and m.may_manage():
+                    self.say(_("You stay at this table for the next game: type again to "
+                               "play again, leave to go back to the lobby, or quit."))
+                elif m.seat is not None:
+                    self.say(_("You stay at this table for the next game, which its owner "
+                               "starts; type leave to go back to the lobby, or quit."))
             return
         self.said_over = None
         if m.my_turn_now():
@@ -420,7 +439,9 @@ class ReaderClient(ReaderCommands, HostLink):
             self.choose(int(text))
             return
         word, _sep, rest = text.partition(" ")
-        name = command_word(word)
+        name = "again" if command_word(text) == "again" else command_word(word)  # play again
+        if name == "again":
+            rest = ""
         if name is None:
             self.say(_("I do not know {text}: type a number, or help.").format(
                 text=repr(text[:40])))

@@ -28,6 +28,11 @@ HELP_GAME = N_("During a game: a number and Enter plays that move; board, hand, 
                "leave, quit.")
 HELP_LOBBY = N_("In the lobby: a table's number and Enter sits down; watch N, new (a new "
                 "table), tables, name NEW-NAME, colour, resume, chat TEXT, quit.")
+HELP_OVER = N_("The game is over: again (or play again, or start) starts the next game at "
+               "this table; board, hand, pirates, others and log still tell this one; leave, "
+               "chat TEXT, quit.")
+HELP_OVER_GUEST = N_("The game is over: the table's owner starts the next one; board, hand, "
+                     "pirates, others and log still tell this one; leave, chat TEXT, quit.")
 HELP_ROOM = N_("At a table before its game: seats, bot LEVEL (add a bot: easy, normal, hard "
                "or random; bot alone: an easy one), remove N (a bot's seat), start, leave, "
                "chat TEXT, quit.")
@@ -156,7 +161,9 @@ class ReaderCommands:
 
     def cmd_help(self, rest: str) -> None:
         m = self.model
-        if m.screen == "game":
+        if m.screen == "game" and m.game_over and m.seat is not None:
+            self.say(_(HELP_OVER) if m.may_manage() else _(HELP_OVER_GUEST))
+        elif m.screen == "game":
             self.say(_(HELP_GAME))
         elif m.screen == "lobby" and m.table is not None:
             self.say(_(HELP_ROOM))
@@ -308,6 +315,14 @@ class ReaderCommands:
             self.say(_("Only the table's owner starts the game."))
             return
         m.send({"type": "start", "table": m.table})
+
+    def cmd_again(self, rest: str) -> None:
+        """``again`` or ``play again``: the finished table's next game (as ``start``)."""
+        m = self.model
+        if m.table is not None and m.game_running:
+            self.say(_("This game is still being played."))
+            return
+        self.cmd_start(rest)
 
     def cmd_leave(self, rest: str) -> None:
         m = self.model

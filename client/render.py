@@ -10,12 +10,17 @@ from typing import Any
 
 from cartagena_net.i18n import N_, NP_, _, ngettext, pgettext
 from cartagena_net.i18n.words import bot_kind, bot_words, options_words
-from client.game_screen import render_game, render_log
+from client.game_screen import (
+    quit_lines,
+    render_game,
+    render_log,
+    status_lines,
+    trouble_lines,
+)
 from client.glyphs import color_name, color_style, glyph, place, symbol_name
 from client.keys import screen_keys
 from client.model import ClientModel
 from client.notices import notice_block
-from client.plain import quit_question
 from client.text import (
     DIM,
     ERR,
@@ -82,22 +87,16 @@ def bottom_lines(model: ClientModel, width: int) -> list[Line]:
         if model.input.purpose in ("password", "table-password"):
             typed = "•" * len(typed)  # never shown as typed
         out.append([(KEY, model.input.prompt), ("", typed), (SEL, " ")])
-    if model.overlay == "quit":
-        question = " " + quit_question(model) + " "
-        out.append([(ERR + " reverse", question), ("", " "),
-                    (KEY, _("y")), ("", " " + _("quit") + " · "), (KEY, _("n")), ("", " " + _("stay"))])
+    if model.overlay == "quit":  # wrapped where it is too wide, never cut
+        out += quit_lines(model, width)
     for extra in model.extra_lines or []:  # the replay's review: a one-part line wraps
         if len(extra) == 1 and width_of(extra) > width:
             out += wrap(extra[0][1], width, extra[0][0])
         else:
             out.append(extra)
-    if model.trouble:  # the host's own client: what is wrong with the host (its disk)
-        out.append([(ERR + " reverse", " " + _("host") + " "), (ERR, " " + model.trouble)])
+    out += trouble_lines(model, width)  # the host's own client: what is wrong with the host
     out += notice_block(model, width)  # what the host says went wrong (every client)
-    if model.reconnecting:
-        out.append([(ERR + " reverse", " " + _("reconnecting…") + " "), ("", " " + model.status)])
-    else:  # wrapped, never cut (game_screen.status_rows counts its lines)
-        out += wrap(str(model.status or ""), width, ERR if model.status_error else DIM)
+    out += status_lines(model, width)  # wrapped, never cut (game_screen.status_rows counts)
     return [clip(x, width) for x in out]
 
 
