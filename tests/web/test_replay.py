@@ -197,12 +197,97 @@ def test_the_tv_page_lists_a_stopped_game_with_how_it_ended(browser, tmp_path):
                  "both finished games listed")
         lines = {li.get_attribute("data-game"): li.text
                  for li in browser.find_elements(By.CSS_SELECTOR, "#games .game-entry")}
-        assert lines[stopped["id"]].endswith(" · q0, q1 · stopped"), lines
-        assert re.search(r" · p[01]$", lines[won["id"]]), lines
+        # Who won is said as such, and a game no one won is said unfinished (the winner
+        # was once only a fourth name after the players').
+        assert lines[stopped["id"]].endswith(" · q0, q1 · unfinished (stopped)"), lines
+        assert re.search(r" · p0, p1 · won by p[01]$", lines[won["id"]]), lines
+        ends = {li.get_attribute("data-game"): li.find_element(By.CSS_SELECTOR, ".game-end").get_attribute("data-end")
+                for li in browser.find_elements(By.CSS_SELECTOR, "#games .game-entry")}
+        assert ends == {stopped["id"]: "stopped", won["id"]: "won"}, ends
         assert browser.find_element(By.ID, "finished").is_displayed()
         no_errors(browser)
 
     try:
         run(serve_while(check), timeout=120)
+    finally:
+        run(stop_host(host))
+
+
+# A place's text and badges, against its tile (CSS px): a text's bottom above the inner
+# edge of a highlight's border (web.css .moved: 7 wide around 3 units in), a badge inside
+# the tile; each as [key, what, by how many px it is out].
+PLACE_TEXT_OUT = """
+const out = [];
+for (const g of document.querySelectorAll('#board .place')) {
+  const tile = g.querySelector('.tile').getBoundingClientRect(), k = tile.width / 100;
+  const inner = tile.bottom - 6.5 * k;
+  for (const t of g.querySelectorAll('.place-count, .place-label')) {
+    const r = t.getBoundingClientRect();
+    if (r.bottom > inner + 0.5) out.push([g.dataset.key, t.textContent, r.bottom - inner]);
+  }
+  const layer = document.querySelector(`#board .pieces[data-key="${g.dataset.key}"]`);
+  for (const b of [...g.querySelectorAll('.badge'), ...(layer ? layer.querySelectorAll('.badge') : [])]) {
+    const r = b.getBoundingClientRect();
+    const over = Math.max(r.right - tile.right, tile.left - r.left, r.bottom - tile.bottom, tile.top - r.top);
+    if (over > 0.5) out.push([g.dataset.key, 'badge', over]);
+  }
+}
+return out;"""
+
+
+def test_the_replay_keeps_text_whole_names_its_controls_and_keys_its_curve(browser, tmp_path):
+    """At the end of a game the highlighted goal keeps its count whole ("11 pirates" was
+    cut by the highlight's border); on a 360 px phone the start's number badges stay on
+    their tile; the controls have their real names (not glyphs) and a thumb's size; the
+    review's curve has a key: each seat's line, and the turning points' dot."""
+    folder = tmp_path / "records"
+    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
+    state = bot_game("jamaica", {"players": 3, "segments": 2}, seed=5)
+    rec = record_for(host.host_id, state)
+    store.write(folder, rec)
+    store.write_review(folder, rv.review(rec, seed=1, **FAST))
+    last = len(rec["moves"])
+
+    async def serve_while(check):
+        import asyncio
+
+        await asyncio.get_running_loop().run_in_executor(None, check)
+
+    def check():
+        for size in ((1920, 1080, False), (1280, 900, False), (390, 844, True), (360, 740, True)):
+            viewport(browser, *size)
+            browser.get(f"http://127.0.0.1:{host.web.port}/game/{rec['id']}")
+            wait_for(browser, "document.body.dataset.loaded === 'yes'", "the replay loaded")
+            start = browser.execute_script(PLACE_TEXT_OUT)
+            assert browser.execute_script(
+                "return document.querySelectorAll('#board .badge').length") >= 3
+            assert not start, (size, "at the deal", start)
+            browser.find_element(By.ID, "last").click()
+            wait_for(browser, f"document.body.dataset.pos === '{last}'", "the end")
+            assert browser.execute_script(
+                "return document.querySelectorAll('#board .place.goal.highlight').length") == 1
+            end = browser.execute_script(PLACE_TEXT_OUT)
+            assert not end, (size, "at the end", end)
+            if size[0] < 600:
+                names = browser.execute_script("""
+                    return [...document.querySelectorAll('#controls button, #slider')].map((b) => {
+                      const r = b.getBoundingClientRect();
+                      return [b.id, b.getAttribute('aria-label'), r.width, r.height];
+                    });""")
+                assert [n[1] for n in names] == [
+                    "the deal", "previous turn", "previous action", "position in the game",
+                    "next action", "next turn", "the end"], names
+                small = [n for n in names if n[3] < 44 or n[2] < 44]
+                assert not small, small
+        legend = browser.execute_script("""
+            return [...document.querySelectorAll('#curve-legend li')].map((li) =>
+              [li.dataset.seat ?? null, li.textContent, !!li.querySelector('.chip, .turning')]);""")
+        assert [row[0] for row in legend] == ["0", "1", "2", None], legend
+        assert all(row[2] for row in legend), legend
+        assert legend[-1][1] == "turning point", legend
+        no_errors(browser)
+
+    try:
+        run(serve_while(check), timeout=180)
     finally:
         run(stop_host(host))

@@ -15,6 +15,8 @@
   const CELL = 100;           // one place, in SVG units
   const GAP = 14;             // between places
   const TITLE = 44;           // a path's name above its track
+  const WAY_OUT = 4.5;        // a way's line (web.css .way: 8 wide, round ends) off a square's edge
+  const INSET = 7;            // a highlighted place's border (web.css .moved: 7 wide at 3.5)
 
   // Symbol shapes on a 24 x 24 grid, drawn in ink; each place also shows the letter.
   const SHAPES = {
@@ -225,7 +227,10 @@
     }
     const per = seats.length <= area.columns ? seats.length : area.columns;
     const rows = Math.ceil(seats.length / per);
-    const cw = area.w / area.columns, ch = area.h / rows;
+    // A number's badge sits at its pawn's top right: room is kept for it at the right, so
+    // that no badge reaches over the place's edge (or a highlight's border).
+    const badge = seats.some((s) => here.get(s) > 1) ? Math.max(8, Math.max(13.5, floor) * 0.6) : 0;
+    const cw = (area.w - badge) / area.columns, ch = area.h / rows;
     const r = Math.min(area.r, cw / 2 - 1.5, ch / 2 - 1);
     seats.forEach((seat, i) => {
       const col = i % per, row = Math.floor(i / per);
@@ -351,14 +356,18 @@
       } else if (place.kind === "dock") {
         drawDock(g, place, view, letters);
       } else {
-        g.append(label(place.label, 21, 17, "place-label"));
+        // The name at the top and the count at the bottom stay whole inside the
+        // highlight's border (INSET), at any size; the pawns take the room between.
+        const nameSize = Math.max(17, floor), countSize = Math.max(14, floor);
+        const nameY = Math.max(21, INSET + nameSize * 0.8), countY = CELL - INSET - countSize * 0.26;
+        g.append(label(place.label, nameY, 17, "place-label"));
         let total = 0;
         for (const n of here.values()) total += n;
         // Crowded, the pawns take the count's line (each says its number).
         const crowded = here.size > 3;
-        if (!crowded) g.append(label(nt("{n} pirate", "{n} pirates", total), 95, 14, "place-count"));
-        drawPieces(g, here, view, letters, crowded ? { x: 4, y: 27, w: 92, h: 73, r: 13, columns: 3, pairs: true }
-          : { x: 4, y: 31, w: 92, h: 53, r: 13, columns: 3, pairs: true });
+        if (!crowded) g.append(label(nt("{n} pirate", "{n} pirates", total), countY, 14, "place-count"));
+        const top = nameY + nameSize * 0.3 + 2, bottom = crowded ? CELL - INSET : countY - countSize * 0.8 - 2;
+        drawPieces(g, here, view, letters, { x: INSET - 1, y: top, w: CELL - 2 * INSET + 2, h: Math.max(bottom - top, 20), r: 13, columns: 3, pairs: true });
       }
       root.append(g);
     }
@@ -393,7 +402,8 @@
         if (prev && prev.x === p.x && prev.y !== p.y) {
           // A turn of the serpentine: round the outside of the column, not through the
           // squares' symbols and pawns.
-          const xo = prev.x + CELL / 2 > layout.width / 2 ? prev.x + CELL + 3 : prev.x - 3;
+          // (WAY_OUT beyond the squares: the line's width stays off their edges)
+          const xo = prev.x + CELL / 2 > layout.width / 2 ? prev.x + CELL + WAY_OUT : prev.x - WAY_OUT;
           pts.push([xo, prev.y + 47], [xo, p.y + 47]);
         }
         pts.push([p.x + CELL / 2, p.y + 47]);
@@ -404,7 +414,7 @@
       // it passed, between their symbols and their pawns.
       const edge = (at, toward) => {
         const dx = toward[0] - at[0], dy = toward[1] - at[1], d = Math.hypot(dx, dy) || 1;
-        const k = Math.min(1, (CELL / 2 + 2) / Math.max(Math.abs(dx), Math.abs(dy), 1));
+        const k = Math.min(1, (CELL / 2 + WAY_OUT) / Math.max(Math.abs(dx), Math.abs(dy), 1));
         return [at[0] + dx * k, at[1] + dy * k, d];
       };
       const first = edge(pts[0], pts[1]);

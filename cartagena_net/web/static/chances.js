@@ -5,7 +5,7 @@
 "use strict";
 
 (() => {
-  const { el, svg, colorOf } = Cartagena;
+  const { el, svg, colorOf, chip, colorLetters } = Cartagena;
   const { tr, percentText } = Cartagena;
 
   // One tracker per page: the curve's points, by the state number each is of.
@@ -37,6 +37,7 @@
     const box = svg("svg", { class: "chances-curve", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img",
                              "aria-label": tr("each seat's chance over the game") });
     if (points.length < 2) return box;
+    box.append(svg("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "curve-half", "vector-effect": "non-scaling-stroke" }));
     const n = points.length - 1;
     colors.forEach((color, seat) => {
       const xy = points.map((p, i) => `${(i * W / n).toFixed(1)},${(H - (p.chances[seat] || 0) * H).toFixed(1)}`);
@@ -44,6 +45,31 @@
                                    "stroke-width": 2, "vector-effect": "non-scaling-stroke", "data-seat": seat }));
     });
     return box;
+  }
+
+  // The curve with each line's seat at its end: the seat's chip (its colour and letter,
+  // as on the rest of the page) beside where its line ends, so that colour is not the
+  // only cue; chips of close chances are spread apart, none out of the box.
+  function plot(points, colors, names) {
+    const box = curve(points, colors);
+    const ends = el("div", { class: "curve-ends" });
+    if (points.length >= 2) {
+      const L = colorLetters(colors), last = points[points.length - 1].chances;
+      const order = colors.map((c, seat) => ({ seat, y: 1 - (last[seat] || 0) })).sort((a, b) => a.y - b.y);
+      const gap = Math.min(0.3, 1 / Math.max(1, colors.length));
+      let prev = -gap / 2;
+      for (const o of order) { o.y = Math.max(o.y, prev + gap); prev = o.y; }
+      let next = 1 + gap / 2;
+      for (const o of [...order].reverse()) { o.y = Math.min(o.y, next - gap); next = o.y; }
+      for (const o of order) {
+        const c = chip(colors[o.seat], L);
+        c.dataset.seat = o.seat;
+        c.title = names(o.seat);
+        c.style.top = `${(Math.max(gap / 2, o.y) * 100).toFixed(1)}%`;
+        ends.append(c);
+      }
+    }
+    return el("div", { class: "chances-plot" }, box, ends);
   }
 
   // Draw into ``node``: a bar a seat (its name, its percent) and the curve; hidden
@@ -67,7 +93,7 @@
         el("span", { class: "chance-bar" }, fill),
         el("span", { class: "chance-pct" }, percentText(p)));
     });
-    node.replaceChildren(el("ol", { class: "chance-bars" }, bars), curve(track.points, colors));
+    node.replaceChildren(el("ol", { class: "chance-bars" }, bars), plot(track.points, colors, names));
   }
 
   Cartagena.LiveChances = { tracker, draw };

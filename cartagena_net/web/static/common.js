@@ -145,6 +145,23 @@ window.Cartagena = window.Cartagena || {};
     }
   }
 
+  // The page lost its host (``on``) or has it again: a banner under the bar says so in
+  // big letters and the page's body (web.css: body[data-offline]) is dimmed, so no board
+  // or "to play" looks live while nothing can reach it.
+  function offline(on) {
+    const was = document.body.dataset.offline === "yes";
+    if (was === !!on) return;
+    let banner = document.getElementById("offline");
+    if (!banner) {
+      banner = el("p", { id: "offline", class: "offline", role: "alert", hidden: true },
+        tr("No connection to the host: trying again…"));
+      const bar = document.getElementById("bar");
+      if (bar) bar.after(banner); else document.body.prepend(banner);
+    }
+    banner.hidden = !on;
+    document.body.dataset.offline = on ? "yes" : "no";
+  }
+
   Object.assign(Cartagena, { SVG_NS, $, colorOf, inkOn, colorLetters, symbolLetters, el, svg, chip,
-    homeText, boardAspect, onResize, access });
+    homeText, boardAspect, onResize, access, offline });
 })();

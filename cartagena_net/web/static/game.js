@@ -84,6 +84,14 @@
       chart.append(svg("circle", { cx: x(k + 1), cy: y(review.positions[k + 1].chances[review.moves[k].seat]), r: 5, class: "turning", "data-k": k }));
     }
     chart.append(svg("line", { x1: x(pos), x2: x(pos), y1: 0, y2: H, class: "curve-now" }));
+    // The key: each seat's line (its chip, its name) and the turning points' dot.
+    const dot = svg("svg", { width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true" },
+      svg("circle", { cx: 7, cy: 7, r: 5, class: "turning" }));
+    $("curve-legend").replaceChildren(...view.seats.map((s) => {
+      const line = el("span", { class: "line-key", "aria-hidden": "true" });
+      line.style.background = colorOf(s.color);
+      return el("li", { "data-seat": s.seat }, line, chip(s.color, L), label(s.seat));
+    }), el("li", { class: "turning-key" }, dot, tr("turning point")));
     chart.onclick = (e) => {
       const box = chart.getBoundingClientRect();
       go(Math.round(((e.clientX - box.left) / box.width * W - P) / (W - 2 * P) * n));

@@ -47,6 +47,12 @@
 
   // How a game that no one won ended (the record's end: the data's word otherwise).
   const endWord = (end) => ({ stopped: tr("stopped"), abandoned: tr("abandoned") })[end] || end;
+  // Who won a game, said as such ("won by Ann"); a game no one won, said unfinished.
+  function endText(g) {
+    if (g.end !== "won") return tr("unfinished ({how})", { how: endWord(g.end) });
+    const name = g.people && g.winner_seat !== null && g.people[g.winner_seat] ? Names.player(g.people[g.winner_seat]) : g.winner;
+    return tr("won by {name}", { name });
+  }
   let gamesAsked = 0;
   async function loadGames() {
     const now = Date.now();
@@ -59,8 +65,8 @@
       $("finished").hidden = !data.games.length;
       $("games").replaceChildren(...data.games.map((g) => el("li", { class: "game-entry", "data-game": g.id },
         el("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "game-link" }, Names.when(g.ended || g.started) || g.id),
-        ` · ${g.preset ? Names.rules(g.preset, g.options) : g.rules} · ${g.people ? g.people.map(Names.player).join(", ") : g.players.join(", ")}`
-        + ` · ${g.end === "won" ? (g.people && g.winner_seat !== null ? Names.player(g.people[g.winner_seat]) : g.winner) : endWord(g.end)}`)));
+        ` · ${g.preset ? Names.rules(g.preset, g.options) : g.rules} · ${g.people ? g.people.map(Names.player).join(", ") : g.players.join(", ")} · `,
+        el("strong", { class: "game-end", "data-end": g.end }, endText(g)))));
     } catch (err) { /* the list waits for the next change */ }
   }
 
@@ -71,7 +77,7 @@
       return;
     }
     const source = new EventSource("/events");
-    source.addEventListener("open", () => { $("status").textContent = tr("live"); });
+    source.addEventListener("open", () => { $("status").textContent = tr("live"); Cartagena.offline(false); });
     source.addEventListener("lobby", (msg) => {
       const data = JSON.parse(msg.data);
       render(data);
@@ -80,6 +86,7 @@
     });
     source.addEventListener("error", () => {
       $("status").textContent = tr("reconnecting…");
+      Cartagena.offline(true);
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
     });
   }

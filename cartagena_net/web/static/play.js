@@ -87,6 +87,7 @@
       session = JSON.parse(e.data);
       welcomed = false;
       setConnection(tr("live"), true);
+      Cartagena.offline(false);
       if (localStorage.getItem("cartagena-name")) hello();
     });
     stream.addEventListener("msg", (e) => receive(JSON.parse(e.data)));
@@ -99,6 +100,10 @@
       session = null;
       if (paused) return;
       setConnection(tr("reconnecting…"), false);
+      // Nothing can be sent while the host is away: the page says so, dims, and its title
+      // no longer says "Your turn" (it says so again with the next stream's state).
+      Cartagena.offline(true);
+      document.title = tr("Cartagena · play");
       retryTimer = setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     });
@@ -110,6 +115,7 @@
     clearTimeout(retryTimer);
     if (source) { source.close(); source = null; }
     session = null;
+    Cartagena.offline(false);
     setConnection(why === "moved" ? tr("not here") : tr("waiting for you"), false);
   }
   function resume() { paused = null; retry = 1500; connect(); }
@@ -169,6 +175,7 @@
       if (myTurnBefore && !wasTurn) said.push(tr("Your turn"));
       if (said.length) $("live").textContent = said.join(" ");
       if (!myTurnBefore) document.title = tr("Cartagena · play");
+      else if (wasTurn) document.title = tr("▶ Your turn · Cartagena");   // a stream back at our turn
       render();
     },
     error(msg) {

@@ -269,6 +269,7 @@
     if (source) source.close();
     source = null;
     document.body.dataset.gone = "yes";
+    Cartagena.offline(false);
     setConnection(tr("table gone"), false);
     notice(tr("Table {n} is gone: nobody is left at it.", { n: tableId }) + " ", el("a", { href: "/", id: "to-tables" }, tr("See the tables")));
   }
@@ -288,7 +289,7 @@
     }
     notice("");
     source = new EventSource(streamUrl);
-    source.addEventListener("open", () => setConnection(tr("live"), true));
+    source.addEventListener("open", () => { setConnection(tr("live"), true); Cartagena.offline(false); });
     source.addEventListener("table", (msg) => {
       table = JSON.parse(msg.data);
       render();
@@ -311,6 +312,7 @@
     source.addEventListener("gone", gone);
     source.addEventListener("error", () => {
       if (!source) return;
+      Cartagena.offline(true);   // the board and "to play" no longer look live
       if (source.readyState === EventSource.CLOSED) {
         source = null;
         setConnection(tr("reconnecting…"), false);
