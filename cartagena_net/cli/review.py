@@ -183,6 +183,8 @@ def summary(rec: dict, rev: dict) -> str:
     turning = rev.get("turning") or []
     if not turning:
         lines.append(_("no action cost a seat anything by the bot's estimate"))
+    else:
+        lines.append(_("the actions that cost the most, the costliest first:"))
     for k in turning:
         m = rev["moves"][k]
         before = rev["positions"][k]["chances"][m["seat"]]

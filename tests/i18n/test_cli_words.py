@@ -73,11 +73,12 @@ def test_the_scoreboard_and_the_review_in_swedish():
     text = summary(rec, rev).splitlines()
     assert text[0] == f"analys av {rec['id']} (1 utspelning per ställning, sökning 200 iterationer)"
     # the moves in words, from the position (never the notation), in Swedish
-    assert text[1] == (f"drag {k + 1}: {who}: {_worded(rec, k, played)}; bättre: "
+    assert text[1] == "dragen som kostade mest, det dyraste först:"
+    assert text[2] == (f"drag {k + 1}: {who}: {_worded(rec, k, played)}; bättre: "
                        f"{_worded(rec, k, best)} "
                        "(-25\u00a0%); chanser 50\u00a0% -> 25\u00a0%")
-    assert played not in text[1] and best not in text[1]
-    assert "från" in text[1] and "tillbaka från" in text[1]
+    assert played not in text[2] and best not in text[2]
+    assert "från" in text[2] and "tillbaka från" in text[2]
 
 
 def test_the_same_in_english():
@@ -90,10 +91,11 @@ def test_the_same_in_english():
     who = summary_player(rec, k)
     text = summary(rec, rev).splitlines()
     assert text[0] == f"review of {rec['id']} (1 playout a position, search 200 iterations)"
-    assert text[1] == (f"action {k + 1}: {who}: {_worded(rec, k, played)}; better: "
+    assert text[1] == "the actions that cost the most, the costliest first:"
+    assert text[2] == (f"action {k + 1}: {who}: {_worded(rec, k, played)}; better: "
                        f"{_worded(rec, k, best)} "
                        "(-25%); chances 50% -> 25%")
-    assert played not in text[1] and " from " in text[1] and "back from" in text[1]
+    assert played not in text[2] and " from " in text[2] and "back from" in text[2]
 
 
 def test_ordinals_in_both_languages():
