@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from cartagena_net.i18n import N_, _, ngettext
 
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         with in_file(path):
             if full:
                 replay(rec)  # exactly, or RecordError naming the first move that does not fit
-            text = score(rec, words=True)  # on a screen: in the reader's words
+            text = score(rec, words=True, say=_said)  # on a screen: in the reader's words
     except RecordError as exc:
         print(f"cartagena replay: {exc}", file=sys.stderr)
         return 1
@@ -97,3 +98,10 @@ def _review(path: object, rec: dict) -> dict | None:
         print("cartagena replay: " + _("the review is left out: {error}").format(error=exc),
               file=sys.stderr)
         return None
+
+
+def _said(seen: Any, events: list[Any]) -> list[str]:
+    """The events of a score's turn in the reader's words, as the client's log says them."""
+    from client.sentences import event_lines
+
+    return event_lines(seen, events, [str(e.get("text", "")) for e in events])

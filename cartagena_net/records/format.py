@@ -561,13 +561,17 @@ def _head_words(rec: dict[str, Any]) -> list[str]:
     return head
 
 
-def score(rec: dict[str, Any], words: bool = False) -> str:
+def score(rec: dict[str, Any], words: bool = False,
+          say: Any = None) -> str:
     """The game as text a person reads: a header, then one line a turn.
 
     Full records list the actions in the engine's notation (``advance 0 skull``), a
-    decision another seat owed during the turn in brackets; a spectator's record lists
-    the events as a spectator saw them. The header is English (a file's, ``export``), or
-    with ``words`` in the reader's language (``replay --score``, on a screen).
+    decision another seat owed during the turn in brackets, each turn followed by a
+    ``#`` line of what happened in sentences (as a spectator saw it); a spectator's
+    record lists the events as a spectator saw them. The header and the sentences are
+    English (a file's, ``export``), or with ``words`` in the reader's language
+    (``replay --score``, on a screen: ``say(view, events)`` gives the events' lines in
+    it, as the client renders them).
     """
     players = rec["players"]
     head = [f"# cartagena-net game {rec['id']}",
@@ -586,7 +590,7 @@ def score(rec: dict[str, Any], words: bool = False) -> str:
         head = _head_words(rec)
     lines: list[str] = []
     if rec["kind"] == "full":
-        lines = _full_lines(rec)
+        lines = _full_lines(rec, say if words else None)
     else:
         lines = _spectator_lines(rec)
     return "\n".join(head + lines) + "\n"
@@ -599,23 +603,37 @@ def _ranking(ranking: list[Any]) -> list[int]:
     return flat
 
 
-def _full_lines(rec: dict[str, Any]) -> list[str]:
+def _full_lines(rec: dict[str, Any], say: Any = None) -> list[str]:
+    """A full record's turns: each its actions in notation, then ``#`` and the turn's
+    events as sentences (``say(view, events)``: in the reader's words; else English)."""
     players = rec["players"]
     lines: list[str] = []
     turn_seat: int | None = None
     parts: list[str] = []
+    told: list[str] = []
     number = 0
     states = steps(rec)
-    for state, m in zip(states, rec["moves"], strict=False):
+
+    def done() -> None:
+        lines.append(f"{number}. {players[turn_seat]['color']}: {'; '.join(parts)}")
+        if told:
+            lines.append("#   " + "; ".join(told))
+
+    for k, (state, m) in enumerate(zip(states, rec["moves"], strict=False)):
         if state.turn != turn_seat or not parts:
             if parts:
-                lines.append(f"{number}. {players[turn_seat]['color']}: {'; '.join(parts)}")
+                done()
             number += 1
-            turn_seat, parts = state.turn, []
+            turn_seat, parts, told = state.turn, [], []
         parts.append(m["action"] if m["seat"] == turn_seat
                      else f"[{players[m['seat']]['color']}: {m['action']}]")
+        after = view(states[k + 1], SPECTATOR, since=state.event_count)
+        events = [e for e in after["events"] if e.get("type") != "turn"]
+        said = (say(after, events) if say is not None
+                else [str(e.get("text", "")) for e in events])
+        told += [line for line in said if line]
     if parts:
-        lines.append(f"{number}. {players[turn_seat]['color']}: {'; '.join(parts)}")
+        done()
     return lines
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -95,6 +96,23 @@ def test_a_game_played_to_the_end_is_recorded_read_back_and_replayed_exactly(
     text = score(back)
     assert "# result: 1. " in text and back["moves"][0]["action"] in text
     assert "ismcts hard" in text
+    _each_turn_is_told_in_sentences(back, text)
+
+
+def _each_turn_is_told_in_sentences(rec, text):
+    """After each turn's notation, a ``#`` line says what happened, as the spectator's
+    events say it (a person reads the score, not only a program)."""
+    lines = text.splitlines()
+    turns = [k for k, line in enumerate(lines) if re.match(r"\d+\. ", line)]
+    assert turns
+    told = [line for line in lines if line.startswith("#   ")]
+    assert len(told) == len(turns)
+    for k in turns:
+        assert lines[k + 1].startswith("#   ")
+    first = rec["moves"][0]["action"].split()
+    if first[0] == "advance":  # "advance 0 key": "red plays key: start → 5"
+        assert f"plays {first[2]}: " in told[0] and " → " in told[0]
+    assert all(w not in line for line in told for w in ("advance ", "retreat "))
 
 
 def test_stepping_back_and_forth_matches_playing_forward():
