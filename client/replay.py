@@ -186,13 +186,13 @@ class ReplayViewer:
                 loss = mv.get("loss")
                 cost = (f" (-{percent(f'{loss * 100:.0f}')})" if isinstance(loss, (int, float))
                         else "")
-                said = mv.get("said") or {}  # a review by the value model words them
-                text = _("{who} {played}: the bot: {best}").format(
-                    who=who,
-                    played=_said(said.get("played")) or move_words(before, str(mv["played"])),
-                    best=_said(said.get("best")) or move_words(before, str(mv["best"]))) + cost
+                # each move as the screens name moves (the same for every seat; the
+                # review's own words, the hints', speak to the seat: "your pirate")
+                text = _("{who}: {played}; the bot: {best}").format(
+                    who=who, played=move_words(before, str(mv["played"])),
+                    best=move_words(before, str(mv["best"]))) + cost
             else:
-                text = _("{who} {played}: the bot agrees").format(
+                text = _("{who}: {played}; the bot agrees").format(
                     who=who, played=move_words(before, str(mv["played"])))
             # its own line: the screen wraps it at any width (never cut)
             comment = [[("bold fg:ansired" if turning else "", text
@@ -262,10 +262,3 @@ def _seconds(text: str) -> float:
         return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
     except ValueError:
         return 0.0
-
-
-def _said(move: Any) -> str | None:
-    """A reviewed move worded from its data (the hints' templates), None if it cannot be."""
-    from client.plain import reason
-
-    return reason(move.get("why"), move.get("args")) if isinstance(move, dict) else None
