@@ -98,7 +98,8 @@ class HostFollowing:
         self.screen = "game" if (self.view or playing) else "lobby"
         self.set_status(
             _("watching table {table}").format(table=self.table) if self.seat is None
-            else _("seated at table {table}, seat {seat}").format(table=self.table, seat=self.seat)
+            else _("seated at table {table}, seat {seat}").format(table=self.table,
+                                                                   seat=self.seat + 1)
         )
         for _bot in range(self.auto_bots if self.seat is not None else 0):
             self.send(add_bot_message(self.table, self.auto_bot_kind))

@@ -304,7 +304,7 @@ class ClientModel(KeyHandling, HostFollowing):
             for s in self.view["seats"]:
                 if s["seat"] == seat:
                     return color_name(str(s["color"])) if s.get("color") else str(seat)
-        return _("seat {n}").format(n=seat)
+        return _("seat {n}").format(n=seat + 1 if isinstance(seat, int) else seat)
 
     def seat_color(self, seat: int | None) -> str:
         if self.view and seat is not None:

@@ -17,7 +17,7 @@ def color(view: dict[str, Any], seat: Any) -> str:
     for s in view.get("seats") or []:
         if s.get("seat") == seat and s.get("color"):
             return color_name(str(s["color"]))
-    return _("seat {n}").format(n=seat)
+    return _("seat {n}").format(n=seat + 1 if isinstance(seat, int) else seat)
 
 
 def _cards(names: list[Any]) -> str:

@@ -223,7 +223,7 @@ class ReaderClient(ReaderCommands, HostLink):
         self.pending.clear()
         status = m.status
         quiet = (_(SENT).partition("{action}")[0], _("hint: {action}").partition("{action}")[0],
-                 # the seats are said by number from 1 below, not the host's seat index
+                 # the seat is said by its colour and number below ("Seat 1, red")
                  _("seated at table {table}, seat {seat}").partition("{")[0])
         if status != self.said_status:
             self.said_status = status

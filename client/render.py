@@ -245,7 +245,8 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([])
         lines += wrap(_("An earlier run of this client left your seat {seat} at table "
                         "{table}: press r to take it back.").format(
-            seat=saved.get("seat"), table=saved.get("table")), width, TITLE)
+            seat=saved["seat"] + 1 if isinstance(saved.get("seat"), int) else saved.get("seat"),
+            table=saved.get("table")), width, TITLE)
     lines.append([])
     lines += keys_line(screen_keys(model), width)
     chat = [f"<{s}> {t}" for s, t in model.chat[-5:]]
@@ -266,7 +267,8 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
     """The table we sit at, before the game starts."""
     info = model.table_info or {}
     owner = info.get("owner")
-    role = _("watching") if model.seat is None else _("seat {n}").format(n=model.seat)
+    # seats counted from 1, as every screen names them to a person (the wire's from 0)
+    role = _("watching") if model.seat is None else _("seat {n}").format(n=model.seat + 1)
     head: Line = [(TITLE, _("Table {n}: {name}").format(n=model.table, name=info.get("name", ""))),
                   ("", f"  {info.get('rules', '')} "), (DIM, _options_text(info.get("options")))]
     lines: list[Line] = [head] if width_of(head) <= width else [head[:2]] + [

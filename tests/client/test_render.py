@@ -224,6 +224,24 @@ def test_lobby_and_browser_screens() -> None:
                                 "spectate": False, "name": "ann"}]
 
 
+def test_a_person_reads_seats_counted_from_one() -> None:
+    """The wire counts seats from 0; every screen counts them from 1, as the screen
+    reader's "Seat 1, red" does: the waiting room's "you: ann, seat 1" and the status
+    line "seated at table 1, seat 1" for the first seat."""
+    m = ClientModel(name="ann")
+    m.screen = "lobby"
+    m.on_message({"type": "lobby", "tables": [
+        {"id": 1, "name": "fun", "rules": "jamaica", "options": {"players": 2},
+         "status": "waiting", "spectators": 0, "password": False, "owner": 0,
+         "seats": [{"seat": 0, "name": "ann", "color": "red", "bot": None, "connected": True},
+                   {"seat": 1, "name": None, "color": "blue", "bot": None,
+                    "connected": False}]}]})
+    m.on_message({"type": "joined", "table": 1, "seat": 0, "token": "t"})
+    text = screen(m)
+    assert "ann, seat 1" in text and "seat 0" not in text
+    assert m.status == "seated at table 1, seat 1"
+
+
 @pytest.mark.parametrize("width,height,path,side", [
     (80, 24, False, False), (100, 40, True, False), (110, 34, True, False),
     (160, 50, True, True), (118, 30, False, True),

@@ -11,7 +11,7 @@
 
   const label = (seat) => {
     const person = data.summary.people && data.summary.people[seat];
-    return person ? Names.player(person) : (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat });
+    return person ? Names.player(person) : (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat + 1 });
   };
 
   function go(to) {

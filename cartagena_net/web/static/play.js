@@ -238,7 +238,7 @@
   function letters() { return colorLetters((view ? view.seats : (table() ? table().seats : [])).map((s) => s.color)); }
   function seatName(i) {
     const t = table(), s = t && t.seats[i];
-    return s && s.name ? s.name : (view && view.seats[i] ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i }));
+    return s && s.name ? s.name : (view && view.seats[i] ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i + 1 }));
   }
   const chip = (color, L) => Cartagena.chip(color, L || letters());
   // What words.js needs to name a word.

@@ -22,7 +22,7 @@
 
   function seatName(i) {
     const s = table && table.seats[i];
-    if (!s || !s.name) return view ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i });
+    if (!s || !s.name) return view ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i + 1 });
     return s.name;
   }
 

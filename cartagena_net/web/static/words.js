@@ -52,7 +52,7 @@
   // A player: colour chip with its letter, name, colour (as the player list shows them).
   function player(seat, ctx) {
     const s = ctx.view && ctx.view.seats[seat];
-    if (!s) return el("span", { class: "seat-word" }, tr("seat {n}", { n: seat }));
+    if (!s) return el("span", { class: "seat-word" }, tr("seat {n}", { n: seat + 1 }));
     const you = seat === ctx.seat ? ` (${tr("you")})` : "";
     return el("span", { class: "seat-word", "data-seat": seat }, ctx.chip(s.color), ` ${ctx.seatName(seat)}${you} · ${Names.color(s.color)}`);
   }
