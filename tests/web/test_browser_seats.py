@@ -188,6 +188,15 @@ def test_a_guest_plays_a_whole_game_in_the_browser_and_comes_back_after_a_reload
     # Reloaded in the middle: the same seat comes back, and the game goes on.
     browser.refresh()
     wait_for(browser, "document.body.dataset.screen === 'game'", "the seat back after a reload")
+    # The screen reader's live region speaks the last move again, not every move the
+    # catch-up carries (the page's log shows them all).
+    wait_for(browser, "document.querySelectorAll('#event-log li.event').length > 1",
+             "the recent moves in the log")
+    spoken, lines = browser.execute_script(
+        "return [document.getElementById('live').textContent, [...document.querySelectorAll("
+        "'#event-log li.event')].map((li) => li.textContent).filter(Boolean)]")
+    # the log lists the newest first
+    assert spoken.removesuffix(" Your turn") == lines[0], (spoken, lines)
     played += guest_turns(browser, 3)
     # The browser's network cut, then back: the page reconnects to its seat.
     browser.execute_cdp_cmd("Network.enable", {})

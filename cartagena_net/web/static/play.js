@@ -27,6 +27,7 @@
   let asking = null;         // what the secret form asks: "host" or a table id
   let hostPassword = null;
   let myTurnBefore = false;
+  let caughtUp = false;      // a state came on this stream: its first one is a catch-up
   let paused = null;         // why no stream is opened now: "password", "moved" or null
   let retry = 1500;          // ms before the next stream after a lost one (doubles)
   let retryTimer = null;
@@ -86,6 +87,7 @@
     stream.addEventListener("session", (e) => {
       session = JSON.parse(e.data);
       welcomed = false;
+      caughtUp = false;
       setConnection(tr("live"), true);
       Cartagena.offline(false);
       if (localStorage.getItem("cartagena-name")) hello();
@@ -171,7 +173,11 @@
       myTurnBefore = legal.length > 0;
       if (myTurnBefore && !wasTurn) turnNotice();
       // The live region: a screen reader speaks each move as it happens, and the turn.
-      const said = (msg.events || []).map((e) => eventLine(e, view, seatName)).filter(Boolean);
+      // The first state of a stream (a reload, a reconnect) carries the recent moves
+      // again: only the last of them is spoken, not the whole log once more.
+      const fresh = caughtUp ? msg.events || [] : (msg.events || []).slice(-1);
+      caughtUp = true;
+      const said = fresh.map((e) => eventLine(e, view, seatName)).filter(Boolean);
       if (myTurnBefore && !wasTurn) said.push(tr("Your turn"));
       if (said.length) $("live").textContent = said.join(" ");
       if (!myTurnBefore) document.title = tr("Cartagena · play");
