@@ -34,7 +34,7 @@ def test_the_tv_page_shows_big_moves_a_keyed_curve_and_when_the_host_is_gone(
     host = host_process(*args)
     viewport(browser, 1920, 1080)
     browser.get(host.url + "table/1")
-    wait_for(browser, "!document.getElementById('last-move').hidden && "
+    wait_for(browser, "document.getElementById('last-move').dataset.empty === '' && "
              "document.querySelectorAll('#chances .chances-curve polyline').length === 3", "a curve", WAIT)
     sizes = browser.execute_script("""
         const px = (id) => parseFloat(getComputedStyle(document.getElementById(id)).fontSize);
@@ -86,3 +86,21 @@ def test_a_seat_at_its_turn_says_when_the_host_is_gone_and_drops_your_turn(
                            "document.querySelectorAll('#choices .choice').length", "our turn again")
     wait_for(browser, "/Your turn/.test(document.title)", "the title says it is our turn again")
     assert browser.execute_script(DIMMED) == 1
+
+
+def test_the_tv_board_keeps_its_place_when_a_game_s_first_move_comes(browser, host_process):
+    """The last-move line keeps its place, empty, before a game's first move: the board
+    does not jump down when the first move comes."""
+    host = host_process("--players", "2", "--bots", "2", "--bot-delay", "2.5",
+                        "--web", str(free_port()))
+    viewport(browser, 1920, 1080)
+    browser.get(host.url + "table/1")
+    board_top = "document.getElementById('board').getBoundingClientRect().top"
+    wait_for(browser, "document.getElementById('last-move').dataset.empty === 'yes' && "
+             "document.querySelectorAll('#board .space, #board g').length > 0",
+             "a game before its first move", WAIT)
+    before = browser.execute_script(f"return {board_top}")
+    wait_for(browser, "document.getElementById('last-move').dataset.empty === ''",
+             "the first move", WAIT)
+    assert browser.execute_script(f"return {board_top}") == before
+    no_errors(browser)

@@ -121,8 +121,12 @@
   function renderLastMove(L) {
     const line = $("last-move");
     const e = [...events].reverse().find((x) => x.type !== "turn" && x.type !== "end");
-    line.hidden = !e;
-    if (!e) return;
+    // Before a game's first move its place is kept, empty: the board does not jump
+    // down when the first move comes.
+    line.hidden = false;
+    line.style.visibility = e ? "" : "hidden";
+    line.dataset.empty = e ? "" : "yes";
+    if (!e) { line.replaceChildren("\u00a0"); line.dataset.seat = ""; return; }
     const seat = e.seat !== undefined && e.seat !== null && view.seats[e.seat] ? e.seat : null;
     line.replaceChildren(...(seat !== null ? [chip(view.seats[seat].color, L), " "] : []), eventLine(e, view, seatName));
     line.dataset.seat = seat === null ? "" : String(seat);
