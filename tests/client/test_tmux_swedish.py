@@ -302,7 +302,7 @@ def test_a_mixed_table_an_english_player_and_a_swedish_one(tmp_path: Path) -> No
         lobby = wait_screen(t, "ann:bo", lambda x: "lobbyn hos" in x and "Enter sätt dig" in x,
                             "bo's lobby")
         people = ("ann's table", "ann", "bo", getpass.getuser())  # the host's player: its user
-        assert "väntar" in lobby and "du: bo (valfri färg)" in lobby
+        assert "väntar" in lobby and "du: bo (valfri)" in lobby
         assert english_left(lobby, people) == [], lobby
         t.keys("ann:bo", "Enter")
         waiting = wait_screen(t, "ann:bo", lambda x: "väntar på att ägaren startar…" in x,

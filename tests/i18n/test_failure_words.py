@@ -35,13 +35,13 @@ NONE = {"kind": "no-journal", "folder": "/ro", "error": "Read-only file system"}
 def test_the_notices_in_swedish_with_their_plurals():
     i18n.set_language("sv")
     short = notice_text(SHORT)
-    assert short.startswith("det här partiet kom tillbaka kortare")
-    assert ("vid drag 7 och 1 drag efter det är förlorat; den skadade journalen sparas hos "
+    assert short.startswith("det här partiet blev kortare")
+    assert ("vid drag 7 och 1 drag efter det har gått förlorat; den skadade journalen sparas hos "
             "värden som /s/table-1.journal.bad-1") in short
-    assert "de 5 dragen efter det är förlorade" in notice_text({**SHORT, "lost": 5})
-    assert "dess 3 drag är förlorade" in notice_text(LOST)
-    assert notice_text({**LOST, "lost": 0}).endswith("(checksum), det är förlorat")
-    assert notice_text(FULL).startswith("partiet är pausat: värdens disk är full")
+    assert "de 5 dragen efter det har gått förlorade" in notice_text({**SHORT, "lost": 5})
+    assert "partiets 3 drag har gått förlorade" in notice_text(LOST)
+    assert notice_text({**LOST, "lost": 0}).endswith("(checksum), partiet har gått förlorat")
+    assert notice_text(FULL).startswith("partiet har pausats: värdens disk är full")
     assert "(No space left on device)" in notice_text(FULL)  # the host's system words
     assert notice_text(NONE).startswith("det här partiet sparas inte: värden kan inte")
     assert notice_text({"kind": "unknown"}) is None
@@ -77,7 +77,7 @@ def test_a_disk_error_and_a_damaged_journal_are_worded_from_their_data():
     i18n.set_language("sv")
     assert "(disken är full)" in notice_text(full)
     assert "(disken är skrivskyddad)" in notice_text(ro)
-    assert "dess journal var skadad (en post i den är skadad)" in notice_text(lost)
+    assert "journalen var skadad (en post i den är skadad)" in notice_text(lost)
     assert "(tom)" not in notice_text({**lost, "cause": "empty"})
     assert "(den är tom)" in notice_text({**lost, "cause": "empty"})
     assert "(Bad things)" in notice_text({**FULL, "errno": "EWEIRD", "error": "Bad things"})

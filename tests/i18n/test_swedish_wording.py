@@ -97,7 +97,7 @@ def test_counts_take_their_plural_forms(swedish, n, text):
     ("discard owed: choose a card", "du måste slänga: välj ett kort"),
     ("you have no more {card} to discard", "du har ingen {card} kvar att slänga"),
     ("win", "chans"),
-    ("any", "valfri färg"),
+    ("any", "valfri"),  # "färg: valfri", "du: Bea (valfri)"
     ("keep no journal: a crash loses the game",
      "för ingen journal: partiet går förlorat vid en krasch"),
     ("{who} sails the sloop to {shore} (the Captain's free sail)",
