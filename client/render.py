@@ -338,9 +338,10 @@ def render_form(model: ClientModel, width: int, height: int) -> list[Line]:
     f = model.form
     assert f is not None
     values = {"rules": f"◂ {f.presets[f.preset]} ▸", "players": f"◂ {f.players} ▸",
-              "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or _("(none)"),
+              "bots": f"◂ {f.bots} ▸", "name": f.name, "options": f.options or pgettext("options", "(none)"),
               "hints": f"◂ {_yes_no(f.hints)} ▸", "chances": f"◂ {_yes_no(f.chances)} ▸",
-              "password": "•" * len(f.password) if f.password else _("(none)"),
+              "password": "•" * len(f.password) if f.password else pgettext("password",
+                                                                             "(none)"),
               "bot_kind": f"◂ {_(BOT_KIND_WORDS.get(f.bot_kind, f.bot_kind))} ▸"}
     lines: list[Line] = [[(TITLE, _("New table"))], []]
     rows = f.FIELDS

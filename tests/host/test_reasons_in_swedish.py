@@ -77,8 +77,7 @@ def test_refusals_and_bye_carry_their_reason_and_a_swedish_client_words_them():
     assert said["table-password-wrong"] == "fel eller saknat lösenord"
     assert said["retreat-from-start"] == \
         "inte tillåtet: en pirat vid start kan inte flytta bakåt"
-    assert said["player-here"] == ("spelaren med färgen blå är här: en bot ersätter bara en "
-                                   "frånvarande spelare")
+    assert said["player-here"] == "blå är här: en bot kan bara ersätta en frånvarande spelare"
     assert said["host-ended"] == "värden avslutade partiet"
     for why, text in said.items():
         assert english_left(text) == [], (why, text)
