@@ -190,8 +190,26 @@ def rules_json() -> bytes:
     return to_json({"presets": presets, "options": options})
 
 
+def join_url(request: Any, web: Any) -> str:
+    """The address a phone opens to play: the one this page was asked by, unless that
+    is this machine's own name for itself (``localhost``, a loopback address: a TV
+    page opened on the host's laptop), which no phone reaches: then the host's LAN
+    address (the one ``cartagena host`` prints)."""
+    host = header(request, "host") or ""
+    if not host or not host.isprintable():
+        return web.url + "play"
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    name = name.strip("[]").lower()
+    loopback = name == "localhost" or name.endswith(".localhost") or name == "::1" \
+        or name.startswith("127.")
+    if loopback and "127.0.0.1" not in web.url and "[::1]" not in web.url:
+        return web.url + "play"
+    return f"http://{host}/play"
+
+
 class JoinCode(Leaf):
-    """``/play/qr.svg``: a QR code of this page's address, for the TV and the host."""
+    """``/play/qr.svg``: a QR code of the address a phone opens to play
+    (:func:`join_url`), for the TV and the host."""
 
     def __init__(self, web: Any) -> None:
         super().__init__()
@@ -200,14 +218,27 @@ class JoinCode(Leaf):
     def render_GET(self, request: Any) -> bytes:
         import segno
 
-        host = header(request, "host") or ""
-        url = f"http://{host}/play" if host and host.isprintable() else self.web.url + "play"
+        url = join_url(request, self.web)
         out = io.BytesIO()
         segno.make(url, error="m", micro=False).save(out, kind="svg", scale=6, border=2,
                                                       xmldecl=False, svgns=True)
         request.setHeader(b"Content-Type", b"image/svg+xml")
         request.setHeader(b"Cache-Control", b"no-store")
         return out.getvalue()
+
+
+class JoinAddress(Leaf):
+    """``/play/address``: the address the join code holds (:func:`join_url`), as text,
+    for the TV page to write under it."""
+
+    def __init__(self, web: Any) -> None:
+        super().__init__()
+        self.web = web
+
+    def render_GET(self, request: Any) -> bytes:
+        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
+        request.setHeader(b"Cache-Control", b"no-store")
+        return join_url(request, self.web).encode("utf-8")
 
 
 class Play(NotFound):
@@ -221,6 +252,7 @@ class Play(NotFound):
         self.putChild(b"keep", PlayKeep(web))
         self.putChild(b"rules.json", Fixed(rules_json(), "application/json"))
         self.putChild(b"qr.svg", JoinCode(web))
+        self.putChild(b"address", JoinAddress(web))
 
     def getChild(self, path: bytes, request: Any) -> Resource:
         return self if path == b"" else NotFound()

@@ -353,3 +353,42 @@ def test_a_flooding_browser_is_dropped_and_a_terminal_player_plays_on():
         run(go(), timeout=60)
     finally:
         run(stop_host(host))
+
+
+def test_the_join_code_holds_the_lan_address_when_the_page_is_opened_as_localhost():
+    """A TV page opened on the host's laptop as ``localhost`` shows (and encodes) the
+    host's LAN address, which phones reach; any other name a page came by is kept."""
+    from types import SimpleNamespace
+
+    from cartagena_net.web.pages import join_url
+
+    web = SimpleNamespace(url="http://192.0.2.7:41673/")
+
+    def asked(host):
+        headers = {} if host is None else {b"host": host.encode("latin-1")}
+        return join_url(SimpleNamespace(getHeader=headers.get), web)
+
+    for own in ("localhost:41673", "LOCALHOST:41673", "127.0.0.1:41673", "127.1.2.3:41673",
+                "[::1]:41673", "tv.localhost:41673", None):
+        assert asked(own) == "http://192.0.2.7:41673/play", own
+    for other in ("192.0.2.7:41673", "den.lan:41673", "[fe80::1]:41673"):
+        assert asked(other) == f"http://{other}/play"
+    # a host bound to loopback only: its own address is all there is
+    web.url = "http://127.0.0.1:41673/"
+    assert asked("localhost:41673") == "http://localhost:41673/play"
+
+
+def test_the_join_address_is_served_for_the_pages():
+    from tests.web.http import fetch
+
+    host = web_host()
+
+    async def go():
+        got = await fetch(host.web.port, "/play/address")
+        assert got.status == 200 and got.header("content-type").startswith("text/plain")
+        assert got.body.decode().endswith("/play") and got.body.startswith(b"http://")
+
+    try:
+        run(go())
+    finally:
+        run(stop_host(host))

@@ -24,7 +24,8 @@ from tests.web.test_seats import OPTIONS, Guest, guest_conn, post
 
 ROUTES = ["/", "/tables.json", "/events", "/table/1", "/table/1/events", "/games.json",
           "/game/20260101-000000-abcdef", "/game/20260101-000000-abcdef.json", "/play",
-          "/play/", "/play/events", "/play/rules.json", "/play/qr.svg", "/nope", "/i18n.js",
+          "/play/", "/play/events", "/play/rules.json", "/play/qr.svg", "/play/address", "/nope",
+          "/i18n.js",
           *[f"/static/{name}" for name in STATIC_TYPES]]
 
 

@@ -5,13 +5,32 @@
   const { $, el, chip, colorLetters, access } = Cartagena;
   const { tr, nt, Names } = Cartagena;
 
+  // How to sit at this host from a terminal or a phone: the address this page came
+  // from (the host's LAN address when it came as localhost: /play/address), the game port.
+  let joinAddress = null;  // the address a phone opens, once asked
+  let gamePort = null;
+  function showJoin() {
+    let where = location;
+    try { if (joinAddress) where = new URL(joinAddress); } catch (err) { /* this page's */ }
+    $("join-command").textContent = `cartagena join ${where.hostname}:${gamePort}`;
+    $("play-url").textContent = `${where.host}/play`;
+    if (joinAddress === null) askJoinAddress();
+  }
+  async function askJoinAddress() {
+    joinAddress = "";
+    try {
+      const response = await fetch("/play/address", { credentials: "same-origin", cache: "no-store" });
+      if (response.ok) joinAddress = await response.text();
+    } catch (err) { joinAddress = null; return; }
+    if (joinAddress) showJoin();
+  }
+
   function render(data) {
     $("host-name").textContent = data.host;
     document.title = `${data.host} · Cartagena`;
-    // How to sit at this host from a terminal: the address this page came from, the game port.
-    $("join-command").textContent = `cartagena join ${location.hostname}:${data.port}`;
+    gamePort = data.port;
+    showJoin();
     $("join").hidden = false;
-    $("play-url").textContent = `${location.host}/play`;
     const list = $("tables");
     list.replaceChildren();
     if (!data.tables.length) list.append(el("li", { class: "empty" }, tr("No table yet.")));

@@ -44,7 +44,20 @@
     const home = waiting ? $("waiting-box") : $("side");
     if (box.parentNode !== home) home.prepend(box);
     box.classList.toggle("big", waiting);
-    $("join-url").textContent = `${location.host}/play`;
+    $("join-url").textContent = joinAddress || `${location.host}/play`;
+    if (joinAddress === null) askJoinAddress();
+  }
+
+  // The address under the join code: the host's own LAN address when this page was
+  // opened as localhost (no phone reaches that), as the code holds it (/play/address).
+  let joinAddress = null;
+  async function askJoinAddress() {
+    joinAddress = "";
+    try {
+      const response = await fetch("/play/address", { credentials: "same-origin", cache: "no-store" });
+      if (response.ok) joinAddress = (await response.text()).replace(/^https?:\/\//, "");
+    } catch (err) { joinAddress = null; return; }
+    if (joinAddress) $("join-url").textContent = joinAddress;
   }
 
   // -- drawing --------------------------------------------------------------------
