@@ -291,8 +291,11 @@ def feed_lines(model: ClientModel, width: int, height: int) -> list[Line]:
         out = chunk + out
         first -= 1
     if (first > 0 or model.log_scroll) and height >= 2:
+        # the top: the game's start only when this screen saw it (a screen that came in,
+        # or came back, later holds the host's recent moves alone)
         hint = (_("↑ {n} earlier · PgUp/PgDn scroll · Tab whole log").format(n=first) if first
-                else _("the start of the game"))
+                else _("the start of the game") if model.history_whole
+                else _("earlier moves are not kept on this screen"))
         if model.log_scroll:
             hint += " · " + _("{n} newer below (End)").format(n=model.log_scroll)
         heading = wrap(hint, width, DIM)[:max(1, height - 1)]  # wrapped where narrow, not cut

@@ -281,6 +281,13 @@ def test_the_whole_log_scrolls_back_to_the_start() -> None:
     assert "line 289" in text and "line 299" not in text and "newer below" in text
     m.on_key("home")
     assert "line 0" in screen(m, 80, 24).splitlines()[-3:][0] or "line 0" in screen(m, 80, 24)
+    # its top is the game's start only where this screen saw the start (a screen that
+    # came in, or came back after a host's restart, holds the recent moves alone)
+    m.history_whole = False
+    assert "earlier moves are not kept on this screen" in screen(m, 80, 24)
+    assert "the start of the game" not in screen(m, 80, 24)
+    m.history_whole = True
+    assert "the start of the game" in screen(m, 80, 24)
     m.on_key("end")
     m.on_key("tab")  # the whole log on the full screen, also at 80x24
     full = screen(m, 80, 24)
