@@ -224,8 +224,10 @@ class HostFollowing:
     def on_disconnect(self, reason: str, will_retry: bool) -> None:
         """The connection dropped."""
         self.reconnecting = will_retry
-        self.set_status(reason if will_retry else _("disconnected: {reason}").format(
-            reason=reason), error=True)
+        # Retrying a host this client reached before: most often a host restarting or a
+        # line that dropped for a moment, said as such (why, if it lasts: when it gives up).
+        self.set_status(_("the host does not answer yet: trying again") if will_retry
+                        else _("disconnected: {reason}").format(reason=reason), error=True)
 
     # ------------------------------------------------------------------ outgoing helpers
 
