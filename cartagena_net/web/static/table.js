@@ -226,8 +226,9 @@
     piles.append(
       el("div", { class: "pile", id: "stock" }, el("span", { class: "pile-label" }, tr("Stock")), el("span", { class: "pile-value" }, nt("{n} card", "{n} cards", view.stock))),
       el("div", { class: "pile", id: "discard" }, el("span", { class: "pile-label" }, tr("Discard")),
-        top ? Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 26) : el("span", { class: "pile-value" }, tr("empty")),
-        el("span", { class: "pile-count" }, `${view.discard.length}`)));
+        ...(top ? [Board.symbolIcon(top, symL[top.replace(/\*$/, "")], 26),
+          el("span", { class: "pile-count" }, nt("{n} card", "{n} cards", view.discard.length))]
+          : [el("span", { class: "pile-value" }, tr("empty"))])));
     const row = $("row");
     row.replaceChildren();
     row.hidden = view.row === null;
