@@ -71,6 +71,9 @@ class ClientModel(KeyHandling, HostFollowing):
     log_scroll: int = 0  # lines scrolled back from the newest
     my_turn_seen: bool = False
     history_whole: bool = False  # the history goes back to the game's first event
+    # the players' names when this game ended (seat -> name): its result keeps them
+    # when a player leaves the finished table, or another person sits there
+    names_at_end: dict[int, str] | None = None
     game_started: float | None = None  # monotonic clock: the first state of this game
     game_ended: float | None = None
     preview: Preview | None = None
@@ -294,11 +297,18 @@ class ClientModel(KeyHandling, HostFollowing):
         return bool(self.legal_kinds() & {"take", "give", "keep", "stack"})
 
     def seat_name(self, seat: int) -> str:
-        """The player's name at ``seat`` (from the lobby), else its colour."""
+        """The player's name at ``seat`` (from the lobby; in a finished game, as it was
+        when the game ended), else its colour."""
+        ended = self.names_at_end
+        over = ended is not None and bool(self.view) and self.view.get("outcome") is not None
+        if over and ended.get(seat):
+            return ended[seat]
         info = self.table_info
         if info:
             for s in info.get("seats", []):
                 if s.get("seat") == seat and s.get("name"):
+                    if over:  # the first name the finished game's seat is seen with stays
+                        ended[seat] = str(s["name"])
                     return str(s["name"])
         if self.view:
             for s in self.view["seats"]:

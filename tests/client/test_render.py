@@ -192,6 +192,15 @@ def test_end_screen_shows_ranking_and_play_again() -> None:
     assert m.take_outbox() == [{"type": "start", "table": 3}]
     m.tables[0]["owner"] = 1
     assert "play again" not in screen(m)
+    # bob leaves the finished table, then dan sits in his seat: the result is still bob's
+    m.tables[0]["seats"][1] = {"seat": 1, "name": None, "color": "blue"}
+    assert "3. bob (blue)" in screen(m)
+    m.tables[0]["seats"][1] = {"seat": 1, "name": "dan", "color": "blue"}
+    assert "3. bob (blue)" in screen(m) and "dan" not in screen(m)
+    # the next game: who sits there now
+    m.on_message({"type": "state", "table": 3, "seq": 9, "view": jamaica_view(0),
+                  "legal": [], "events": [], "lines": []})
+    assert m.seat_name(1) == "dan"
 
 
 def test_help_overlay_lists_keys() -> None:

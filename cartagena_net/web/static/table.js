@@ -20,9 +20,16 @@
 
   function letters() { return view ? colorLetters(view.seats.map((s) => s.color)) : colorLetters((table ? table.seats : []).map((s) => s.color)); }
 
+  // A finished game keeps the names it was played by (a player may leave the table, or
+  // another sit there, before the next game): the first name each seat is seen with.
+  let namesAtEnd = {};
   function seatName(i) {
+    const over = !!(view && view.outcome);
+    if (!over) namesAtEnd = {};
+    else if (namesAtEnd[i]) return namesAtEnd[i];
     const s = table && table.seats[i];
     if (!s || !s.name) return view ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i + 1 });
+    if (over) namesAtEnd[i] = s.name;
     return s.name;
   }
 
