@@ -169,7 +169,7 @@ class HostLink:
         saved = self.model.saved_seat
         if not saved or self.address is None:
             return
-        self.model.saved_seat = None
+        self.model.saved_seat, self.model.saved_seats = None, []
         if self.session is not None:
             old, self.session = self.session, None
             old.on_close = None
@@ -212,8 +212,10 @@ class HostLink:
         session.on_close = self._closed
         self.model.on_message(welcome.to_wire())
         self.model.token = self.sent_token if welcome.resumed else None
-        saved = None if welcome.resumed else self.tokens.entry(welcome.host_id)
-        self.model.saved_seat = saved if saved and saved.get("token") else None
+        saved = [] if welcome.resumed else [e for e in self.tokens.entries(welcome.host_id)
+                                            if e.get("token")]
+        self.model.saved_seats = saved
+        self.model.saved_seat = saved[0] if saved else None
         self._token_notice()
         session.on_message = self._message
         self.refresh()

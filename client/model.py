@@ -97,6 +97,9 @@ class ClientModel(KeyHandling, HostFollowing):
     host_notices: list[dict[str, Any]] = field(default_factory=list)  # lobby.notices (data)
     extra_lines: list[Any] | None = None  # lines drawn above the status (the replay's review)
     saved_seat: dict[str, Any] | None = None  # a seat an earlier run left: offered, not taken
+    # every seat this user's earlier runs (or other windows) saved at this host, newest
+    # first: the one offered is the newest nobody is connected to
+    saved_seats: list[dict[str, Any]] = field(default_factory=list)
     gone: str | None = None  # why this client stopped talking to the host (no retries)
     fresh_log: bool = False
     board_layout: tuple[Any, int] | None = None  # the board's shape kept for a screen size
@@ -150,10 +153,17 @@ class ClientModel(KeyHandling, HostFollowing):
                 if s.get("bot") and s.get("connected") is False]
 
     def saved_seat_free(self) -> bool:
-        """An earlier run's seat at this host is kept and nobody is connected to it."""
-        saved = self.saved_seat
-        if not saved or self.table is not None:
+        """An earlier run's seat at this host is kept and nobody is connected to it (of
+        several, the newest such becomes :attr:`saved_seat`)."""
+        if self.table is not None:
             return False
+        for saved in [self.saved_seat, *self.saved_seats]:
+            if saved and self._seat_away(saved):
+                self.saved_seat = saved
+                return True
+        return False
+
+    def _seat_away(self, saved: dict[str, Any]) -> bool:
         for t in self.tables:
             if t.get("id") == saved.get("table"):
                 for s in t.get("seats") or []:

@@ -2,10 +2,13 @@
 
 Stored in ``tokens.json`` in the user's state directory
 (:func:`cartagena_net.portable.dirs.user_state_dir`: ``$XDG_STATE_HOME/cartagena-net`` or
-``~/.local/state/cartagena-net`` on Linux), directory 0700, file 0600, keyed by host id.
-A running client resumes only the seat it holds itself (kept in memory); a seat saved
-here by an earlier run is offered in the lobby and taken back only when the user asks,
-so two clients of one user never fight over one seat.
+``~/.local/state/cartagena-net`` on Linux), directory 0700, file 0600: one entry for each
+seat the user held at a host (the newest :data:`PER_HOST` a host), keyed by the host's id
+and the start of the seat's token, so that two windows of one user at one host each keep
+their own seat to come back to. A running client resumes only the seat it holds itself
+(kept in memory); a seat saved here by an earlier run is offered in the lobby (the
+newest nobody is connected to) and taken back only when the user asks, so two clients of
+one user never fight over one seat.
 
 Writes are atomic (a private temp file renamed over the old one, under a lock: ``flock``
 on POSIX, ``msvcrt``'s on Windows), so clients sharing one home never corrupt the file. A file that
@@ -31,7 +34,8 @@ from cartagena_net.portable.dirs import user_state_dir
 from cartagena_net.portable.files import lock_exclusive, open_fd, replace_private
 
 FILE_NAME = "tokens.json"
-KEEP = 50
+KEEP = 200  # entries in all, the newest kept
+PER_HOST = 4  # seats kept for one host, the newest (two windows of one user, a table or two)
 
 
 def state_dir() -> Path:
@@ -39,8 +43,21 @@ def state_dir() -> Path:
     return user_state_dir()
 
 
+def _key(host_id: str, token: str) -> str:
+    """An entry's key: a host's id and the start of the seat's token, so that each seat
+    one user holds at a host (two windows of one user) keeps its own entry."""
+    return f"{host_id}/{token[:16]}"
+
+
+def _of(key: str, host_id: str) -> bool:
+    """Is ``key`` an entry of ``host_id`` (``host_id`` alone: an older file's)?"""
+    return key == host_id or key.startswith(host_id + "/")
+
+
 class TokenStore:
-    """A small JSON file of ``host_id -> {token, address, table, seat, saved}``."""
+    """A small JSON file of ``host_id/token-start -> {token, address, table, seat,
+    saved}``: each seat the user held at each host (a file of an older version, keyed by
+    the host id alone, reads the same)."""
 
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = directory if directory is not None else state_dir()
@@ -120,8 +137,9 @@ class TokenStore:
         :meth:`retry` (or the next save) writes it once the disk takes writes."""
         if not host_id or not token:
             return
-        self.unsaved[host_id] = {"token": token, "address": address, "table": table,
-                                 "seat": seat, "saved": time.time()}
+        self.unsaved[_key(host_id, token)] = {"token": token, "address": address,
+                                              "table": table, "seat": seat,
+                                              "saved": time.time()}
         self.retry()
 
     def retry(self) -> bool:
@@ -132,7 +150,17 @@ class TokenStore:
             data = self._load()
             if data is None:
                 return False
+            for key, value in self.unsaved.items():  # one entry a seat: an older one goes
+                host = key.split("/", 1)[0]
+                for old in [k for k, v in data.items()
+                            if _of(k, host) and v.get("token") == value.get("token")]:
+                    del data[old]
             data.update(self.unsaved)
+            for host in {key.split("/", 1)[0] for key in self.unsaved}:
+                mine = sorted((k for k in data if _of(k, host)),
+                              key=lambda k: data[k].get("saved", 0), reverse=True)
+                for old in mine[PER_HOST:]:
+                    del data[old]
             if len(data) > KEEP:
                 for key in sorted(data, key=lambda k: data[k].get("saved", 0))[: len(data) - KEEP]:
                     del data[key]
@@ -156,23 +184,33 @@ class TokenStore:
                 file=self.path, error=exc.strerror or exc)
             logging.getLogger(__name__).debug("%s", self.notice)
 
-    def entry(self, host_id: str) -> dict[str, Any] | None:
-        """The saved ``{token, address, table, seat, saved}`` for a host id, if any."""
+    def entries(self, host_id: str) -> list[dict[str, Any]]:
+        """Every saved ``{token, address, table, seat, saved}`` of a host id, the newest
+        first (one a seat the user held there)."""
         if not host_id:
-            return None
-        if host_id in self.unsaved:
-            return dict(self.unsaved[host_id])
-        with self._locked():
-            data = (self._load() or {}).get(host_id)
-        return dict(data) if isinstance(data, dict) else None
-
-    def lookup(self, host_id: str = "", address: str = "") -> str | None:
-        """The stored token for a host id, else for the address it was last seen at."""
+            return []
         with self._locked():
             data = self._load() or {}
         data.update(self.unsaved)
-        if host_id and host_id in data:
-            return str(data[host_id].get("token") or "") or None
+        found = [dict(v) for k, v in data.items() if _of(k, host_id) and isinstance(v, dict)]
+        found.sort(key=lambda v: v.get("saved", 0), reverse=True)
+        tokens: set[Any] = set()
+        return [v for v in found if not (v.get("token") in tokens or tokens.add(v.get("token")))]
+
+    def entry(self, host_id: str) -> dict[str, Any] | None:
+        """The newest saved ``{token, address, table, seat, saved}`` of a host id."""
+        found = self.entries(host_id)
+        return found[0] if found else None
+
+    def lookup(self, host_id: str = "", address: str = "") -> str | None:
+        """The newest stored token for a host id, else for the address it was last seen
+        at."""
+        with self._locked():
+            data = self._load() or {}
+        data.update(self.unsaved)
+        newest = self.entry(host_id) if host_id else None
+        if newest is not None:
+            return str(newest.get("token") or "") or None
         if address:
             best = [v for v in data.values() if v.get("address") == address]
             if best:
@@ -185,7 +223,8 @@ class TokenStore:
 
         def kept(data: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             return {k: v for k, v in data.items()
-                    if not (k == host_id or (token and v.get("token") == token))}
+                    if not ((token and v.get("token") == token)
+                            or (not token and host_id and _of(k, host_id)))}
 
         self.unsaved = kept(self.unsaved)
         with self._locked():

@@ -305,3 +305,41 @@ def test_a_table_password_is_asked_for_or_taken_from_the_command_line(tmp_path) 
         await stop(host)
 
     run(main())
+
+
+def test_two_windows_of_one_user_each_keep_their_seat_to_come_back_to(tmp_path) -> None:
+    """Two windows of one user (one tokens.json) sit in two seats; the first dies. A new
+    window offers the first one's seat back (r), not the second one's, which is in use:
+    each seat keeps its own key."""
+    async def main() -> None:
+        host = make_host()
+        table = host.create_table("t", "ravensburger", {"players": 3, "segments": 1,
+                                                          "pirates": 2}, bots=1)
+        a = Client(host.port, tmp_path, table=table)
+        await until(lambda: a.model.seat is not None, "the first window's seat")
+        b = Client(host.port, tmp_path, table=table, name="ann")
+        await until(lambda: b.model.seat is not None, "the second window's seat")
+        assert a.model.token != b.model.token
+        a_token = a.model.token
+        host.lobby.tables[table].start(None)
+        await until(lambda: a.model.view and b.model.view, "the game on both")
+        # the first window dies without a word (its connection cut, no reconnecting)
+        a.app.closing = True
+        a.app.session.transport.abortConnection()
+        await until(lambda: not host.lobby.tables[table].seats[a.model.seat].connected,
+                    "the first seat away")
+        store = TokenStore(tmp_path / "state")
+        assert {e["token"] for e in store.entries(a.model.host_id)} == {a_token, b.model.token}
+        c = Client(host.port, tmp_path, name="ann")  # the user opens a window again
+        await until(lambda: c.model.screen == "lobby" and c.model.tables, "the lobby")
+        await until(lambda: c.model.saved_seat_free(), "the first seat offered back")
+        assert c.model.saved_seat["token"] == a_token
+        c.keys("r")
+        await until(lambda: c.model.view and c.model.token == a_token, "the seat taken back")
+        assert b.model.gone is None and b.model.token != a_token  # the other window stays
+        for x in (b, c):
+            await x.finish()
+        await a.finish()
+        await stop(host)
+
+    run(main())

@@ -35,9 +35,29 @@ def test_save_lookup_forget(tmp_path) -> None:
     assert store.lookup("", "10.0.0.3:41672") == "tok2"
     assert store.lookup("unknown", "10.9.9.9:1") is None
     store.save("h1", "tok3", "10.0.0.2:41672")
-    assert TokenStore(tmp_path / "d").lookup("h1") == "tok3"
+    assert TokenStore(tmp_path / "d").lookup("h1") == "tok3"  # the newest
+    # each seat held at a host keeps its own entry (two windows of one user)
+    assert [e["token"] for e in TokenStore(tmp_path / "d").entries("h1")] == ["tok3", "tok1"]
+    store.save("h1", "tok1", "10.0.0.2:41672", 1, 2)  # a seat renumbered: the same entry
+    assert [(e["token"], e["seat"]) for e in store.entries("h1")] == [("tok1", 2), ("tok3", None)]
     store.forget("h1", "tok3")
+    assert store.lookup("h1") == "tok1" and store.lookup("h2") == "tok2"
+    store.forget("h1")
     assert store.lookup("h1") is None and store.lookup("h2") == "tok2"
+    for n in range(10):  # the newest few seats of a host are kept
+        store.save("h3", f"many{n}")
+    assert [e["token"] for e in store.entries("h3")] == [f"many{n}" for n in (9, 8, 7, 6)]
+
+
+def test_an_older_file_keyed_by_the_host_alone_reads_the_same(tmp_path) -> None:
+    store = TokenStore(tmp_path)
+    store.path.write_text(json.dumps({"h1": {"token": "old", "address": "a", "table": 1,
+                                             "seat": 0, "saved": 1.0}}))
+    assert store.lookup("h1") == "old" and store.entry("h1")["seat"] == 0
+    store.save("h1", "old", "a", 1, 1)  # its seat renumbered: one entry still
+    assert [(e["token"], e["seat"]) for e in store.entries("h1")] == [("old", 1)]
+    store.save("h1", "new", "a", 2, 0)
+    assert [e["token"] for e in store.entries("h1")] == ["new", "old"]
 
 
 def test_a_damaged_file_loses_nothing_else(tmp_path) -> None:
@@ -63,7 +83,7 @@ def test_a_damaged_file_is_kept_aside_and_told_once(tmp_path) -> None:
         store.save("h1", "t")
         assert store.lookup("h1") == "t" and store.take_notice() is None
         assert list(directory.glob("tokens.json.bad-*")) == kept
-        assert json.loads(store.path.read_text())["h1"]["token"] == "t"
+        assert json.loads(store.path.read_text())["h1/t"]["token"] == "t"
 
 
 def test_an_unreadable_file_is_never_overwritten(tmp_path) -> None:
@@ -95,8 +115,11 @@ def test_two_clients_sharing_one_home_never_damage_the_file(tmp_path) -> None:
     errors = [p.communicate(timeout=120)[1] for p in procs]
     assert [p.returncode for p in procs] == [0, 0], errors
     data = json.loads((tmp_path / "d" / "tokens.json").read_text())
-    assert {k: v["token"] for k, v in data.items()} == {
+    store = TokenStore(tmp_path / "d")
+    assert {f"{me}{i}": store.lookup(f"{me}{i}") for me in "ab" for i in range(25)} == {
         f"{me}{i}": f"tok-{me}{i}-7" for me in "ab" for i in range(25)}
+    assert all(len(store.entries(f"{me}{i}")) == 4 for me in "ab" for i in range(25))
+    assert len(data) == 200
     assert not list((tmp_path / "d").glob("tokens.json.bad-*"))
     assert not list((tmp_path / "d").glob("*.tmp"))
     assert mode_of(tmp_path / "d" / "tokens.json") in (0o600, None)
