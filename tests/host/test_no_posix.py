@@ -106,7 +106,7 @@ def test_tokens_file_without_fcntl(windows_like, tmp_path):
     again = TokenStore(tmp_path / "state")
     assert again.entry("host-a")["token"] == "tok-a" and again.lookup("host-b") == "tok-b"
     data = json.loads((tmp_path / "state" / "tokens.json").read_text())
-    assert set(data) == {"host-a", "host-b"}
+    assert set(data) == {"host-a/tok-a", "host-b/tok-b"}  # a seat's entry: host, token
     assert mode_of(tmp_path / "state" / "tokens.json") in (0o600, None)
 
 
