@@ -67,7 +67,10 @@ class HostFollowing:
 
     def _on_lobby(self, msg: dict[str, Any]) -> None:
         before = {n.get("kind") for n in (self.table_info or {}).get("notices") or ()}
+        seats_before = {s.get("seat"): s for s in (self.table_info or {}).get("seats") or ()
+                        if isinstance(s, dict)}
         self.tables = list(msg.get("tables") or [])
+        self._comings_and_goings(seats_before)
         self.scores = list(msg.get("scores") or [])
         self.host_notices = [n for n in msg.get("notices") or () if isinstance(n, dict)]
         after = {n.get("kind") for n in (self.table_info or {}).get("notices") or ()}
@@ -82,6 +85,33 @@ class HostFollowing:
                 and any(t.get("id") == auto for t in self.tables)):
             self.join(int(auto))  # type: ignore[arg-type]
             self.auto_table = None
+
+    def _comings_and_goings(self, before: dict[Any, dict[str, Any]]) -> None:
+        """During a game at our table, a player who left, a bot that plays for them and a
+        player who came back, each said once on the log and the status line (the lobby's
+        seats: ``connected`` and ``bot``, docs/protocol.md)."""
+        info = self.table_info
+        if not before or not info or info.get("status") != "playing" or self.view is None:
+            return
+        said = []
+        for s in info.get("seats") or ():
+            old = before.get(s.get("seat"))
+            name = s.get("name")
+            if not isinstance(old, dict) or not name or old.get("name") != name \
+                    or s.get("seat") == self.seat:
+                continue
+            was_here, here = old.get("connected") is True, s.get("connected") is True
+            stand_in = s.get("bot") is not None and not here
+            if was_here and not here and not stand_in and old.get("bot") is None:
+                said.append(_("{name} left the table: the seat waits for them").format(
+                    name=name))
+            elif stand_in and old.get("bot") is None:
+                said.append(_("a bot plays for {name} until they come back").format(name=name))
+            elif here and not was_here:
+                said.append(_("{name} is back").format(name=name))
+        if said:
+            self.add_log(said)
+            self.set_status(said[-1])
 
     def _on_joined(self, msg: dict[str, Any]) -> None:
         self.table = msg.get("table")

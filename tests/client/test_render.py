@@ -357,3 +357,29 @@ def test_the_lobby_shows_tonights_scoreboard() -> None:
         text.split())
     m.on_message({"type": "lobby", "tables": []})  # an older host: no scores
     assert "Tonight" not in to_text(render_screen(m, 100, 30))
+
+
+def test_a_player_who_leaves_and_comes_back_is_said_on_every_screen() -> None:
+    """During a game the lobby's seats say who left (``connected`` false), when a bot
+    stands in (``bot`` set) and who came back: each said once, on the log and the status
+    line (which the screen reader speaks)."""
+    m = game_model(jamaica_view(0))
+
+    def lobby(bob):
+        m.on_message({"type": "lobby", "tables": [
+            {"id": 3, "name": "t", "rules": "jamaica", "options": {"players": 2},
+             "status": "playing", "spectators": 0, "password": False, "owner": 0,
+             "seats": [{"seat": 0, "name": "ann", "color": "red", "bot": None,
+                        "connected": True},
+                       {"seat": 1, "name": "bob", "color": "blue", **bob}]}]})
+
+    lobby({"bot": None, "connected": True})
+    assert not any("bob" in x for x in m.log)
+    lobby({"bot": None, "connected": False})
+    assert m.log[-1] == "bob left the table: the seat waits for them" and m.status == m.log[-1]
+    lobby({"bot": None, "connected": False})  # said once
+    assert sum("left the table" in x for x in m.log) == 1
+    lobby({"bot": "greedy", "connected": False})
+    assert m.log[-1] == "a bot plays for bob until they come back"
+    lobby({"bot": None, "connected": True})
+    assert m.log[-1] == "bob is back" and "bob is back" in screen(m, 100, 32)
