@@ -156,9 +156,15 @@
   // The evening's scoreboard, shown when a game ends (the lobby's scores: /tables.json).
   let scoresAsked = 0;
   const SCORES_SHOWN = 8;  // the evening's best: the whole board is on / (the lobby page)
+  let scoresLater = null;
   async function loadScores() {
     const now = Date.now();
-    if (now - scoresAsked < 2000) return;
+    if (now - scoresAsked < 2000) {  // asked a moment ago: once more when the pause is over
+      if (scoresLater === null) {
+        scoresLater = setTimeout(() => { scoresLater = null; loadScores(); }, 2000 - (now - scoresAsked));
+      }
+      return;
+    }
     scoresAsked = now;
     try {
       const response = await fetch("/tables.json", { credentials: "same-origin", cache: "no-store" });
