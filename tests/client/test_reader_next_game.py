@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 
-from tests.client.test_reader import NUMBERED, Game
+from tests.client.test_reader import NUMBERED, Game, wait_for
 
 SMALL = ["--rules", "ravensburger", "--players", "3", "--seed", "5", "-o", "segments=1",
          "-o", "pirates=1"]
@@ -36,17 +36,8 @@ def answer_until(game: Game, want: str, limit: float = 120.0) -> list[str]:
 
 
 def lines_until(game: Game, want: str, limit: float = 30.0) -> list[str]:
-    got: list[str] = []
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        line = game.next_line(0.5)
-        if line is None:
-            assert not game.ended, "\n".join(game.said[-30:])
-            continue
-        got.append(line)
-        if line.startswith(want):
-            return got
-    raise AssertionError(f"never said {want!r}:\n" + "\n".join(game.said[-30:]))
+    """The lines said until one starting with ``want`` (:func:`wait_for`, sooner)."""
+    return wait_for(game, want, limit)
 
 
 def my_colour(seat_lines: list[str]) -> str:

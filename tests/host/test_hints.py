@@ -219,6 +219,16 @@ def test_a_resumed_table_shows_the_whole_curve_of_chances_again_and_plays_on(tmp
 
     state_dir = tmp_path / "state"
 
+    async def act(clients, table, bot):
+        """The seat to act (if its newest state is the table's) plays the bot's move."""
+        for c in clients:
+            st = [m for m in c.seen if isinstance(m, messages.State)]
+            if st and st[-1].legal and st[-1].seq == table.seq:
+                legal = [a for a in st[-1].legal if a != "undo"]
+                c.send(messages.Action(table=table.id, seq=st[-1].seq,
+                                       action=bot.choose(st[-1].view, legal)))
+                await state_at(c, st[-1].seq + 1)
+
     async def watch(host, tid):
         spec, _ = await join(host.port, "watcher", role="spectator")
         spec.send(messages.JoinTable(table=tid, spectate=True))
@@ -238,13 +248,7 @@ def test_a_resumed_table_shows_the_whole_curve_of_chances_again_and_plays_on(tmp
             await asyncio.sleep(0.01)
             if len(table.coach.curve) >= 6:
                 break
-            for c in clients:
-                st = [m for m in c.seen if isinstance(m, messages.State)]
-                if st and st[-1].legal and st[-1].seq == table.seq:
-                    legal = [a for a in st[-1].legal if a != "undo"]
-                    c.send(messages.Action(table=tid, seq=st[-1].seq,
-                                           action=bot.choose(st[-1].view, legal)))
-                    await state_at(c, st[-1].seq + 1)
+            await act(clients, table, bot)
         await asyncio.sleep(0.2)
         curve, chances = list(table.coach.curve), list(table.coach.chances)
         assert len(curve) >= 6
@@ -272,13 +276,7 @@ def test_a_resumed_table_shows_the_whole_curve_of_chances_again_and_plays_on(tmp
                 await asyncio.sleep(0.005)
                 if table.match.state.is_over:
                     break
-                for c in back:
-                    st = [m for m in c.seen if isinstance(m, messages.State)]
-                    if st and st[-1].legal and st[-1].seq == table.seq:
-                        legal = [a for a in st[-1].legal if a != "undo"]
-                        c.send(messages.Action(table=tid, seq=st[-1].seq,
-                                               action=bot.choose(st[-1].view, legal)))
-                        await state_at(c, st[-1].seq + 1)
+                await act(back, table, bot)
             else:
                 raise AssertionError("the restored game did not end")
             await asyncio.sleep(0.2)
