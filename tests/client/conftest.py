@@ -23,3 +23,14 @@ def resolver_threads() -> Iterator[None]:
     yield
     if started and pool.started:
         pool.stop()
+
+
+@pytest.fixture(params=["en", "sv"])
+def lang(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The test in English, then in Swedish (the language set back after)."""
+    from cartagena_net.i18n import language, set_language
+
+    before = language()
+    set_language(request.param)
+    yield request.param
+    set_language(before)

@@ -15,7 +15,6 @@ import pytest
 
 import client.text as text_module
 from cartagena_net.engine import SPECTATOR, RandomChance, State, make_game
-from cartagena_net.i18n import language, set_language
 from client import game_screen, panels, render
 from client.model import ClientModel
 from client.render import bottom_lines, render_help, render_screen
@@ -33,13 +32,6 @@ GAMES = [
 KEYS = ["?", "tab", "1", "v", "m", "f", "r", "e", "w", "right"]
 SIZES = [(80, 24), (120, 40)]
 
-
-@pytest.fixture(params=["en", "sv"])
-def lang(request):
-    before = language()
-    set_language(request.param)
-    yield request.param
-    set_language(before)
 
 
 @pytest.fixture

@@ -8,18 +8,9 @@ import random
 import pytest
 
 from cartagena_net.engine import RandomChance, State, make_game
-from cartagena_net.i18n import language, set_language
 from client.model import ClientModel
 from client.render import render_screen, to_text
 from tests.client.test_swedish_screens import COLOURS, _feed, _model
-
-
-@pytest.fixture(params=["en", "sv"])
-def lang(request):
-    before = language()
-    set_language(request.param)
-    yield request.param
-    set_language(before)
 
 
 def _played(players: int, end: bool, seed: int = 5) -> ClientModel:
