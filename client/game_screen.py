@@ -247,8 +247,8 @@ def summary_lines(model: ClientModel, width: int) -> list[Line]:
         n = round(minutes)
         head += " " + (_("in under a minute") if minutes < 1 else ngettext(
             "in {n} minute", "in {n} minutes", n).format(n=n))
-    if not stats["whole"]:
-        head += " " + _("(counted since you came in)")
+    if not stats["whole"]:  # came in (or back, after a host's restart) after the start
+        head += " " + _("(counted from the moves this screen saw)")
     out: list[Line] = [[(TITLE, _("Summary:") + " "), ("", head)]]
     for s in view["seats"]:
         seat = s["seat"]

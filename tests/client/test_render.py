@@ -192,6 +192,11 @@ def test_end_screen_shows_ranking_and_play_again() -> None:
     assert m.take_outbox() == [{"type": "start", "table": 3}]
     m.tables[0]["owner"] = 1
     assert "play again" not in screen(m)
+    # a screen that came in after the start says what its summary counts
+    assert "counted from the moves this screen saw" not in screen(m, 100, 40)
+    m.history_whole = False
+    assert "counted from the moves this screen saw" in screen(m, 100, 40)
+    m.history_whole = True
     # bob leaves the finished table, then dan sits in his seat: the result is still bob's
     m.tables[0]["seats"][1] = {"seat": 1, "name": None, "color": "blue"}
     assert "3. bob (blue)" in screen(m)
