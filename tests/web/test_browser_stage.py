@@ -213,6 +213,8 @@ def test_between_games_the_tv_shows_the_join_code_and_at_the_end_the_standings(
                           "!document.getElementById('join-box').hidden", "the end of the game", WAIT)
         got = stage_fits(browser, f"the end at {size[0]}x{size[1]}")
         assert len(browser.find_elements(By.CSS_SELECTOR, "#ranking-list li")) == 6
+        # no "Events" heading left with no line under it beside the standings
+        assert not browser.find_element(By.ID, "log-panel").is_displayed()
         scores = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#scores li")]
         assert scores and all("win" in s and "game" in s for s in scores), scores
         assert "greedy bot" in got["text"]  # the bots' kind in words
