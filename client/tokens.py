@@ -54,6 +54,17 @@ def _of(key: str, host_id: str) -> bool:
     return key == host_id or key.startswith(host_id + "/")
 
 
+def _newest_of(data: dict[str, dict[str, Any]], host_id: str) -> list[dict[str, Any]]:
+    """``host_id``'s entries in ``data``, the newest first, one a token."""
+    found = sorted((dict(v) for k, v in data.items() if _of(k, host_id) and isinstance(v, dict)),
+                   key=lambda v: v.get("saved", 0), reverse=True)
+    out: list[dict[str, Any]] = []
+    for v in found:
+        if all(v.get("token") != w.get("token") for w in out):
+            out.append(v)
+    return out
+
+
 class TokenStore:
     """A small JSON file of ``host_id/token-start -> {token, address, table, seat,
     saved}``: each seat the user held at each host (a file of an older version, keyed by
@@ -189,13 +200,14 @@ class TokenStore:
         first (one a seat the user held there)."""
         if not host_id:
             return []
+        return _newest_of(self._all(), host_id)
+
+    def _all(self) -> dict[str, dict[str, Any]]:
+        """The file's entries (none if it cannot be read), with those kept in memory."""
         with self._locked():
             data = self._load() or {}
         data.update(self.unsaved)
-        found = [dict(v) for k, v in data.items() if _of(k, host_id) and isinstance(v, dict)]
-        found.sort(key=lambda v: v.get("saved", 0), reverse=True)
-        tokens: set[Any] = set()
-        return [v for v in found if not (v.get("token") in tokens or tokens.add(v.get("token")))]
+        return data
 
     def entry(self, host_id: str) -> dict[str, Any] | None:
         """The newest saved ``{token, address, table, seat, saved}`` of a host id."""
@@ -205,12 +217,10 @@ class TokenStore:
     def lookup(self, host_id: str = "", address: str = "") -> str | None:
         """The newest stored token for a host id, else for the address it was last seen
         at."""
-        with self._locked():
-            data = self._load() or {}
-        data.update(self.unsaved)
-        newest = self.entry(host_id) if host_id else None
-        if newest is not None:
-            return str(newest.get("token") or "") or None
+        data = self._all()
+        mine = _newest_of(data, host_id) if host_id else []
+        if mine:
+            return str(mine[0].get("token") or "") or None
         if address:
             best = [v for v in data.values() if v.get("address") == address]
             if best:
