@@ -192,9 +192,10 @@ def summary(rec: dict, rev: dict) -> str:
         said = m.get("said") or {}
         # Each move as the screens name a move (its card, from where), the same for
         # every seat: the hints' words speak to the seat itself ("your pirate").
-        played = (_plain(rec, k, m["played"]) or _words(said.get("played"))
+        seen = _seen(rec, k)
+        played = (_plain(seen, m["played"]) or _words(said.get("played"))
                   or m["played"])
-        best = (_plain(rec, k, m["best"]) or _words(said.get("best")) or m["best"]
+        best = (_plain(seen, m["best"]) or _words(said.get("best")) or m["best"]
                 if m.get("best") else "")
         if "chance" in m and "best_chance" in m:  # a review by the value model
             line = _("action {number}: {player}: {played} (chance {after}); better: "
@@ -218,18 +219,24 @@ def summary(rec: dict, rev: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _plain(rec: dict, k: int, action: str) -> str | None:
-    """Action ``k + 1`` of the game (``action``: the one played there, or the bot's) in
-    a reader's words, from the position before it (None if the record cannot be
-    played to there)."""
+def _seen(rec: dict, k: int) -> dict | None:
+    """The spectator's view before action ``k + 1`` (None if the record cannot be played
+    to there: a damaged one)."""
     from cartagena_net.bots.review import state_at
     from cartagena_net.engine import SPECTATOR, view
-    from client.powers import move_words
 
     try:
-        return move_words(view(state_at(rec, k), SPECTATOR), action)
+        return view(state_at(rec, k), SPECTATOR)
     except Exception:  # noqa: BLE001 - a damaged record: the review's own words, if any
         return None
+
+
+def _plain(seen: dict | None, action: str) -> str | None:
+    """An action (the one played, or the bot's) in a reader's words, from the position
+    before it (``seen``: :func:`_seen`; None if there is none)."""
+    from client.powers import move_words
+
+    return None if seen is None else move_words(seen, action)
 
 
 def _words(said: Any) -> str | None:
