@@ -198,13 +198,19 @@ def join_url(request: Any, web: Any) -> str:
     host = header(request, "host") or ""
     if not host or not host.isprintable():
         return web.url + "play"
-    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-    name = name.strip("[]").lower()
-    loopback = name == "localhost" or name.endswith(".localhost") or name == "::1" \
-        or name.startswith("127.")
-    if loopback and "127.0.0.1" not in web.url and "[::1]" not in web.url:
+    own = web.url.split("//", 1)[-1].split("/", 1)[0]
+    if _loopback(host) and not _loopback(own):
         return web.url + "play"
     return f"http://{host}/play"
+
+
+def _loopback(authority: str) -> bool:
+    """Does ``host[:port]`` name this machine to itself only (``localhost``, 127.x,
+    ``[::1]``)?"""
+    name = authority if authority.endswith("]") else authority.rsplit(":", 1)[0]
+    name = name.strip("[]").lower()
+    return (name == "localhost" or name.endswith(".localhost") or name == "::1"
+            or name.startswith("127."))
 
 
 class JoinCode(Leaf):
