@@ -103,4 +103,11 @@ def test_the_tv_board_keeps_its_place_when_a_game_s_first_move_comes(browser, ho
     wait_for(browser, "document.getElementById('last-move').dataset.empty === ''",
              "the first move", WAIT)
     assert browser.execute_script(f"return {board_top}") == before
+    # the names a finished game keeps (common.js, for the TV and the phone): the first
+    # name each seat is seen with once it is over, whoever leaves or sits down after
+    kept = browser.execute_script("""
+        const k = Cartagena.keptNames();
+        return [k(false, 1, "bob"), k(true, 1, "bob"), k(true, 1, null), k(true, 1, "dan"),
+                k(true, 2, null), k(false, 1, "dan"), k(true, 1, "dan")];""")
+    assert kept == ["bob", "bob", "bob", "bob", None, "dan", "dan"]
     no_errors(browser)

@@ -162,6 +162,31 @@ window.Cartagena = window.Cartagena || {};
     document.body.dataset.offline = on ? "yes" : "no";
   }
 
+  // The address a phone opens to play (/play/address: the host's LAN address when this
+  // page came as localhost, which no phone reaches), asked once a page: a promise of it,
+  // or of "" when the host does not answer (asked again then).
+  let joinAsked = null;
+  function joinAddress() {
+    if (joinAsked === null) {
+      joinAsked = fetch("/play/address", { credentials: "same-origin", cache: "no-store" })
+        .then((response) => (response.ok ? response.text() : ""))
+        .catch(() => { joinAsked = null; return ""; });
+    }
+    return joinAsked;
+  }
+
+  // A finished game keeps the names it was played by (a player may leave its table, or
+  // another sit there, before the next game): ``kept(over, seat, name)`` gives the first
+  // name the seat was seen with once the game is ``over`` (and ``name`` while it is not).
+  function keptNames() {
+    let names = {};
+    return (over, seat, name) => {
+      if (!over) { names = {}; return name; }
+      if (!names[seat] && name) names[seat] = name;
+      return names[seat] || name;
+    };
+  }
+
   Object.assign(Cartagena, { SVG_NS, $, colorOf, inkOn, colorLetters, symbolLetters, el, svg, chip,
-    homeText, boardAspect, onResize, access, offline });
+    homeText, boardAspect, onResize, access, offline, joinAddress, keptNames });
 })();

@@ -6,30 +6,23 @@
   const { tr, nt, Names } = Cartagena;
 
   // How to sit at this host from a terminal or a phone: the address this page came
-  // from (the host's LAN address when it came as localhost: /play/address), the game port.
-  let joinAddress = null;  // the address a phone opens, once asked
-  let gamePort = null;
-  function showJoin() {
-    let where = location;
-    try { if (joinAddress) where = new URL(joinAddress); } catch (err) { /* this page's */ }
-    $("join-command").textContent = `cartagena join ${where.hostname}:${gamePort}`;
-    $("play-url").textContent = `${where.host}/play`;
-    if (joinAddress === null) askJoinAddress();
-  }
-  async function askJoinAddress() {
-    joinAddress = "";
-    try {
-      const response = await fetch("/play/address", { credentials: "same-origin", cache: "no-store" });
-      if (response.ok) joinAddress = await response.text();
-    } catch (err) { joinAddress = null; return; }
-    if (joinAddress) showJoin();
+  // from (the host's LAN address when it came as localhost: common.js's joinAddress),
+  // the game port.
+  function showJoin(port) {
+    const show = (where) => {
+      $("join-command").textContent = `cartagena join ${where.hostname}:${port}`;
+      $("play-url").textContent = `${where.host}/play`;
+    };
+    show(location);
+    Cartagena.joinAddress().then((url) => {
+      try { if (url) show(new URL(url)); } catch (err) { /* this page's own */ }
+    });
   }
 
   function render(data) {
     $("host-name").textContent = data.host;
     document.title = `${data.host} · Cartagena`;
-    gamePort = data.port;
-    showJoin();
+    showJoin(data.port);
     $("join").hidden = false;
     const list = $("tables");
     list.replaceChildren();

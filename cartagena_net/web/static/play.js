@@ -242,15 +242,11 @@
   const status = (s) => ({ waiting: tr("waiting"), playing: tr("playing"), finished: tr("finished") }[s] || s);
   function table() { return here ? lobby.find((t) => t.id === here.table) : null; }
   function letters() { return colorLetters((view ? view.seats : (table() ? table().seats : [])).map((s) => s.color)); }
-  // A finished game keeps the names it was played by (as the TV page does).
-  let namesAtEnd = {};
+  const kept = Cartagena.keptNames();  // a finished game's names, as it was played
   function seatName(i) {
-    const over = !!(view && view.outcome);
-    if (!over) namesAtEnd = {};
-    else if (namesAtEnd[i]) return namesAtEnd[i];
     const t = table(), s = t && t.seats[i];
-    if (s && s.name && over) namesAtEnd[i] = s.name;
-    return s && s.name ? s.name : (view && view.seats[i] ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i + 1 }));
+    const name = kept(!!(view && view.outcome), i, s && s.name ? s.name : null);
+    return name || (view && view.seats[i] ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i + 1 }));
   }
   const chip = (color, L) => Cartagena.chip(color, L || letters());
   // What words.js needs to name a word.

@@ -20,17 +20,12 @@
 
   function letters() { return view ? colorLetters(view.seats.map((s) => s.color)) : colorLetters((table ? table.seats : []).map((s) => s.color)); }
 
-  // A finished game keeps the names it was played by (a player may leave the table, or
-  // another sit there, before the next game): the first name each seat is seen with.
-  let namesAtEnd = {};
+  const kept = Cartagena.keptNames();  // a finished game's names, as it was played
   function seatName(i) {
-    const over = !!(view && view.outcome);
-    if (!over) namesAtEnd = {};
-    else if (namesAtEnd[i]) return namesAtEnd[i];
     const s = table && table.seats[i];
-    if (!s || !s.name) return view ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i + 1 });
-    if (over) namesAtEnd[i] = s.name;
-    return s.name;
+    const name = kept(!!(view && view.outcome), i, s && s.name ? s.name : null);
+    if (!name) return view ? Names.color(view.seats[i].color) : tr("seat {n}", { n: i + 1 });
+    return name;
   }
 
   const lastMoves = () => Board.lastMoves(events);
@@ -51,20 +46,10 @@
     const home = waiting ? $("waiting-box") : $("side");
     if (box.parentNode !== home) home.prepend(box);
     box.classList.toggle("big", waiting);
-    $("join-url").textContent = joinAddress || `${location.host}/play`;
-    if (joinAddress === null) askJoinAddress();
-  }
-
-  // The address under the join code: the host's own LAN address when this page was
-  // opened as localhost (no phone reaches that), as the code holds it (/play/address).
-  let joinAddress = null;
-  async function askJoinAddress() {
-    joinAddress = "";
-    try {
-      const response = await fetch("/play/address", { credentials: "same-origin", cache: "no-store" });
-      if (response.ok) joinAddress = (await response.text()).replace(/^https?:\/\//, "");
-    } catch (err) { joinAddress = null; return; }
-    if (joinAddress) $("join-url").textContent = joinAddress;
+    // the address the code holds (the host's LAN address when this page came as
+    // localhost: common.js's joinAddress), this page's own until the host says
+    $("join-url").textContent = `${location.host}/play`;
+    Cartagena.joinAddress().then((url) => { if (url) $("join-url").textContent = url.replace(/^https?:\/\//, ""); });
   }
 
   // -- drawing --------------------------------------------------------------------
