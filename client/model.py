@@ -17,7 +17,7 @@ from cartagena_net.engine.errors import InvalidActionError
 from cartagena_net.i18n import _, ngettext
 from cartagena_net.i18n.words import bot_row_words
 from client.follow import LOG_KEEP, HostFollowing
-from client.glyphs import color_name, symbol_keys
+from client.glyphs import color_name, seat_words, symbol_keys
 from client.keys import KeyHandling
 from client.learn import ChanceCurve
 from client.uistate import CreateForm, InputLine, Preview
@@ -324,7 +324,7 @@ class ClientModel(KeyHandling, HostFollowing):
             for s in self.view["seats"]:
                 if s["seat"] == seat:
                     return color_name(str(s["color"])) if s.get("color") else str(seat)
-        return _("seat {n}").format(n=seat + 1 if isinstance(seat, int) else seat)
+        return seat_words(seat)
 
     def seat_color(self, seat: int | None) -> str:
         if self.view and seat is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cartagena_net.i18n import N_, _, ngettext
-from client.glyphs import color_name, symbol_name
+from client.glyphs import color_name, seat_words, symbol_name
 from client.landing import advance_to, place_name
 
 DECISIONS = ("take", "give", "keep", "stack")
@@ -17,7 +17,7 @@ def color(view: dict[str, Any], seat: Any) -> str:
     for s in view.get("seats") or []:
         if s.get("seat") == seat and s.get("color"):
             return color_name(str(s["color"]))
-    return _("seat {n}").format(n=seat + 1 if isinstance(seat, int) else seat)
+    return seat_words(seat)
 
 
 def _cards(names: list[Any]) -> str:

@@ -17,7 +17,7 @@ from client.game_screen import (
     status_lines,
     trouble_lines,
 )
-from client.glyphs import color_name, color_style, glyph, place, symbol_name
+from client.glyphs import color_name, color_style, glyph, place, seat_words, symbol_name
 from client.keys import screen_keys
 from client.model import ClientModel
 from client.notices import notice_block
@@ -267,8 +267,7 @@ def render_waiting(model: ClientModel, width: int, height: int) -> list[Line]:
     """The table we sit at, before the game starts."""
     info = model.table_info or {}
     owner = info.get("owner")
-    # seats counted from 1, as every screen names them to a person (the wire's from 0)
-    role = _("watching") if model.seat is None else _("seat {n}").format(n=model.seat + 1)
+    role = _("watching") if model.seat is None else seat_words(model.seat)
     head: Line = [(TITLE, _("Table {n}: {name}").format(n=model.table, name=info.get("name", ""))),
                   ("", f"  {info.get('rules', '')} "), (DIM, _options_text(info.get("options")))]
     lines: list[Line] = [head] if width_of(head) <= width else [head[:2]] + [
