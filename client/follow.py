@@ -152,12 +152,9 @@ class HostFollowing:
         old = self.view
         self.view = msg.get("view") or None
         self.legal = [str(a) for a in msg.get("legal") or []]
-        if not (self.view and self.view.get("outcome") is not None):
-            self.names_at_end = None
-        elif self.names_at_end is None:  # the game just ended: who played it
-            self.names_at_end = {int(s["seat"]): str(s["name"])
-                                 for s in (self.table_info or {}).get("seats", [])
-                                 if isinstance(s.get("seat"), int) and s.get("name")}
+        # a finished game keeps the names it was played by (seat_name fills them in)
+        over = bool(self.view) and self.view.get("outcome") is not None
+        self.names_at_end = (self.names_at_end or {}) if over else None
         self.seq = int(msg.get("seq") or 0)
         events = [e for e in msg.get("events") or [] if isinstance(e, dict)]
         restart = bool(old and self.view and old.get("outcome") and not self.view.get("outcome"))
