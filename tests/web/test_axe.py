@@ -97,23 +97,10 @@ def test_axe_finds_nothing_serious_on_the_pages_and_the_live_region_speaks(
 
 
 def test_axe_finds_nothing_serious_on_the_replay_page(browser, tmp_path):
-    from cartagena_net.bots import review as rv
-    from cartagena_net.records import store
-    from tests.records.test_format import bot_game
-    from tests.twisted_loop import make_host, run, stop_host
-    from tests.web.test_replay import FAST, record_for
+    from tests.twisted_loop import run, stop_host
+    from tests.web.test_replay import in_a_thread, reviewed_game
 
-    folder = tmp_path / "records"
-    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
-    state = bot_game("jamaica", {"players": 2, "segments": 1}, seed=2)
-    rec = record_for(host.host_id, state)
-    store.write(folder, rec)
-    store.write_review(folder, rv.review(rec, seed=1, **FAST))
-
-    async def serve_while(check):
-        import asyncio
-
-        await asyncio.get_running_loop().run_in_executor(None, check)
+    host, rec = reviewed_game(tmp_path / "records", players=2, segments=1, seed=2)
 
     def check():
         browser.set_script_timeout(60)
@@ -131,7 +118,7 @@ def test_axe_finds_nothing_serious_on_the_replay_page(browser, tmp_path):
         no_errors(browser)
 
     try:
-        run(serve_while(check), timeout=120)
+        run(in_a_thread(check), timeout=120)
     finally:
         run(stop_host(host))
 

@@ -20,6 +20,24 @@ from tests.web.test_browser import no_errors, viewport, wait_for
 FAST = {"playouts": 4, "iterations": 40}
 
 
+async def in_a_thread(check) -> None:
+    """Run the browser's ``check`` off the reactor's loop, which serves the host meanwhile."""
+    import asyncio
+
+    await asyncio.get_running_loop().run_in_executor(None, check)
+
+
+def reviewed_game(folder, players: int, segments: int, seed: int) -> tuple:
+    """A host with a web port, and the record of a finished game of bots on it, with
+    its review, in ``folder``: (host, record)."""
+    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
+    rec = record_for(host.host_id, bot_game("jamaica", {"players": players,
+                                                        "segments": segments}, seed=seed))
+    store.write(folder, rec)
+    store.write_review(folder, rv.review(rec, seed=1, **FAST))
+    return host, rec
+
+
 def record_for(host_id: str, state, n: int = 1) -> dict:
     game = state.game
     return json.loads(json.dumps(build(
@@ -115,18 +133,9 @@ def test_the_list_has_each_game_the_host_records_without_reading_the_folder_agai
 
 
 def test_a_finished_game_is_replayed_on_the_tv_with_its_review(browser, tmp_path):
-    folder = tmp_path / "records"
-    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
-    state = bot_game("jamaica", {"players": 2, "segments": 1}, seed=2)
-    rec = record_for(host.host_id, state)
-    store.write(folder, rec)
-    store.write_review(folder, rv.review(rec, seed=1, **FAST))
+    host, rec = reviewed_game(tmp_path / "records", players=2, segments=1, seed=2)
     last = len(rec["moves"])
 
-    async def serve_while(check):
-        import asyncio
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, check)
 
     def check():
         viewport(browser, 1280, 900)
@@ -169,7 +178,7 @@ def test_a_finished_game_is_replayed_on_the_tv_with_its_review(browser, tmp_path
         no_errors(browser)
 
     try:
-        run(serve_while(check), timeout=120)
+        run(in_a_thread(check), timeout=120)
     finally:
         run(stop_host(host))
 
@@ -185,10 +194,6 @@ def test_the_tv_page_lists_a_stopped_game_with_how_it_ended(browser, tmp_path):
     stopped = stopped_record(host.host_id)
     store.write(folder, stopped)
 
-    async def serve_while(check):
-        import asyncio
-
-        await asyncio.get_running_loop().run_in_executor(None, check)
 
     def check():
         viewport(browser, 1280, 900)
@@ -208,7 +213,7 @@ def test_the_tv_page_lists_a_stopped_game_with_how_it_ended(browser, tmp_path):
         no_errors(browser)
 
     try:
-        run(serve_while(check), timeout=120)
+        run(in_a_thread(check), timeout=120)
     finally:
         run(stop_host(host))
 
@@ -240,18 +245,9 @@ def test_the_replay_keeps_text_whole_names_its_controls_and_keys_its_curve(brows
     cut by the highlight's border); on a 360 px phone the start's number badges stay on
     their tile; the controls have their real names (not glyphs) and a thumb's size; the
     review's curve has a key: each seat's line, and the turning points' dot."""
-    folder = tmp_path / "records"
-    host = make_host(web_port=0, records_dir=str(folder), reviews=False)
-    state = bot_game("jamaica", {"players": 3, "segments": 2}, seed=5)
-    rec = record_for(host.host_id, state)
-    store.write(folder, rec)
-    store.write_review(folder, rv.review(rec, seed=1, **FAST))
+    host, rec = reviewed_game(tmp_path / "records", players=3, segments=2, seed=5)
     last = len(rec["moves"])
 
-    async def serve_while(check):
-        import asyncio
-
-        await asyncio.get_running_loop().run_in_executor(None, check)
 
     def check():
         for size in ((1920, 1080, False), (1280, 900, False), (390, 844, True), (360, 740, True)):
@@ -288,6 +284,6 @@ def test_the_replay_keeps_text_whole_names_its_controls_and_keys_its_curve(brows
         no_errors(browser)
 
     try:
-        run(serve_while(check), timeout=180)
+        run(in_a_thread(check), timeout=180)
     finally:
         run(stop_host(host))
