@@ -143,6 +143,8 @@
   const SCORES_SHOWN = 8;  // the evening's best: the whole board is on / (the lobby page)
   let scoresLater = null;
   async function loadScores() {
+    // a host out of reach is not asked (its stream's return draws the page, and asks)
+    if (document.body.dataset.offline === "yes") return;
     const now = Date.now();
     if (now - scoresAsked < 2000) {  // asked a moment ago: once more when the pause is over
       if (scoresLater === null) {
