@@ -170,9 +170,12 @@ def test_a_finished_game_is_replayed_on_the_tv_with_its_review(browser, tmp_path
               out.push(document.getElementById('advice').textContent);
             }
             return out;""", last)
-        assert any(" played " in line for line in said)
+        # ... the same for every seat, as the terminal's review says it ("hat from 4"),
+        # never as a hint speaks to the player who asks ("your pirate", "end your turn").
+        assert any(re.search(r": [a-z]+ from (start|[0-9]+)[;.]", line) for line in said), said
         for line in said:
             assert not re.search(r"(advance|retreat) [0-9]+ ?[a-z]*$|(advance|retreat) [0-9]", line), line
+            assert not re.search(r"\byour?\b|\bundo\b", line), line
         browser.find_element(By.ID, "first").click()
         wait_for(browser, "document.body.dataset.pos === '0'", "the deal again")
         no_errors(browser)

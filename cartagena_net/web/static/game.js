@@ -98,25 +98,27 @@
     };
     const chances = review.positions[pos].chances.map((c, seat) => `${label(seat)} ${percentText(c)}`).join(" · ");
     const move = pos > 0 ? review.moves[pos - 1] : null;
-    // A move in words, as the seat that played it saw the board before it.
-    const said = (action) => {
+    // A move in words, the same for every seat (as the terminal's review names it), from
+    // the board before it; a power or decision in the review's own words (move.said, the
+    // hints' templates), else in the builder's words.
+    const worded = (m) => (m && typeof m === "object" ? reasonText(m.why, m.args) : null);
+    const said = (action, saidAs) => {
       const before = data.views[pos - 1];
+      const plain = Words.move(action, before);
+      if (plain !== null) return plain;
+      const own = worded(saidAs);
+      if (own !== null) return own;
       return Words.text(String(action).split(" "), { view: before, seat: null, mover: move.seat, seatName: label,
         chip: (color) => chip(color, colorLetters(before.seats.map((s) => s.color))), symbolLetters: symbolLetters(before.symbols) });
     };
     let advice = tr("Chances here: {chances}.", { chances });
-    // A review words its moves (move.said: the hints' templates); an older review's
-    // moves are worded from the notation.
-    const worded = (m) => (m && typeof m === "object" ? reasonText(m.why, m.args) : null);
-    const words = move && move.said ? [worded(move.said.played), worded(move.said.best)] : [null, null];
+    const saidAs = (move && move.said) || {};
     if (move && move.best && move.best !== move.played) {
-      const played = words[0] !== null ? words[0] : said(move.played), best = words[1] !== null ? words[1] : said(move.best);
+      const played = said(move.played, saidAs.played), best = said(move.best, saidAs.best);
       advice += " " + (move.loss ? tr("{name}: {played}; better: {best} (it cost {n}% of the chance to win).", { name: label(move.seat), played, best, n: Math.round(move.loss * 100) })
-        : words[0] !== null ? tr("{name}: {played}; the bot would have chosen: {best}.", { name: label(move.seat), played, best })
-        : tr("{name} played {played}; the bot would have played {best}.", { name: label(move.seat), played, best }));
+        : tr("{name}: {played}; the bot would have chosen: {best}.", { name: label(move.seat), played, best }));
     } else if (move) {
-      advice += " " + (words[0] !== null ? tr("{name}: {played}; the bot agrees.", { name: label(move.seat), played: words[0] })
-        : tr("{name} played {played}, as the bot would have.", { name: label(move.seat), played: said(move.played) }));
+      advice += " " + tr("{name}: {played}; the bot agrees.", { name: label(move.seat), played: said(move.played, saidAs.played) });
     }
     if (review.turning.includes(pos - 1)) advice = tr("A turning point.") + " " + advice;
     $("advice").textContent = advice;

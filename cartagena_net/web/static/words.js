@@ -119,6 +119,30 @@
     }).join(" · ");
   }
 
+  // A move as every seat reads it, whoever played it ("hat from 4", "back from 9"): the
+  // replay's review names moves so, as the terminal's review does (client/powers.py
+  // move_words); null for a power or a decision, which the review words itself.
+  function move(action, view) {
+    const w = String(action).split(" ");
+    const at = (word) => {
+      const pos = Number(word);
+      if (pos === 0) return Names.place(view.start_name || "start");
+      if (pos === view.boat) return Names.place(view.goal_name || "boat");
+      if (view.sloop && pos === view.sloop.pos) return Names.place("sloop");
+      return String(pos);
+    };
+    const colorOf = (seat) => Names.color((view.seats[seat] || {}).color || String(seat));
+    if (w[0] === "advance" && w.length === 3) return tr("{card} from {place}", { card: Names.card(w[2]), place: at(w[1]) });
+    if (w[0] === "retreat" && w.length === 2) return tr("back from {place}", { place: at(w[1]) });
+    if (w[0] === "morgan" && w.length === 3) return tr("Morgan: {color}'s pirate from {place}", { color: colorOf(Number(w[1])), place: at(w[2]) });
+    if (w[0] === "end") return tr("end of the turn");
+    if (w[0] === "draw") return tr("draws a card");
+    if (w[0] === "sail") return tr("sails the sloop");
+    if (w[0] === "undo") return tr("takes back the last move");
+    if (w[0] === "discard") return tr("discards {cards}", { cards: w.slice(1).map((c) => Names.card(c)).join(", ") });
+    return null;
+  }
+
   // What the page asks of the guest now, in a line ("give one drawn card to each other
   // player"), or null when it is a plain turn.
   function instruction(ctx) {
@@ -152,5 +176,5 @@
     return out;
   }
 
-  Cartagena.Words = { kindAt, label, phrase, text, card, player, instruction, powerCards, ARGS, POWER_ARGS };
+  Cartagena.Words = { kindAt, label, phrase, text, move, card, player, instruction, powerCards, ARGS, POWER_ARGS };
 })();
