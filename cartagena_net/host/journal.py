@@ -333,10 +333,15 @@ class JournalRead:
     """What :func:`read_journal` found.
 
     ``records`` are the good records before the first problem; ``good`` the bytes
-    they span. ``torn``: the file ends in an incomplete line (a write cut by a
-    crash; never acknowledged, since appends are written before anything is sent).
+    they span. ``torn``: the file ends in an incomplete line (a write cut short: by
+    the system's crash or a power cut, since a host's crash leaves whole writes);
+    ``torn_act``: that line is the start of an action's record (an action the players
+    may have seen: appends are fsynced only every ``--journal-sync`` seconds).
     ``bad``: (record number counting from 1, why) of the first complete line that is
-    not a good record; ``lines`` the number of complete lines.
+    not a good record; ``lines`` the number of complete lines. ``passed``: (record
+    number, why) of each damaged line passed over because it is a point of the live
+    chances' curve (:func:`_only_a_point`), which is shown but never played: the
+    records after it still count.
     """
 
     records: list[dict[str, Any]] = field(default_factory=list)
@@ -344,7 +349,29 @@ class JournalRead:
     size: int = 0
     lines: int = 0
     torn: bool = False
+    torn_act: bool = False
     bad: tuple[int, str] | None = None
+    passed: list[tuple[int, str]] = field(default_factory=list)
+
+
+#: Why a torn action's record is lost (``JournalRead.torn_act``), as restore and the
+#: command line's look before it say.
+CUT_SHORT = "the last record was cut short (an action, written when the system stopped)"
+_POINT = b'{"t":"chances",'  # how every point of the curve starts (encode_record, in order)
+_ACT = b'{"t":"act",'
+
+
+def _body(line: bytes) -> bytes:
+    """A line's record text, without its checksum (if it has one)."""
+    return line if line.startswith(b"{") else line[9:]
+
+
+def _only_a_point(line: bytes) -> bool:
+    """Whether a damaged line is a point of the live chances and nothing else: its
+    record starts as a point does and it is one line. (A newline lost to damage would
+    join the next record to it: then that record's action goes missing, and the next
+    action's seq no longer follows on, which the replay refuses as it should.)"""
+    return _body(line).startswith(_POINT)
 
 
 def parse_line(line: bytes) -> dict[str, Any]:
@@ -380,13 +407,18 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
         end = data.find(b"\n", pos)
         if end < 0:
             out.torn = True
+            out.torn_act = out.bad is None and _body(data[pos:]).startswith(_ACT)
             break
         out.lines += 1
         if out.bad is None:
+            line = data[pos:end]
             try:
-                rec = parse_line(data[pos:end])
+                rec = parse_line(line)
             except ValueError as exc:
-                out.bad = (out.lines, str(exc))
+                if _only_a_point(line):
+                    out.passed.append((out.lines, str(exc)))
+                else:
+                    out.bad = (out.lines, str(exc))
             else:
                 out.records.append(rec)
                 out.good = end + 1

@@ -1,7 +1,12 @@
 """Rebuild every table from its journal after a crash (``cartagena host --resume``).
 
 Journals are data: a journal is never deleted or overwritten unless it holds no game.
-- A torn final line (a write cut by a crash, never acknowledged) is cut off.
+- A torn final line (a write cut short by the system's crash or a power cut) is cut
+  off; when it is an action's record, that action is lost as a damaged record's is
+  (below): the players may have seen it, since appends are fsynced every
+  ``--journal-sync`` seconds.
+- A damaged point of the live chances' curve is passed over (it is shown, never
+  played): the records after it still count.
 - A bad record further on (damaged, unreadable, or an action the game refuses):
   the table is restored up to the record before it, the original file is kept as
   ``table-N.journal.bad-<UTC time>``, and the log names the file and the record.
@@ -24,6 +29,7 @@ from twisted.logger import Logger
 from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.journal import (
+    CUT_SHORT,
     list_journals,
     move_aside,
     read_journal,
@@ -262,10 +268,19 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         table.coach.hinted_moves = [k for k in rep.hinted if k < len(rep.actions)]
         table.coach.restore_curve([p for p in rep.curve if p["seq"] <= table.match.seq])
     table.journal_damage = None
+    for number, why in read.passed:
+        log.warn("table {id}: journal {file}, record {n}: a point of the live chances' "  # noqa: G010
+                 "curve is damaged ({why}); passed over, as it is never played",
+                 id=table_id, file=str(path), n=number, why=why)
+    if stop is None and read.torn_act:
+        # An action's record cut short by the system's crash or a power cut: the players
+        # may have seen it (appends are fsynced every --journal-sync seconds), so it is
+        # lost as a damaged record is, and said so, and seq goes on past it.
+        stop = (read.lines + 1, CUT_SHORT, "damaged")
     if stop is not None:
         # Every record lost may have moved seq on by one: go past anything a player
         # saw, so that no action aimed at a lost state can be taken for this one.
-        table.match.skip(read.lines - len(records) + 1)
+        table.match.skip(read.lines + read.torn - len(records) + 1)
         damage = JournalDamage(table_id, stop[0], stop[1], len(rep.actions) if state else 0,
                                lost_actions(path, stop[0]), False, cause=stop[2])
         kept = move_aside(path, keep_copy=True)

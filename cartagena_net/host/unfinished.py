@@ -14,7 +14,7 @@ from typing import Any
 from cartagena_net.engine import make_game
 from cartagena_net.engine.reasons import damage_text
 from cartagena_net.host import gamerec
-from cartagena_net.host.journal import list_journals, read_journal
+from cartagena_net.host.journal import CUT_SHORT, list_journals, read_journal
 from cartagena_net.i18n import _, ngettext
 from cartagena_net.i18n.words import BOT_LEVELS, bot_words
 
@@ -223,6 +223,9 @@ def _read(table_id: int, path: Path) -> UnfinishedGame | None:
     elif read.bad is not None:
         damage = JournalDamage(table_id, read.bad[0], read.bad[1], applied,
                                lost_actions(path, read.bad[0]), False)
+    elif read.torn_act:  # as restore.py says it
+        damage = JournalDamage(table_id, read.lines + 1, CUT_SHORT, applied,
+                               lost_actions(path, read.lines + 1), False)
     actor = state.actor
     to_act = (_seat_label(seats[actor]) if isinstance(actor, int) and 0 <= actor < len(seats)
               else None)

@@ -124,6 +124,62 @@ def test_a_torn_final_line_is_cut_and_the_game_restored_exactly(tmp_state):
     run(scenario())
 
 
+def test_an_action_cut_short_at_the_end_is_lost_and_said_and_seq_goes_on(tmp_state):
+    """The last action's record cut short (the system stopped mid-write: appends are
+    fsynced every --journal-sync seconds, so the players may have seen it): the game
+    comes back before it, says so, keeps the file, and seq never goes back."""
+    async def scenario() -> None:
+        tid, path, seats, snaps = await _game_on_disk(tmp_state)
+        n = len(read_journal(path).records)
+        data = path.read_bytes()
+        last = data.splitlines(keepends=True)[-1]
+        assert b'{"t":"act",' in last
+        path.write_bytes(data[: len(data) - len(last) + 30])  # cut in its middle
+        seen = snaps[n][1]
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            table = host.lobby.tables[tid]
+            assert table.state == snaps[n - 1][0]
+            damage = table.journal_damage.to_data()
+            assert (damage["kind"], damage["line"], damage["lost"], damage["cause"]) == (
+                "journal-shortened", n, 1, "damaged")
+            assert grep(logs, str(path), f"record {n}:", "1 action after it is lost")
+            assert table.seq > seen
+            assert len(_bad_copies(path)) == 1
+            await _play_on(host.port, tid, seats)
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
+def test_a_damaged_point_of_the_chances_curve_is_passed_over(tmp_state):
+    """A point of the live chances' curve is shown, never played: one damaged in the
+    middle of a journal costs that point only, not the actions after it."""
+    async def scenario() -> None:
+        tid, path, seats, snaps = await _game_on_disk(tmp_state)
+        lines = path.read_bytes().splitlines(keepends=True)
+        n = len(lines)
+        k = n // 3
+        point = bytearray(encode_record({"t": "chances", "seq": 5, "turn": 2,
+                                         "chances": [0.25, 0.75]}))
+        point[-8] ^= 0x20  # one bit of its numbers: its checksum no longer fits
+        path.write_bytes(b"".join(lines[:k]) + bytes(point) + b"".join(lines[k:]))
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            table = host.lobby.tables[tid]
+            assert (table.state, table.seq) == snaps[n]
+            assert table.journal_damage is None and _bad_copies(path) == []
+            assert grep(logs, str(path), f"record {k + 1}:", "passed over")
+            await _play_on(host.port, tid, seats)
+        finally:
+            await stop_host(host)
+
+    run(scenario())
+
+
 @pytest.mark.parametrize("case", ["illegal action", "seq gap", "wrong seat"])
 def test_a_wrong_action_record_is_reported_and_the_file_kept(tmp_state, case):
     """A checksummed record can still be wrong: an action the game refuses, records
