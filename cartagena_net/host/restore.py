@@ -69,6 +69,10 @@ def restore_tables(host: Any, state_dir: Path) -> list[Table]:
         except JournalError as exc:
             lost.append(_give_up(table_id, path, exc.record, exc.why, exc.cause))
             continue
+        except OSError as exc:  # not readable (a folder, no permission): said, no trace
+            lost.append(_give_up(table_id, path, None, f"{type(exc).__name__}: {exc}",
+                                 "fault"))
+            continue
         except Exception as exc:  # noqa: BLE001 - one bad journal must not stop the others
             log.failure("cannot restore table {id} from {file}", id=table_id, file=str(path))
             lost.append(_give_up(table_id, path, None, f"{type(exc).__name__}: {exc}",

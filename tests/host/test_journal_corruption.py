@@ -294,3 +294,28 @@ def test_a_journal_whose_rules_are_unusable_is_moved_aside(tmp_state):
             await stop_host(host)
 
     run(scenario())
+
+
+def test_a_journal_that_is_a_folder_is_said_without_a_trace(tmp_state):
+    """A journal's name taken by a folder (or a file the host may not read): that
+    table's game is lost and said so, as for any unreadable journal, with no
+    traceback in the log, and the host serves on."""
+    async def scenario() -> None:
+        tid, path, _seats, _snaps = await _game_on_disk(tmp_state)
+        path.unlink()
+        path.mkdir()
+        with captured_logs() as logs:
+            host = make_host(state_dir=str(tmp_state), resume=True)
+        try:
+            assert tid not in host.lobby.tables
+            (damage,) = host.journal_damage
+            assert (damage.table, damage.whole, damage.cause) == (tid, True, "fault")
+            assert grep(logs, "cannot restore table", "IsADirectoryError")
+            assert not grep(logs, "Traceback")
+            c, welcome = await join(host.port, "new")  # the host serves on
+            assert welcome.resumed is None
+            c.close()
+        finally:
+            await stop_host(host)
+
+    run(scenario())
