@@ -98,8 +98,10 @@ class FrameDecoder:
 
     @property
     def buffered(self) -> int:
-        """Bytes held for the frame being read (always <= 4 + max_frame)."""
-        return len(self._head) + len(self._body)
+        """Bytes received of the frame being read, its 4-byte header included once it is
+        whole (always <= 4 + max_frame; 0 only between frames)."""
+        return len(self._head) + len(self._body) + (HEADER_SIZE if self._need is not None
+                                                    else 0)
 
     @property
     def pending(self) -> int:

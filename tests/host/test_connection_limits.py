@@ -175,6 +175,25 @@ def test_a_trickled_frame_is_dropped_at_the_frame_deadline():
     assert "incomplete" in frames[-1]["message"] and transport.disconnecting
 
 
+def test_a_frame_trickled_byte_by_byte_is_dropped_5_s_after_its_first_byte():
+    """Byte by byte, a second apart: the clock runs from the header's first byte, not
+    again from the body's (between the two, the frame once read as no frame at all)."""
+    clock = Clock()
+    host = make(clock)
+    conn, transport = connect(host)
+    hello(conn)
+    frame = encode_frame(messages.Ping(nonce=3).to_wire())
+    sent = 0
+    for byte in frame[:-1]:
+        if transport.disconnecting:
+            break
+        conn.dataReceived(bytes([byte]))
+        sent += 1
+        clock.advance(1)
+    assert transport.disconnecting and received(transport)[-1]["code"] == "idle-timeout"
+    assert sent == 5  # at 0 .. 4 s; gone at 5 s
+
+
 def test_complete_messages_restart_the_frame_clock():
     clock = Clock()
     host = make(clock)
