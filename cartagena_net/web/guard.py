@@ -43,6 +43,8 @@ SECURITY_HEADERS = {
 }
 ALLOWED = (b"GET", b"HEAD")
 POSTS = (b"/play/send", b"/play/keep")  # the only requests with a body
+#: Status lines Twisted does not know the words of.
+PHRASES = {421: b"Misdirected Request", 431: b"Request Header Fields Too Large"}
 MAX_POST = 8192  # bytes of a POSTed message (a protocol message is far smaller)
 MAX_DEPTH = 8  # arrays and objects in a POSTed message (protocol messages nest 3 deep)
 HTML = "text/html; charset=utf-8"
@@ -143,7 +145,7 @@ class WebRequest(server.Request):
                                          "message": text.strip()})
         else:
             ctype, body = TEXT, text.encode("utf-8")
-        self.setResponseCode(code)
+        self.setResponseCode(code, PHRASES.get(code))
         self.setHeader(b"Content-Type", ctype.encode())
         self.setHeader(b"X-Cartagena-Refused", reason.encode("ascii"))
         self.setHeader(b"Content-Length", b"%d" % len(body))
@@ -154,7 +156,8 @@ class WebRequest(server.Request):
 
 
 class WebChannel(http.HTTPChannel):
-    """An HTTP connection that counts toward the host's connection limits."""
+    """An HTTP connection that counts toward the host's connection limits, and says why
+    when it drops a request before it is whole (too long a line, too large a body)."""
 
     address = "?"
     admitted = False
@@ -166,10 +169,36 @@ class WebChannel(http.HTTPChannel):
         if refusal is None:
             self.admitted = True
             return
-        body = f"{refusal}\n".encode()
-        self.transport.write(
-            b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            b"Content-Length: %d\r\nConnection: close\r\n\r\n%b" % (len(body), body))
+        self._answer_and_close(503, "server-full", f"{refusal}\n")
+
+    def lineLengthExceeded(self, line: bytes) -> None:
+        """A request line or header over 16 KiB: answered (414, 431), not just dropped."""
+        if self._receivedHeaderSize == 0:  # nothing whole received yet: the request line
+            self._answer_and_close(414, "too-long", "the address is too long\n")
+        else:
+            self._answer_and_close(431, "too-long", "a header is too long\n")
+
+    def allHeadersReceived(self) -> None:
+        super().allHeadersReceived()
+        if self.requests and self.requests[-1].too_large:
+            # A body over MAX_POST announced: refused now, not once all of it has come.
+            self._answer_and_close(413, "too-large", f"at most {MAX_POST} bytes\n")
+
+    def _answer_and_close(self, code: int, reason: str, text: str) -> None:
+        """Answer ``code`` and close, whatever request is being read (plain text; JSON
+        to the page's POSTs, as :meth:`WebRequest._refuse`)."""
+        if getattr(self, "_command", None) == b"POST" and getattr(self, "_path", None) in POSTS:
+            ctype, body = JSON, to_json({"ok": False, "reason": reason,
+                                         "message": text.strip()})
+        else:
+            ctype, body = TEXT, text.encode("utf-8")
+        phrase = PHRASES.get(code) or http.RESPONSES.get(code, b"Refused")
+        head = [b"HTTP/1.1 %d %b" % (code, phrase), b"Content-Type: " + ctype.encode(),
+                b"Content-Length: %d" % len(body), b"Connection: close",
+                b"X-Cartagena-Refused: " + reason.encode("ascii")]
+        head += [name + b": " + value for name, value in SECURITY_HEADERS.items()]
+        self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
+        self.dataReceived = lambda data: None  # nothing more of this connection is read
         self.transport.loseConnection()
 
     def dataReceived(self, data: bytes) -> None:

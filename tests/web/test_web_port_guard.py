@@ -274,3 +274,51 @@ def test_finished_games_sit_behind_the_host_password(tmp_path):
         run(go(), timeout=60)
     finally:
         run(stop_host(host))
+
+
+def test_a_request_too_large_to_read_is_answered_with_why():
+    """Too long an address or header, or a body announced over the cap: each answered
+    (414, 431, 413, with the status line's own words) and closed, at once (a body is
+    not waited for), never just dropped; a foreign Host's 421 says its own words too."""
+    host = web_host()
+
+    async def status_line(head: list[str], body: bytes = b"") -> tuple[bytes, dict, bytes]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", host.web.port)
+        try:
+            writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
+            first = await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)
+            rest = await asyncio.wait_for(reader.read(), 5)  # then closed
+            head_text, _, text = rest.partition(b"\r\n\r\n")
+            headers = dict(line.split(": ", 1) for line in
+                           head_text.decode("latin-1").lower().split("\r\n") if ": " in line)
+            return first.strip(), headers, text
+        finally:
+            writer.close()
+
+    async def go():
+        port = host.web.port
+        first, headers, text = await status_line(
+            [f"GET /{'a' * 20000} HTTP/1.1", f"Host: 127.0.0.1:{port}"])
+        assert first == b"HTTP/1.1 414 Request-URI Too Long", first
+        assert b"too long" in text and headers["x-cartagena-refused"] == "too-long"
+        first, _, text = await status_line(
+            ["GET / HTTP/1.1", f"Host: 127.0.0.1:{port}", f"Cookie: c={'x' * 20000}"])
+        assert first == b"HTTP/1.1 431 Request Header Fields Too Large", first
+        # 100 MB announced, 10 bytes sent: refused without waiting for the rest.
+        first, headers, text = await status_line(
+            ["POST /play/send HTTP/1.1", f"Host: 127.0.0.1:{port}",
+             "Content-Type: application/json", "Content-Length: 100000000"], b"{" * 10)
+        assert first == b"HTTP/1.1 413 Request Entity Too Large", first
+        assert headers["content-type"] == "application/json"
+        assert json.loads(text)["reason"] == "too-large"
+        first, _, _ = await status_line(["GET / HTTP/1.1", "Host: evil.example", "Connection: close"])
+        assert first == b"HTTP/1.1 421 Misdirected Request", first
+        # And the port serves on.
+        status, _, _ = await raw(port, ["GET / HTTP/1.1", f"Host: 127.0.0.1:{port}",
+                                        "Connection: close"])
+        assert status == 200
+
+    try:
+        run(go(), timeout=60)
+    finally:
+        run(stop_host(host))
