@@ -32,6 +32,22 @@ def _refuse_ext(code: int, data: bytes) -> NoReturn:
     raise ValueError(f"msgpack ext type {code} is not used by this protocol")
 
 
+#: What a frame that is not a map holds, in words.
+_KINDS = {int: "an integer", float: "a number", str: "a string", bytes: "binary data",
+          list: "an array", bool: "a boolean", type(None): "nil"}
+
+
+def _why(exc: Exception) -> str:
+    """What msgpack's error says, or (an error with no words) what kind it is."""
+    if str(exc):
+        return str(exc)
+    if isinstance(exc, msgpack.FormatError):
+        return "a byte that starts no msgpack value"
+    if isinstance(exc, msgpack.StackError):
+        return "nested too deep"
+    return type(exc).__name__
+
+
 def unpack_body(body: bytes) -> dict[str, Any]:
     """Decode one frame body; RemoteProtocolError (fatal) unless a str-keyed map."""
     limit = len(body)
@@ -56,16 +72,16 @@ def unpack_body(body: bytes) -> dict[str, Any]:
                 "not-a-map", f"a map in the frame has a non-string key ({exc})", fatal=True
             ) from None
         raise RemoteProtocolError(
-            "bad-msgpack", f"frame is not valid msgpack ({exc})", fatal=True
-        ) from None
+            "bad-msgpack", f"frame is not valid msgpack ({_why(exc)})",
+            fatal=True) from None
     except (TypeError, OverflowError, msgpack.UnpackException) as exc:
         raise RemoteProtocolError(
-            "bad-msgpack", f"frame is not valid msgpack ({exc})", fatal=True
-        ) from None
+            "bad-msgpack", f"frame is not valid msgpack ({_why(exc)})",
+            fatal=True) from None
     if not isinstance(obj, dict):
         raise RemoteProtocolError(
-            "not-a-map", f"frame holds a {type(obj).__name__}, not a map", fatal=True
-        )
+            "not-a-map", f"frame holds {_KINDS.get(type(obj), 'something else')}, not a map",
+            fatal=True)
     for key in obj:
         if not isinstance(key, str):
             raise RemoteProtocolError(

@@ -24,6 +24,7 @@ from protocol.framing import (
     pack_array_entry,
     pack_entries,
     pack_value,
+    unpack_body,
 )
 
 from .examples import EXAMPLES
@@ -338,3 +339,16 @@ def test_frames_encoded_in_many_threads_at_once_are_each_whole():
     for t in threads:
         t.join()
     assert errors == []
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    (b"\xc1", "frame is not valid msgpack (a byte that starts no msgpack value)"),
+    (b"\x91" * 3000 + b"\x01", "frame is not valid msgpack (nested too deep)"),
+    (msgpack.packb(7), "frame holds an integer, not a map"),
+    (msgpack.packb([1, 2]), "frame holds an array, not a map"),
+    (msgpack.packb(None), "frame holds nil, not a map"),
+])
+def test_a_refused_frame_says_what_it_holds_in_words(body, words):
+    with pytest.raises(RemoteProtocolError) as refused:
+        unpack_body(body)
+    assert refused.value.message == words
