@@ -89,6 +89,16 @@ class TcpPlayer(threading.Thread):
                 self.error = exc
 
 
+def said_aloud(line: str) -> str:
+    """An event's line as the pages' live regions say it (i18n.js eventSpoken): "a → b"
+    said "from a to b", a move taken back said as one, the sentence ended."""
+    said = re.sub(r"^(.*) takes back: (\S+) → (\S+) \((.+)\)$",
+                  r"\1 takes back the \4: the pirate goes back from \3 to \2, and the \4 returns "
+                  r"to the hand", line.strip())
+    said = re.sub(r"(\S+) → (\S+)", r"from \1 to \2", said)
+    return said if said[-1:] in ".!?…" else said + "."
+
+
 def wait_for_page(driver, script: str, what: str, timeout: float = WAIT):
     """wait_for, saying what the page showed when it times out."""
     from selenium.common.exceptions import TimeoutException
@@ -195,8 +205,8 @@ def test_a_guest_plays_a_whole_game_in_the_browser_and_comes_back_after_a_reload
     spoken, lines = browser.execute_script(
         "return [document.getElementById('live').textContent, [...document.querySelectorAll("
         "'#event-log li.event')].map((li) => li.textContent).filter(Boolean)]")
-    # the log lists the newest first
-    assert spoken.removesuffix(" Your turn") == lines[0], (spoken, lines)
+    # the log lists the newest first; the live region says it in words ("from 3 to 5")
+    assert spoken.removesuffix(" Your turn.") == said_aloud(lines[0]), (spoken, lines)
     played += guest_turns(browser, 3)
     # The browser's network cut, then back: the page reconnects to its seat.
     browser.execute_cdp_cmd("Network.enable", {})

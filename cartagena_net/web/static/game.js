@@ -5,7 +5,7 @@
 
 (() => {
   const { $, el, svg, chip, colorOf, colorLetters, symbolLetters, homeText, onResize } = Cartagena;
-  const { tr, nt, Names, Board, Words, eventLine, percentText, reasonText } = Cartagena;
+  const { tr, nt, Names, Board, Words, eventLine, eventSpoken, spokenText, percentText, reasonText } = Cartagena;
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   let data = null, pos = 0, turnStarts = [0];
 
@@ -14,9 +14,15 @@
     return person ? Names.player(person) : (data.players.find((p) => p.seat === seat) || {}).label || tr("seat {n}", { n: seat + 1 });
   };
 
+  // A step (a button, a key, the slider, the chart): drawn, and the action it shows said
+  // in the live region, in words, as the log shows it; the deal said as such.
   function go(to) {
     pos = Math.max(0, Math.min(data.views.length - 1, to));
     render();
+    const view = data.views[pos];
+    const said = pos === 0 ? [tr("the deal"), view.outcome ? "" : tr("{name} to play", { name: label(view.turn) })]
+      : (data.events[pos] || []).map((e) => eventSpoken(e, view, label));
+    $("live").textContent = spokenText(said.length ? said : [$("where").textContent]);
   }
   function turn(delta) {
     if (delta > 0) go(turnStarts.find((s) => s > pos) ?? data.views.length - 1);
@@ -153,7 +159,8 @@
     $("slider").max = String(data.views.length - 1);
     $("controls").hidden = false;
     document.body.dataset.loaded = "yes";
-    go(0);
+    pos = 0;
+    render();   // the deal, drawn; said only once the replay is stepped
     if (!data.review) setTimeout(lookForReview, REVIEW_POLL_MS);
   }
 
@@ -164,7 +171,7 @@
     try {
       const response = await fetch(`/game/${encodeURIComponent(id)}.json`, { credentials: "same-origin", cache: "no-store" });
       const body = response.ok ? await response.json() : null;
-      if (body && body.review) { data.review = body.review; go(pos); return; }
+      if (body && body.review) { data.review = body.review; render(); return; }
     } catch (err) { /* asked again below */ }
     setTimeout(lookForReview, REVIEW_POLL_MS);
   }

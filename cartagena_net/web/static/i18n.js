@@ -375,14 +375,41 @@ window.Cartagena = window.Cartagena || {};
   // host's English line for a kind not known here. who(seat) names a seat.
   function eventLine(e, view, who) {
     try {
-      const said = sentence(e, view, who || ((s) => Names.color(view.seats[s].color)));
+      const said = sentence(e, view, who || ((s) => Names.color(view.seats[s].color)), false);
       if (said !== null) return said;
     } catch (err) { /* fields that do not fit their kind: the host's line */ }
     return e.text || e.type;
   }
 
-  function sentence(e, view, color) {
+  // The same event said aloud (a live region's words): a move reads "from 4 to 9", not
+  // with an arrow a screen reader spells out ("right arrow"), as the terminal's
+  // screen-reader mode says it (client/reader_words.py Spoken); a move taken back is said
+  // as one. The host's line for a kind not known here, its arrows said in words too.
+  function eventSpoken(e, view, who) {
+    try {
+      const said = sentence(e, view, who || ((s) => Names.color(view.seats[s].color)), true);
+      if (said !== null) return said;
+    } catch (err) { /* fields that do not fit their kind: the host's line */ }
+    return String(e.text || e.type).split(" → ").join(` ${tr("to")} `);
+  }
+
+  // Sentences said one after another (a live region's): each ends as a sentence does.
+  function spokenText(lines) {
+    return lines.filter(Boolean).map((l) => (/[.!?…]$/.test(l) ? l : `${l}.`)).join(" ");
+  }
+
+  // A message as it reads (tr), and one whose move is written "{frm} → {to}" with that
+  // arrow in words.
+  function plainTr(msgid, args) { return tr(msgid, args); }
+  function spokenTr(msgid, args) {
+    const template = I18N.look(msgid) || msgid;
+    return I18N.fill(template.split("{frm} → {to}").join(tr("from {frm} to {to}")), args);
+  }
+
+  function sentence(e, view, color, spoken) {
     if (!view || !e || typeof e !== "object") return null;
+    // (its own tr: the templates are the engine's, "{frm} → {to}" said in words aloud)
+    const tr = spoken ? spokenTr : plainTr;
     const sloop = view.sloop && typeof view.sloop === "object" ? view.sloop.pos : null;
     const place = (p) => {
       p = Number(p);
@@ -404,6 +431,10 @@ window.Cartagena = window.Cartagena || {};
     if (k === "retreat") return tr("{who} retreats {frm} → {to} and draws {what}", { who, what: drawn(), ...moved() });
     if (k === "morgan") return tr("{who} moves {owner}'s pirate {frm} → {to} and draws {what}", { who, owner: color(num(e.owner)), what: drawn(), ...moved() });
     if (k === "undo" && e.action === "sail") return tr("{who} takes back the sail to {shore}", { who, shore: title(e.shore) });
+    if (k === "undo" && spoken) {
+      // said as a taking back: the pirate goes back from where the move took it
+      return tr("{who} takes back the {card}: the pirate goes back from {frm} to {to}, and the {card} returns to the hand", { who, card: card(), frm: place(num(e.to)), to: place(num(e.from)) });
+    }
     if (k === "undo") return tr("{who} takes back: {frm} → {to} ({card})", { who, card: card(), ...moved() });
     if (k === "sail") {
       const shore = title(e.shore);
@@ -453,7 +484,7 @@ window.Cartagena = window.Cartagena || {};
   }
 
   Object.assign(Cartagena, { I18N, tr, pt, nt, percentText, Names, Options, pendingText, osErrors,
-    journalDamage, reasonText, hintText, eventLine });
+    journalDamage, reasonText, hintText, eventLine, eventSpoken, spokenText });
 
   // The page's marked HTML in the reader's language, and the switch (before the page's own
   // scripts run: this file is the first of them).

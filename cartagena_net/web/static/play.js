@@ -11,8 +11,8 @@
 
 (() => {
   const { $, el, colorOf, colorLetters, symbolLetters, homeText, onResize } = Cartagena;
-  const { tr, nt, Names, Board, Words, TableForm, LiveChances, eventLine, hintText, reasonText, pendingText,
-    osErrors, journalDamage } = Cartagena;
+  const { tr, nt, Names, Board, Words, TableForm, LiveChances, eventLine, eventSpoken, spokenText, hintText,
+    reasonText, pendingText, osErrors, journalDamage } = Cartagena;
   const MAX_LOG = 60;
   const lastMoves = () => Board.lastMoves(events);
 
@@ -24,6 +24,7 @@
   let view = null, legal = [], previews = {}, seq = 0, events = [];
   let game = null;           // the game events, marks and chances are of (its first seq)
   let prefix = [];           // the words of an action picked so far
+  let stepped = false;       // a word was picked, taken back or confirmed: focus goes on to what comes next
   let asking = null;         // what the secret form asks: "host" or a table id
   let hostPassword = null;
   let myTurnBefore = false;
@@ -172,14 +173,15 @@
       if (!still) prefix = [];
       myTurnBefore = legal.length > 0;
       if (myTurnBefore && !wasTurn) turnNotice();
-      // The live region: a screen reader speaks each move as it happens, and the turn.
-      // The first state of a stream (a reload, a reconnect) carries the recent moves
-      // again: only the last of them is spoken, not the whole log once more.
+      // The live region: a screen reader speaks each move as it happens, and the turn,
+      // in words (no arrow: "from start to 3"). The first state of a stream (a reload, a
+      // reconnect) carries the recent moves again: only the last of them is spoken, not
+      // the whole log once more.
       const fresh = caughtUp ? msg.events || [] : (msg.events || []).slice(-1);
       caughtUp = true;
-      const said = fresh.map((e) => eventLine(e, view, seatName)).filter(Boolean);
+      const said = fresh.map((e) => eventSpoken(e, view, seatName)).filter(Boolean);
       if (myTurnBefore && !wasTurn) said.push(tr("Your turn"));
-      if (said.length) $("live").textContent = said.join(" ");
+      if (said.length) $("live").textContent = spokenText(said);
       if (!myTurnBefore) document.title = tr("Cartagena · play");
       else if (wasTurn) document.title = tr("▶ Your turn · Cartagena");   // a stream back at our turn
       render();
@@ -431,8 +433,37 @@
     return [...words.keys()];
   }
 
+  // Where the keyboard is in the move's part of the screen (a choice, Confirm, Back or
+  // the question), before it is drawn again: null when it is elsewhere.
+  function focusInMove() {
+    const a = document.activeElement;
+    if (!a || a === document.body) return null;
+    if ($("choices").contains(a)) return { word: a.dataset.word, depth: prefix.length };
+    return ["confirm", "back", "doing"].includes(a.id) ? { id: a.id } : null;
+  }
+
+  // After a step of a move (a word picked or taken back, a move confirmed), the keyboard
+  // goes to what the move asks next: its first choice, else Confirm (the move described
+  // to it), else the question itself; never to the top of the page. A drawing that only
+  // replaced the buttons under it (another seat's move, the lobby) keeps it on the same
+  // word, or failing that, on what the move asks next.
+  function placeFocus(was) {
+    const a = document.activeElement;
+    const lost = was && (!a || a === document.body || !a.isConnected || a.closest("[hidden]"));
+    if (!stepped && !lost) return;
+    const step = stepped;
+    stepped = false;
+    if (!$("leave-ask").hidden || document.body.dataset.screen !== "game") return;
+    const buttons = [...$("choices").querySelectorAll("button.choice")];
+    const same = !step && was && was.word !== undefined && was.depth === prefix.length
+      ? buttons.find((b) => b.dataset.word === was.word) : null;
+    const next = same || buttons[0] || (!$("confirm-box").hidden ? $("confirm") : $("doing"));
+    next.focus({ preventScroll: !step });
+  }
+
   function renderChoices(ctx) {
     const box = $("choices");
+    const was = focusInMove();
     box.replaceChildren();
     const complete = prefix.length > 0 && legal.includes(prefix.join(" "));
     const words = nextWords();
@@ -446,10 +477,17 @@
     words.forEach((word, i) => {
       const picked = prefix.concat([word]);
       const kind = Words.kindAt(picked, prefix.length);
-      const b = el("button", { class: "choice", "data-word": word, "data-kind": kind },
-        el("span", { class: "key" }, i < 9 ? `${i + 1}` : ""), Words.label(picked, prefix.length, ctx));
       const land = previews[picked.join(" ")];
-      if (land !== undefined) b.append(el("span", { class: "lands" }, `→ ${land === view.boat ? Names.place(view.goal_name || "boat") : land}`));
+      // Named in words ("1: dagger, lands on 4"): the key's digit, a chip's or a card's
+      // letter and the arrow are shown, not said; the words are said, not shown (the
+      // button's own text, so that what it shows is not a name it lacks).
+      const said = [Words.said(picked, prefix.length, ctx), land !== undefined ? landsText(land) : null].filter(Boolean).join(", ");
+      const label = Words.label(picked, prefix.length, ctx);
+      label.setAttribute("aria-hidden", "true");
+      const b = el("button", { class: "choice", "data-word": word, "data-kind": kind },
+        el("span", { class: "key", "aria-hidden": "true" }, i < 9 ? `${i + 1}` : ""), label,
+        land !== undefined ? el("span", { class: "lands", "aria-hidden": "true" }, `→ ${land === view.boat ? Names.place(view.goal_name || "boat") : land}`) : null,
+        el("span", { class: "spoken" }, i < 9 ? `${i + 1}: ${said}` : said));
       b.onclick = () => pick(word);
       box.append(b);
     });
@@ -459,9 +497,16 @@
       const land = previews[action];
       const preview = $("preview");
       preview.replaceChildren(Words.phrase(prefix, ctx));
-      if (land !== undefined) preview.append(" → " + (land === view.boat ? tr("lands in the {goal}", { goal: Names.place(view.goal_name || "boat") }) : tr("lands on {n}", { n: land })));
+      // the arrow shown, a comma said
+      if (land !== undefined) preview.append(el("span", { "aria-hidden": "true" }, " →"), el("span", { class: "spoken" }, ","), " " + landsText(land));
     }
     $("back").hidden = !prefix.length;
+    placeFocus(was);
+  }
+
+  // Where a move lands, in words.
+  function landsText(land) {
+    return land === view.boat ? tr("lands in the {goal}", { goal: Names.place(view.goal_name || "boat") }) : tr("lands on {n}", { n: land });
   }
 
   // After the game: play again (the owner, as the terminal's "p"), or wait for the owner.
@@ -504,7 +549,8 @@
     send({ type: "start", table: here.table });
   }
 
-  function pick(word) { prefix = prefix.concat([word]); render(); }
+  function pick(word) { prefix = prefix.concat([word]); stepped = true; render(); }
+  function unpick() { stepped = prefix.length > 0; prefix = prefix.slice(0, -1); render(); }
   function pickPlace(pos) {
     if (pos === undefined || Words.kindAt(prefix.concat(["0"]), prefix.length) !== "pos") return;
     if (nextWords().includes(String(pos))) pick(String(pos));
@@ -513,6 +559,7 @@
     const action = prefix.join(" ");
     if (!legal.includes(action) || !here) return;
     prefix = [];
+    stepped = true;   // the keyboard goes on once the host's answer is drawn
     send({ type: "action", table: here.table, seq, action });
   }
 
@@ -574,7 +621,7 @@
   }
   function forget() {
     here = null; view = null; legal = []; events = []; prefix = []; room = false; game = null;
-    myTurnBefore = false;
+    myTurnBefore = false; stepped = false;
     document.title = tr("Cartagena · play");   // no "Your turn" at a seat left
   }
   function leave() {
@@ -643,13 +690,13 @@
   $("take-back").onclick = () => { notice(""); forget(); welcomed = false; render(); resume(); };
   $("again").onclick = playAgain;
   $("confirm").onclick = confirm;
-  $("back").onclick = () => { prefix = prefix.slice(0, -1); render(); };
+  $("back").onclick = unpick;
   document.addEventListener("keydown", (e) => {
     if (!$("leave-ask").hidden) { if (e.key === "Escape") $("leave-ask").hidden = true; return; }
     if (document.body.dataset.screen !== "game" || e.target.tagName === "INPUT") return;
     // Enter on a focused button, link or list presses that (a keyboard alone plays).
     if (e.key === "Enter" && !/^(BUTTON|A|SELECT|TEXTAREA)$/.test(e.target.tagName)) { e.preventDefault(); confirm(); }
-    else if (e.key === "Escape" || e.key === "Backspace") { prefix = prefix.slice(0, -1); render(); }
+    else if (e.key === "Escape" || e.key === "Backspace") unpick();
     else if (/^[1-9]$/.test(e.key)) { const w = nextWords()[Number(e.key) - 1]; if (w !== undefined) pick(w); }
   });
   onResize(render);

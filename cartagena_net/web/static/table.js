@@ -4,7 +4,7 @@
 
 (() => {
   const { $, el, chip, homeText, colorOf, colorLetters, symbolLetters, onResize, access } = Cartagena;
-  const { tr, nt, Names, Board, LiveChances, eventLine, pendingText } = Cartagena;
+  const { tr, nt, Names, Board, LiveChances, eventLine, eventSpoken, spokenText, pendingText } = Cartagena;
   const MAX_LOG = 60;
   const tableId = Number(location.pathname.split("/")[2]);
   const streamUrl = `/table/${tableId}/events`;
@@ -16,6 +16,7 @@
   let game = null;    // the game they are of: the seq of its first state
   let source = null;
   let fresh = false;  // the next drawing follows a new state: its moves are drawn as they happen
+  let caughtUp = false;  // a state came on this stream: its first one is a catch-up
   const chances = LiveChances.tracker();   // live chances (chances.js)
 
   function letters() { return view ? colorLetters(view.seats.map((s) => s.color)) : colorLetters((table ? table.seats : []).map((s) => s.color)); }
@@ -123,9 +124,10 @@
 
   // What just happened, in big letters above the board: the latest event of the game
   // (a move, a power, a card played), with the acting seat's chip.
+  const lastMove = () => [...events].reverse().find((x) => x.type !== "turn" && x.type !== "end");
   function renderLastMove(L) {
     const line = $("last-move");
-    const e = [...events].reverse().find((x) => x.type !== "turn" && x.type !== "end");
+    const e = lastMove();
     // Before a game's first move its place is kept, empty: the board does not jump
     // down when the first move comes.
     line.hidden = false;
@@ -306,6 +308,7 @@
       return;
     }
     notice("");
+    caughtUp = false;
     source = new EventSource(streamUrl);
     source.addEventListener("open", () => { setConnection(tr("live"), true); Cartagena.offline(false); });
     source.addEventListener("table", (msg) => {
@@ -323,6 +326,14 @@
       events = events.concat(data.events).slice(-MAX_LOG);
       view = data.view;
       seq = data.seq;
+      // Said to a spectator who cannot see the screen (the live region, in words): each
+      // state's moves as they happen; a stream's first state (a reload, a reconnect), which
+      // carries the recent moves again, says only the newest, as the line above the board.
+      const catchUp = !caughtUp || data.reset;
+      caughtUp = true;
+      const newest = catchUp ? [lastMove()].filter(Boolean) : data.events || [];
+      const said = newest.map((e) => eventSpoken(e, view, seatName));
+      if (said.length) $("live").textContent = spokenText(said);
       fresh = !data.reset && (data.events || []).some((e) => ["advance", "retreat", "morgan", "parrot", "hook"].includes(e.type));
       chances.take(data);
       render();

@@ -100,6 +100,14 @@
     return el("span", { class: "phrase" }, ...words.map((_, i) => label(words, i, ctx)));
   }
 
+  // A pirate's place in plain text ("your pirate 1 on 5 (skull)"): the symbol by its name.
+  function positionText(words, i, ctx) {
+    const node = position(words, i, ctx);
+    return [...node.childNodes].map((n) => (n.nodeType === 3 ? n.textContent
+      : n.getAttribute && n.getAttribute("aria-label") ? `(${n.getAttribute("aria-label")})` : ""))
+      .join("").replace(/\s+/g, " ").trim();
+  }
+
   // The whole of an action as plain text ("advance · Ann's pirate 1 on 5 · skull"), for
   // a line of text (a hint's, a replay's advice); ctx as for label, with ctx.mover the
   // seat that plays it when that is not the reader's.
@@ -109,14 +117,25 @@
       if (kind === "verb") return VERBS[word] ? VERBS[word]() : word;
       if (kind === "seat" && /^[0-9]+$/.test(word)) return ctx.seatName(Number(word));
       if (kind === "card" || kind === "power") return Names.card(word);
-      if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) {
-        const node = position(words, i, ctx);
-        return [...node.childNodes].map((n) => (n.nodeType === 3 ? n.textContent
-          : n.getAttribute && n.getAttribute("aria-label") ? `(${n.getAttribute("aria-label")})` : ""))
-          .join("").replace(/\s+/g, " ").trim();
-      }
+      if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) return positionText(words, i, ctx);
       return word;
     }).join(" · ");
+  }
+
+  // One word as a screen reader says it (a choice button's name): label's words with no
+  // letter badge, chip or middle dot ("Ann (you), blue", "your pirate 1 on 5 (skull)").
+  function said(words, i, ctx) {
+    const word = words[i];
+    const kind = kindAt(words, i);
+    if (kind === "verb") return VERBS[word] ? VERBS[word]() : word;
+    if (kind === "seat" && /^[0-9]+$/.test(word)) {
+      const seat = Number(word), s = ctx.view && ctx.view.seats[seat];
+      if (!s) return tr("seat {n}", { n: seat + 1 });
+      return `${ctx.seatName(seat)}${seat === ctx.seat ? ` (${tr("you")})` : ""}, ${Names.color(s.color)}`;
+    }
+    if (kind === "pos" && /^[0-9]+$/.test(word) && ctx.view) return positionText(words, i, ctx);
+    if (kind === "card" || kind === "power") return Names.card(word);
+    return word;
   }
 
   // A move as every seat reads it, whoever played it ("hat from 4", "back from 9"): the
@@ -176,5 +195,5 @@
     return out;
   }
 
-  Cartagena.Words = { kindAt, label, phrase, text, move, card, player, instruction, powerCards, ARGS, POWER_ARGS };
+  Cartagena.Words = { kindAt, label, phrase, text, said, move, card, player, instruction, powerCards, ARGS, POWER_ARGS };
 })();
