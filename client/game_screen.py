@@ -26,7 +26,7 @@ from client.panels import (
     players_lines,
     turn_line,
 )
-from client.plain import quit_question
+from client.plain import quit_question, sentence
 from client.powers import magic_lines_text
 from client.text import (
     DIM,
@@ -94,8 +94,9 @@ def marked_lines(mark: str, text: str, width: int, style: str = "",
 
 
 def status_lines(model: ClientModel, width: int) -> list[Line]:
-    """The status line, wrapped (never cut); while reconnecting, marked so."""
-    status = str(model.status or "")
+    """The status line, wrapped (never cut); while reconnecting, marked so. A refusal or
+    another error reads as a sentence (a capital, a full stop)."""
+    status = sentence(model.status) if model.status_error else str(model.status or "")
     if model.reconnecting:
         return marked_lines(" " + _("reconnecting…") + " ", status, width)
     return wrap(status, width, ERR if model.status_error else DIM)

@@ -106,6 +106,26 @@ def plain_error(code: str, message: str = "", why: Any = None, args: Any = None)
     return template.format(message=message)
 
 
+# The marks that end a sentence already (a reason that ends with one keeps it).
+SENTENCE_ENDS = ".!?…:;"
+
+
+def sentence(text: str) -> str:
+    """A reason, a refusal or a status as a sentence: its first letter a capital and a
+    full stop at its end (``this table does not allow hints`` → ``This table does not
+    allow hints.``), in any language, from the words already translated; a text that ends
+    with a sentence's mark keeps it, and one that does not start with a letter in lower
+    case (a number, a quote, a name) keeps its start."""
+    text = str(text or "").strip()
+    if not text:
+        return text
+    if text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text[-1] not in SENTENCE_ENDS:
+        text += "."
+    return text
+
+
 def quit_question(model: Any) -> str:
     """What quitting now does, asked as a question: the host's game stops for everyone,
     a solo game is kept or ends, a guest's seat is kept (the full-screen client's quit

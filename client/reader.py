@@ -8,15 +8,14 @@ screen reader. Every event is one sentence, said once; at the player's turn it s
 and lists the moves as numbered lines in words (:mod:`client.reader_words`). The player
 types a number and Enter, or a command (``help`` lists them).
 
-Standard input is read by a thread that hands each line to the reactor
-(``callFromThread``): the same on Linux, macOS and Windows (where a console or a pipe
-cannot be watched by the selector loop), and the reactor never waits for a line.
+Standard input is read by a thread that hands each line to the reactor, and the lines
+are said by a speaker that breaks them between words at a terminal's width
+(:mod:`client.reader_io`); the lobby and a table's seats are said by
+:mod:`client.reader_lobby`.
 """
 from __future__ import annotations
 
-import contextlib
 import sys
-import threading
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
@@ -25,17 +24,15 @@ from client.follow import SENT
 from client.glyphs import color_name
 from client.link import RECONNECT_LIMIT, WATCH, HostLink
 from client.model import DEFAULT_PORT, ClientModel
-from client.plain import hint_reason
+from client.plain import hint_reason, sentence
 from client.reader_commands import ReaderCommands, is_number
+from client.reader_io import LineReader, Speaker
+from client.reader_lobby import ReaderLobby
 from client.reader_words import (
-    Choice,
     Question,
     event_words,
-    host_line,
     move_words,
     outcome_lines,
-    seats_lines,
-    table_line,
     turn_question,
 )
 from client.tokens import TokenStore
@@ -49,10 +46,12 @@ COMMANDS: dict[str, str] = {
     "watch": N_("watch"), "resume": N_("resume"), "bot": N_("bot"), "remove": N_("remove"),
     "start": N_("start"), "leave": N_("leave"), "address": N_("address"),
     "reconnect": N_("reconnect"), "tables": N_("tables"), "seats": N_("seats"),
-    "again": N_("again"),
+    "again": N_("again"), "scores": N_("scores"), "standings": N_("standings"),
 }
 # The whole line that plays a finished table's game again (as ``again`` and ``start`` do).
 PLAY_AGAIN = N_("play again")
+# (Speaker, from client.reader_io, is taken from here by the replay's reader too)
+__all__ = ["COMMANDS", "ReaderClient", "Speaker", "command_word", "is_number"]
 
 
 def command_word(text: str) -> str | None:
@@ -68,67 +67,7 @@ def command_word(text: str) -> str | None:
     return None
 
 
-def notation_free(line: str) -> str:
-    """A line as it is said: the arrows of a move read as a word."""
-    return line.replace(" → ", " " + _("to") + " ").replace("→", " " + _("to") + " ")
-
-
-class LineReader:
-    """Standard input read by a thread; each line handed to the reactor."""
-
-    def __init__(self, reactor: Any, stream: TextIO, on_line: Callable[[str], None],
-                 on_end: Callable[[], None]) -> None:
-        self.reactor = reactor
-        self.stream = stream
-        self.on_line = on_line
-        self.on_end = on_end
-        self.thread = threading.Thread(target=self._run, name="stdin lines", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def _run(self) -> None:
-        while True:
-            try:
-                line = self.stream.readline()
-            except (OSError, ValueError, UnicodeDecodeError):
-                line = ""
-            if not line:
-                with contextlib.suppress(Exception):  # the reactor may be gone
-                    self.reactor.callFromThread(self.on_end)
-                return
-            with contextlib.suppress(Exception):
-                self.reactor.callFromThread(self.on_line, line[:2000])
-
-
-class Speaker:
-    """Where the lines go: one sentence a line, flushed at once."""
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-        self.said: list[str] = []
-
-    def say(self, line: str) -> None:
-        text = notation_free(str(line)).strip()
-        if not text:
-            return
-        self.said.append(text)
-        del self.said[:-200]
-        try:
-            self.out.write(text + "\n")
-            self.out.flush()
-        except (OSError, ValueError):
-            pass
-
-    def ask(self, q: Question) -> None:
-        self.say(q.head)
-        for i, c in enumerate(q.choices, 1):
-            self.say(f"{i}. {c.text}")
-        if q.back is not None:
-            self.say(_("0. Back"))
-
-
-class ReaderClient(ReaderCommands, HostLink):
+class ReaderClient(ReaderLobby, ReaderCommands, HostLink):
     """The line-by-line client: the model and the link of the full-screen one."""
 
     def __init__(self, reactor: Any, model: ClientModel, tokens: TokenStore | None = None,
@@ -163,6 +102,11 @@ class ReaderClient(ReaderCommands, HostLink):
         self.on_the_way = False  # a join or a new table was asked: no lobby meanwhile
         self.turn_open = False  # the question is the turn's (dropped when the turn passes)
         self.lobby_heard = False  # the host's list of tables has come (said only then)
+        self.lobby_settled = False  # the tables have settled: say the newest list now
+        self.room_waited = False  # a finished table's game was awaited long enough
+        self.turn_said = False  # "Your turn." was said by the turn's own event
+        self._lobby_call: Any = None
+        self._room_call: Any = None
 
     def say(self, line: str) -> None:
         self.speaker.say(line)
@@ -223,12 +167,14 @@ class ReaderClient(ReaderCommands, HostLink):
         self.pending.clear()
         status = m.status
         quiet = (_(SENT).partition("{action}")[0], _("hint: {action}").partition("{action}")[0],
-                 # the seat is said by its colour and number below ("Seat 1, red")
-                 _("seated at table {table}, seat {seat}").partition("{")[0])
+                 # the seat is said by its colour and number below ("Seat 1, red"), a
+                 # watcher's table by "You are watching." and what is there
+                 _("seated at table {table}, seat {seat}").partition("{")[0],
+                 _("watching table {table}").partition("{")[0])
         if status != self.said_status:
             self.said_status = status
             if status and not status.startswith(quiet):
-                self.say(status)
+                self.say(sentence(status))
         if m.input is not None and m.input is not self.said_input:
             self.said_input = m.input
             self.say(m.input.prompt.strip() + " " + _("(type it and press Enter; an empty "
@@ -250,83 +196,29 @@ class ReaderClient(ReaderCommands, HostLink):
     def _say_events(self, wire: dict[str, Any], fresh: bool) -> None:
         m = self.model
         events = [e for e in wire.get("events") or [] if isinstance(e, dict)]
-        lines = event_words(m, events, list(wire.get("lines") or []))
+        lines = event_words(m, events, list(wire.get("lines") or []), mine=True)
+        if fresh and not self.events_said and (wire.get("view") or {}).get("outcome"):
+            # A game that was over before this client came (a finished table watched):
+            # its last moves are kept for ``log``, not read out in a burst.
+            self.events_said.extend(lines)
+            del self.events_said[:-500]
+            return
+        skip = 0
         if fresh and self.events_said:  # a full view repeats the events already said
             said = self.events_said
             for k in range(min(len(lines), len(said)), 0, -1):
                 if said[-k:] == lines[:k]:
-                    lines = lines[k:]
+                    skip = k
                     break
+        lines = lines[skip:]
         for line in lines:
             self.say(line)
+        if len(events) == len(lines) + skip:
+            for e in events[skip:]:
+                if e.get("type") == "turn":  # "Your turn." said by this player's own
+                    self.turn_said = m.seat is not None and e.get("seat") == m.seat
         self.events_said.extend(lines)
         del self.events_said[:-500]
-
-    def _say_hosts(self) -> None:
-        m = self.model
-        said = tuple(host_line(h) for h in m.hosts)
-        if said == self.said_hosts:
-            return
-        self.said_hosts = said
-        if not said:
-            self.say(_("Looking for hosts on the network. Type address to type one."))
-            return
-        q = Question(_("Hosts found:"))
-        for h, text in zip(m.hosts, said, strict=True):
-            q.choices.append(Choice(text, do=lambda h=h: m.send(
-                {"type": "_connect", "address": f"{h.address}:{h.port}"})))
-        self.ask(q)
-        self.say(_("Type a host's number, or address to type one."))
-
-    def _lobby_question(self) -> Question:
-        m = self.model
-        q = Question(_("Tables on this host:"))
-        for t in m.tables:
-            q.choices.append(Choice(table_line(t), do=lambda t=t: m.join(int(t["id"]))))
-        return q
-
-    def _say_lobby(self) -> None:
-        m = self.model
-        said = (tuple(table_line(t) for t in m.tables), m.saved_seat_free())
-        if (said == self.said_tables or self.on_the_way or m.auto_table is not None
-                or not self.lobby_heard):
-            return
-        self.said_tables = said
-        self.said_seats = ()
-        self.said_over = None
-        if not m.tables:
-            self.say(_("There are no tables on this host yet. Type new to make one."))
-            self.question = None
-        else:
-            self.ask(self._lobby_question())
-            self.say(_("Type a table's number to sit down, or watch and its number to "
-                       "watch.") if not m.spectate else
-                     _("Type a table's number to watch it."))
-        if m.saved_seat_free():
-            self.say(_("Your seat from an earlier run at table {table} is kept: type resume "
-                       "to take it back.").format(table=(m.saved_seat or {}).get("table")))
-
-    def _say_room(self) -> None:
-        m = self.model
-        info = m.table_info or {}
-        said = tuple(seats_lines(m))
-        if said == self.said_seats:
-            return
-        first = not self.said_seats
-        self.said_seats = said
-        self.said_tables = ()
-        if first:
-            self.say(_("At table {name}, waiting for the game to start.").format(
-                name=info.get("name") or m.table))
-        self.say(_("Seats:"))
-        for line in seats_lines(m):
-            self.say(line)
-        if first:
-            self.say(_("Type bot to add a bot (an easy one; bot normal or bot hard for a "
-                       "thinking one, bot random for one that plays at random), remove and a "
-                       "seat's number to remove one, start to start, leave to leave.")
-                     if m.may_manage() else
-                     _("The table's owner starts the game; type leave to leave."))
 
     def _say_intro(self) -> None:
         """Who this player is in the game, said once when a game's screen opens, and again
@@ -339,9 +231,14 @@ class ReaderClient(ReaderCommands, HostLink):
             self.said_over = None
             self.said_game = None
             self.said_turn = ()
+            self.turn_said = False
+            self.events_said.clear()  # ``log`` tells this game alone
             self.say(_("A new game begins."))
         if self.said_game != (m.table, m.seat):
+            if self.said_game is None or self.said_game[0] != m.table:
+                self.events_said.clear()  # another table's game: nothing said of it yet
             self.said_game = (m.table, m.seat)
+            self.room_waited = False
             self.said_seats = self.said_tables = ()
             me = m.my_seat_view()
             self.say(_("You play {color}. Type help for the commands.").format(
@@ -368,6 +265,11 @@ class ReaderClient(ReaderCommands, HostLink):
                 elif m.seat is not None:
                     self.say(_("You stay at this table for the next game, which its owner "
                                "starts; type leave to go back to the lobby, or quit."))
+                else:
+                    self.say(_("You are watching a finished game; you will hear the next one "
+                               "here if the table's owner starts it. Type log for its last "
+                               "moves, scores for the ranking, leave to go back to the "
+                               "lobby, or quit."))
             return
         self.said_over = None
         if m.my_turn_now():
@@ -377,7 +279,9 @@ class ReaderClient(ReaderCommands, HostLink):
             self.said_turn = key
             if not self.in_turn:
                 self.in_turn = True
-                self.say(_("Your turn."))
+                if not self.turn_said:  # (said already where the turn's event was)
+                    self.say(_("Your turn."))
+                self.turn_said = False
             self.ask(turn_question(m), turn=True)
         else:
             self.in_turn = False

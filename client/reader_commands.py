@@ -1,5 +1,5 @@
 """The screen-reader mode's commands: what each word typed does (``board``, ``hand``,
-``others``, ``quit``, the lobby's and the waiting room's), a mixin of
+``others``, ``scores``, ``quit``, the lobby's and the waiting room's), a mixin of
 :class:`client.reader.ReaderClient` (relies on its ``model``, ``say``, ``ask``,
 ``question``, ``answer`` and what it has said)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from cartagena_net.i18n import N_, _, pgettext
 from cartagena_net.i18n.words import BOT_LEVELS
 from client.glyphs import color_name
-from client.plain import quit_question
+from client.plain import quit_question, sentence
 from client.reader_words import (
     LOG_SAID,
     Choice,
@@ -19,20 +19,22 @@ from client.reader_words import (
     hand_lines,
     my_pirates_lines,
     others_lines,
+    standings_lines,
     turn_question,
 )
 from client.uistate import COLORS, add_bot_message
 
 HELP_GAME = N_("During a game: a number and Enter plays that move; board, hand, pirates, "
-               "others, log, chances, hint, moves (say the moves again), back, chat TEXT, "
-               "leave, quit.")
+               "others, scores (each player's pirates in the goal), log, chances, hint, moves "
+               "(say the moves again), back, chat TEXT, leave, quit.")
 HELP_LOBBY = N_("In the lobby: a table's number and Enter sits down; watch N, new (a new "
                 "table), tables, name NEW-NAME, colour, resume, chat TEXT, quit.")
 HELP_OVER = N_("The game is over: again (or play again, or start) starts the next game at "
-               "this table; board, hand, pirates, others and log still tell this one; leave, "
-               "chat TEXT, quit.")
-HELP_OVER_GUEST = N_("The game is over: the table's owner starts the next one; board, hand, "
-                     "pirates, others and log still tell this one; leave, chat TEXT, quit.")
+               "this table; scores says the ranking again; board, hand, pirates, others and "
+               "log still tell this one; leave, chat TEXT, quit.")
+HELP_OVER_GUEST = N_("The game is over: the table's owner starts the next one; scores says the "
+                     "ranking again; board, hand, pirates, others and log still tell this one; "
+                     "leave, chat TEXT, quit.")
 HELP_ROOM = N_("At a table before its game: seats, bot LEVEL (add a bot: easy, normal, hard "
                "or random; bot alone: an easy one), remove N (a bot's seat), start, leave, "
                "chat TEXT, quit.")
@@ -58,6 +60,9 @@ def is_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) < 6
 
 
+LOBBY_WAIT = 1.5  # seconds after leaving a table that the host's own list is awaited
+
+
 class ReaderCommands:
     """The commands of the screen-reader mode."""
 
@@ -68,8 +73,16 @@ class ReaderCommands:
     said_tables: tuple[Any, ...]
     said_seats: tuple[Any, ...]
     said_game: Any
+    said_over: Any
     speaker: Any
     answer: Any
+    reactor: Any
+    lobby_heard: bool
+    lobby_settled: bool
+    room_waited: bool
+
+    def _lobby_awaited(self) -> None:
+        raise NotImplementedError
 
     def say(self, line: str) -> None:
         raise NotImplementedError
@@ -130,6 +143,13 @@ class ReaderCommands:
     def cmd_others(self, rest: str) -> None:
         self._say_all(others_lines(self.model))
 
+    def cmd_scores(self, rest: str) -> None:
+        """``scores`` or ``standings``: each player's pirates in the goal, or once the game
+        is over its final ranking."""
+        self._say_all(standings_lines(self.model))
+
+    cmd_standings = cmd_scores
+
     def cmd_log(self, rest: str) -> None:
         last = self.events_said[-LOG_SAID:]
         if not last:
@@ -161,8 +181,9 @@ class ReaderCommands:
 
     def cmd_help(self, rest: str) -> None:
         m = self.model
-        if m.screen == "game" and m.game_over and m.seat is not None:
-            self.say(_(HELP_OVER) if m.may_manage() else _(HELP_OVER_GUEST))
+        if m.screen == "game" and m.game_over:
+            self.say(_(HELP_OVER) if m.seat is not None and m.may_manage() else
+                     _(HELP_OVER_GUEST))
         elif m.screen == "game":
             self.say(_(HELP_GAME))
         elif m.screen == "lobby" and m.table is not None:
@@ -216,6 +237,7 @@ class ReaderCommands:
 
     def cmd_tables(self, rest: str) -> None:
         self.said_tables = ()
+        self.lobby_settled = True  # asked for: said now
         self._say_lobby()
 
     def cmd_seats(self, rest: str) -> None:
@@ -305,7 +327,8 @@ class ReaderCommands:
             return
         seat = seats[int(rest) - 1]
         if seat.get("name") and not seat.get("bot"):
-            self.say(_("a player sits there: only bots and empty seats can be removed"))
+            self.say(sentence(_("a player sits there: only bots and empty seats can be "
+                                "removed")))
             return
         m.send({"type": "remove_bot", "table": m.table, "seat": seat.get("seat")})
 
@@ -332,7 +355,16 @@ class ReaderCommands:
         m.leave()
         self.question = None
         self.said_tables = self.said_seats = ()
-        self.said_game = None
+        self.said_game = self.said_over = None
+        self.events_said.clear()  # the next table's log starts empty
+        self.room_waited = False
+        # The tables are said once, as the host lists them after the leave (the list
+        # known now still shows this player's seat), or as known if no list comes.
+        self.lobby_heard = False
+        if self.reactor is not None:
+            self.reactor.callLater(LOBBY_WAIT, self._lobby_awaited)
+        else:
+            self.lobby_heard = True
 
     def cmd_address(self, rest: str) -> None:
         if rest:

@@ -15,10 +15,10 @@ from typing import Any
 
 from cartagena_net.engine.sentences import event_sentence
 from cartagena_net.i18n import _, language, ngettext, percent, translation
-from cartagena_net.i18n.words import bot_words
 from client.glyphs import card_count, color_name, symbol_name
 from client.landing import advance_to, morgan_to, place_name, retreat_to
 from client.powers import describe
+from client.reader_events import reader_sentence
 
 AHEAD = 6  # squares said ahead of each of my pirates by ``board``
 LOG_SAID = 10  # lines said by ``log``
@@ -53,9 +53,12 @@ def card_words(card: str) -> str:
 
 
 def cards_words(cards: list[str]) -> str:
-    """Cards with their counts: ``hat 2, key 1`` (in the order first held)."""
+    """Cards with their counts: ``hat ×2, key`` (in the order first held): a count is
+    never said bare beside a card's name, where it would sound like a pirate's or a
+    space's number ("hat 2")."""
     counts = Counter(cards)
-    return ", ".join(_("{card} {n}").format(card=card_words(c), n=n) for c, n in counts.items())
+    return ", ".join(card_words(c) if n == 1 else _("{card} ×{n}").format(card=card_words(c), n=n)
+                     for c, n in counts.items())
 
 
 class Spoken:
@@ -97,8 +100,10 @@ def place_words(view: Mapping[str, Any], pos: int | None) -> str:
     return place_name(dict(view), pos)
 
 
-def event_words(m: Any, events: list[Any], lines: list[Any]) -> list[str]:
-    """One sentence per event, with the players' names and no arrows."""
+def event_words(m: Any, events: list[Any], lines: list[Any], mine: bool = False) -> list[str]:
+    """One sentence per event, with the players' names and no arrows; ``mine``: the
+    reader's own events in the second person ("You play hat: from start to 4", "Your
+    turn."), as a game says them to its player (a replay names every seat)."""
     view = m.view or {}
     tr = Spoken(translation(language()))
     sloop = (view.get("sloop") or {}).get("pos") if isinstance(view.get("sloop"), dict) else None
@@ -117,7 +122,10 @@ def event_words(m: Any, events: list[Any], lines: list[Any]) -> list[str]:
     out = []
     for e, line in zip(events, lines if len(lines) == len(events) else [""] * len(events),
                        strict=True):
-        said = event_sentence(e, who, place, card_words, tr) if isinstance(e, dict) else None
+        said = reader_sentence(e, m.seat if mine else None, who, place, card_words) \
+            if isinstance(e, dict) else None
+        if said is None and isinstance(e, dict):
+            said = event_sentence(e, who, place, card_words, tr)
         if said is None:
             said = str(line).replace(" → ", " " + _("to") + " ")
         out.append(said)
@@ -355,6 +363,25 @@ def others_lines(m: Any) -> list[str]:
     return out or [_("Nobody else is at the table.")]
 
 
+def whose_pirates(m: Any, view: Mapping[str, Any], pos: int) -> str:
+    """Whose pirates stand at ``pos``: ``your pirate``, ``2 of Anne's pirates`` (empty:
+    nobody's), in the seats' order."""
+    out = []
+    for s in view.get("seats") or []:
+        n = sum(1 for p in s.get("pirates") or [] if int(p) == pos)
+        if not n:
+            continue
+        mine = s.get("seat") == m.seat and m.seat is not None
+        name = "" if mine else m.seat_name(s["seat"])
+        if n == 1:  # (the web page's words for one pirate)
+            out.append(_("your pirate") if mine else _("{name}'s pirate").format(name=name))
+        else:
+            out.append(ngettext("{n} of your pirates", "{n} of your pirates", n).format(n=n)
+                       if mine else ngettext("{n} of {name}'s pirates",
+                                             "{n} of {name}'s pirates", n).format(n=n, name=name))
+    return ", ".join(out)
+
+
 def board_lines(m: Any) -> list[str]:
     """Where every pirate stands, along the track from the goal back to the start, then
     the squares just ahead of each of my pirates."""
@@ -375,7 +402,6 @@ def board_lines(m: Any) -> list[str]:
                                                    who=", ".join(at[pos])))
     board = view.get("board") or []
     boat = int(view.get("boat", len(board) + 1))
-    occupancy = Counter(int(p) for s in view["seats"] for p in s["pirates"])
     paths = view.get("paths") or [{"first": 1, "last": boat - 1}]
     for pos in sorted(set(m.my_positions())):
         if pos >= boat:
@@ -389,10 +415,9 @@ def board_lines(m: Any) -> list[str]:
             if not 1 <= q <= len(board):
                 continue
             sym = symbol_name(str(board[q - 1])) if board[q - 1] else _("empty")
-            taken = occupancy.get(q, 0)
+            owners = whose_pirates(m, view, q)
             squares.append(_("{n} {card}").format(n=q, card=sym) + (
-                " " + ngettext("({k} pirate)", "({k} pirates)", taken).format(k=taken)
-                if taken else ""))
+                f" ({owners})" if owners else ""))
         if squares:
             out.append(_("Ahead of your pirate {n} at {place}: {squares}.").format(
                 n=pirate_number(m, pos), place=place_words(view, pos),
@@ -426,34 +451,26 @@ def outcome_lines(m: Any) -> list[str]:
     return out
 
 
-def host_line(h: Any) -> str:
-    return _("{name} at {address}").format(name=getattr(h, "name", "") or _("a host"),
-                                           address=f"{h.address}:{h.port}")
-
-
-def table_line(t: Mapping[str, Any]) -> str:
-    seats = t.get("seats") or []
-    taken = sum(1 for s in seats if s.get("name"))
-    status = {"waiting": _("waiting for players"), "playing": _("playing"),
-              "finished": _("finished")}.get(str(t.get("status")), str(t.get("status")))
-    return _("{name}: {status}, {taken} of {seats} seats taken").format(
-        name=t.get("name") or _("table {n}").format(n=t.get("id")), status=status,
-        taken=taken, seats=len(seats)) + (" " + _("(password)") if t.get("password") else "")
-
-
-def seats_lines(m: Any) -> list[str]:
-    info = m.table_info or {}
+def standings_lines(m: Any) -> list[str]:
+    """``scores`` (``standings``): during a game, how many of each player's pirates are in
+    the goal, in the seats' order; once it is over, the final ranking again."""
+    view = m.view
+    if view is None:
+        return [_("No game yet.")]
+    if m.game_over:
+        return outcome_lines(m)
+    board = view.get("board") or []
+    boat = int(view.get("boat", len(board) + 1))
+    goal = place_words(view, boat)
     out = []
-    for s in info.get("seats") or []:
-        name = s.get("name")
-        color = color_name(str(s.get("color") or "")) if s.get("color") else ""
-        if not name and s.get("seat") == m.seat and m.seat is not None:
-            name = m.name  # the lobby has not heard of this player's seat yet
-        who = (_("empty") if not name else _("{name} ({kind})").format(
-            name=name, kind=bot_words(s["bot"], s.get("level"))) if s.get("bot") else name)
-        mine = " " + _("(you)") if s.get("seat") == m.seat else ""
-        out.append(_("Seat {n}, {color}: {who}").format(n=int(s.get("seat", 0)) + 1,
-                                                        color=color or _("any colour"),
-                                                        who=who) + mine)
+    for s in view.get("seats") or []:
+        pirates = [int(p) for p in s.get("pirates") or []]
+        home = sum(1 for p in pirates if p >= boat)
+        who = _("you") if s.get("seat") == m.seat and m.seat is not None else name_of(
+            m, s["seat"])
+        out.append(ngettext("{color} ({who}): {n} of {total} pirate in the {goal}.",
+                            "{color} ({who}): {n} of {total} pirates in the {goal}.",
+                            len(pirates)).format(
+            color=color_name(str(s.get("color") or "")), who=who, n=home, total=len(pirates),
+            goal=goal))
     return out
-

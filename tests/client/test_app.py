@@ -109,7 +109,9 @@ def test_errors_from_the_host_show_in_the_status_line(tmp_path) -> None:
         c.app._send({"type": "action", "table": table, "seq": 999, "action": "end"})
         await until(lambda: c.model.status_error, "an error")
         last = c.screen().splitlines()[-1]
-        assert last.startswith("the game moved on") and "stale" not in last  # no raw codes
+        # no raw codes; the reason said as a sentence (a capital, a full stop)
+        assert last.startswith("The game moved on") and "stale" not in last
+        assert last.endswith("retry.")
         assert c.model.view is not None  # nothing lost
         await c.finish()
         await stop(host)

@@ -179,16 +179,16 @@ def test_host_errors_go_to_the_status_line() -> None:
     m = seated(v, legal_for(v))
     m.on_message({"type": "error", "code": "stale", "message": "stale action", "fatal": False})
     lines = render_screen(m, 80, 24)
-    assert to_text(lines).splitlines()[-1] == ("the game moved on before your move arrived: "
-                                               "look again and retry")
+    assert to_text(lines).splitlines()[-1] == ("The game moved on before your move arrived: "
+                                               "look again and retry.")
 
 
 @pytest.mark.parametrize("code,message,want", [
     ("not-owner", "only the table's owner (the first to sit) may do that",
-     "only the table's owner can do that"),
+     "Only the table's owner can do that."),
     ("seats-empty", "1 seat(s) empty (blue): wait for players or add bots",
-     "cannot start yet: 1 seat(s) empty (blue): wait for players or add bots"),
-    ("some-new-code", "a sentence from the host", "a sentence from the host"),
+     "Cannot start yet: 1 seat(s) empty (blue): wait for players or add bots."),
+    ("some-new-code", "a sentence from the host", "A sentence from the host."),
 ])
 def test_error_codes_never_reach_the_player(code: str, message: str, want: str) -> None:
     """Defect 6: raw codes such as "seats-empty: ..." and "not-owner: ..." are not shown."""

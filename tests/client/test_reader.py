@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from cartagena_net.i18n import translation
+from client.plain import sentence
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTATION = re.compile(r"\b(advance|retreat|give|take|keep|stack|discard|power|morgan)\s+\d"
@@ -168,7 +169,9 @@ def test_a_whole_game_over_pipes_in_words(tmp_path, lang, rules):
     assert any(x.startswith(t("Your hand, {cards}: {list}.").split("{")[0]) for x in game.said)
     assert t("Along the track, from the goal back to the start:") in game.said
     assert any(x.startswith(t("Your pirates: {list}.").split("{")[0]) for x in game.said)
-    assert t("this table does not allow hints (its owner chooses when creating it)") in text
+    # a refusal said as a sentence: a capital and a full stop, in either language
+    assert sentence(t("this table does not allow hints (its owner chooses when creating it)")
+                    ) in game.said
     assert t("No chances of winning are shown at this table now.") in text
     # the events in sentences: the bot's moves named by its player's name
     assert t("Goodbye.") in game.said
@@ -301,7 +304,9 @@ def test_join_and_spectate_over_pipes_lobby_seats_bots_and_a_whole_game(tmp_path
         player.type("start")
         player.play()
         text = player.check()
-        assert "Tess plays" in text or "Tess retreats" in text
+        # the player's own moves said to them, as "You play ..."; the watcher's "Tess plays"
+        assert "You play" in text or "You retreat" in text
+        assert "Tess plays" not in text and "Tess's turn" not in text
         wait_for(watcher, player.t("The game is over."), 60)
         watcher.type("quit")
         watcher.proc.wait(timeout=30)
@@ -366,26 +371,27 @@ def test_the_password_question_then_a_host_killed_and_resumed_mid_game(tmp_path)
         for _ in range(3):  # a few moves, then the host dies
             player.type("1")
             wait_for(player, "1. ")
-        last = [x for x in player.said if x.startswith("Tess plays")][-1]
+        last = [x for x in player.said if x.startswith("You play") and ": from " in x][-1]
         host.kill()
         host.wait(timeout=30)
         host = subprocess.Popen(host_command(port, *journal, "--resume"), cwd=str(tmp_path),
                                 env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
-        wait_for(player, "reconnected: back in your seat", 90)
+        wait_for(player, "Reconnected: back in your seat.", 90)
         before = len(player.said)
         player.type("moves")
         player.play(commands=False)  # (the log command would say moves again)
         text = player.check()
         after = player.said[before:]
-        events = [x for x in after if x.startswith(("Tess plays", "Anne Bonny plays"))]
+        events = [x for x in after if x.startswith(("You play", "Anne Bonny plays"))
+                  and ": from " in x]
         assert events, "no move said after the reconnect"
         assert player.said[:before].count(last) == 1, last
         # The fresh view after the reconnect repeats the events already said: none is said
         # again (a later move of the same game may read the same, so only the first one
         # said after the reconnect is compared with the last one said before it).
         said_before = [x for x in player.said[:before]
-                       if x.startswith(("Tess plays", "Anne Bonny plays"))]
+                       if x.startswith(("You play", "Anne Bonny plays")) and ": from " in x]
         assert events[0] != said_before[-1], (events[0], said_before[-3:])
         assert "Tess" in text
     finally:

@@ -104,7 +104,7 @@ def test_a_fresh_view_after_a_reconnect_repeats_no_event_already_said(tmp_path):
     client._say_events(again, fresh=True)
     now = out.getvalue().splitlines()
     assert now[:10] == said and len(now) == len(events)
-    assert now[10:] == event_words(m, events[10:], [e["text"] for e in events[10:]])
+    assert now[10:] == event_words(m, events[10:], [e["text"] for e in events[10:]], mine=True)
 
 
 def test_commands_are_typed_in_the_readers_language_or_in_english():

@@ -145,7 +145,7 @@ def test_the_screens_before_a_game_speak_swedish(swedish):
     assert "rules" not in form.split("Nytt bord")[1]
     m.form = CreateForm(presets=["jamaica"], options="segments", name="bordet")
     m.on_key("enter")
-    check(m, "alternativet 'segments' är inte NAMN=VÄRDE")
+    check(m, "Alternativet 'segments' är inte NAMN=VÄRDE.")  # a refusal: a sentence
     m.form = None
     m.input = InputLine("name", "ditt namn: ")
     check(m, "ditt namn: ")
