@@ -85,80 +85,80 @@ async def a_game_played(host: Any, tmp_path: Any) -> tuple[Reader, int]:
     return r, end
 
 
-def test_after_again_the_log_tells_the_new_game_alone(tmp_path) -> None:
+def after_a_game(tmp_path: Any, check: Any) -> None:
+    """``check(reader, end)`` on a host where the reader has played a game to its end."""
     async def main() -> None:
         host = make_host()
         r, end = await a_game_played(host, tmp_path)
         try:
-            r.type("again")
-            begins = await r.said("A new game begins.", end)
-            await until(lambda: r.model.history and not r.model.game_over,
-                        f"game 2's moves: {r.lines()[begins:]}")
-            await asyncio.sleep(0.2)
-            told = r.type("log")
-            assert told, "log said nothing"
-            assert not any(x.endswith(("wins!", "win!")) for x in told), told
-            now = r.lines()[begins:]
-            for line in told:
-                assert line in now, (line, told)
+            await check(r, end)
         finally:
             await r.finish()
             await stop(host)
 
     run(main(), timeout=300)
+
+
+async def left(r: Reader, end: int, settle: float) -> int:
+    """The reader leaves the finished table and hears the tables; ``settle`` seconds
+    later, the index of the next line."""
+    r.type("leave")
+    await r.said(TABLES, end)
+    await asyncio.sleep(settle)
+    return len(r.lines())
+
+
+def test_after_again_the_log_tells_the_new_game_alone(tmp_path) -> None:
+    async def check(r: Reader, end: int) -> None:
+        r.type("again")
+        begins = await r.said("A new game begins.", end)
+        await until(lambda: r.model.history and not r.model.game_over,
+                    f"game 2's moves: {r.lines()[begins:]}")
+        await asyncio.sleep(0.2)
+        told = r.type("log")
+        assert told, "log said nothing"
+        assert not any(x.endswith(("wins!", "win!")) for x in told), told
+        now = r.lines()[begins:]
+        for line in told:
+            assert line in now, (line, told)
+
+    after_a_game(tmp_path, check)
 
 
 def test_leaving_a_finished_table_says_the_tables_once(tmp_path) -> None:
-    async def main() -> None:
-        host = make_host()
-        r, end = await a_game_played(host, tmp_path)
-        try:
-            r.type("leave")
-            await r.said(TABLES, end)
-            await asyncio.sleep(2.5)  # any second list would have come by now
-            after_leave = r.lines()[end:]
-            assert sum(1 for x in after_leave if x == TABLES) == 1, after_leave
-            # the host's list after the leave: this player's seat is free again
-            assert "1. t: finished, 2 of 3 seats taken" in after_leave, after_leave
-        finally:
-            await r.finish()
-            await stop(host)
+    async def check(r: Reader, end: int) -> None:
+        await left(r, end, 2.5)  # any second list would have come by now
+        after_leave = r.lines()[end:]
+        assert sum(1 for x in after_leave if x == TABLES) == 1, after_leave
+        # the host's list after the leave: this player's seat is free again
+        assert "1. t: finished, 2 of 3 seats taken" in after_leave, after_leave
 
-    run(main(), timeout=300)
+    after_a_game(tmp_path, check)
 
 
 def test_watching_a_finished_table_says_it_is_over_and_reads_no_burst(tmp_path) -> None:
-    async def main() -> None:
-        host = make_host()
-        r, end = await a_game_played(host, tmp_path)
-        try:
-            r.type("leave")
-            await r.said(TABLES, end)
-            await asyncio.sleep(2.0)
-            left = len(r.lines())
-            r.type("watch 1")
-            await r.said("The game is over.", left)
-            await asyncio.sleep(2.0)  # (the waiting room would have been said by now)
-            heard = r.lines()[left:]
-            assert not any("waiting for the game to start" in x for x in heard), heard
-            assert not any(x.startswith("The table's owner starts the game") for x in heard)
-            assert not any(x.lower().startswith("watching table") for x in heard), heard
-            assert any(x.endswith(" won.") for x in heard), heard  # (Tess, watching: named)
-            assert any(x.startswith("Ranking: 1. ") for x in heard), heard
-            assert any(x.startswith("You are watching a finished game") and "log" in x
-                       for x in heard), heard
-            moves = [x for x in heard if " plays " in x or x.endswith(("'s turn", "wins!"))]
-            assert moves == [], heard  # no burst of the old game's lines
-            told = r.type("log")  # they are there for the asking
-            assert any(x.endswith("wins!") for x in told), told
-            assert len(told) > 3
-            assert r.type("scores")[-1].startswith("Ranking: 1. ")
-            assert "scores" in " ".join(r.type("help"))  # the end's help, for a watcher
-        finally:
-            await r.finish()
-            await stop(host)
+    async def check(r: Reader, end: int) -> None:
+        since = await left(r, end, 2.0)
+        r.type("watch 1")
+        await r.said("The game is over.", since)
+        await asyncio.sleep(2.0)  # (the waiting room would have been said by now)
+        heard = r.lines()[since:]
+        assert not any("waiting for the game to start" in x for x in heard), heard
+        assert not any(x.startswith("The table's owner starts the game") for x in heard)
+        assert not any(x.lower().startswith("watching table") for x in heard), heard
+        assert any(x.endswith(" won.") for x in heard), heard  # (Tess, watching: named)
+        assert any(x.startswith("Ranking: 1. ") for x in heard), heard
+        assert any(x.startswith("You are watching a finished game") and "log" in x
+                   for x in heard), heard
+        moves = [x for x in heard if " plays " in x or x.endswith(("'s turn", "wins!"))]
+        assert moves == [], heard  # no burst of the old game's lines
+        told = r.type("log")  # they are there for the asking
+        assert any(x.endswith("wins!") for x in told), told
+        assert len(told) > 3
+        assert r.type("scores")[-1].startswith("Ranking: 1. ")
+        assert "scores" in " ".join(r.type("help"))  # the end's help, for a watcher
 
-    run(main(), timeout=300)
+    after_a_game(tmp_path, check)
 
 
 def test_scores_says_each_players_pirates_in_the_goal_during_the_game(tmp_path) -> None:

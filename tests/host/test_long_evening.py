@@ -263,12 +263,15 @@ def test_a_table_that_goes_is_freed_at_once_not_when_the_collector_gets_to_it(tm
     assert grown == {}, f"objects left behind by tables gone: {grown}"
 
 
-MAPPED = """import ctypes, json, sys
+# glibc's own count of its heap and mapped blocks (mallinfo2)
+MALLINFO = """import ctypes, json, socket, sys
 class Info(ctypes.Structure):
     _fields_ = [(f, ctypes.c_size_t) for f in
                 "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
 libc = ctypes.CDLL("libc.so.6")
 libc.mallinfo2.restype = Info
+"""
+MAPPED = MALLINFO + """
 if sys.argv[1] == "tuned":
     from cartagena_net.host.sweeper import tune_allocator
     assert tune_allocator()
@@ -298,12 +301,7 @@ def test_a_hosts_large_buffers_are_mapped_on_their_own_and_given_back():
     assert mapped("tuned") == 1
 
 
-READS = """import ctypes, json, socket
-class Info(ctypes.Structure):
-    _fields_ = [(f, ctypes.c_size_t) for f in
-                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
-libc = ctypes.CDLL("libc.so.6")
-libc.mallinfo2.restype = Info
+READS = MALLINFO + """
 from cartagena_net.host.sweeper import tune_allocator
 assert tune_allocator()
 a, b = socket.socketpair()
