@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from cartagena_net.i18n import N_, _
+from cartagena_net.i18n import N_, _, ngettext
 from client.follow import SENT
 from client.glyphs import color_name
 from client.link import RECONNECT_LIMIT, WATCH, HostLink
@@ -48,6 +48,10 @@ COMMANDS: dict[str, str] = {
     "reconnect": N_("reconnect"), "tables": N_("tables"), "seats": N_("seats"),
     "again": N_("again"), "scores": N_("scores"), "standings": N_("standings"),
 }
+# The events said when a game under way is first seen (the earlier ones: ``log``).
+NEWEST_SAID = 3
+# What a game's first state may tell before anyone has moved (all said, however many).
+DEAL_EVENTS = frozenset(("row", "captain", "turn", "reshuffle"))
 # The whole line that plays a finished table's game again (as ``again`` and ``start`` do).
 PLAY_AGAIN = N_("play again")
 # (Speaker, from client.reader_io, is taken from here by the replay's reader too)
@@ -210,6 +214,15 @@ class ReaderClient(ReaderLobby, ReaderCommands, HostLink):
                 if said[-k:] == lines[:k]:
                     skip = k
                     break
+        elif fresh and len(lines) > NEWEST_SAID and len(lines) == len(events) and any(
+                e.get("type") not in DEAL_EVENTS for e in events):
+            # A game under way when this client came (watched, or a seat taken back after
+            # a restart): the newest events are said, the earlier kept for ``log``.
+            skip = len(lines) - NEWEST_SAID
+            self.events_said.extend(lines[:skip])
+            self.say(ngettext("{n} earlier event is kept: type log to hear it.",
+                              "{n} earlier events are kept: type log to hear them.",
+                              skip).format(n=skip))
         lines = lines[skip:]
         for line in lines:
             self.say(line)

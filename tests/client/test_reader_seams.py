@@ -184,3 +184,32 @@ def test_scores_says_each_players_pirates_in_the_goal_during_the_game(tmp_path) 
             await stop(host)
 
     run(main(), timeout=120)
+
+
+def test_watching_a_game_under_way_says_its_newest_events_and_keeps_the_rest(tmp_path) -> None:
+    """A watcher who comes in the middle of a game hears its newest events and that the
+    earlier ones are kept, not a burst of twenty lines; ``log`` tells them."""
+    async def main() -> None:
+        host = make_host(bot_delay=0.3)
+        tid = host.create_table("t", "ravensburger", SMALL, bots=3, bot_kind="random")
+        table = host.lobby.tables[tid]
+        table.start(None)
+        await until(lambda: table.match.state.event_count >= 12, "a game under way", 60)
+        r = Reader(host.port, tmp_path, table=tid, spectate=True, name="Wes")
+        try:
+            first = await r.said("You are watching.")
+            kept = await r.said("", first + 1)
+            line = r.lines()[kept]
+            assert line.endswith("earlier events are kept: type log to hear them."), r.lines()
+            n = int(line.split()[0])
+            assert n >= 8
+            newest = r.lines()[kept + 1: kept + 4]
+            aloud = set(r.lines()[first:])
+            told = r.type("log")
+            assert [x for x in newest if x in told] == newest, (newest, told)
+            assert any(x not in aloud for x in told), (told, aloud)  # the kept ones
+        finally:
+            await r.finish()
+            await stop(host)
+
+    run(main(), timeout=120)
