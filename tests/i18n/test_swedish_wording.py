@@ -26,7 +26,13 @@ def _said(e):
 
 def test_morgans_push_and_the_hook_read_as_swedish(swedish):
     assert _said({"type": "morgan", "seat": 1, "owner": 0, "from": 4, "to": 11,
-                  "drawn": 2}) == "gul knuffar fram en röd pirat 4 → 11 och plockar upp 2 kort"
+                  "drawn": 2}) == ("gul knuffar fram en pirat som tillhör röd 4 → 11 och "
+                                   "plockar upp 2 kort")
+    # (a player's name where a colour stood reads as Swedish too: "en Anna pirat" did not)
+    assert event_sentence({"type": "morgan", "seat": 1, "owner": 0, "from": 4, "to": 11,
+                           "drawn": 2}, ["Anna", "Kalle"].__getitem__, str, symbol_name,
+                          translation("sv")).startswith("Kalle knuffar fram en pirat som "
+                                                        "tillhör Anna 4 → 11")
     assert _said({"type": "hook", "seat": 0, "from": 3, "to": 9, "cards": ["hook", "rum"]}) == (
         "röd flyttar två pirater med krok och rom: 3 → 9")
 
