@@ -296,3 +296,41 @@ def test_the_tv_pages_links_and_language_switch_are_a_thumbs_size(browser, host_
         small = [f for f in found if f[2] < 44]
         assert not small, (size, small)
     no_errors(browser)
+
+
+IN_MOVE = """(() => { const a = document.activeElement;
+  return !!a && (a.id === 'doing' || a.matches('#choices .choice') || a.id === 'confirm'); })()"""
+
+
+def test_play_the_keyboard_comes_to_the_game_when_it_starts_and_to_take_back_a_moved_seat(
+        browser, host_process):
+    """Start (a button that then hides) leaves the keyboard on the game: the question or
+    the first move, never the page itself; a second tab of the same browser takes the
+    seat, and the first one's keyboard is on "Take it back here", described by why; taken
+    back, the keyboard is on the game again."""
+    host = host_process("--players", "2", "--bots", "1", "-o", "segments=2", "-o", "pirates=2",
+                        "--bot-delay", "0.3", "--no-records")
+    guest_page(browser, host.url, size=(390, 844, True))
+    click_css(browser, "#table-list button.sit[data-table='1']")
+    wait_for_page(browser, "!document.getElementById('start').hidden", "the Start button")
+    browser.find_element(By.ID, "start").send_keys(Keys.ENTER)  # by the keyboard
+    wait_for_page(browser, "document.body.dataset.screen === 'game'", "the game")
+    wait_for(browser, IN_MOVE, "the keyboard on the game", 10)
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(host.url + "play")
+    wait_for_page(browser, "document.body.dataset.screen === 'game'", "the game, in tab 2")
+    wait_for(browser, IN_MOVE, "tab 2's keyboard on the game", 10)
+    browser.close()
+    browser.switch_to.window(first)
+    wait_for(browser, "document.body.dataset.screen === 'moved' && "
+                      "document.activeElement.id === 'take-back'", "the moved tab's keyboard", 10)
+    name = browser.find_element(By.ID, "take-back")
+    assert name.accessible_name == "Take it back here"
+    assert "another tab" in browser.execute_script(
+        "return [...document.getElementById('take-back').getAttribute('aria-describedby')"
+        ".split(' ')].map((i) => document.getElementById(i).textContent).join(' ')")
+    name.send_keys(Keys.ENTER)
+    wait_for_page(browser, "document.body.dataset.screen === 'game'", "the seat taken back")
+    wait_for(browser, IN_MOVE, "the keyboard on the game again", 10)
+    no_errors(browser)

@@ -25,6 +25,7 @@
   let game = null;           // the game events, marks and chances are of (its first seq)
   let prefix = [];           // the words of an action picked so far
   let stepped = false;       // a word was picked, taken back or confirmed: focus goes on to what comes next
+  let arrived = false;       // a turn of ours began, or the game's screen was shown: a keyboard left nowhere comes to it
   let asking = null;         // what the secret form asks: "host" or a table id
   let hostPassword = null;
   let myTurnBefore = false;
@@ -41,6 +42,7 @@
   function notice(text, why) { $("notice").textContent = text || ""; $("notice").hidden = !text; noticeWhy = text ? why || null : null; }
   function setConnection(text, live) { $("conn").textContent = text; $("conn").dataset.live = live ? "yes" : "no"; }
   function screen(name) {
+    if (name === "game" && document.body.dataset.screen !== "game") arrived = true;
     document.body.dataset.screen = name;
     $("name-form").hidden = name !== "name";
     $("lobby").hidden = name !== "lobby";
@@ -161,6 +163,7 @@
         // Another game (Play again, another table): nothing of the last one is drawn
         // with this one's seats: no event, no move mark, no chance, no hint.
         game = msg.game;
+        arrived = true;
         events = events.filter((e) => e.type === "chat"); prefix = [];
         Learn.newGame();
       }
@@ -172,7 +175,7 @@
       const still = legal.some((a) => { const w = a.split(" "); return prefix.every((p, i) => w[i] === p); });
       if (!still) prefix = [];
       myTurnBefore = legal.length > 0;
-      if (myTurnBefore && !wasTurn) turnNotice();
+      if (myTurnBefore && !wasTurn) { turnNotice(); arrived = true; }
       // The live region: a screen reader speaks each move as it happens, and the turn,
       // in words (no arrow: "from start to 3"). The first state of a stream (a reload, a
       // reconnect) carries the recent moves again: only the last of them is spoken, not
@@ -216,6 +219,7 @@
     document.title = tr("Cartagena · play");
     notice("");
     screen("moved");
+    $("take-back").focus();   // said with why (the panel's words describe the button)
   }
 
   function turnNotice() {
@@ -447,10 +451,15 @@
   // to it), else the question itself; never to the top of the page. A drawing that only
   // replaced the buttons under it (another seat's move, the lobby) keeps it on the same
   // word, or failing that, on what the move asks next.
+  // So does a keyboard left nowhere (on the page itself, or on a button now hidden: Start,
+  // Play again, a reload) when a turn of ours begins or the game's screen opens.
   function placeFocus(was) {
     const a = document.activeElement;
-    const lost = was && (!a || a === document.body || !a.isConnected || a.closest("[hidden]"));
-    if (!stepped && !lost) return;
+    const nowhere = !a || a === document.body || !a.isConnected || !!a.closest("[hidden]");
+    const lost = was && nowhere;
+    const come = arrived && nowhere;
+    if (document.body.dataset.screen === "game") arrived = false;
+    if (!stepped && !lost && !come) return;
     const step = stepped;
     stepped = false;
     if (!$("leave-ask").hidden || document.body.dataset.screen !== "game") return;
