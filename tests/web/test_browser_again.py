@@ -48,12 +48,19 @@ def test_play_again_on_the_phone_draws_nothing_of_the_game_before(browser, host_
     assert "win" in ended["types"]  # the first game's end is in its log
     assert re.search(r"wins?!", ended["turn"])
     # Play again: the seats move round (the bot starts), then it is our turn.
+    browser.execute_script("""window.heard = [];
+      new MutationObserver(() => window.heard.push(document.getElementById('live').textContent))
+        .observe(document.getElementById('live'), {childList: true, characterData: true, subtree: true});""")
     click_css(browser, "#again:not([hidden])", "Play again")
     wait_for_page(browser, "document.body.dataset.screen === 'game' && "
                            "document.getElementById('end-box').hidden && "
                            "document.querySelectorAll('#choices .choice').length",
                   "our first turn of the new game")
     now = browser.execute_script(SHOWN)
+    # A screen reader is told of the new game first, and never of the last one's end.
+    heard = browser.execute_script("return window.heard")
+    assert heard and heard[0].startswith("A new game begins."), heard
+    assert not any("wins" in h for h in heard), heard
     first = ended["seq"] + 1  # the new game's first state (seq goes on from the last)
     assert "win" not in now["types"], now["texts"]  # no event of the game before
     assert not any("wins" in text for text in now["texts"]), now["texts"]

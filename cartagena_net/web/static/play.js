@@ -159,6 +159,7 @@
       render();
     },
     state(msg) {
+      const anew = game !== null && msg.game !== game;   // said: the last one's end is not read again
       if (msg.game !== game) {
         // Another game (Play again, another table): nothing of the last one is drawn
         // with this one's seats: no event, no move mark, no chance, no hint.
@@ -184,6 +185,7 @@
       caughtUp = true;
       const said = fresh.map((e) => eventSpoken(e, view, seatName)).filter(Boolean);
       if (myTurnBefore && !wasTurn) said.push(tr("Your turn"));
+      if (anew) said.unshift(tr("A new game begins."));
       if (said.length) $("live").textContent = spokenText(said);
       if (!myTurnBefore) document.title = tr("Cartagena · play");
       else if (wasTurn) document.title = tr("▶ Your turn · Cartagena");   // a stream back at our turn

@@ -318,6 +318,7 @@
     source.addEventListener("state", (msg) => {
       const data = JSON.parse(msg.data);
       if (data.reset) events = [];
+      const anew = game !== null && data.game !== game;   // said: the last one's end is not read again
       if (data.game !== game) {   // another game: nothing of the last one is drawn
         game = data.game;
         events = [];
@@ -333,6 +334,7 @@
       caughtUp = true;
       const newest = catchUp ? [lastMove()].filter(Boolean) : data.events || [];
       const said = newest.map((e) => eventSpoken(e, view, seatName));
+      if (anew) said.unshift(tr("A new game begins."));
       if (said.length) $("live").textContent = spokenText(said);
       fresh = !data.reset && (data.events || []).some((e) => ["advance", "retreat", "morgan", "parrot", "hook"].includes(e.type));
       chances.take(data);
