@@ -4,8 +4,10 @@ events, its move marks, its chances and their curve) is drawn with the new game'
 player)."""
 from __future__ import annotations
 
+import json
 import random
 import re
+import urllib.request
 
 from selenium.webdriver.common.by import By
 
@@ -34,6 +36,12 @@ return {types: log.map((li) => li.dataset.type), texts: log.map((li) => li.textC
 """
 
 
+# Every text the page's live region takes from now on (window.heard).
+HEAR = """window.heard = [];
+new MutationObserver(() => window.heard.push(document.getElementById('live').textContent))
+  .observe(document.getElementById('live'), {childList: true, characterData: true, subtree: true});"""
+
+
 def test_play_again_on_the_phone_draws_nothing_of_the_game_before(browser, host_process):
     host = host_process("--players", "2", "--bots", "2", *QUICK)
     guest_page(browser, host.url, name="ann", size=SIZES[2])
@@ -47,20 +55,35 @@ def test_play_again_on_the_phone_draws_nothing_of_the_game_before(browser, host_
     ended = browser.execute_script(SHOWN)
     assert "win" in ended["types"]  # the first game's end is in its log
     assert re.search(r"wins?!", ended["turn"])
-    # Play again: the seats move round (the bot starts), then it is our turn.
-    browser.execute_script("""window.heard = [];
-      new MutationObserver(() => window.heard.push(document.getElementById('live').textContent))
-        .observe(document.getElementById('live'), {childList: true, characterData: true, subtree: true});""")
+    # Play again: the seats move round (the bot starts), then it is our turn. What the
+    # phone's and the TV's live regions say from now on is kept.
+    phone = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    ours = next(t["id"] for t in json.loads(urllib.request.urlopen(
+        host.url + "tables.json", timeout=10).read())["tables"]
+        if any(s.get("name") == "ann" for s in t["seats"]))
+    browser.get(host.url + f"table/{ours}")
+    wait_for(browser, "document.querySelectorAll('#board .place').length > 10", "the TV page")
+    tv = browser.current_window_handle
+    for handle in (tv, phone):
+        browser.switch_to.window(handle)
+        browser.execute_script(HEAR)
     click_css(browser, "#again:not([hidden])", "Play again")
     wait_for_page(browser, "document.body.dataset.screen === 'game' && "
                            "document.getElementById('end-box').hidden && "
                            "document.querySelectorAll('#choices .choice').length",
                   "our first turn of the new game")
     now = browser.execute_script(SHOWN)
-    # A screen reader is told of the new game first, and never of the last one's end.
+    # A screen reader is told of the new game first, and never of the last one's end,
+    # on the phone and on the TV.
     heard = browser.execute_script("return window.heard")
-    assert heard and heard[0].startswith("A new game begins."), heard
-    assert not any("wins" in h for h in heard), heard
+    browser.switch_to.window(tv)
+    wait_for(browser, "window.heard.length > 0", "the TV's live region")
+    heard_tv = browser.execute_script("return window.heard")
+    browser.switch_to.window(phone)
+    for said in (heard, heard_tv):
+        assert said and said[0].startswith("A new game begins."), said
+        assert not any("wins" in h for h in said), said
     first = ended["seq"] + 1  # the new game's first state (seq goes on from the last)
     assert "win" not in now["types"], now["texts"]  # no event of the game before
     assert not any("wins" in text for text in now["texts"]), now["texts"]
