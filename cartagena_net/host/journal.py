@@ -353,6 +353,14 @@ class JournalRead:
     bad: tuple[int, str] | None = None
     passed: list[tuple[int, str]] = field(default_factory=list)
 
+    @property
+    def stop(self) -> tuple[int, str] | None:
+        """(record number, why) of the first record that cannot be used: a bad line's,
+        else an action's record cut short at the end (:data:`CUT_SHORT`); None if none."""
+        if self.bad is not None:
+            return self.bad
+        return (self.lines + 1, CUT_SHORT) if self.torn_act else None
+
 
 #: Why a torn action's record is lost (``JournalRead.torn_act``), as restore and the
 #: command line's look before it say.
@@ -361,8 +369,8 @@ _POINT = b'{"t":"chances",'  # how every point of the curve starts (encode_recor
 _ACT = b'{"t":"act",'
 
 
-def _body(line: bytes) -> bytes:
-    """A line's record text, without its checksum (if it has one)."""
+def record_text(line: bytes) -> bytes:
+    """A line's record text, without its checksum (an older journal's line has none)."""
     return line if line.startswith(b"{") else line[9:]
 
 
@@ -371,21 +379,19 @@ def _only_a_point(line: bytes) -> bool:
     record starts as a point does and it is one line. (A newline lost to damage would
     join the next record to it: then that record's action goes missing, and the next
     action's seq no longer follows on, which the replay refuses as it should.)"""
-    return _body(line).startswith(_POINT)
+    return record_text(line).startswith(_POINT)
 
 
 def parse_line(line: bytes) -> dict[str, Any]:
     """One record from a complete line (without its newline); ValueError says why not."""
-    if line.startswith(b"{"):
-        body = line  # an older journal's unchecked record
-    else:
+    body = record_text(line)
+    if body is not line:  # (an older journal's record has no checksum to check)
         if len(line) < 10 or line[8:9] != b" ":
             raise ValueError("no checksum (not a journal line)")
         try:
             crc = int(line[:8], 16)
         except ValueError:
             raise ValueError("no checksum (not a journal line)") from None
-        body = line[9:]
         if zlib.crc32(body) != crc:
             raise ValueError("checksum mismatch (the record was damaged)")
     try:
@@ -407,7 +413,7 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
         end = data.find(b"\n", pos)
         if end < 0:
             out.torn = True
-            out.torn_act = out.bad is None and _body(data[pos:]).startswith(_ACT)
+            out.torn_act = out.bad is None and record_text(data[pos:]).startswith(_ACT)
             break
         out.lines += 1
         if out.bad is None:

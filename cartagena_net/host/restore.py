@@ -29,7 +29,6 @@ from twisted.logger import Logger
 from cartagena_net.host import gamerec
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.journal import (
-    CUT_SHORT,
     list_journals,
     move_aside,
     read_journal,
@@ -69,12 +68,10 @@ def restore_tables(host: Any, state_dir: Path) -> list[Table]:
         except JournalError as exc:
             lost.append(_give_up(table_id, path, exc.record, exc.why, exc.cause))
             continue
-        except OSError as exc:  # not readable (a folder, no permission): said, no trace
-            lost.append(_give_up(table_id, path, None, f"{type(exc).__name__}: {exc}",
-                                 "fault"))
-            continue
         except Exception as exc:  # noqa: BLE001 - one bad journal must not stop the others
-            log.failure("cannot restore table {id} from {file}", id=table_id, file=str(path))
+            if not isinstance(exc, OSError):  # (not readable, a folder: said, no trace)
+                log.failure("cannot restore table {id} from {file}", id=table_id,
+                            file=str(path))
             lost.append(_give_up(table_id, path, None, f"{type(exc).__name__}: {exc}",
                                  "fault"))
             continue
@@ -229,7 +226,9 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         raise JournalError(1, "it does not start with a table record")
     table = _table_from_meta(host, table_id, meta)
     # (record number, why, cause) of the first bad record, if any
-    stop = None if read.bad is None else (*read.bad, "damaged")
+    # (a bad line, or an action's record cut short at the end: the players may have seen
+    # that action, appends being fsynced every --journal-sync seconds)
+    stop = None if read.stop is None else (*read.stop, "damaged")
     while True:
         rep = _Replay()
         for number, rec in enumerate(records[1:], start=2):
@@ -276,11 +275,6 @@ def restore_table(host: Any, table_id: int, path: Path) -> Table | None:
         log.warn("table {id}: journal {file}, record {n}: a point of the live chances' "  # noqa: G010
                  "curve is damaged ({why}); passed over, as it is never played",
                  id=table_id, file=str(path), n=number, why=why)
-    if stop is None and read.torn_act:
-        # An action's record cut short by the system's crash or a power cut: the players
-        # may have seen it (appends are fsynced every --journal-sync seconds), so it is
-        # lost as a damaged record is, and said so, and seq goes on past it.
-        stop = (read.lines + 1, CUT_SHORT, "damaged")
     if stop is not None:
         # Every record lost may have moved seq on by one: go past anything a player
         # saw, so that no action aimed at a lost state can be taken for this one.

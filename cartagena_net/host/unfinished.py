@@ -14,7 +14,7 @@ from typing import Any
 from cartagena_net.engine import make_game
 from cartagena_net.engine.reasons import damage_text
 from cartagena_net.host import gamerec
-from cartagena_net.host.journal import CUT_SHORT, list_journals, read_journal
+from cartagena_net.host.journal import list_journals, read_journal, record_text
 from cartagena_net.i18n import _, ngettext
 from cartagena_net.i18n.words import BOT_LEVELS, bot_words
 
@@ -102,13 +102,10 @@ def lost_actions(path: str | os.PathLike[str], first_line: int) -> int:
         try:
             rec: Any = parse_line(line)
         except ValueError:
-            rec = None
-            for body in (line[9:], line):
-                try:
-                    rec = json.loads(body)
-                    break
-                except ValueError:
-                    continue
+            try:
+                rec = json.loads(record_text(line))
+            except ValueError:
+                rec = None
         if isinstance(rec, dict) and rec.get("t") == "act" or rec is None and b'"act"' in line:
             count += 1
     return count
@@ -220,12 +217,9 @@ def _read(table_id: int, path: Path) -> UnfinishedGame | None:
         first = lines[applied]
         damage = JournalDamage(table_id, first, why, applied, lost_actions(path, first), False,
                                cause="inconsistent")
-    elif read.bad is not None:
-        damage = JournalDamage(table_id, read.bad[0], read.bad[1], applied,
-                               lost_actions(path, read.bad[0]), False)
-    elif read.torn_act:  # as restore.py says it
-        damage = JournalDamage(table_id, read.lines + 1, CUT_SHORT, applied,
-                               lost_actions(path, read.lines + 1), False)
+    elif read.stop is not None:  # a bad line, or an action's record cut short
+        line, why = read.stop
+        damage = JournalDamage(table_id, line, why, applied, lost_actions(path, line), False)
     actor = state.actor
     to_act = (_seat_label(seats[actor]) if isinstance(actor, int) and 0 <= actor < len(seats)
               else None)
