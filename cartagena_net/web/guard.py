@@ -75,6 +75,15 @@ def to_json(data: Any) -> bytes:
 # -- requests and connections ------------------------------------------------------
 
 
+def refusal_body(method: bytes | None, path: bytes | None, reason: str,
+                 text: str) -> tuple[str, bytes]:
+    """A refusal's content type and body: JSON to the page's POSTs (``{ok: false,
+    reason, message}``, as the page reads it), plain text to anything else."""
+    if method == b"POST" and path in POSTS:
+        return JSON, to_json({"ok": False, "reason": reason, "message": text.strip()})
+    return TEXT, text.encode("utf-8")
+
+
 class WebRequest(server.Request):
     """Every answer carries the security headers; methods other than GET/HEAD get 405
     (but a POST to one of :data:`POSTS`); a body is kept only for those, and only up to
@@ -140,11 +149,7 @@ class WebRequest(server.Request):
 
     def _refuse(self, code: int, text: str, reason: str) -> None:
         """Answer at once, whatever the path: plain text (JSON to the page's POSTs)."""
-        if self.method == b"POST" and self.path in POSTS:
-            ctype, body = JSON, to_json({"ok": False, "reason": reason,
-                                         "message": text.strip()})
-        else:
-            ctype, body = TEXT, text.encode("utf-8")
+        ctype, body = refusal_body(self.method, self.path, reason, text)
         self.setResponseCode(code, PHRASES.get(code))
         self.setHeader(b"Content-Type", ctype.encode())
         self.setHeader(b"X-Cartagena-Refused", reason.encode("ascii"))
@@ -187,11 +192,8 @@ class WebChannel(http.HTTPChannel):
     def _answer_and_close(self, code: int, reason: str, text: str) -> None:
         """Answer ``code`` and close, whatever request is being read (plain text; JSON
         to the page's POSTs, as :meth:`WebRequest._refuse`)."""
-        if getattr(self, "_command", None) == b"POST" and getattr(self, "_path", None) in POSTS:
-            ctype, body = JSON, to_json({"ok": False, "reason": reason,
-                                         "message": text.strip()})
-        else:
-            ctype, body = TEXT, text.encode("utf-8")
+        ctype, body = refusal_body(getattr(self, "_command", None),
+                                   getattr(self, "_path", None), reason, text)
         phrase = PHRASES.get(code) or http.RESPONSES.get(code, b"Refused")
         head = [b"HTTP/1.1 %d %b" % (code, phrase), b"Content-Type: " + ctype.encode(),
                 b"Content-Length: %d" % len(body), b"Connection: close",
