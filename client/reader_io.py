@@ -26,20 +26,11 @@ def notation_free(line: str) -> str:
 def wrap_words(text: str, width: int | None) -> list[str]:
     """``text`` in lines of at most ``width`` columns, broken between words only (a word
     wider than the line stands alone on its own, whole); None: one line."""
-    from prompt_toolkit.utils import get_cwidth
+    from client.text import word_lines
 
-    if width is None or width < 2 or get_cwidth(text) <= width:
+    if width is None or width < 2:
         return [text]
-    lines: list[str] = []
-    cur = ""
-    for word in text.split(" "):
-        if cur and get_cwidth(cur) + 1 + get_cwidth(word) > width:
-            lines.append(cur)
-            cur = word
-        else:
-            cur = f"{cur} {word}" if cur else word
-    lines.append(cur)
-    return lines
+    return word_lines(text, width)
 
 
 def terminal_width(out: TextIO) -> int | None:

@@ -53,18 +53,24 @@ def pad(line: Line, width: int) -> Line:
     return line + [("", " " * gap)] if gap > 0 else line
 
 
-def wrap(text: str, width: int, style: str = "") -> list[Line]:
-    """Word-wrap plain text into lines."""
-    lines: list[Line] = []
+def word_lines(text: str, width: int) -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` columns (a word
+    wider than a line stands alone on its own, whole)."""
+    lines: list[str] = []
     cur = ""
     for word in text.split(" "):
         if cur and get_cwidth(cur) + 1 + get_cwidth(word) > width:
-            lines.append([(style, cur)])
+            lines.append(cur)
             cur = word
         else:
             cur = f"{cur} {word}" if cur else word
-    lines.append([(style, cur)])
-    return [clip(x, width) for x in lines]
+    lines.append(cur)
+    return lines
+
+
+def wrap(text: str, width: int, style: str = "") -> list[Line]:
+    """Word-wrap plain text into lines (a word wider than the screen cut at its edge)."""
+    return [clip([(style, line)], width) for line in word_lines(text, width)]
 
 
 ASCII_FALLBACK = {
