@@ -406,18 +406,22 @@ window.Cartagena = window.Cartagena || {};
     return I18N.fill(template.split("{frm} → {to}").join(tr("from {frm} to {to}")), args);
   }
 
+  // A place of the board as a sentence names it: the sloop, the start and the goal (also
+  // -1) by their names, any other space by its number.
+  function placeWord(view, p) {
+    p = Number(p);
+    const sloop = view.sloop && typeof view.sloop === "object" ? view.sloop.pos : null;
+    if (sloop !== null && sloop !== undefined && p === sloop) return Names.place("sloop");
+    if (p === 0) return Names.place(view.start_name || "start");
+    if (p === view.boat || p === -1) return Names.place(view.goal_name || "boat");
+    return String(p);
+  }
+
   function sentence(e, view, color, spoken) {
     if (!view || !e || typeof e !== "object") return null;
     // (its own tr: the templates are the engine's, "{frm} → {to}" said in words aloud)
     const tr = spoken ? spokenTr : plainTr;
-    const sloop = view.sloop && typeof view.sloop === "object" ? view.sloop.pos : null;
-    const place = (p) => {
-      p = Number(p);
-      if (sloop !== null && sloop !== undefined && p === sloop) return Names.place("sloop");
-      if (p === 0) return Names.place(view.start_name || "start");
-      if (p === view.boat || p === -1) return Names.place(view.goal_name || "boat");
-      return String(p);
-    };
+    const place = (p) => placeWord(view, p);
     const num = (x) => { const n = Number(x); if (!Number.isInteger(n)) throw new Error("nan"); return n; };
     const cards = (n) => nt("{n} card", "{n} cards", n);
     const list = (cs) => cs.map((c) => Names.card(c)).join(", ");
@@ -484,7 +488,7 @@ window.Cartagena = window.Cartagena || {};
   }
 
   Object.assign(Cartagena, { I18N, tr, pt, nt, percentText, Names, Options, pendingText, osErrors,
-    journalDamage, reasonText, hintText, eventLine, eventSpoken, spokenText });
+    journalDamage, reasonText, hintText, eventLine, eventSpoken, spokenText, placeWord });
 
   // The page's marked HTML in the reader's language, and the switch (before the page's own
   // scripts run: this file is the first of them).

@@ -143,13 +143,7 @@
   // move_words); null for a power or a decision, which the review words itself.
   function move(action, view) {
     const w = String(action).split(" ");
-    const at = (word) => {
-      const pos = Number(word);
-      if (pos === 0) return Names.place(view.start_name || "start");
-      if (pos === view.boat) return Names.place(view.goal_name || "boat");
-      if (view.sloop && pos === view.sloop.pos) return Names.place("sloop");
-      return String(pos);
-    };
+    const at = (word) => Cartagena.placeWord(view, word);
     const colorOf = (seat) => Names.color((view.seats[seat] || {}).color || String(seat));
     if (w[0] === "advance" && w.length === 3) return tr("{card} from {place}", { card: Names.card(w[2]), place: at(w[1]) });
     if (w[0] === "retreat" && w.length === 2) return tr("back from {place}", { place: at(w[1]) });
