@@ -12,6 +12,7 @@ from typing import Any
 
 from cartagena_net.engine.numbers import reconcile
 from cartagena_net.i18n import N_, _
+from client.glyphs import seat_number
 from client.plain import bye_reason, plain_error
 from client.sentences import event_lines
 from client.uistate import add_bot_message
@@ -128,8 +129,8 @@ class HostFollowing:
         self.screen = "game" if (self.view or playing) else "lobby"
         self.set_status(
             _("watching table {table}").format(table=self.table) if self.seat is None
-            else _("seated at table {table}, seat {seat}").format(table=self.table,
-                                                                   seat=self.seat + 1)
+            else _("seated at table {table}, seat {seat}").format(
+                table=self.table, seat=seat_number(self.seat))
         )
         for _bot in range(self.auto_bots if self.seat is not None else 0):
             self.send(add_bot_message(self.table, self.auto_bot_kind))

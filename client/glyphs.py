@@ -93,9 +93,14 @@ def color_name(color: str) -> str:
     return _(COLOR_NAMES[color]) if color in COLOR_NAMES else color
 
 
+def seat_number(seat: object) -> object:
+    """A seat's number as a person counts (from 1; the wire's from 0)."""
+    return seat + 1 if isinstance(seat, int) else seat
+
+
 def seat_words(seat: object) -> str:
-    """A seat named by its number, as a person counts (from 1; the wire's from 0)."""
-    return _("seat {n}").format(n=seat + 1 if isinstance(seat, int) else seat)
+    """A seat named by its number, as a person counts it."""
+    return _("seat {n}").format(n=seat_number(seat))
 
 
 UNICODE_MARKS = {"start": "⚑", "boat": "⛴", "turn": "▶", "hidden": "▒", "arrow": "→", "sep": "·",

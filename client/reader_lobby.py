@@ -14,7 +14,7 @@ from typing import Any
 
 from cartagena_net.i18n import _
 from cartagena_net.i18n.words import bot_words
-from client.glyphs import color_name
+from client.glyphs import color_name, seat_number
 from client.reader_words import Choice, Question
 
 SETTLE = 0.3  # seconds the lobby's tables settle before they are said (one list, the newest)
@@ -47,7 +47,7 @@ def seats_lines(m: Any) -> list[str]:
         who = (_("empty") if not name else _("{name} ({kind})").format(
             name=name, kind=bot_words(s["bot"], s.get("level"))) if s.get("bot") else name)
         mine = " " + _("(you)") if s.get("seat") == m.seat else ""
-        out.append(_("Seat {n}, {color}: {who}").format(n=int(s.get("seat", 0)) + 1,
+        out.append(_("Seat {n}, {color}: {who}").format(n=seat_number(int(s.get("seat", 0))),
                                                         color=color or _("any colour"),
                                                         who=who) + mine)
     return out

@@ -17,7 +17,15 @@ from client.game_screen import (
     status_lines,
     trouble_lines,
 )
-from client.glyphs import color_name, color_style, glyph, place, seat_words, symbol_name
+from client.glyphs import (
+    color_name,
+    color_style,
+    glyph,
+    place,
+    seat_number,
+    seat_words,
+    symbol_name,
+)
 from client.keys import screen_keys
 from client.model import ClientModel
 from client.notices import notice_block
@@ -245,7 +253,7 @@ def render_lobby(model: ClientModel, width: int, height: int) -> list[Line]:
         lines.append([])
         lines += wrap(_("An earlier run of this client left your seat {seat} at table "
                         "{table}: press r to take it back.").format(
-            seat=saved["seat"] + 1 if isinstance(saved.get("seat"), int) else saved.get("seat"),
+            seat=seat_number(saved.get("seat")),
             table=saved.get("table")), width, TITLE)
     lines.append([])
     lines += keys_line(screen_keys(model), width)
