@@ -248,18 +248,23 @@ def _packb(d: Any) -> bytes:
         raise LocalProtocolError("bad-value", f"cannot encode: {exc}") from None
 
 
+def _check_size(size: int, max_frame: int) -> None:
+    """LocalProtocolError ``frame-too-large`` if a body of ``size`` is over ``max_frame``."""
+    if size > max_frame:
+        raise LocalProtocolError(
+            "frame-too-large", f"frame of {size} bytes exceeds {max_frame}"
+        )
+
+
 def _framed(body: bytes, max_frame: int) -> bytes:
     """``body`` behind its length header; LocalProtocolError if it is over ``max_frame``."""
-    if len(body) > max_frame:
-        raise LocalProtocolError(
-            "frame-too-large", f"frame of {len(body)} bytes exceeds {max_frame}"
-        )
+    _check_size(len(body), max_frame)
     return len(body).to_bytes(HEADER_SIZE, "big") + body
 
 
 def pack_entries(d: dict[str, Any]) -> bytes:
     """The msgpack encoding of a map's entries without the map's header: a part that
-    :func:`encode_frame_nested` puts into frames as it is (encoded once, sent often).
+    :func:`encode_frame_entries` puts into frames as it is (encoded once, sent often).
     The values are not walked (plain data the caller built, as ``check=False``)."""
     if not isinstance(d, dict):
         raise LocalProtocolError("bad-value", "entries must come from a map")
@@ -268,8 +273,8 @@ def pack_entries(d: dict[str, Any]) -> bytes:
 
 
 def pack_value(value: Any) -> bytes:
-    """The msgpack encoding of one value, for :func:`pack_array_entry` (plain data the
-    caller built: not walked, as ``check=False``)."""
+    """The msgpack encoding of one value, an item after :func:`pack_array_head` (plain
+    data the caller built: not walked, as ``check=False``)."""
     return _packb(value)
 
 
@@ -282,31 +287,31 @@ def _array_header(n: int) -> bytes:
     return b"\xdd" + n.to_bytes(4, "big")
 
 
-def pack_array_entry(key: str, items: list[bytes]) -> bytes:
-    """One map entry, as :func:`pack_entries` encodes it: ``key`` and an array of items
-    each encoded already (:func:`pack_value`), so that a value the same in many frames
-    is encoded once and put into each as it is."""
-    return b"".join((_packb(key), _array_header(len(items)), *items))
+def pack_array_head(key: str, count: int) -> bytes:
+    """The start of one map entry whose value is an array of ``count`` items: ``key``
+    and the array's header. The items follow it, each encoded already
+    (:func:`pack_value`): an item the same in many frames is encoded once and put into
+    each as it is."""
+    return _packb(key) + _array_header(count)
 
 
-def encode_frame_nested(
-    d: dict[str, Any], key: str, head: bytes, head_count: int, rest: dict[str, Any],
-    max_frame: int = MAX_FRAME, *, more: bytes = b"", more_count: int = 0,
-) -> bytes:
-    """One frame of the map ``d`` plus the entry ``key``, a map made of ``head_count``
-    entries already encoded (``head``, from :func:`pack_entries`, or several such parts
-    one after another) and then ``rest``'s; ``more``: ``more_count`` entries of the
-    outer map already encoded, put after ``d``'s.
+def pack_map_head(key: str, count: int) -> bytes:
+    """The start of one map entry whose value is a map of ``count`` entries: ``key`` and
+    the map's header. The entries follow it, encoded already (:func:`pack_entries`, or
+    the heads here and what follows them)."""
+    return _packb(key) + _map_header(count)
 
-    The frame decodes exactly as ``encode_frame({**d, **more's map, key: {**head's
-    map, **rest}})`` (no key may appear twice in a map). Like ``check=False``, the
-    values are not walked: plain data the caller built.
-    """
-    if not isinstance(d, dict) or not isinstance(rest, dict):
-        raise LocalProtocolError("bad-value", "a frame must hold a map")
-    return _framed(b"".join((_map_header(len(d) + more_count + 1), pack_entries(d), more,
-                             _packb(key), _map_header(head_count + len(rest)), head,
-                             pack_entries(rest))), max_frame)
+
+def encode_frame_entries(count: int, *parts: bytes, max_frame: int = MAX_FRAME) -> bytes:
+    """One frame of a map of ``count`` entries encoded already, ``parts`` one after
+    another (:func:`pack_entries`, :func:`pack_map_head` or :func:`pack_array_head` and
+    what follows them; no key twice). It decodes exactly as the same map encoded whole
+    (:func:`encode_frame`); LocalProtocolError ``frame-too-large`` if it is over
+    ``max_frame``. The frame is joined once, its header first."""
+    head = _map_header(count)
+    size = len(head) + sum(map(len, parts))
+    _check_size(size, max_frame)
+    return b"".join((size.to_bytes(HEADER_SIZE, "big"), head, *parts))
 
 
 def encode_frame(

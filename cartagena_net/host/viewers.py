@@ -33,13 +33,17 @@ from cartagena_net.host.game import TableGame
 from cartagena_net.host.play import RECENT_EVENTS, legal
 from cartagena_net.host.seats import Seat
 from protocol.framing import (
-    encode_frame_nested,
-    pack_array_entry,
+    encode_frame_entries,
+    pack_array_head,
     pack_entries,
+    pack_map_head,
     pack_value,
 )
 
 log = Logger(namespace="cartagena.host.table")
+
+
+_NO_LEGAL = pack_entries({"legal": []})  # a seat's frame while it is not to act
 
 
 def _lines(events: list[dict[str, Any]]) -> list[str]:
@@ -164,49 +168,55 @@ class Viewers:
                    parts: dict[Any, Any]) -> bytes:
         """``seat``'s ``state`` frame in a broadcast (``shared``: the views' memo;
         ``parts``: what this broadcast encoded already). What is the same in every
-        seat's frame is encoded once and put in as it is: the view's fixed part (the
-        game's rules and board, once per game), its public part (once per broadcast),
-        the events with their lines (once for each list of events: every seat not
-        named by one of them reads the same), and the seats' faces (each once, and
-        kept from one broadcast to the next while it is the same: :meth:`_face`). The
-        frame decodes to the whole message."""
-        t = self.table
-        game = t.match
-        state = game.state
+        seat's frame is encoded once and put in as it is: the message's own entries but
+        ``legal`` (once per broadcast), the view's fixed part (the game's rules and
+        board, once per game), its public part (once per broadcast), the events with
+        their lines (once for each list of events: every seat not named by one of them
+        reads the same), and the seats' faces (each once, and kept from one broadcast
+        to the next while it is the same: :meth:`_face`). A seat's own entries (its
+        ``legal``, its own face with its hand, ``viewer`` and its magic) are encoded for
+        it alone. The frame decodes to the whole message (:meth:`state_wire`)."""
+        state = self.table.match.state
         v = view(state, seat, since=since, shared=shared, fixed=False, public=False)
+        common = parts.get("common")
+        if common is None:
+            common = parts["common"] = self._common_parts(state, seat, shared)
+        wire, chances, head, head_count, faces, seats_head = common
         events = v.pop("events", None) or []
-        head = parts.get("head")
-        if head is None:
-            fixed = fixed_part(state)
-            kept = self._fixed
-            if kept is None or kept[0] is not fixed:
-                kept = self._fixed = (fixed, pack_entries(fixed))
-            common = shared["public"]
-            head = parts["head"] = (kept[1] + pack_entries(common), len(fixed) + len(common))
         told_key = tuple(map(id, events))  # the events' maps are shared's, alive till the end
         told = parts.get(told_key)
         if told is None:
             told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
-        wire = {"type": "state", "table": t.id, "seq": game.seq, "legal": legal(state, seat),
-                "chances": self._chances(seat)}
-        if "faces" not in parts:  # the first frame (the acting seat's): as it is, at once
-            parts["faces"] = None
-            return encode_frame_nested(wire, "view", head[0], head[1], v, more=told,
-                                       more_count=2)
-        # The others': the seats' faces spliced in, each public one encoded once (and
-        # kept while unchanged), a seat's own (its hand) for it alone; the view's
-        # "seats" comes first after the head, then the rest ("viewer", "magic").
-        public = shared["seats"]
         seats = v.pop("seats")
-        mine = parts["faces"]
-        if mine is None:  # every seat's public face, encoded once a broadcast
-            mine = parts["faces"] = [self._face(i, f) for i, f in enumerate(public)]
-        mine = list(mine)
-        for i, f in enumerate(seats):
-            if f is not public[i]:  # its own (with its hand), for it alone
-                mine[i] = self._face(("own", i), f)
-        return encode_frame_nested(wire, "view", head[0] + pack_array_entry("seats", mine),
-                                   head[1] + 1, v, more=told, more_count=2)
+        public = shared["seats"]
+        if seats is not public:  # its own face (with its hand), for it alone
+            faces = list(faces)
+            for i, f in enumerate(seats):
+                if f is not public[i]:
+                    faces[i] = self._face(("own", i), f)
+        can = legal(state, seat)
+        return encode_frame_entries(
+            8, wire, pack_entries({"legal": can}) if can else _NO_LEGAL, chances, told,
+            pack_map_head("view", head_count + 1 + len(v)), head, seats_head, *faces,
+            pack_entries(v))
+
+    def _common_parts(self, state: Any, seat: int, shared: dict[str, Any]) -> tuple:
+        """What every seat's frame of this broadcast holds alike, encoded once (``seat``:
+        the first one's; the chances are the same for every seat): the message's entries
+        before ``legal`` and its ``chances``, the view's fixed and public parts and their
+        count, each seat's public face, and the start of the ``seats`` entry."""
+        t = self.table
+        fixed = fixed_part(state)
+        kept = self._fixed
+        if kept is None or kept[0] is not fixed:
+            kept = self._fixed = (fixed, pack_entries(fixed))
+        common = shared["public"]
+        public = shared["seats"]
+        wire = pack_entries({"type": "state", "table": t.id, "seq": t.match.seq})
+        return (wire, pack_entries({"chances": self._chances(seat)}),
+                kept[1] + pack_entries(common), len(fixed) + len(common),
+                [self._face(i, f) for i, f in enumerate(public)],
+                pack_array_head("seats", len(public)))
 
     def _face(self, key: Any, face: dict[str, Any]) -> bytes:
         """A seat's face (``key``: its seat, or ``("own", seat)`` for the face with its

@@ -20,9 +20,10 @@ from protocol import (
     messages,
 )
 from protocol.framing import (
-    encode_frame_nested,
-    pack_array_entry,
+    encode_frame_entries,
+    pack_array_head,
     pack_entries,
+    pack_map_head,
     pack_value,
     unpack_body,
 )
@@ -271,9 +272,10 @@ def test_a_nested_frame_decodes_as_the_whole_map(outer, more, head, second, rest
     second = {k: v for k, v in second.items() if k not in head}
     rest = {k: v for k, v in rest.items() if k not in head and k not in second}
     assert _disjoint(head, rest) and _disjoint(head, second) and _disjoint(outer, more)
-    data = encode_frame_nested(outer, key, pack_entries(head) + pack_entries(second),
-                               len(head) + len(second), rest,
-                               more=pack_entries(more), more_count=len(more))
+    data = encode_frame_entries(
+        len(outer) + len(more) + 1, pack_entries(outer), pack_entries(more),
+        pack_map_head(key, len(head) + len(second) + len(rest)), pack_entries(head),
+        pack_entries(second), pack_entries(rest))
     whole = {**outer, **more, key: {**head, **second, **rest}}
     decoder = FrameDecoder()
     decoder.receive_data(data)
@@ -288,23 +290,24 @@ def test_an_array_entry_of_items_encoded_apart_is_the_entry_encoded_whole(key, i
     """A map entry whose array's items were encoded one by one (each the same in many
     frames) is byte for byte the entry encoded whole, on either side of msgpack's
     16-item fixarray."""
-    assert pack_array_entry(key, [pack_value(x) for x in items]) == pack_entries({key: items})
+    assert b"".join((pack_array_head(key, len(items)), *map(pack_value, items))) == (
+        pack_entries({key: items}))
 
 
 def test_a_long_array_entry_has_the_long_headers():
     for n in (15, 16, 65535, 65536):
         items = list(range(n))
-        assert pack_array_entry("k", [pack_value(x) for x in items]) == pack_entries(
-            {"k": items})
+        assert b"".join((pack_array_head("k", n), *map(pack_value, items))) == (
+            pack_entries({"k": items}))
 
 
 def test_a_nested_frame_over_the_limit_is_refused_on_send():
     head = {"board": ["y" * 900] * 40}
     with pytest.raises(LocalProtocolError, match="frame-too-large"):
-        encode_frame_nested({"type": "state"}, "view", pack_entries(head), 1,
-                            {"more": ["z" * 900] * 40})
+        encode_frame_entries(2, pack_entries({"type": "state"}), pack_map_head("view", 2),
+                             pack_entries(head), pack_entries({"more": ["z" * 900] * 40}))
     with pytest.raises(LocalProtocolError, match="bad-value"):
-        encode_frame_nested({"type": "state"}, "view", b"", 0, {"x": object()})
+        pack_entries({"x": object()})
 
 
 def test_a_refused_value_leaves_the_next_frame_whole():
