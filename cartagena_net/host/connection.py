@@ -14,7 +14,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from cartagena_net.engine.reasons import english
-from cartagena_net.host.eager import pending_bytes, write_now
+from cartagena_net.host.eager import write_now
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.limits import TokenBucket
 from cartagena_net.host.tokens import new_session_id
@@ -164,18 +164,17 @@ class HostConnection(tprotocol.Protocol):
         wire = self.conn
         if (not self.closed and self.transport is not None
                 and wire.state is ConnState.TABLE and wire.table == table_id):
-            write_now(self.transport, data)
-            self._check_backlog()
+            self._check_backlog(write_now(self.transport, data))
 
     def write_shared(self, data: bytes) -> None:
         """Write bytes already encoded once for many connections (spectator fan-out)."""
         if not self.closed and self.transport is not None:
-            write_now(self.transport, data)
-            self._check_backlog()
+            self._check_backlog(write_now(self.transport, data))
 
-    def _check_backlog(self) -> None:
-        """A peer that does not read would make the host buffer without end: drop it."""
-        if pending_bytes(self.transport) > self.config.max_send_buffer:
+    def _check_backlog(self, pending: int) -> None:
+        """A peer that does not read would make the host buffer without end: drop it
+        (``pending``: the bytes written to it that the kernel has not taken)."""
+        if pending > self.config.max_send_buffer:
             log.info("dropping {addr}: it does not read what it is sent", addr=self.address)
             self.closed = True
             self.transport.abortConnection()

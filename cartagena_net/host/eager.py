@@ -14,23 +14,27 @@ from typing import Any
 _RETRY = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EINTR, errno.ENOBUFS}
 
 
-def write_now(transport: Any, data: bytes) -> None:
-    """Write ``data`` to a TCP transport, sending immediately when its queue is empty."""
+def write_now(transport: Any, data: bytes) -> int:
+    """Write ``data`` to a TCP transport, sending immediately when its queue is empty;
+    return the bytes written to it and not yet taken by the kernel
+    (:func:`pending_bytes`, 0 when the kernel took them all at once)."""
     sock = getattr(transport, "socket", None)
     queued = getattr(transport, "dataBuffer", b"x") or getattr(transport, "_tempDataBuffer", [1])
     if (sock is None or queued or getattr(transport, "disconnecting", True)
             or not getattr(transport, "connected", False)):
         transport.write(data)
-        return
+        return pending_bytes(transport)
     try:
         sent = sock.send(data)
     except OSError as exc:
         if exc.errno not in _RETRY:
             transport.write(data)  # the transport reports the error its own way
-            return
+            return pending_bytes(transport)
         sent = 0
     if sent < len(data):
         transport.write(data[sent:])
+        return pending_bytes(transport)
+    return 0
 
 
 def pending_bytes(transport: Any) -> int:

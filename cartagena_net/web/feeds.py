@@ -22,7 +22,7 @@ from twisted.internet import task
 from twisted.logger import Logger
 from twisted.web import server
 
-from cartagena_net.host.eager import pending_bytes, write_now
+from cartagena_net.host.eager import write_now
 from cartagena_net.web.guard import JSON, Leaf, event_stream, plain, to_json
 
 log = Logger(namespace="cartagena.web")
@@ -64,8 +64,8 @@ class Watcher:
         if transport is None or self.request.finished or self.request._disconnected:
             self.feed.discard(self)
             return
-        write_now(transport, frame.chunked if self.request.chunked else frame.raw)
-        if pending_bytes(transport) > self.feed.max_buffer:
+        if write_now(transport, frame.chunked if self.request.chunked
+                     else frame.raw) > self.feed.max_buffer:
             log.info("web: dropping a watcher that does not read ({addr})",
                      addr=getattr(self.request.getClientAddress(), "host", "?"))
             self.feed.discard(self)

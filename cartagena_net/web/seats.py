@@ -32,7 +32,7 @@ from twisted.logger import Logger
 from twisted.web import http, server
 
 from cartagena_net.host.connection import HostConnection
-from cartagena_net.host.eager import pending_bytes, write_now
+from cartagena_net.host.eager import write_now
 from cartagena_net.web.feeds import Frame
 from cartagena_net.web.guard import (
     MAX_POST,
@@ -152,8 +152,8 @@ class BrowserSession:
         if transport is None:
             self.close()
             return
-        write_now(transport, event.chunked if request.chunked else event.raw)
-        if pending_bytes(transport) > self.web.config.max_send_buffer:
+        if write_now(transport, event.chunked if request.chunked
+                     else event.raw) > self.web.config.max_send_buffer:
             log.info("web: dropping a play stream that does not read ({addr})",
                      addr=self.address)
             self.close()
