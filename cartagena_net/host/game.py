@@ -65,8 +65,8 @@ class LifecycleError(RuntimeError):
 class TableGame:
     """The game at one table: its state and its course (see the module)."""
 
-    __slots__ = ("actions_seen", "chance_seen", "faulted", "game_seq", "sent_events",
-                 "seq", "started_at", "state", "status")
+    __slots__ = ("actions_seen", "chance_seen", "dealt", "faulted", "game_seq", "moves",
+                 "sent_events", "seq", "started_at", "state", "status")
 
     def __init__(self) -> None:
         self.state: Any = None  # the engine's state, None before the first game
@@ -80,6 +80,17 @@ class TableGame:
         # The seq of this game's first state (0: no game yet): the web pages key what
         # they keep of a game (its events, marks, chances) by it.
         self.game_seq = 0
+        # For the game's record (records.format's ``kept``): the chance outcomes its
+        # deal drew, and each accepted action's seat and the chance outcomes drawn by
+        # then (None for a game read back from its journal: its record replays it).
+        self.dealt = 0
+        self.moves: list[tuple[int, int]] | None = None
+
+    @property
+    def kept(self) -> tuple[int, list[tuple[int, int]]] | None:
+        """What the game's record reads of its course (``records.format``'s ``kept``),
+        or None where it must replay the game."""
+        return None if self.moves is None else (self.dealt, self.moves)
 
     def _step(self, step: Step) -> None:
         nxt = TRANSITIONS.get((self.status, step))
@@ -113,16 +124,20 @@ class TableGame:
         self.actions_seen = 0
         self.sent_events = 0
         self.faulted = False
+        self.dealt = chances
+        self.moves = []
 
-    def acted(self, chances: int) -> bool:
-        """An action was applied to :attr:`state` and journaled (``chances``: the
-        chance outcomes drawn so far): this is now the last good state. True when it
-        ended the game."""
+    def acted(self, seat: int, chances: int) -> bool:
+        """``seat``'s action was applied to :attr:`state` and journaled (``chances``:
+        the chance outcomes drawn so far): this is now the last good state. True when
+        it ended the game."""
         ended = bool(self.state.is_over)
         self._step(Step.END if ended else Step.ACT)
         self.seq += 1
         self.chance_seen = chances
         self.actions_seen += 1
+        if self.moves is not None:
+            self.moves.append((seat, chances))
         return ended
 
     def sent(self, events: int) -> None:
@@ -159,6 +174,7 @@ class TableGame:
         self.chance_seen = chances
         self.actions_seen = actions
         self.sent_events = state.event_count
+        self.moves = None
 
     def skip(self, count: int) -> None:
         """Move seq on past ``count`` positions a player may have seen and the journal

@@ -188,6 +188,7 @@ class Play:
         t = self.table
         game = t.match
         state = game.state
+        actor = state.actor  # the seat of this move in the game's record
         try:
             state.apply(text)
         except IllegalActionError as exc:
@@ -218,7 +219,7 @@ class Play:
             self.journal_ok()
         if hinted:
             t.coach.hinted_moves.append(game.actions_seen)
-        ended = game.acted(chances)
+        ended = game.acted(actor, chances)
         if ended:
             t.host.lobby_changed(t)
         t.viewers.broadcast(first=seat)

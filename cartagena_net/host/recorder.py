@@ -280,7 +280,8 @@ def keep(table: Any, end: str) -> Any:
             record_id=record_id(started, table.host.host_id, table.id, table.game_seq),
             players=players(table), started=_utc(started), ended=_utc(time.time()),
             end=end, table=table.name, host=table.host.config.name,
-            hinted=set(getattr(getattr(table, "coach", None), "hinted_moves", ())))
+            hinted=set(getattr(getattr(table, "coach", None), "hinted_moves", ())),
+            kept=getattr(getattr(table, "match", None), "kept", None))
     except Exception:  # noqa: BLE001 - a record must never take the table down
         log.failure("table {table}: the game's record could not be made", table=table.id)
         return None

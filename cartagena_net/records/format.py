@@ -151,19 +151,25 @@ def build(state: Any, *, record_id: str, players: list[dict[str, Any]], started:
 
 def encode(state: Any, **head: Any) -> tuple[dict[str, Any], bytes]:
     """:func:`build` and :func:`dumps` at once, a move at a time (the arguments are
-    :func:`build`'s): the record without its moves (what the evening's scores read) and
-    its file's bytes. A host writes a record as each game ends, among the other games'
-    objects: a game's worth of moves as dicts would be made and freed at once there."""
+    :func:`build`'s, and ``kept``: what the host kept of the game's course as it was
+    played, so that a finished game is not replayed, see :func:`_record`): the record
+    without its moves (what the evening's scores read) and its file's bytes. A host
+    writes a record as each game ends, among the other games' objects: a game's worth of
+    moves as dicts would be made and freed at once there."""
     out, moves = _record(state, **head)
     text = _moves_text(moves)  # before the head: the moves fill in its "hinted"
     return out, _file(out, text)
 
 
 def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], started: str,
-            ended: str, end: str, table: str = "", host: str = "",
-            hinted: Any = ()) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+            ended: str, end: str, table: str = "", host: str = "", hinted: Any = (),
+            kept: Any = None) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
     """The record of ``state`` without its moves, and its moves, made one at a time as
-    they are iterated (after the last, the record's ``hinted`` is filled in)."""
+    they are iterated (after the last, the record's ``hinted`` is filled in).
+
+    ``kept``: what a host kept of the game as it was played, ``(dealt, acted)``: the
+    chance outcomes its deal drew, and for each action its seat and the chance outcomes
+    drawn by then. A finished game's moves are then read from it, not replayed."""
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, not {end!r}")
     if not RECORD_ID.fullmatch(record_id):
@@ -184,6 +190,10 @@ def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], starte
         "end": end,
         "outcome": json.loads(json.dumps(final["outcome"])),
     }
+    if state.is_over and kept is not None and len(kept[1]) == len(rec["actions"]):
+        dealt, acted = kept
+        out["chance"] = rec["chance"][:dealt]
+        return out, _hinted(_kept_moves(rec, dealt, acted), hinted, out)
     counted = _Counted(rec["chance"])
     replayed = state.game.new_state(chance=counted, events=not state.is_over)
     if state.is_over:
@@ -191,21 +201,35 @@ def _record(state: Any, *, record_id: str, players: list[dict[str, Any]], starte
     else:  # a spectator's record: no chance, no action, only what a spectator saw
         out["start"] = view(replayed, SPECTATOR)
         out["final"] = final
-    return out, _moves(state, rec, counted, replayed, hinted, out)
+    return out, _hinted(_moves(state, rec, counted, replayed), hinted, out)
 
 
-def _moves(state: Any, rec: dict[str, Any], counted: _Counted, replayed: Any, hinted: Any,
-           out: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The moves of ``state``'s record, replayed on ``replayed``: for a full record the
-    action's text and the chance it drew, else its events as a spectator saw them."""
+def _kept_moves(rec: dict[str, Any], dealt: int,
+                acted: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """A finished game's moves from what the host kept as it was played (``_record``'s
+    ``kept``): each action's text and seat, and the chance outcomes it drew."""
+    chance = rec["chance"]
+    before = dealt
+    for text, (seat, after) in zip(rec["actions"], acted, strict=True):
+        move: dict[str, Any] = {"seat": seat, "action": text}
+        if after > before:
+            move["chance"] = chance[before:after]
+        before = after
+        yield seat, move
+
+
+def _moves(state: Any, rec: dict[str, Any], counted: _Counted,
+           replayed: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The moves of ``state``'s record, replayed on ``replayed``, each with its seat: for
+    a full record the action's text and the chance it drew, else its events as a
+    spectator saw them."""
     # The game's own actions (values; rec["actions"] is their text): each was applied
     # once already, so the replay skips the checks, unless one was an undo (that needs
     # the undo notes only the checked apply keeps).
     history = state.history
     step = (replayed.apply if any(a.kind == "undo" for a in history)
             else replayed.apply_unchecked)
-    seats = set()
-    for k, (action, text) in enumerate(zip(history, rec["actions"], strict=True)):
+    for action, text in zip(history, rec["actions"], strict=True):
         seat = replayed.actor
         before, since = counted.used, replayed.event_count
         step(action)
@@ -215,6 +239,15 @@ def _moves(state: Any, rec: dict[str, Any], counted: _Counted, replayed: Any, hi
                 move["chance"] = rec["chance"][before:counted.used]
         else:
             move = {"seat": seat, "events": view(replayed, SPECTATOR, since)["events"]}
+        yield seat, move
+
+
+def _hinted(moves: Iterator[tuple[int, dict[str, Any]]], hinted: Any,
+            out: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The moves, each one taken after a hint (its index in ``hinted``) marked so; after
+    the last, the record's ``hinted`` lists their seats."""
+    seats = set()
+    for k, (seat, move) in enumerate(moves):
         if k in hinted:
             move["hinted"] = True
             if seat is not None:

@@ -39,17 +39,20 @@ def test_a_game_goes_from_waiting_through_playing_to_finished_and_again():
         game.start(dealt(), 0, None)  # a game on cannot be dealt again
     moves = 0
     while not state.is_over:
+        seat = state.actor
         state.apply(str(state.legal_actions()[0]))
         moves += 1
-        ended = game.acted(len(state.chance))
+        ended = game.acted(seat, len(state.chance))
         assert ended == state.is_over
         assert game.seq == 1 + moves and game.actions_seen == moves
-    assert game.status is Status.FINISHED
+        assert game.kept[1][-1] == (seat, len(state.chance))
+    assert game.status is Status.FINISHED and len(game.kept[1]) == moves
     with pytest.raises(LifecycleError):
-        game.acted(len(state.chance))  # nothing acts in a finished game
+        game.acted(0, len(state.chance))  # nothing acts in a finished game
     again = dealt(seed=6)
     game.start(again, len(again.chance), None)
     assert (game.status, game.seq, game.actions_seen) == (Status.PLAYING, moves + 2, 0)
+    assert game.kept == (len(again.chance), [])  # the new game's course alone
 
 
 def test_every_step_not_in_the_table_is_refused():
@@ -77,6 +80,7 @@ def test_a_restored_game_counts_its_events_as_sent_and_moves_seq_past_lost_recor
     game.restore(9, state, actions=3, chances=len(state.chance), started_at=1.0)
     assert (game.status, game.seq, game.actions_seen) == (Status.PLAYING, 9, 3)
     assert game.sent_events == state.event_count
+    assert game.kept is None  # its record replays the game: its course was not kept
     game.skip(4)
     assert game.seq == 13
     with pytest.raises(LifecycleError):
@@ -159,7 +163,7 @@ def test_a_broadcast_sends_each_seat_its_own_view_then_calls_what_follows_it():
     # the next action: only its events, the acting seat's frame first
     actor = state.actor
     state.apply(str(state.legal_actions()[0]))
-    table.match.acted(len(state.chance))
+    table.match.acted(actor, len(state.chance))
     before = table.match.sent_events
     viewers.broadcast(first=actor)
     assert order == ["bots", "chances"] * 2
