@@ -255,6 +255,7 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str], fresh: bool = True,
                  syncer: Syncer | None = None) -> None:
         self.path = Path(path)
+        self._where = os.fspath(self.path)  # opened at every append
         self.closed = False
         self.syncer = None if syncer is None or syncer.each else syncer
         if fresh:
@@ -279,17 +280,18 @@ class Journal:
         and after a failed one), not at every action."""
         if self.closed:
             raise ValueError("journal is closed")
-        data = _lines(records)
-        fd = open_fd(self.path, os.O_WRONLY | os.O_APPEND)
+        data = encode_record(records[0]) if len(records) == 1 else _lines(records)
+        fd = open_fd(self._where, os.O_WRONLY | os.O_APPEND)
         try:
             if self._torn:
                 if os.fstat(fd).st_size != self._good:
                     os.ftruncate(fd, self._good)
                 self._torn = False
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            written = os.write(fd, data)
+            if written < len(data):  # (a signal, or a disk filling up, cut it short)
+                view = memoryview(data)[written:]
+                while view:
+                    view = view[os.write(fd, view):]
             if self.syncer is None:
                 os.fsync(fd)
             self._good += len(data)
