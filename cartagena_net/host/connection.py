@@ -41,6 +41,7 @@ class HostConnection(tprotocol.Protocol):
         self.table: Any = None
         self.closed = False
         self.admitted = False
+        self.held = False  # a frame of this connection waits in the host's outbox
         self._bucket = TokenBucket(self.config.rate, self.config.burst, self.reactor.seconds)
         self._last_rx = self.reactor.seconds()
         self._timers: list[Any] = []
@@ -157,19 +158,34 @@ class HostConnection(tprotocol.Protocol):
         except LocalProtocolError as exc:
             log.error("cannot send {type}: {err}", type=type(msg).__name__, err=str(exc))
             return
+        self._unhold()
         self.transport.write(data)
 
     def write_state(self, table_id: int, data: bytes) -> None:
-        """Write an encoded ``state`` frame if this connection is at that table."""
+        """Write an encoded ``state`` frame if this connection is at that table (through
+        the host's outbox: at once, or at the end of the reactor's round)."""
         wire = self.conn
         if (not self.closed and self.transport is not None
                 and wire.state is ConnState.TABLE and wire.table == table_id):
-            self._check_backlog(write_now(self.transport, data))
+            self.host.outbox.send(self, data)
 
     def write_shared(self, data: bytes) -> None:
-        """Write bytes already encoded once for many connections (spectator fan-out)."""
+        """Write bytes already encoded once for many connections (spectator fan-out),
+        through the host's outbox."""
+        if not self.closed and self.transport is not None:
+            self.host.outbox.send(self, data)
+
+    def deliver(self, data: bytes) -> None:
+        """Write a frame the outbox held (see :class:`~cartagena_net.host.eager.Outbox`),
+        unless the connection closed meanwhile."""
         if not self.closed and self.transport is not None:
             self._check_backlog(write_now(self.transport, data))
+
+    def _unhold(self) -> None:
+        """Send this connection's frames the outbox holds before anything else is
+        written to it or it is closed: nothing overtakes them."""
+        if self.held:
+            self.host.outbox.flush()
 
     def _check_backlog(self, pending: int) -> None:
         """A peer that does not read would make the host buffer without end: drop it
@@ -261,6 +277,7 @@ class HostConnection(tprotocol.Protocol):
             elif isinstance(msg, messages.Pong):
                 self._ping_nonce = None
             elif isinstance(msg, messages.Bye):
+                self._unhold()
                 self.closed = True
                 self.transport.loseConnection()
             elif isinstance(msg, messages.Error):
@@ -315,6 +332,7 @@ class HostConnection(tprotocol.Protocol):
         emit("{addr} reports {fatal}error {code}: {message}", addr=self.address,
              fatal="fatal " if msg.fatal else "", code=msg.code, message=msg.message)
         if msg.fatal:
+            self._unhold()
             self.closed = True
             self.transport.loseConnection()
 

@@ -20,6 +20,7 @@ from cartagena_net.engine.reasons import os_error_text
 from cartagena_net.host import recorder
 from cartagena_net.host.config import HostConfig
 from cartagena_net.host.connection import HostConnection
+from cartagena_net.host.eager import Outbox
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.journal import (
     Journal,
@@ -65,6 +66,8 @@ class HostService(Service):
     def __init__(self, config: HostConfig, reactor: Any) -> None:
         self.config = config
         self.reactor = reactor
+        # the frames of one round of the reactor's ready events, sent together at its end
+        self.outbox = Outbox(reactor)
         self.lobby = Lobby(self)
         self.caps = ConnectionCaps(connection_cap(config.max_connections),
                                    config.max_per_address)
@@ -151,6 +154,7 @@ class HostService(Service):
         with ``resume`` every seat is where it was.
         """
         super().stopService()
+        self.outbox.flush()
         self.lobby.cancel()
         self.passwords.stop()
         for conn in list(self.connections):

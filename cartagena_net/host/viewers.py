@@ -173,50 +173,67 @@ class Viewers:
         board, once per game), its public part (once per broadcast), the events with
         their lines (once for each list of events: every seat not named by one of them
         reads the same), and the seats' faces (each once, and kept from one broadcast
-        to the next while it is the same: :meth:`_face`). A seat's own entries (its
-        ``legal``, its own face with its hand, ``viewer`` and its magic) are encoded for
-        it alone. The frame decodes to the whole message (:meth:`state_wire`)."""
+        to the next while it is the same: :meth:`_face`), but in the first frame (the
+        acting seat's, which goes out at once): its faces are encoded with its own
+        entries. A seat's own entries (its ``legal``, its own face with its hand,
+        ``viewer`` and its magic) are encoded for it alone. The frame decodes to the
+        whole message (:meth:`state_wire`)."""
         state = self.table.match.state
         v = view(state, seat, since=since, shared=shared, fixed=False, public=False)
         common = parts.get("common")
         if common is None:
             common = parts["common"] = self._common_parts(state, seat, shared)
-        wire, chances, head, head_count, faces, seats_head = common
+        wire, chances, fixed, public, count = common
         events = v.pop("events", None) or []
         told_key = tuple(map(id, events))  # the events' maps are shared's, alive till the end
         told = parts.get(told_key)
         if told is None:
             told = parts[told_key] = pack_entries({"events": events, "lines": _lines(events)})
-        seats = v.pop("seats")
-        public = shared["seats"]
-        if seats is not public:  # its own face (with its hand), for it alone
-            faces = list(faces)
-            for i, f in enumerate(seats):
-                if f is not public[i]:
-                    faces[i] = self._face(("own", i), f)
+        entries = count + len(v)  # the view's: its seats, viewer and magic with the rest
+        if "faces" not in parts:
+            # The first frame (the acting seat's) goes out at once: its seats' faces are
+            # encoded with the rest of its own entries.
+            parts["faces"] = None
+            own: tuple[bytes, ...] = (pack_entries(v),)
+        else:  # the others': the seats' faces spliced in (see _seat_faces)
+            own = (*self._seat_faces(v.pop("seats"), shared["seats"], parts),
+                   pack_entries(v))
         can = legal(state, seat)
         return encode_frame_entries(
             8, wire, pack_entries({"legal": can}) if can else _NO_LEGAL, chances, told,
-            pack_map_head("view", head_count + 1 + len(v)), head, seats_head, *faces,
-            pack_entries(v))
+            pack_map_head("view", entries), fixed, public, *own)
 
     def _common_parts(self, state: Any, seat: int, shared: dict[str, Any]) -> tuple:
         """What every seat's frame of this broadcast holds alike, encoded once (``seat``:
         the first one's; the chances are the same for every seat): the message's entries
-        before ``legal`` and its ``chances``, the view's fixed and public parts and their
-        count, each seat's public face, and the start of the ``seats`` entry."""
+        before ``legal``, its ``chances``, the view's fixed and public parts and their
+        count."""
         t = self.table
         fixed = fixed_part(state)
         kept = self._fixed
         if kept is None or kept[0] is not fixed:
             kept = self._fixed = (fixed, pack_entries(fixed))
         common = shared["public"]
-        public = shared["seats"]
-        wire = pack_entries({"type": "state", "table": t.id, "seq": t.match.seq})
-        return (wire, pack_entries({"chances": self._chances(seat)}),
-                kept[1] + pack_entries(common), len(fixed) + len(common),
-                [self._face(i, f) for i, f in enumerate(public)],
-                pack_array_head("seats", len(public)))
+        return (pack_entries({"type": "state", "table": t.id, "seq": t.match.seq}),
+                pack_entries({"chances": self._chances(seat)}), kept[1],
+                pack_entries(common), len(fixed) + len(common))
+
+    def _seat_faces(self, seats: list[dict[str, Any]], public: list[dict[str, Any]],
+                    parts: dict[Any, Any]) -> list[bytes]:
+        """A view's ``seats`` entry, its faces spliced in: each public one encoded once a
+        broadcast (and kept while unchanged: :meth:`_face`), a seat's own face (its hand)
+        for it alone."""
+        faces = parts.get("faces")
+        if faces is None:  # every seat's public face, encoded once a broadcast
+            faces = parts["faces"] = [pack_array_head("seats", len(public)),
+                                      *(self._face(i, f) for i, f in enumerate(public))]
+        if seats is public:  # no face of its own (the hands are public)
+            return faces
+        faces = list(faces)
+        for i, f in enumerate(seats):
+            if f is not public[i]:
+                faces[i + 1] = self._face(("own", i), f)
+        return faces
 
     def _face(self, key: Any, face: dict[str, Any]) -> bytes:
         """A seat's face (``key``: its seat, or ``("own", seat)`` for the face with its
