@@ -18,9 +18,15 @@ is :class:`~cartagena_net.host.play.Play`; who reads the state for each viewer i
 from __future__ import annotations
 
 import enum
+from array import array
 from typing import Any
 
 __all__ = ["TRANSITIONS", "LifecycleError", "Status", "Step", "TableGame"]
+
+
+#: An action in a game's kept course: its seat plus the chance outcomes drawn by then
+#: times this (a seat is under it).
+_MOVE = 16
 
 
 class Status(enum.Enum):
@@ -82,15 +88,18 @@ class TableGame:
         self.game_seq = 0
         # For the game's record (records.format's ``kept``): the chance outcomes its
         # deal drew, and each accepted action's seat and the chance outcomes drawn by
-        # then (None for a game read back from its journal: its record replays it).
+        # then, one number an action (_MOVE), 4 bytes (None for a game read back from
+        # its journal: its record replays it).
         self.dealt = 0
-        self.moves: list[tuple[int, int]] | None = None
+        self.moves: array | None = None
 
     @property
     def kept(self) -> tuple[int, list[tuple[int, int]]] | None:
         """What the game's record reads of its course (``records.format``'s ``kept``),
         or None where it must replay the game."""
-        return None if self.moves is None else (self.dealt, self.moves)
+        if self.moves is None:
+            return None
+        return self.dealt, [(n % _MOVE, n // _MOVE) for n in self.moves]
 
     def _step(self, step: Step) -> None:
         nxt = TRANSITIONS.get((self.status, step))
@@ -125,7 +134,7 @@ class TableGame:
         self.sent_events = 0
         self.faulted = False
         self.dealt = chances
-        self.moves = []
+        self.moves = array("I")
 
     def acted(self, seat: int, chances: int) -> bool:
         """``seat``'s action was applied to :attr:`state` and journaled (``chances``:
@@ -137,7 +146,7 @@ class TableGame:
         self.chance_seen = chances
         self.actions_seen += 1
         if self.moves is not None:
-            self.moves.append((seat, chances))
+            self.moves.append(chances * _MOVE + seat)
         return ended
 
     def sent(self, events: int) -> None:
