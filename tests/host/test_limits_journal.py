@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import subprocess
 import sys
@@ -9,9 +10,12 @@ import textwrap
 import zlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from twisted.internet.task import Clock
 from twisted.logger import formatEvent
 
+from cartagena_net.host import journal as journal_module
 from cartagena_net.host.journal import (
     Journal,
     ensure_state_dir,
@@ -212,3 +216,24 @@ def test_where_there_are_no_posix_modes_the_state_dir_is_left_and_nothing_warned
     texts = [formatEvent(e) for e in seen]
     assert any("profile folder" in t and "ACL" in t for t in texts), texts
     assert not any("0777" in t or "set to 0700" in t for t in texts)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=12)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=8), st.dictionaries(st.text(max_size=8), _JSON_VALUES, max_size=8))
+def test_a_journal_line_is_the_records_standard_compact_json(kind, fields):
+    """The journal encodes a line with the standard library's C encoder made once: the
+    same text as ``json.dumps`` with compact separators and no ASCII escaping, keys in
+    their order, and its checksum over that text; it reads back as the record."""
+    record = {**fields, "t": kind}
+    line = journal_module.encode_record(record)
+    text = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    assert line == b"%08x %s\n" % (zlib.crc32(text.encode()), text.encode())
+    assert journal_module.parse_line(line[:-1]) == json.loads(text)
