@@ -403,7 +403,7 @@ class Record:
     def from_wire(cls, d: Mapping[str, Any]) -> Self:
         """Validate a decoded map; RemoteProtocolError ``bad-field`` if invalid."""
         ref = getattr(cls, "TYPE", None)
-        if not isinstance(d, Mapping):
+        if type(d) is not dict and not isinstance(d, Mapping):  # (a frame's map: a dict)
             raise RemoteProtocolError(
                 "bad-field", f"{cls._label()}: expected a map", fatal=False, ref=ref
             )

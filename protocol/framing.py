@@ -224,10 +224,14 @@ def _check_value(obj: Any) -> None:
             )
 
 
+_FIXMAPS = tuple(bytes((0x80 | n,)) for n in range(16))  # maps of 0 to 15 entries
+_FIXARRAYS = tuple(bytes((0x90 | n,)) for n in range(16))  # arrays of 0 to 15 items
+
+
 def _map_header(n: int) -> bytes:
     """msgpack's header of a map of ``n`` entries."""
     if n < 16:
-        return bytes((0x80 | n,))
+        return _FIXMAPS[n]
     if n < 1 << 16:
         return b"\xde" + n.to_bytes(2, "big")
     return b"\xdf" + n.to_bytes(4, "big")
@@ -281,7 +285,7 @@ def pack_value(value: Any) -> bytes:
 def _array_header(n: int) -> bytes:
     """msgpack's header of an array of ``n`` items."""
     if n < 16:
-        return bytes((0x90 | n,))
+        return _FIXARRAYS[n]
     if n < 1 << 16:
         return b"\xdc" + n.to_bytes(2, "big")
     return b"\xdd" + n.to_bytes(4, "big")

@@ -23,10 +23,11 @@ SPECTATOR = "spectator"
 
 
 def _viewer_seat(state: State, viewer: int | str) -> int | None:
-    if viewer == SPECTATOR:
+    if type(viewer) is int:  # a seat (a bool is no seat: its type is bool)
+        if 0 <= viewer < len(state.hands):
+            return viewer
+    elif viewer == SPECTATOR:
         return None
-    if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < len(state.hands):
-        return viewer
     raise ValueError(f"viewer must be a seat number or {SPECTATOR!r}, not {viewer!r}")
 
 
