@@ -137,6 +137,13 @@ class FrameDecoder:
             raise self._error
         view = memoryview(data).cast("B")
         i, n = 0, len(view)
+        if self._need is None and not self._head and n >= HEADER_SIZE:
+            # The common case: a frame's header whole at the start of what came.
+            size = int.from_bytes(view[:HEADER_SIZE], "big")
+            if 0 < size <= self.max_frame and n - HEADER_SIZE >= size:
+                self._frames.append(bytes(view[HEADER_SIZE:HEADER_SIZE + size]))
+                self.frames_received += 1
+                i = HEADER_SIZE + size
         while i < n:
             if self._need is None:
                 take = min(HEADER_SIZE - len(self._head), n - i)
@@ -291,19 +298,37 @@ def _array_header(n: int) -> bytes:
     return b"\xdd" + n.to_bytes(4, "big")
 
 
+#: The heads made so far (a frame's few keys and sizes, again and again), at most
+#: _HEADS_KEPT: (key, count, kind) -> bytes.
+_HEADS: dict[tuple[str, int, int], bytes] = {}
+_HEADS_KEPT = 256
+
+
+def _kept_head(which: tuple[str, int, int], head: bytes) -> bytes:
+    if len(_HEADS) < _HEADS_KEPT:
+        _HEADS[which] = head
+    return head
+
+
 def pack_array_head(key: str, count: int) -> bytes:
     """The start of one map entry whose value is an array of ``count`` items: ``key``
     and the array's header. The items follow it, each encoded already
     (:func:`pack_value`): an item the same in many frames is encoded once and put into
     each as it is."""
-    return _packb(key) + _array_header(count)
+    head = _HEADS.get((key, count, 0x90))
+    if head is None:
+        head = _kept_head((key, count, 0x90), _packb(key) + _array_header(count))
+    return head
 
 
 def pack_map_head(key: str, count: int) -> bytes:
     """The start of one map entry whose value is a map of ``count`` entries: ``key`` and
     the map's header. The entries follow it, encoded already (:func:`pack_entries`, or
     the heads here and what follows them)."""
-    return _packb(key) + _map_header(count)
+    head = _HEADS.get((key, count, 0x80))
+    if head is None:
+        head = _kept_head((key, count, 0x80), _packb(key) + _map_header(count))
+    return head
 
 
 def encode_frame_entries(count: int, *parts: bytes, max_frame: int = MAX_FRAME) -> bytes:

@@ -36,7 +36,7 @@ def legal(state: Any, seat: Any) -> list[str]:
     allows it (none for a spectator, a finished game or a seat not to act)."""
     if state is None or state.actor != seat:
         return []
-    return [str(a) for a in state.legal_actions(undo=True)]
+    return list(map(str, state.legal_actions(undo=True)))
 
 
 class _Broadcaster(Protocol):
