@@ -75,9 +75,13 @@ class Outbox:
     def send(self, conn: Any, data: bytes) -> None:
         """Deliver ``data`` on ``conn``: at once if nothing else is ready in this round
         (with whatever was held before it), else after the round's last event."""
+        more = self._more_to_come()
+        if not more and not self._held:  # alone in its round, nothing before it
+            conn.deliver(data)
+            return
         self._held.append((conn, data))
         conn.held = True
-        if not self._more_to_come():
+        if not more:
             self.flush()
         elif self._handle is None:
             self._handle = self._loop.call_soon(self.flush)
