@@ -33,6 +33,7 @@ from cartagena_net.portable.files import (
     open_fd,
     restrict,
 )
+from cartagena_net.records.format import compact_text
 
 log = Logger(namespace="cartagena.host.journal")
 
@@ -114,28 +115,9 @@ def journal_path(state_dir: str | os.PathLike[str], table_id: int) -> Path:
     return Path(state_dir) / f"table-{table_id}.journal"
 
 
-_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once
-
-
-def _one_encoder() -> Any:
-    """The compact JSON encoding of a record as one function made once: the standard
-    library's C encoder itself where it has one (``JSONEncoder.encode`` makes a new one
-    for every call, a good part of a journal line's cost), else :data:`_COMPACT`. Both
-    give the same text: the record's plain values, keys in order, no ASCII escaping."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return _COMPACT
-    encoder = make(None, json.JSONEncoder().default, json.encoder.encode_basestring,
-                   None, ":", ",", False, False, True)
-    return lambda record: "".join(encoder(record, 0))
-
-
-_LINE_JSON = _one_encoder()
-
-
 def encode_record(record: dict[str, Any]) -> bytes:
     """One journal line: CRC32 of the JSON, a space, the JSON, a newline."""
-    body = _LINE_JSON(record).encode("utf-8")
+    body = compact_text(record).encode("utf-8")
     return b"%08x %s\n" % (zlib.crc32(body), body)
 
 

@@ -21,7 +21,7 @@ import contextlib
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from cartagena_net.engine import SPECTATOR, ReplayChance, make_game, view
@@ -264,7 +264,23 @@ def utc_text(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # made once
+def _compact_encoder() -> Callable[[Any], str]:
+    """:func:`compact_text`, made once: the standard library's C encoder itself where it
+    has one (``JSONEncoder.encode`` makes a new one for every call, much of the cost of a
+    small value), else ``JSONEncoder.encode``; the same text either way."""
+    plain = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return plain
+    encoder = make(None, json.JSONEncoder().default, json.encoder.encode_basestring, None,
+                   ":", ",", False, False, True)
+    return lambda data: "".join(encoder(data, 0))
+
+
+#: ``compact_text(data)``: plain data (never a cycle) as compact JSON text, no ASCII
+#: escaping, keys in their order: ``json.dumps(data, separators=(",", ":"),
+#: ensure_ascii=False)``. A record's file, a journal's line, the web's JSON.
+compact_text = _compact_encoder()
 
 
 def _write(out: io.BytesIO, data: Any, depth: int) -> None:
@@ -277,7 +293,7 @@ def _write(out: io.BytesIO, data: Any, depth: int) -> None:
         sep = b"{"
         for key, value in data.items():
             out.write(sep)
-            out.write(_COMPACT(key).encode("utf-8"))
+            out.write(compact_text(key).encode("utf-8"))
             out.write(b":")
             _write(out, value, depth - 1)
             sep = b","
@@ -290,7 +306,7 @@ def _write(out: io.BytesIO, data: Any, depth: int) -> None:
             sep = b","
         out.write(b"]")
     else:
-        out.write(_COMPACT(data).encode("utf-8"))
+        out.write(compact_text(data).encode("utf-8"))
 
 
 def compact(data: Any) -> bytes:
@@ -329,7 +345,7 @@ def _file(record: dict[str, Any], moves: bytes) -> bytes:
     for key, value in record.items():
         if key != "moves":
             out.write(sep)
-            out.write(_COMPACT(key).encode("utf-8"))
+            out.write(compact_text(key).encode("utf-8"))
             out.write(b": ")
             _write(out, value, 1)
             sep = b",\n "

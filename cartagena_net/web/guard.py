@@ -29,6 +29,7 @@ from twisted.web.resource import Resource
 
 from cartagena_net import i18n
 from cartagena_net.i18n import N_
+from cartagena_net.records.format import compact_text
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -69,7 +70,7 @@ class Guarded(Protocol):
 
 def to_json(data: Any) -> bytes:
     """Compact UTF-8 JSON on one line (JSON escapes every newline inside strings)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return compact_text(data).encode("utf-8")
 
 
 # -- requests and connections ------------------------------------------------------
