@@ -36,6 +36,8 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udff
 
 def clean_text(text: str, cap: int) -> str:
     """Remove control characters, then keep at most ``cap`` characters."""
+    if text.isascii() and text.isprintable():  # (most text: nothing to remove)
+        return text[:cap]
     return _CONTROL.sub("", text)[:cap]
 
 

@@ -18,6 +18,8 @@ from protocol import (
 
 log = Logger(namespace="cartagena.host.lobby")
 
+_HANDLERS: dict[type, str] = {}  # each message class's handler's name (``on_`` + its name)
+
 
 class Lobby:
     """Tables by id and the connections past the handshake."""
@@ -168,7 +170,10 @@ class Lobby:
 
     def handle(self, conn: Any, msg: Any) -> Any:
         """Answer one request; a Deferred when the answer comes later."""
-        handler = getattr(self, "on_" + type(msg).__name__, None)
+        name = _HANDLERS.get(type(msg))
+        if name is None:
+            name = _HANDLERS[type(msg)] = "on_" + type(msg).__name__
+        handler = getattr(self, name, None)
         if handler is None:
             raise HostError("not-allowed", "client-may-not-send", type=msg.TYPE)
         return handler(conn, msg)

@@ -44,6 +44,11 @@ log = Logger(namespace="cartagena.host.table")
 
 
 _NO_LEGAL = pack_entries({"legal": []})  # a seat's frame while it is not to act
+_NO_CHANCES = pack_entries({"chances": None})  # a frame at a table that shows none
+
+
+def _chances_entry(chances: list[float] | None) -> bytes:
+    return _NO_CHANCES if chances is None else pack_entries({"chances": chances})
 
 
 def _lines(events: list[dict[str, Any]]) -> list[str]:
@@ -222,7 +227,7 @@ class Viewers:
             kept = self._fixed = (fixed, pack_entries(fixed))
         common = shared["public"]
         return (pack_entries({"type": "state", "table": t.id, "seq": t.match.seq}),
-                pack_entries({"chances": self._chances(seat)}), kept[1],
+                _chances_entry(self._chances(seat)), kept[1],
                 pack_entries(common), len(fixed) + len(common))
 
     def _seat_faces(self, seats: list[dict[str, Any]], public: list[dict[str, Any]],
