@@ -299,14 +299,19 @@ def _array_header(n: int) -> bytes:
 
 
 #: The heads made so far (a frame's few keys and sizes, again and again), at most
-#: _HEADS_KEPT: (key, count, kind) -> bytes.
-_HEADS: dict[tuple[str, int, int], bytes] = {}
+#: _HEADS_KEPT: (key, count, the header's kind) -> bytes.
+_HEADS: dict[tuple[str, int, Any], bytes] = {}
 _HEADS_KEPT = 256
 
 
-def _kept_head(which: tuple[str, int, int], head: bytes) -> bytes:
-    if len(_HEADS) < _HEADS_KEPT:
-        _HEADS[which] = head
+def _entry_head(key: str, count: int, header: Any) -> bytes:
+    """``key`` and ``header(count)`` (:func:`_map_header` or :func:`_array_header`)."""
+    which = (key, count, header)
+    head = _HEADS.get(which)
+    if head is None:
+        head = _packb(key) + header(count)
+        if len(_HEADS) < _HEADS_KEPT:
+            _HEADS[which] = head
     return head
 
 
@@ -315,20 +320,14 @@ def pack_array_head(key: str, count: int) -> bytes:
     and the array's header. The items follow it, each encoded already
     (:func:`pack_value`): an item the same in many frames is encoded once and put into
     each as it is."""
-    head = _HEADS.get((key, count, 0x90))
-    if head is None:
-        head = _kept_head((key, count, 0x90), _packb(key) + _array_header(count))
-    return head
+    return _entry_head(key, count, _array_header)
 
 
 def pack_map_head(key: str, count: int) -> bytes:
     """The start of one map entry whose value is a map of ``count`` entries: ``key`` and
     the map's header. The entries follow it, encoded already (:func:`pack_entries`, or
     the heads here and what follows them)."""
-    head = _HEADS.get((key, count, 0x80))
-    if head is None:
-        head = _kept_head((key, count, 0x80), _packb(key) + _map_header(count))
-    return head
+    return _entry_head(key, count, _map_header)
 
 
 def encode_frame_entries(count: int, *parts: bytes, max_frame: int = MAX_FRAME) -> bytes:

@@ -122,6 +122,8 @@ def encode_record(record: dict[str, Any]) -> bytes:
 
 
 def _lines(records: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> bytes:
+    if len(records) == 1:  # (an action's record: the most common by far)
+        return encode_record(records[0])
     return b"".join(encode_record(r) for r in records)
 
 
@@ -278,7 +280,7 @@ class Journal:
         and after a failed one), not at every action."""
         if self.closed:
             raise ValueError("journal is closed")
-        data = encode_record(records[0]) if len(records) == 1 else _lines(records)
+        data = _lines(records)
         fd = open_fd(self._where, os.O_WRONLY | os.O_APPEND)
         try:
             if self._torn:

@@ -18,8 +18,6 @@ from protocol import (
 
 log = Logger(namespace="cartagena.host.lobby")
 
-_HANDLERS: dict[type, str] = {}  # each message class's handler's name (``on_`` + its name)
-
 
 class Lobby:
     """Tables by id and the connections past the handshake."""
@@ -170,10 +168,7 @@ class Lobby:
 
     def handle(self, conn: Any, msg: Any) -> Any:
         """Answer one request; a Deferred when the answer comes later."""
-        name = _HANDLERS.get(type(msg))
-        if name is None:
-            name = _HANDLERS[type(msg)] = "on_" + type(msg).__name__
-        handler = getattr(self, name, None)
+        handler = getattr(self, "on_" + type(msg).__name__, None)
         if handler is None:
             raise HostError("not-allowed", "client-may-not-send", type=msg.TYPE)
         return handler(conn, msg)

@@ -108,7 +108,6 @@ class Viewers:
         self._fixed: tuple[dict[str, Any], bytes] | None = None  # see seat_frame
         # each seat's face as last encoded, the public one and its own (see _face)
         self._faces: dict[Any, tuple[dict[str, Any], bytes]] = {}
-        self._viewer_entry: dict[int, bytes] = {}  # a seat's view's ``viewer`` entry
 
     # -- spectators ----------------------------------------------------------
 
@@ -202,14 +201,8 @@ class Viewers:
             parts["faces"] = None
             own: tuple[bytes, ...] = (pack_entries(v),)
         else:  # the others': the seats' faces spliced in (see _seat_faces)
-            faces = self._seat_faces(v.pop("seats"), shared["seats"], parts)
-            if len(v) == 1 and v.get("viewer") == seat:  # its viewer alone, encoded once
-                rest = self._viewer_entry.get(seat)
-                if rest is None:
-                    rest = self._viewer_entry[seat] = pack_entries(v)
-            else:
-                rest = pack_entries(v)
-            own = (*faces, rest)
+            own = (*self._seat_faces(v.pop("seats"), shared["seats"], parts),
+                   pack_entries(v))
         can = legal(state, seat)
         return encode_frame_entries(
             8, wire, pack_entries({"legal": can}) if can else _NO_LEGAL, chances, told,
