@@ -9,6 +9,7 @@ docs/protocol.md ("Connection states").
 from __future__ import annotations
 
 import enum
+from typing import NoReturn
 
 from . import messages as m
 from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
@@ -22,6 +23,8 @@ class Role(enum.Enum):
     HOST = "host"
     CLIENT = "client"
 
+    __hash__ = object.__hash__  # (a member is its one instance: hashed as itself, in C)
+
 
 class ConnState(enum.Enum):
     """Where the connection is; both sides move through the same states."""
@@ -31,10 +34,15 @@ class ConnState(enum.Enum):
     TABLE = "table"
     CLOSED = "closed"
 
+    __hash__ = object.__hash__  # (as Role's)
+
 
 _ANYTIME = frozenset({"chat", "ping", "pong", "error", "bye"})
 #: Table-scoped messages a client sends: their ``table`` must be the current one.
 TABLE_SCOPED = frozenset({"leave", "add_bot", "remove_bot", "start", "action", "hint"})
+
+#: The message types that move the state machine (:meth:`Connection._apply`).
+_MOVING = frozenset({"hello", "welcome", "joined", "leave", "bye", "error"})
 
 #: Message types each role may send, by state.
 ALLOWED: dict[Role, dict[ConnState, frozenset[str]]] = {
@@ -99,39 +107,41 @@ class Connection:
     def _check(self, msg: m.Message, sender: Role, err: type[ProtocolError]) -> None:
         """Raise ``err`` unless ``sender`` may send ``msg`` now."""
         kind = msg.TYPE
-        fatal = self.state is ConnState.HANDSHAKE
-
-        def refuse(code: str, why: str) -> None:
-            raise err(code, why, fatal=fatal, ref=kind)
-
-        if self.state is ConnState.CLOSED:
-            refuse("closed", "the connection is closed")
-        if kind not in ALLOWED[sender][self.state]:
-            refuse("not-allowed",
-                   f"{sender.value} may not send {kind!r} in state {self.state.value}")
+        state = self.state
+        if state is ConnState.CLOSED:
+            self._refuse(err, kind, "closed", "the connection is closed")
+        if kind not in ALLOWED[sender][state]:
+            self._refuse(err, kind, "not-allowed",
+                         f"{sender.value} may not send {kind!r} in state {state.value}")
         if kind == "hello" and self.hello is not None:
-            refuse("not-allowed", "hello was already sent")
-        if isinstance(msg, m.Welcome):
+            self._refuse(err, kind, "not-allowed", "hello was already sent")
+        if kind == "welcome" and isinstance(msg, m.Welcome):
             if self.hello is None:
-                refuse("not-allowed", "welcome before hello")
+                self._refuse(err, kind, "not-allowed", "welcome before hello")
             elif (msg.version not in self.hello.versions
                   or msg.version not in PROTOCOL_VERSIONS):
                 raise err("no-common-version",
                           f"version {msg.version} was not offered by both sides",
                           fatal=True, ref=kind)
-        table = getattr(msg, "table", None)
         if sender is Role.CLIENT and kind in TABLE_SCOPED:
+            table = getattr(msg, "table", None)
             if table != self.table:
-                refuse("wrong-table",
-                       f"{kind} names table {table}, connection is at {self.table}")
+                self._refuse(err, kind, "wrong-table",
+                             f"{kind} names table {table}, connection is at {self.table}")
             if kind == "action" and self.seat is None:
-                refuse("not-allowed", "a spectator may not send actions")
-        if kind == "state" and table != self.table:
-            refuse("wrong-table",
-                   f"state for table {table}, connection is at {self.table}")
+                self._refuse(err, kind, "not-allowed", "a spectator may not send actions")
+        if kind == "state" and getattr(msg, "table", None) != self.table:
+            self._refuse(err, kind, "wrong-table", f"state for table "
+                         f"{getattr(msg, 'table', None)}, connection is at {self.table}")
+
+    def _refuse(self, err: type[ProtocolError], kind: str, code: str, why: str) -> NoReturn:
+        """Raise ``err`` for a message of type ``kind`` (fatal during the handshake)."""
+        raise err(code, why, fatal=self.state is ConnState.HANDSHAKE, ref=kind)
 
     def _apply(self, msg: m.Message) -> None:
         """Move the state machine after ``msg`` went through (either way)."""
+        if msg.TYPE not in _MOVING:
+            return
         if isinstance(msg, m.Hello):
             self.hello = msg
         elif isinstance(msg, m.Welcome):

@@ -89,7 +89,7 @@ class Int(Kind):
         self.lo, self.hi = lo, hi
 
     def clean(self, value: Any, where: str) -> int:
-        if not _is_int(value):
+        if type(value) is not int and not _is_int(value):  # (a bool is no int here)
             raise FieldError(f"{where}: expected int, got {type(value).__name__}")
         if not self.lo <= value <= self.hi:
             raise FieldError(f"{where}: {value} not in {self.lo}..{self.hi}")
@@ -353,42 +353,43 @@ class Record:
         return getattr(cls, "TYPE", None) or cls._LABEL or cls.__name__
 
     @classmethod
-    def _defaults(cls) -> dict[str, Any]:
-        cached = cls.__dict__.get("_defaults_cache")
+    def _plan(cls) -> tuple[tuple[str, Any, Any, bool, str], ...]:
+        """Each field's name, its kind's ``clean``, its default's maker (None: none),
+        whether nil may stay nil and its path in a message (``Action.seq``), in wire
+        order: made once for each record class (a host builds a record for every
+        message it receives)."""
+        cached = cls.__dict__.get("_plan_cache")
         if cached is None:
-            cached = {}
+            makers: dict[str, Any] = {}
             for f in dataclasses.fields(cls):  # type: ignore[arg-type]
                 if f.default is not dataclasses.MISSING:
-                    cached[f.name] = lambda v=f.default: v
+                    makers[f.name] = lambda v=f.default: v
                 elif f.default_factory is not dataclasses.MISSING:
-                    cached[f.name] = f.default_factory
-            cls._defaults_cache = cached  # type: ignore[attr-defined]
+                    makers[f.name] = f.default_factory
+            label = cls._label()
+            cached = tuple((name, kind.clean, makers.get(name), isinstance(kind, Opt),
+                            f"{label}.{name}") for name, kind in cls.FIELDS.items())
+            cls._plan_cache = cached  # type: ignore[attr-defined]
         return cached
 
     @classmethod
     def _build(cls, source: Mapping[str, Any], where: str = "") -> Self:
         """Clean values from a mapping (None/absent -> default) into a record."""
-        defaults = cls._defaults()
-        paths = cls._paths() if not where else {name: f"{where}.{name}" for name in cls.FIELDS}
+        get = source.get
+        values = {}
+        for name, clean, default, optional, path in cls._plan():
+            if where:  # a record inside another: its path from there
+                path = f"{where}.{name}"
+            value = get(name)
+            if value is None:
+                if default is not None:
+                    value = default()
+                elif not optional:
+                    raise FieldError(f"{path}: required")
+            values[name] = clean(value, path)
         obj = object.__new__(cls)
-        for name, kind in cls.FIELDS.items():
-            value = source.get(name)
-            if value is None and name in defaults:
-                value = defaults[name]()
-            if value is None and not isinstance(kind, Opt):
-                raise FieldError(f"{paths[name]}: required")
-            object.__setattr__(obj, name, kind.clean(value, paths[name]))
+        obj.__dict__.update(values)  # (a frozen dataclass: its fields set as they are)
         return obj
-
-    @classmethod
-    def _paths(cls) -> dict[str, str]:
-        """Each field's path in a message of this record (``Action.seq``), made once."""
-        cached = cls.__dict__.get("_paths_cache")
-        if cached is None:
-            label = cls._label()
-            cached = {name: f"{label}.{name}" for name in cls.FIELDS}
-            cls._paths_cache = cached  # type: ignore[attr-defined]
-        return cached
 
     def __post_init__(self) -> None:
         label = self._label()

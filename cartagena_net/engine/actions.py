@@ -76,6 +76,12 @@ class Action:
         return k
 
 
+def notations(actions: list[Action]) -> list[str]:
+    """Each action's notation (``str``), without a call for one written already (a
+    host writes the actor's legal actions for every state it sends)."""
+    return [a._text or str(a) for a in actions]
+
+
 def _power_args(a: Action) -> tuple[str, ...]:
     power = a.card.removesuffix("*")
     if power == "gun":

@@ -25,6 +25,10 @@ log = Logger(namespace="cartagena.host.connection")
 ABORT_GRACE = 2.0
 
 
+#: The messages a connection answers itself; the lobby answers the others.
+_OWN_KINDS = frozenset(("hello", "ping", "pong", "bye", "error"))
+
+
 class HostConnection(tprotocol.Protocol):
     """One client as the host sees it. ``host`` is the :class:`HostService`."""
 
@@ -270,7 +274,11 @@ class HostConnection(tprotocol.Protocol):
         ref = msg.TYPE
         later = None
         try:
-            if isinstance(msg, messages.Hello):
+            if ref not in _OWN_KINDS:  # (most messages: the lobby's or a table's)
+                if not self.welcomed:
+                    raise HostError("not-allowed", "hello-first", fatal=True)
+                later = self.host.lobby.handle(self, msg)
+            elif isinstance(msg, messages.Hello):
                 later = self._hello(msg)
             elif isinstance(msg, messages.Ping):
                 self.send_message(messages.Pong(nonce=msg.nonce))
@@ -282,14 +290,10 @@ class HostConnection(tprotocol.Protocol):
                 self.transport.loseConnection()
             elif isinstance(msg, messages.Error):
                 self._peer_error(msg)
-            elif not self.welcomed:
-                raise HostError("not-allowed", "hello-first", fatal=True)
-            else:
-                later = self.host.lobby.handle(self, msg)
         except Exception as exc:  # noqa: BLE001 - see _refused
             self._refused(exc, ref)
             return
-        if isinstance(later, Deferred):
+        if later is not None and isinstance(later, Deferred):
             self._hold(later, ref)
 
     def _refused(self, exc: BaseException, ref: str) -> None:

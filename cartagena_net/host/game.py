@@ -36,6 +36,8 @@ class Status(enum.Enum):
     PLAYING = "playing"  # a game is on (seats are kept for their tokens)
     FINISHED = "finished"  # the game ended; the owner may start another
 
+    __hash__ = object.__hash__  # (a member is its one instance: hashed as itself, in C)
+
 
 class Step(enum.Enum):
     """What happens to a table's game."""
@@ -46,6 +48,8 @@ class Step(enum.Enum):
     FAULT = "fault"  # the engine failed and the last good state cannot be rebuilt
     RESTORE = "restore"  # a game on, read back from its journal
     RESTORE_ENDED = "restore-ended"  # a game that had ended, read back from its journal
+
+    __hash__ = object.__hash__  # (as Status's)
 
 
 TRANSITIONS: dict[tuple[Status, Step], Status] = {

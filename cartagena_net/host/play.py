@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from twisted.logger import Logger
 
 from cartagena_net.engine import IllegalActionError, InvalidActionError
+from cartagena_net.engine.actions import notations
 from cartagena_net.host import gamerec, recorder
 from cartagena_net.host.errors import HostError
 from cartagena_net.host.game import Status, TableGame
@@ -36,7 +37,7 @@ def legal(state: Any, seat: Any) -> list[str]:
     allows it (none for a spectator, a finished game or a seat not to act)."""
     if state is None or state.actor != seat:
         return []
-    return list(map(str, state.legal_actions(undo=True)))
+    return notations(state.legal_actions(undo=True))
 
 
 class _Broadcaster(Protocol):

@@ -356,3 +356,37 @@ def test_lobby_seat_level_is_strict():
     with pytest.raises(RemoteProtocolError):
         messages.decode({"type": "lobby", "tables": [
             {"id": 1, "name": "t", "rules": "r", "seats": [dict(seat, level="godlike")]}]})
+
+
+@pytest.mark.parametrize(("wire", "said"), [
+    ({"type": "action", "table": 1, "seq": 2}, "action.action: required"),
+    ({"type": "action", "table": 1, "seq": True, "action": "end"},
+     "action.seq: expected int, got bool"),
+    ({"type": "action", "table": "1", "seq": 2, "action": "end"},
+     "action.table: expected int, got str"),
+    ({"type": "action", "table": 1, "seq": -1, "action": "end"},
+     "action.seq: -1 not in 0..4294967295"),
+    ({"type": "hello", "versions": [1], "name": "x", "role": "king"},
+     "hello.role: 'king' is not one of ['player', 'spectator']"),
+    ({"type": "lobby", "tables": [{"id": 1}]}, "lobby.tables[0].name: required"),
+    ({"type": "lobby", "tables": [{"id": 1, "name": "a", "rules": "jamaica",
+                                   "seats": [{}]}]},
+     "lobby.tables[0].seats[0].seat: required"),
+    ({"type": "state", "table": 1, "seq": 1, "view": {}, "legal": [], "events": [],
+      "lines": [], "chances": [2.0]}, "state.chances[0]: 2.0 not in 0.0..1.0"),
+])
+def test_a_refused_field_is_named_by_its_path_in_the_message(wire, said):
+    # The path of the field at fault, nested records and arrays included, and the
+    # message refused as a whole (a record is built in one pass over its fields).
+    with pytest.raises(RemoteProtocolError) as err:
+        messages.decode(wire)
+    assert err.value.code == "bad-field"
+    assert str(err.value).endswith(said)
+    assert err.value.ref == wire["type"]
+
+
+def test_a_field_absent_or_nil_takes_its_default_and_a_record_compares_as_built():
+    got = messages.decode({"type": "hello", "versions": [1], "name": None})
+    assert got == messages.Hello(versions=(1,), name="", role="player")
+    assert got.token is None and got.password is None
+    assert hash(got) == hash(messages.Hello(versions=(1,), name="", role="player"))
