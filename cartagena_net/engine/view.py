@@ -153,6 +153,14 @@ def _seat(state: State, s: int, shown: bool,
     if kept is not None and kept[0] is numbers and kept[1] == pirates and kept[2] == hand:
         return kept[3]
     names = state.game.card_names
+    if shown:  # the face with the hand: the public one's, if it is this moment's
+        public = memo.get((s, False))
+        if (public is not None and public[0] is numbers and public[1] == pirates
+                and public[2] == hand):
+            face = {**public[3], "hand": [names[k] for k in range(len(hand))
+                                          for _ in range(hand[k])]}
+            memo[(s, shown)] = (numbers, face["pirates"], list(hand), face)
+            return face
     face: dict[str, Any] = {
         "seat": s,
         "color": state.game.colors[s],
