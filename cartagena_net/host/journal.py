@@ -32,6 +32,7 @@ from cartagena_net.portable.files import (
     lock_exclusive,
     open_fd,
     restrict,
+    write_all,
 )
 from cartagena_net.records.format import compact_text
 
@@ -133,9 +134,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         restrict(fd, tmp)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -287,11 +286,7 @@ class Journal:
                 if os.fstat(fd).st_size != self._good:
                     os.ftruncate(fd, self._good)
                 self._torn = False
-            written = os.write(fd, data)
-            if written < len(data):  # (a signal, or a disk filling up, cut it short)
-                view = memoryview(data)[written:]
-                while view:
-                    view = view[os.write(fd, view):]
+            write_all(fd, data)
             if self.syncer is None:
                 os.fsync(fd)
             self._good += len(data)

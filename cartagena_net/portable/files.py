@@ -14,6 +14,7 @@
   private by living in the user's own profile folder (``%LOCALAPPDATA%``), whose access
   list (ACL) admits that user, the administrators and the system alone
   (:data:`WINDOWS_PRIVACY`).
+- :func:`write_all`: all of a buffer to a descriptor (``os.write`` may take part of it).
 - :func:`open_fd`: ``os.open`` in binary mode. Windows opens a descriptor in text mode
   unless ``O_BINARY`` is given, and then writes each ``\n`` as ``\r\n`` (a journal's
   checksums no longer match). Every ``os.open`` of the product goes through it
@@ -140,6 +141,16 @@ def lock_exclusive(fd: int, wait: bool = True, timeout: float = 30.0) -> bool:
         return True
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd``: one ``os.write`` takes the whole of it but where a
+    signal or a disk filling up cuts it short; the rest is written after it."""
+    written = os.write(fd, data)
+    if written < len(data):
+        view = memoryview(data)[written:]
+        while view:
+            view = view[os.write(fd, view):]
+
+
 def replace_private(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace the file at ``path`` with ``data`` at once, readable by this user alone
     (0600): a private temporary file beside it, written, synced and renamed over it, or
@@ -152,9 +163,7 @@ def replace_private(path: str | os.PathLike[str], data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or None)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)

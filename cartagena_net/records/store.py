@@ -17,7 +17,7 @@ from typing import Any
 
 from cartagena_net.i18n import N_
 from cartagena_net.portable.dirs import user_state_dir
-from cartagena_net.portable.files import open_fd
+from cartagena_net.portable.files import open_fd, write_all
 from cartagena_net.records.format import RECORD_ID, RecordError, compact, dumps, loads
 
 SUFFIX = ".json"
@@ -128,9 +128,7 @@ def _write_whole(folder: Path, name: str, data: bytes) -> Path:
     tmp = folder / f".{name}{SUFFIX}.tmp"
     fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
         os.fsync(fd)
     except BaseException:
         os.close(fd)

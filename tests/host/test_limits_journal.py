@@ -237,3 +237,38 @@ def test_a_journal_line_is_the_records_standard_compact_json(kind, fields):
     text = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
     assert line == b"%08x %s\n" % (zlib.crc32(text.encode()), text.encode())
     assert journal_module.parse_line(line[:-1]) == json.loads(text)
+
+
+def test_every_file_is_written_whole_when_the_kernel_takes_a_few_bytes_at_a_time(
+        tmp_path, monkeypatch):
+    """``os.write`` may take part of a buffer (a signal, a disk filling up): a journal's
+    append and rewrite, a record's file and a private replace each write the rest after
+    it, every byte once and in order."""
+    from cartagena_net.portable.files import replace_private
+    from cartagena_net.records import store
+
+    real_write = os.write
+    calls = []
+
+    def few(fd, data):
+        calls.append(len(data))
+        return real_write(fd, bytes(data[:5]))
+
+    path = ensure_state_dir(tmp_path / "state") / "table-1.journal"
+    line = {"t": "act", "seq": 2, "action": "advance 3 bottle", "who": "Åsa"}
+    with monkeypatch.context() as m:
+        m.setattr(os, "write", few)
+        j = Journal(path)
+        j.append({"t": "table", "id": 1}, {"t": "game", "seq": 1})
+        j.append(line)
+        j.rewrite({"t": "table", "id": 1}, {"t": "seats", "seats": []})
+        j.append(line)
+        replace_private(tmp_path / "private", b"0123456789" * 7)
+        kept = store._write_whole(tmp_path / "records", "r1", b'{"id":"r1","x":"' +
+                                  b"y" * 40 + b'"}')
+    assert len(calls) > 20 and max(calls) > 5  # writes were cut short, and went on
+    read = read_journal(path)
+    assert [r["t"] for r in read.records] == ["table", "seats", "act"]
+    assert read.records[-1] == line and not read.torn and read.bad is None
+    assert (tmp_path / "private").read_bytes() == b"0123456789" * 7
+    assert kept.read_bytes() == b'{"id":"r1","x":"' + b"y" * 40 + b'"}'
