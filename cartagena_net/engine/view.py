@@ -149,28 +149,28 @@ def _seat(state: State, s: int, shown: bool,
     numbers = None if nums is None else nums[s]  # the same tuple while none moved
     if memo is None:
         memo = _faces(state)
+    # A kept face holds while its numbers (the same tuple), pirates and hand are the seat's
+    # (written out, here and for the public face below: a host asks for every face of
+    # every state it sends).
     kept = memo.get((s, shown))
     if kept is not None and kept[0] is numbers and kept[1] == pirates and kept[2] == hand:
         return kept[3]
     names = state.game.card_names
-    if shown:  # the face with the hand: the public one's, if it is this moment's
-        public = memo.get((s, False))
-        if (public is not None and public[0] is numbers and public[1] == pirates
-                and public[2] == hand):
-            face = {**public[3], "hand": [names[k] for k in range(len(hand))
-                                          for _ in range(hand[k])]}
-            memo[(s, shown)] = (numbers, face["pirates"], list(hand), face)
-            return face
-    face: dict[str, Any] = {
-        "seat": s,
-        "color": state.game.colors[s],
-        "pirates": list(pirates),
-        "hand_size": sum(hand),
-        "hand": ([names[k] for k in range(len(hand)) for _ in range(hand[k])]
-                 if shown else None),
-    }
-    if numbers is not None:
-        face["numbered"] = seat_numbers(numbers, pirates)
+    cards = [names[k] for k in range(len(hand)) for _ in range(hand[k])] if shown else None
+    public = memo.get((s, False)) if shown else None
+    if (public is not None and public[0] is numbers and public[1] == pirates
+            and public[2] == hand):  # its public face of this moment, and its cards
+        face = {**public[3], "hand": cards}
+    else:
+        face = {
+            "seat": s,
+            "color": state.game.colors[s],
+            "pirates": list(pirates),
+            "hand_size": sum(hand),
+            "hand": cards,
+        }
+        if numbers is not None:
+            face["numbered"] = seat_numbers(numbers, pirates)
     memo[(s, shown)] = (numbers, face["pirates"], list(hand), face)
     return face
 
