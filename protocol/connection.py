@@ -130,9 +130,11 @@ class Connection:
                              f"{kind} names table {table}, connection is at {self.table}")
             if kind == "action" and self.seat is None:
                 self._refuse(err, kind, "not-allowed", "a spectator may not send actions")
-        if kind == "state" and getattr(msg, "table", None) != self.table:
-            self._refuse(err, kind, "wrong-table", f"state for table "
-                         f"{getattr(msg, 'table', None)}, connection is at {self.table}")
+        if kind == "state":
+            table = getattr(msg, "table", None)
+            if table != self.table:
+                self._refuse(err, kind, "wrong-table",
+                             f"state for table {table}, connection is at {self.table}")
 
     def _refuse(self, err: type[ProtocolError], kind: str, code: str, why: str) -> NoReturn:
         """Raise ``err`` for a message of type ``kind`` (fatal during the handshake)."""
