@@ -132,7 +132,7 @@ def take_turn_action(t: Tmux, s: str, text: str) -> None:
         tries += [[n, "r"] for n, where in pirates(text) if where != "meeting place"]
     for keys in tries:
         t.keys(s, *keys)
-        shown = wait_screen(t, s, lambda x: "Esc cancel" in x or "cannot" in x,
+        shown = wait_screen(t, s, lambda x: "Esc cancel" in x or "cannot" in x.lower(),
                             "the preview or a refusal")
         if "Esc cancel" not in shown:
             continue

@@ -55,8 +55,9 @@ def settled(t: Tmux, s: str, before: str, what: str) -> str:
 
 
 def refused(text: str) -> bool:
-    """The status line (the last) says why a key did nothing."""
-    last = (text.rstrip().splitlines() or [""])[-1]
+    """The status line (the last) says why a key did nothing: a sentence (``Cannot play
+    parrot with the pirate at 15.``), its words read whatever their case."""
+    last = (text.rstrip().splitlines() or [""])[-1].lower()
     return any(w in last for w in ("cannot", "only", "no "))
 
 

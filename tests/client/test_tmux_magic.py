@@ -68,7 +68,7 @@ def retreat(t: Tmux, s: str, text: str) -> bool:
         if where == "jail":
             continue
         t.keys(s, n, "r")
-        shown = wait_screen(t, s, lambda x: "Enter confirm" in x or "cannot" in x,
+        shown = wait_screen(t, s, lambda x: "Enter confirm" in x or "cannot" in x.lower(),
                             "the retreat's preview or a refusal")
         if "Enter confirm" in shown:
             before = t.screen(s)
